@@ -1,0 +1,350 @@
+//! The command line, as plain data (clap derive). Nothing here decides
+//! anything: `config` resolves these structs once into what commands use.
+
+use crate::dialect::InputFormat;
+use crate::markers::Preset;
+use crate::model::Verdict;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Audit what AI agents grounded their answers on.
+///
+/// Reads agent turn logs (JSONL, optionally gzip or zstd), grades every turn's
+/// inline citations against the chunks retrieval returned, and reports
+/// verdicts page by page, rolls them up per agent and day, explains one turn,
+/// or gates a CI pipeline on the grounded rate.
+#[derive(Debug, Parser)]
+#[command(name = "grounding-audit", version, after_long_help = crate::exit::HELP, after_help = crate::exit::HELP)]
+pub struct Cli {
+    /// Hide the progress bar.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
+    /// When to colour tables.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Colour choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb.
+    Auto,
+    /// Always colour tables.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Grade turns and list them one page at a time, newest first.
+    Report(ReportArgs),
+    /// Roll up every matching turn: totals, per agent, daily trend, triage list.
+    Summary(SummaryArgs),
+    /// Gate a CI pipeline on the grounded rate (exit 1 when a gate fails).
+    Check(CheckArgs),
+    /// Show one turn's full audit: chunks, markers, tools, telemetry.
+    Explain(ExplainArgs),
+    /// Print one JSON evidence record per turn of agentfootprint logs.
+    Evidence(EvidenceArgs),
+    /// Convert agentfootprint logs to the native turn-log JSONL.
+    Convert(ConvertArgs),
+    /// Print a shell completion script.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write a deterministic synthetic turn log (for benchmarks and tests).
+    #[command(hide = true)]
+    Generate(GenerateArgs),
+}
+
+/// Where turns come from and how strictly they are read.
+#[derive(Debug, Clone, Args)]
+pub struct InputArgs {
+    /// Files or directories (every *.jsonl, *.jsonl.gz, *.jsonl.zst and *.ndjson below, in sorted order); `-` or nothing for stdin.
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+    /// Make the first invalid line fatal (exit 3).
+    #[arg(long)]
+    pub strict: bool,
+    /// Keep repeated turn ids instead of counting them as duplicates.
+    #[arg(long)]
+    pub no_dedupe: bool,
+    /// Lines longer than this are invalid lines (not read into memory).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_LINE)]
+    pub max_line_bytes: u64,
+    /// Input dialect; `auto` decides per file from its first bytes.
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    pub input_format: InputFormat,
+    /// Agent name for agentfootprint turns whose data carries none.
+    #[arg(long, value_name = "NAME")]
+    pub agent_name: Option<String>,
+}
+
+/// Which turns count.
+#[derive(Debug, Clone, Args)]
+pub struct FilterArgs {
+    /// Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight).
+    #[arg(long, value_name = "TIME")]
+    pub from: Option<String>,
+    /// Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD).
+    #[arg(long, value_name = "TIME")]
+    pub to: Option<String>,
+    /// Only this agent (repeatable).
+    #[arg(long, value_name = "ID")]
+    pub agent: Vec<String>,
+    /// Only this channel, e.g. chat or voice (repeatable).
+    #[arg(long, value_name = "C")]
+    pub channel: Vec<String>,
+}
+
+/// How markers are read.
+#[derive(Debug, Clone, Args)]
+pub struct MarkerArgs {
+    /// Marker grammar (default kb; id for agentfootprint input).
+    #[arg(long, value_enum, value_name = "PRESET")]
+    pub markers: Option<Preset>,
+    /// A custom marker regex with exactly one capture group holding the chunk index.
+    #[arg(long, value_name = "RE", conflicts_with = "markers")]
+    pub marker_regex: Option<String>,
+    /// Index base of --marker-regex captures.
+    #[arg(long, value_name = "0|1", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1), requires = "marker_regex")]
+    pub marker_base: u8,
+}
+
+/// `report` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// A table for the terminal, with the page summary; the next-page hint goes to stderr.
+    Table,
+    /// One row per line, fixed columns, list fields joined with `;`.
+    Csv,
+    /// One document: rows, summary, next_cursor, input.
+    Json,
+    /// One JSON row per line.
+    Jsonl,
+    /// A Markdown table for tickets and pull requests.
+    Markdown,
+}
+
+/// Arguments of `report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
+    /// Only turns with this verdict (repeatable).
+    #[arg(long, value_enum)]
+    pub verdict: Vec<Verdict>,
+    /// Rows per page (1-200).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub limit: u16,
+    /// Continue after the last row of a previous page (from its next_cursor).
+    #[arg(long, value_name = "TOKEN", conflicts_with = "all")]
+    pub cursor: Option<String>,
+    /// Every matching row in input order, streamed, with the summary over all of them.
+    #[arg(long)]
+    pub all: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
+    /// CSV: write values as they are, without neutralising leading = + - @.
+    #[arg(long)]
+    pub csv_raw: bool,
+}
+
+/// `summary` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryFormat {
+    /// Tables for the terminal, with a trend bar per day.
+    Table,
+    /// One document with a key per section.
+    Json,
+    /// Markdown tables.
+    Markdown,
+    /// One section as CSV (see --section).
+    Csv,
+}
+
+/// Grouping key of the summary breakdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GroupBy {
+    Agent,
+    Channel,
+    Model,
+}
+
+/// The section `summary --format csv` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Section {
+    Groups,
+    Days,
+    Triage,
+}
+
+/// Arguments of `summary`.
+#[derive(Debug, Args)]
+pub struct SummaryArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
+    /// Breakdown key.
+    #[arg(long, value_enum, default_value_t = GroupBy::Agent)]
+    pub by: GroupBy,
+    /// Most recent ungrounded turns to list (0 turns the list off).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub triage: usize,
+    /// Day boundaries at this UTC offset, e.g. +02:00 (default UTC).
+    #[arg(long, value_name = "OFFSET")]
+    pub tz: Option<String>,
+    /// Citations of chunks scoring below this count as low-confidence citations.
+    #[arg(long, value_name = "S", default_value_t = 0.5)]
+    pub low_score: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SummaryFormat::Table)]
+    pub format: SummaryFormat,
+    /// With --format csv: which table.
+    #[arg(long, value_enum, default_value_t = Section::Groups)]
+    pub section: Section,
+    /// CSV: write values as they are, without neutralising leading = + - @.
+    #[arg(long)]
+    pub csv_raw: bool,
+}
+
+/// `check` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// The decision line first, then one line per gate.
+    Text,
+    /// Decision, gates, rollup and input accounting.
+    Json,
+    /// JUnit XML: a testsuite per agent plus an overall one, a testcase per gate.
+    Junit,
+    /// GitHub workflow commands; a summary table in $GITHUB_STEP_SUMMARY when set.
+    Github,
+    /// A Markdown table for pull-request comments.
+    Markdown,
+}
+
+/// Arguments of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
+    /// The grounded rate (grounded / with_retrieval) must be at least R (0..1).
+    #[arg(long, value_name = "R")]
+    pub min_rate: Option<f64>,
+    /// Apply --min-rate to each agent as well as overall.
+    #[arg(long, requires = "min_rate")]
+    pub per_agent: bool,
+    /// Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_turns: u64,
+    /// Gate on the Wilson score lower bound at this confidence (e.g. 0.95) instead of the point rate.
+    #[arg(long, value_name = "C", requires = "min_rate")]
+    pub confidence: Option<f64>,
+    /// At most N orphan_marker turns.
+    #[arg(long, value_name = "N")]
+    pub max_orphans: Option<u64>,
+    /// At most this share of turns may have no observed answer (0..1).
+    #[arg(long, value_name = "R")]
+    pub max_unobserved_rate: Option<f64>,
+    /// Invalid input lines above N fail the run with exit 3.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_invalid: u64,
+    /// Pass (with a warning) when no turn had retrieval.
+    #[arg(long)]
+    pub allow_empty: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Write the document to FILE; the decision line then goes to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `explain` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// A readable audit of the turn.
+    Text,
+    /// The same as one JSON document.
+    Json,
+}
+
+/// Arguments of `explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The turn to explain.
+    pub turn_id: String,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
+    /// Show the reply text (markers highlighted on a terminal).
+    #[arg(long)]
+    pub show_text: bool,
+    /// Show tool-call arguments and results.
+    #[arg(long)]
+    pub show_tools: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+}
+
+/// Arguments of `evidence`.
+#[derive(Debug, Args)]
+pub struct EvidenceArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
+}
+
+/// Target of `convert`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    /// The native turn-log JSONL.
+    Turns,
+}
+
+/// Arguments of `convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ConvertTo::Turns)]
+    pub to: ConvertTo,
+}
+
+/// Arguments of the hidden `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Approximate size to write, in bytes (suffixes k, M, G allowed).
+    #[arg(long, default_value = "1M")]
+    pub bytes: String,
+    /// Random seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Number of agents.
+    #[arg(long, default_value_t = 12)]
+    pub agents: u32,
+}

@@ -1,0 +1,195 @@
+//! `report`: one page of graded rows, newest first, with the page-scoped
+//! rollup; or with `--all`, every matching row streamed in input order.
+
+use crate::accumulate::{After, PageHeap, Rollup};
+use crate::cli::{ReportArgs, ReportFormat};
+use crate::config::{self, Settings};
+use crate::exit;
+use crate::pipeline::{self, Accumulator, Graded};
+use crate::render::{self, ReportDoc};
+use anyhow::Result;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chrono::DateTime;
+use std::io::Write;
+
+/// Encodes the position after which the next page starts.
+pub fn encode_cursor(a: &After) -> String {
+    let nanos = a.created_at.timestamp_nanos_opt().unwrap_or(i64::MAX);
+    URL_SAFE_NO_PAD.encode(format!("v1:{nanos}:{}", a.turn_id))
+}
+
+/// Decodes a cursor; a malformed one is a usage error.
+pub fn decode_cursor(s: &str) -> Result<After> {
+    let bad = || exit::usage(format!("--cursor {s:?} is not a cursor this tool wrote (pass next_cursor from a previous page)"));
+    let bytes = URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| bad())?;
+    let text = String::from_utf8(bytes).map_err(|_| bad())?;
+    let rest = text.strip_prefix("v1:").ok_or_else(bad)?;
+    let (nanos, turn_id) = rest.split_once(':').ok_or_else(bad)?;
+    let nanos: i64 = nanos.parse().map_err(|_| bad())?;
+    Ok(After { created_at: DateTime::from_timestamp_nanos(nanos), turn_id: turn_id.to_owned() })
+}
+
+/// Runs `report`.
+pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
+    let mut filter = config::filter(&args.filter)?;
+    filter.verdicts = args.verdict.clone();
+    let engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    let after = args.cursor.as_deref().map(decode_cursor).transpose()?;
+    let sources = config::sources(settings, &args.input)?;
+    let bar = settings.progress_bar(crate::input::total_bytes(&sources));
+    if args.all {
+        return run_all(args, settings, &engine, &sources, bar.as_ref(), out);
+    }
+    let limit = args.limit as usize;
+    let mut page = PageHeap::new(limit + 1, after);
+    let input = pipeline::run(&engine, &sources, bar.as_ref(), || PageHeap::new(limit + 1, None), |a| {
+        page.merge(a);
+        Ok(())
+    })?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut rows = page.into_rows();
+    let next_cursor = if rows.len() > limit {
+        rows.truncate(limit);
+        rows.last().map(|r| encode_cursor(&After { created_at: r.created_at, turn_id: r.turn_id.as_str().to_owned() }))
+    } else {
+        None
+    };
+    let mut summary = Rollup::default();
+    rows.iter().for_each(|r| summary.add(r));
+    let doc = ReportDoc { rows: &rows, summary: &summary, next_cursor, input: &input };
+    match args.format {
+        ReportFormat::Table => {
+            render::table::report(out, &doc, settings.color)?;
+            out.flush()?;
+            if let Some(c) = &doc.next_cursor {
+                pipeline::warn(None, &format!("more rows: add --cursor {c} to see the next, older page"));
+            }
+        }
+        ReportFormat::Json => render::json::report(out, &doc)?,
+        ReportFormat::Markdown => render::markdown::report(out, &doc)?,
+        ReportFormat::Jsonl => {
+            let mut buf = Vec::new();
+            rows.iter().for_each(|r| render::json::row_line(&mut buf, r));
+            out.write_all(&buf)?;
+        }
+        ReportFormat::Csv => {
+            let mut w = render::csv::writer(&mut *out);
+            render::csv::header(&mut w)?;
+            for r in &rows {
+                render::csv::row(&mut w, r, args.csv_raw)?;
+            }
+            w.flush()?;
+        }
+    }
+    Ok(())
+}
+
+/// Rows of one block rendered in the worker, plus their rollup.
+struct Rendered {
+    format: ReportFormat,
+    csv_raw: bool,
+    bytes: Vec<u8>,
+    rollup: Rollup,
+}
+
+impl Accumulator for Rendered {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        match self.format {
+            ReportFormat::Csv => {
+                let mut w = render::csv::writer(&mut self.bytes);
+                for g in rows {
+                    let _ = render::csv::row(&mut w, &g.row, self.csv_raw);
+                }
+                let _ = w.flush();
+            }
+            _ => {
+                for g in rows {
+                    match self.format {
+                        ReportFormat::Jsonl => render::json::row_line(&mut self.bytes, &g.row),
+                        // The separator is decided when the block is written.
+                        ReportFormat::Json => render::json::stream::row(&mut self.bytes, &g.row, false),
+                        ReportFormat::Markdown => render::markdown::stream::row(&mut self.bytes, &g.row),
+                        ReportFormat::Table => render::table::stream::row(&mut self.bytes, &g.row),
+                        ReportFormat::Csv => unreachable!("handled above"),
+                    }
+                }
+            }
+        }
+        for g in rows {
+            self.rollup.add(&g.row);
+        }
+    }
+    fn merge(&mut self, later: Self) {
+        self.bytes.extend_from_slice(&later.bytes);
+        self.rollup.merge(&later.rollup);
+    }
+}
+
+fn run_all(
+    args: &ReportArgs,
+    settings: &Settings,
+    engine: &pipeline::Engine,
+    sources: &[crate::input::Source],
+    bar: Option<&indicatif::ProgressBar>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let format = args.format;
+    match format {
+        ReportFormat::Csv => {
+            let mut w = render::csv::writer(&mut *out);
+            render::csv::header(&mut w)?;
+            w.flush()?;
+        }
+        ReportFormat::Json => render::json::stream::open(out)?,
+        ReportFormat::Markdown => render::markdown::stream::header(out)?,
+        ReportFormat::Table => render::table::stream::header(out)?,
+        ReportFormat::Jsonl => {}
+    }
+    let mut total = Rollup::default();
+    let mut first = true;
+    let make = || Rendered { format, csv_raw: args.csv_raw, bytes: Vec::new(), rollup: Rollup::default() };
+    let input = pipeline::run(engine, sources, bar, make, |block| {
+        let mut bytes = &block.bytes[..];
+        // Each JSON row was written with a leading comma; the very first drops it.
+        if format == ReportFormat::Json && first && !bytes.is_empty() {
+            bytes = &bytes[1..];
+            first = false;
+        }
+        out.write_all(bytes)?;
+        total.merge(&block.rollup);
+        Ok(())
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    match format {
+        ReportFormat::Json => render::json::stream::close(out, &total, &input)?,
+        ReportFormat::Markdown => render::markdown::stream::footer(out, &total, &input)?,
+        ReportFormat::Table => render::table::stream::footer(out, &total, &input)?,
+        ReportFormat::Csv | ReportFormat::Jsonl => {}
+    }
+    let _ = settings;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_round_trips() {
+        let a = After { created_at: DateTime::from_timestamp(1_700_000_000, 5).unwrap(), turn_id: "t:9".into() };
+        assert_eq!(decode_cursor(&encode_cursor(&a)).unwrap(), a);
+    }
+
+    #[test]
+    fn malformed_cursor_is_a_usage_error() {
+        for bad in ["", "!!!", "djE6", &URL_SAFE_NO_PAD.encode("v2:1:x"), &URL_SAFE_NO_PAD.encode("v1:x:y")] {
+            let e = decode_cursor(bad).unwrap_err();
+            assert_eq!(exit::code_for(&e), exit::USAGE, "{bad}");
+        }
+    }
+}

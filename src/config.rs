@@ -1,0 +1,129 @@
+//! Parse, then resolve: turns the plain clap structs into the settings the
+//! commands use. This is the one place that looks at the environment
+//! (terminals, `NO_COLOR`, `TERM`, `CI`) and validates option combinations.
+
+use crate::cli::{ColorChoice, FilterArgs, InputArgs, MarkerArgs};
+use crate::dialect::InputFormat;
+use crate::exit;
+use crate::filter::{Filter, parse_bound};
+use crate::input::{self, Source};
+use crate::markers::{Grammar, Preset};
+use crate::pipeline::Engine;
+use anyhow::Result;
+use std::io::IsTerminal;
+
+/// Process-wide settings, resolved once.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub threads: usize,
+    /// Colour tables.
+    pub color: bool,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+    /// Stdout is a terminal.
+    pub stdout_tty: bool,
+    /// Stdin is a terminal.
+    pub stdin_tty: bool,
+    /// `GITHUB_STEP_SUMMARY`, for `check --format github`.
+    pub github_step_summary: Option<std::path::PathBuf>,
+}
+
+impl Settings {
+    /// Resolves the global flags against the environment.
+    pub fn resolve(quiet: bool, threads: Option<u16>, color: ColorChoice) -> Settings {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        let stdout_tty = std::io::stdout().is_terminal();
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => stdout_tty && env("NO_COLOR").is_none() && env("TERM").is_none_or(|t| t != "dumb"),
+        };
+        let in_ci = env("CI").is_some_and(|v| v != "false" && v != "0");
+        Settings {
+            threads: threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize),
+            color,
+            progress: !quiet && !in_ci && std::io::stderr().is_terminal(),
+            stdout_tty,
+            stdin_tty: std::io::stdin().is_terminal(),
+            github_step_summary: env("GITHUB_STEP_SUMMARY").map(Into::into),
+        }
+    }
+
+    /// Plain settings for tests: one thread, no colour, no progress.
+    pub fn plain() -> Settings {
+        Settings { threads: 1, color: false, progress: false, stdout_tty: false, stdin_tty: false, github_step_summary: None }
+    }
+
+    /// A progress bar over `total` bytes, or None when progress is off.
+    pub fn progress_bar(&self, total: Option<u64>) -> Option<indicatif::ProgressBar> {
+        if !self.progress {
+            return None;
+        }
+        let bar = indicatif::ProgressBar::with_draw_target(total, indicatif::ProgressDrawTarget::stderr());
+        let style = indicatif::ProgressStyle::with_template("{spinner} {bytes}/{total_bytes} {bytes_per_sec} {wide_bar} {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+        bar.set_style(style);
+        Some(bar)
+    }
+}
+
+/// Resolves the marker flags into a grammar; None when none was given.
+pub fn grammar(m: &MarkerArgs) -> Result<Option<Grammar>> {
+    match (&m.markers, &m.marker_regex) {
+        (Some(_), Some(_)) => Err(exit::usage("--markers and --marker-regex cannot be used together")),
+        (Some(p), None) => Ok(Some(Grammar::Preset(*p))),
+        (None, Some(re)) => Grammar::regex(re, m.marker_base).map(Some).map_err(exit::usage),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Resolves the filter flags.
+pub fn filter(f: &FilterArgs) -> Result<Filter> {
+    let bound = |name: &str, v: &Option<String>| -> Result<_> {
+        v.as_deref().map(parse_bound).transpose().map_err(|e| exit::usage(format!("--{name}: {e}")))
+    };
+    let from = bound("from", &f.from)?;
+    let to = bound("to", &f.to)?;
+    if let (Some(a), Some(b)) = (from, to) {
+        if a >= b {
+            return Err(exit::usage("--from must be earlier than --to"));
+        }
+    }
+    Ok(Filter { from, to, agents: f.agent.clone(), channels: f.channel.clone(), ..Filter::default() })
+}
+
+/// Resolves input, filter and marker flags into an engine.
+pub fn engine(settings: &Settings, input: &InputArgs, filter: Filter, markers: &MarkerArgs) -> Result<Engine> {
+    let chosen = grammar(markers)?;
+    if input.max_line_bytes == 0 {
+        return Err(exit::usage("--max-line-bytes must be at least 1"));
+    }
+    Ok(Engine {
+        agentfootprint_grammar: chosen.clone().unwrap_or(Grammar::Preset(Preset::Id)),
+        grammar: chosen.unwrap_or_default(),
+        filter,
+        dedupe: !input.no_dedupe,
+        threads: settings.threads,
+        max_line: input.max_line_bytes,
+        strict: input.strict,
+        input_format: input.input_format,
+        agent_name: input.agent_name.clone(),
+        ..Engine::default()
+    })
+}
+
+/// Expands the input paths, refusing to wait on a terminal for stdin and
+/// reporting files a directory walk passed over.
+pub fn sources(settings: &Settings, input: &InputArgs) -> Result<Vec<Source>> {
+    if input.paths.is_empty() && settings.stdin_tty {
+        return Err(exit::usage(
+            "no input: pass turn-log files or directories (grounding-audit report logs/), or pipe a log on stdin (… | grounding-audit report -)",
+        ));
+    }
+    let expanded = input::expand(&input.paths)?;
+    for p in &expanded.ignored {
+        crate::pipeline::warn(None, &format!("note: {}: not read (not a *.jsonl, *.jsonl.gz, *.jsonl.zst or *.ndjson file)", p.display()));
+    }
+    let _ = InputFormat::Auto;
+    Ok(expanded.sources)
+}

@@ -1,0 +1,21 @@
+//! agentfootprint event streams (placeholder during bring-up).
+
+use crate::model::Turn;
+use crate::pipeline::InputStats;
+
+/// True when the first block looks like an agentfootprint export.
+pub fn sniff(_first: &[u8]) -> bool {
+    false
+}
+
+/// Turns read from one whole agentfootprint source.
+pub struct Document<'a> {
+    pub turns: Vec<(Turn<'a>, u64)>,
+    pub stats: InputStats,
+    pub invalid: Vec<(u64, String)>,
+}
+
+/// Reads a whole agentfootprint source.
+pub fn read<'a>(_data: &'a [u8], _agent: Option<&str>) -> Result<Document<'a>, String> {
+    Err("agentfootprint input is not supported yet".into())
+}

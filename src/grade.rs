@@ -1,0 +1,160 @@
+//! The verdict rules: the only place they live.
+//!
+//! [`grade`] is a pure function of a turn and a marker grammar. It scans the
+//! answer for markers, resolves them against the chunk list and applies the
+//! five rules in order; it never reads or writes anything.
+
+use crate::markers::{Grammar, Marker, MarkerKind};
+use crate::model::{Answer, Chunk, MarkersFrom, Row, Turn, Verdict};
+
+/// Counts of the markers of one answer.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// Well-formed markers, repeats and out-of-range ones included.
+    pub marker_count: u32,
+    pub out_of_range: u32,
+    pub malformed: u32,
+    /// Distinct in-range chunk indexes, in order of first appearance.
+    pub cited: Vec<u32>,
+    /// Bitset over chunk indexes, used only for long chunk lists.
+    seen: Vec<u64>,
+}
+
+impl Tally {
+    /// Adds one marker.
+    pub fn add(&mut self, kind: MarkerKind, chunk_count: usize) {
+        match kind {
+            MarkerKind::Cited(i) => {
+                self.marker_count += 1;
+                // Chunk lists are short and a linear check is fastest; long
+                // ones get a bitset so hostile input cannot go quadratic.
+                let fresh = if chunk_count <= 64 {
+                    !self.cited.contains(&i)
+                } else {
+                    if self.seen.is_empty() {
+                        self.seen = vec![0u64; chunk_count / 64 + 1];
+                    }
+                    let (w, b) = (i as usize / 64, 1u64 << (i % 64));
+                    let fresh = self.seen[w] & b == 0;
+                    self.seen[w] |= b;
+                    fresh
+                };
+                if fresh {
+                    self.cited.push(i);
+                }
+            }
+            MarkerKind::OutOfRange => {
+                self.marker_count += 1;
+                self.out_of_range += 1;
+            }
+            MarkerKind::Malformed => self.malformed += 1,
+        }
+    }
+}
+
+/// Scans an answer into a tally and reports each marker to `each` (for `explain`).
+/// Returns `None` when no answer was observed.
+pub fn tally(
+    answer: &Answer<'_>,
+    chunks: &[Chunk<'_>],
+    grammar: &Grammar,
+    each: &mut dyn FnMut(Marker),
+) -> Option<(Tally, MarkersFrom)> {
+    let mut t = Tally::default();
+    let n = chunks.len();
+    match answer {
+        Answer::Unobserved(_) => None,
+        Answer::Reply(reply) => {
+            let mut f = |m: Marker| {
+                t.add(m.kind, n);
+                each(m)
+            };
+            match reply {
+                crate::model::Reply::Json(raw) if !grammar.needs_decoding(raw) => {
+                    grammar.scan(&raw[1..raw.len() - 1], chunks, &mut f)
+                }
+                other => grammar.scan(&other.decoded(), chunks, &mut f),
+            }
+            Some((t, MarkersFrom::Reply))
+        }
+        Answer::Citations(list) => {
+            for index in list {
+                let kind = match index {
+                    Some(i) if *i >= 1 && *i <= n as u64 => MarkerKind::Cited(*i as u32),
+                    Some(_) => MarkerKind::OutOfRange,
+                    None => MarkerKind::Malformed,
+                };
+                t.add(kind, n);
+            }
+            Some((t, MarkersFrom::Citations))
+        }
+    }
+}
+
+/// The verdict rules, first match wins.
+pub fn verdict(observed: bool, chunk_count: usize, t: &Tally) -> Verdict {
+    if !observed {
+        Verdict::Unobserved
+    } else if t.marker_count > 0 && (chunk_count == 0 || t.cited.is_empty()) {
+        Verdict::OrphanMarker
+    } else if chunk_count > 0 && !t.cited.is_empty() {
+        Verdict::Ok
+    } else if chunk_count > 0 {
+        Verdict::NoMarker
+    } else {
+        Verdict::EmptyRetrieval
+    }
+}
+
+/// Retrieval confidence: the highest non-null score clamped to 0..1, or
+/// `None` when there are no chunks or no scores (never 0 for "no retrieval").
+pub fn confidence(chunks: &[Chunk<'_>]) -> Option<f64> {
+    chunks
+        .iter()
+        .filter_map(|c| c.score)
+        .filter(|s| !s.is_nan())
+        .fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))))
+        .map(|s| s.clamp(0.0, 1.0))
+}
+
+/// Grades one turn into its row.
+pub fn grade<'a>(turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
+    let found = tally(&turn.answer, &turn.chunks, grammar, &mut |_| {});
+    let observed = found.is_some();
+    let (t, from) = match found {
+        Some((t, from)) => (t, Some(from)),
+        None => (Tally::default(), None),
+    };
+    let verdict = verdict(observed, turn.chunks.len(), &t);
+    let unobserved_reason = match turn.answer {
+        Answer::Unobserved(r) => Some(r),
+        _ => None,
+    };
+    Row {
+        confidence: confidence(&turn.chunks),
+        turn_id: turn.turn_id,
+        agent_id: turn.agent_id,
+        conversation_id: turn.conversation_id,
+        channel: turn.channel,
+        created_at: turn.created_at,
+        verdict,
+        partial: verdict == Verdict::Ok && t.out_of_range > 0,
+        cited_chunks: t.cited,
+        marker_count: t.marker_count,
+        out_of_range_markers: t.out_of_range,
+        malformed_markers: t.malformed,
+        markers_from: from,
+        chunk_count: turn.chunks.len() as u32,
+        chunks: turn.chunks,
+        tool_calls: turn.tool_calls,
+        tool_errors: turn.tool_errors,
+        model: turn.model,
+        tokens_used: turn.tokens_used,
+        cost_cents: turn.cost_cents,
+        latency_ms: turn.latency_ms,
+        unobserved_reason,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,260 @@
+//! Sources and blocks: where bytes come from and how they are cut.
+//!
+//! Paths expand to files (directories are walked in sorted path order), `-`
+//! or no path means stdin, and gzip or zstd streams are recognised by their
+//! magic bytes. Each source is cut into large blocks of whole lines. This
+//! module knows nothing of JSON.
+
+use anyhow::{Context, Result};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Target size of a block.
+pub const BLOCK_SIZE: usize = 8 << 20;
+/// Default longest line (`--max-line-bytes`).
+pub const DEFAULT_MAX_LINE: u64 = 64 << 20;
+
+/// One input: a file or stdin.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// How the source is named in messages (`-` is `<stdin>`).
+    pub name: String,
+    /// None for stdin.
+    pub path: Option<PathBuf>,
+}
+
+/// The file names a directory walk picks up.
+pub fn is_log_name(name: &str) -> bool {
+    [".jsonl", ".jsonl.gz", ".jsonl.zst", ".ndjson", ".ndjson.gz", ".ndjson.zst"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
+/// The result of expanding the command-line paths.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    pub sources: Vec<Source>,
+    /// Files found in directories that are not logs by name: reported, not read.
+    pub ignored: Vec<PathBuf>,
+}
+
+/// Expands paths into sources. No path means stdin.
+pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
+    let mut out = Expanded::default();
+    if paths.is_empty() {
+        out.sources.push(Source { name: "<stdin>".into(), path: None });
+        return Ok(out);
+    }
+    for p in paths {
+        if p.as_os_str() == "-" {
+            out.sources.push(Source { name: "<stdin>".into(), path: None });
+            continue;
+        }
+        let meta = std::fs::metadata(p).map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?;
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk(p, &mut files).map_err(|e| crate::exit::input(format!("{e:#}")))?;
+            files.sort();
+            for f in files {
+                let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if is_log_name(&name) {
+                    out.sources.push(Source { name: f.display().to_string(), path: Some(f) });
+                } else {
+                    out.ignored.push(f);
+                }
+            }
+        } else {
+            out.sources.push(Source { name: p.display().to_string(), path: Some(p.clone()) });
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("{}: cannot list directory", dir.display()))? {
+        let entry = entry.with_context(|| format!("{}: cannot list directory", dir.display()))?;
+        let path = entry.path();
+        let ft = entry.file_type().with_context(|| format!("{}: cannot stat", path.display()))?;
+        if ft.is_dir() || (ft.is_symlink() && path.is_dir()) {
+            walk(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Total size in bytes of the file sources (for the progress bar).
+pub fn total_bytes(sources: &[Source]) -> Option<u64> {
+    let mut total = 0;
+    for s in sources {
+        total += std::fs::metadata(s.path.as_ref()?).ok()?.len();
+    }
+    Some(total)
+}
+
+/// Counts bytes read from the underlying file, for progress.
+struct Counting<R> {
+    inner: R,
+    counter: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.counter.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Opens a source, wrapping it in a decompressor when its first bytes say so.
+pub fn open(source: &Source, counter: Arc<AtomicU64>) -> Result<Box<dyn Read + Send>> {
+    let raw: Box<dyn Read + Send> = match &source.path {
+        None => Box::new(io::stdin()),
+        Some(p) => Box::new(File::open(p).map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?),
+    };
+    let mut reader = io::BufReader::with_capacity(1 << 16, Counting { inner: raw, counter });
+    let magic = io::BufRead::fill_buf(&mut reader).with_context(|| format!("{}: cannot read", source.name))?;
+    Ok(if magic.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::MultiGzDecoder::new(reader))
+    } else if magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Box::new(zstd::stream::read::Decoder::with_buffer(reader).with_context(|| format!("{}: bad zstd stream", source.name))?)
+    } else {
+        Box::new(reader)
+    })
+}
+
+/// A run of whole lines from one source.
+#[derive(Debug)]
+pub struct Block {
+    /// Index into the source list.
+    pub source: usize,
+    /// Lines of this source before this block.
+    pub line_offset: u64,
+    /// Whole lines; the last may lack its newline only at end of input.
+    pub data: Vec<u8>,
+    /// True for the first block of a source (a byte-order mark may lead it).
+    pub first: bool,
+    /// A line longer than the limit: the block stands for that one line,
+    /// whose bytes were skipped and not kept.
+    pub oversized: Option<u64>,
+}
+
+/// Cuts a reader into blocks of whole lines.
+pub struct Blocks<R> {
+    reader: R,
+    source: usize,
+    carry: Vec<u8>,
+    lines: u64,
+    first: bool,
+    eof: bool,
+    max_line: u64,
+}
+
+impl<R: Read> Blocks<R> {
+    pub fn new(reader: R, source: usize, max_line: u64) -> Self {
+        Blocks { reader, source, carry: Vec::new(), lines: 0, first: true, eof: false, max_line }
+    }
+
+    /// Lines handed out so far.
+    pub fn lines_read(&self) -> u64 {
+        self.lines
+    }
+
+    fn emit(&mut self, data: Vec<u8>, oversized: Option<u64>) -> Block {
+        let newlines = if oversized.is_some() { 1 } else { memchr::memchr_iter(b'\n', &data).count() as u64 };
+        let ends_open = oversized.is_none() && data.last().is_some_and(|&b| b != b'\n');
+        let block = Block { source: self.source, line_offset: self.lines, data, first: self.first, oversized };
+        self.first = false;
+        self.lines += newlines + ends_open as u64;
+        block
+    }
+
+    /// Reads until a newline, discarding, for a line over the limit.
+    fn skip_line(&mut self) -> io::Result<u64> {
+        let mut skipped = self.carry.len() as u64;
+        self.carry.clear();
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            let n = read_some(&mut self.reader, &mut buf)?;
+            if n == 0 {
+                self.eof = true;
+                return Ok(skipped);
+            }
+            if let Some(pos) = memchr::memchr(b'\n', &buf[..n]) {
+                self.carry.extend_from_slice(&buf[pos + 1..n]);
+                return Ok(skipped + pos as u64);
+            }
+            skipped += n as u64;
+        }
+    }
+
+    /// The next block, or None at end of input. An error names nothing:
+    /// the caller adds the source name and line.
+    pub fn next_block(&mut self) -> io::Result<Option<Block>> {
+        loop {
+            if self.eof {
+                if self.carry.is_empty() {
+                    return Ok(None);
+                }
+                let data = std::mem::take(&mut self.carry);
+                return Ok(Some(self.emit(data, None)));
+            }
+            let mut buf = std::mem::take(&mut self.carry);
+            let want = BLOCK_SIZE.max(buf.len() * 2);
+            buf.reserve(want.saturating_sub(buf.len()));
+            let start = buf.len();
+            buf.resize(want, 0);
+            let mut filled = start;
+            while filled < want {
+                let n = read_some(&mut self.reader, &mut buf[filled..])?;
+                if n == 0 {
+                    self.eof = true;
+                    break;
+                }
+                filled += n;
+            }
+            buf.truncate(filled);
+            match memchr::memrchr(b'\n', &buf) {
+                Some(pos) if !self.eof || pos + 1 == buf.len() => {
+                    self.carry = buf[pos + 1..].to_vec();
+                    buf.truncate(pos + 1);
+                    // A line that is too long can still hide inside a full block.
+                    return Ok(Some(self.emit(buf, None)));
+                }
+                Some(_) => {
+                    // At end of input: hand over everything; the last line has no newline.
+                    return Ok(Some(self.emit(buf, None)));
+                }
+                None if self.eof => {
+                    if buf.is_empty() {
+                        return Ok(None);
+                    }
+                    if buf.len() as u64 > self.max_line {
+                        let n = buf.len() as u64;
+                        return Ok(Some(self.emit(Vec::new(), Some(n))));
+                    }
+                    return Ok(Some(self.emit(buf, None)));
+                }
+                None if buf.len() as u64 > self.max_line => {
+                    self.carry = buf;
+                    let n = self.skip_line()?;
+                    return Ok(Some(self.emit(Vec::new(), Some(n))));
+                }
+                None => self.carry = buf,
+            }
+        }
+    }
+}
+
+fn read_some(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}

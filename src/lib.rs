@@ -1,0 +1,21 @@
+//! grounding-audit: audit what AI agents grounded their answers on.
+//!
+//! The library holds every stage; `main.rs` only parses the command line and
+//! maps the result to an exit code. Data flows one way:
+//! sources ([`input`]) → turns ([`dialect`]) → graded rows ([`grade`], with
+//! [`markers`]) → accumulators ([`accumulate`], driven by [`pipeline`]) →
+//! renderers ([`render`]). Subcommands live in [`cmd`].
+
+pub mod accumulate;
+pub mod cli;
+pub mod cmd;
+pub mod config;
+pub mod dialect;
+pub mod exit;
+pub mod filter;
+pub mod grade;
+pub mod input;
+pub mod markers;
+pub mod model;
+pub mod pipeline;
+pub mod render;

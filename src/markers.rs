@@ -1,0 +1,322 @@
+//! Marker grammars: how a reply's inline citations are read.
+//!
+//! A grammar scans text and reports every marker it finds, already resolved
+//! against the turn's chunks: cited (a 1-based chunk index), out of range, or
+//! malformed. It allocates nothing on the hot path and does no I/O; the
+//! verdict rules in `grade` are the only consumer that decides anything.
+
+use crate::model::Chunk;
+use memchr::memchr;
+
+/// What one marker resolved to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkerKind {
+    /// Points at the chunk with this 1-based index.
+    Cited(u32),
+    /// Well-formed, but points past the retrieval list (or at index 0, or at an id no chunk has).
+    OutOfRange,
+    /// Looks like a marker but is not well-formed: counted, never cited.
+    Malformed,
+}
+
+/// One marker found in a reply: byte span in the scanned text and its resolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Marker {
+    pub start: usize,
+    pub end: usize,
+    pub kind: MarkerKind,
+}
+
+/// The built-in grammars (`--markers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// `[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed.
+    Kb,
+    /// `[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based.
+    Numeric,
+    /// `[docN]`, 1-based (Azure "on your data" style).
+    Doc,
+    /// `[^N]`, 1-based footnotes.
+    Footnote,
+    /// `[chunk-or-document-id]`: names a chunk of the turn by id.
+    Id,
+}
+
+/// A marker grammar, resolved once and shared by every worker.
+#[derive(Debug, Clone)]
+pub enum Grammar {
+    Preset(Preset),
+    /// A custom regex with one capture group holding the index, and the index base (0 or 1).
+    Regex { re: regex::Regex, base: u8 },
+}
+
+impl Default for Grammar {
+    fn default() -> Self {
+        Grammar::Preset(Preset::Kb)
+    }
+}
+
+/// Widest numeric range (`[1-100]`) that still counts as markers.
+pub const MAX_RANGE: u64 = 100;
+/// Longest bracketed run the scanners look at; longer text is prose, not a marker.
+const MAX_BRACKET: usize = 256;
+
+impl Grammar {
+    /// Builds a regex grammar, checking it has exactly one capture group.
+    pub fn regex(pattern: &str, base: u8) -> Result<Grammar, String> {
+        let re = regex::Regex::new(pattern).map_err(|e| format!("--marker-regex does not compile: {e}"))?;
+        let groups = re.captures_len() - 1;
+        if groups != 1 {
+            return Err(format!(
+                "--marker-regex must have exactly one capture group (the chunk index); this one has {groups}"
+            ));
+        }
+        Ok(Grammar::Regex { re, base })
+    }
+
+    /// Whether markers could be hidden or broken by JSON escapes in `raw`
+    /// (a JSON string literal), so the text must be decoded before scanning.
+    /// Escapes such as `\n` or `\"` cannot produce or break a marker of the
+    /// built-in grammars, so the common case scans the raw text directly.
+    pub fn needs_decoding(&self, raw: &str) -> bool {
+        let Some(first) = memchr(b'\\', raw.as_bytes()) else { return false };
+        match self {
+            Grammar::Regex { .. } => true,
+            Grammar::Preset(_) => {
+                let bytes = &raw.as_bytes()[first..];
+                memchr::memmem::find(bytes, b"\\u").is_some() || memchr::memmem::find(bytes, b"\\/").is_some()
+            }
+        }
+    }
+
+    /// Scans `text` and calls `f` for every marker, in order of position.
+    pub fn scan(&self, text: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
+        let n = chunks.len() as u64;
+        match self {
+            Grammar::Preset(Preset::Kb) => scan_kb(text, n, f),
+            Grammar::Preset(Preset::Numeric) => scan_numeric(text, n, f),
+            Grammar::Preset(Preset::Doc) => scan_prefixed(text, b"doc", n, f),
+            Grammar::Preset(Preset::Footnote) => scan_prefixed(text, b"^", n, f),
+            Grammar::Preset(Preset::Id) => scan_id(text, chunks, f),
+            Grammar::Regex { re, base } => {
+                for caps in re.captures_iter(text) {
+                    let whole = caps.get(0).expect("group 0 always exists");
+                    let kind = match caps.get(1) {
+                        Some(g) => match parse_digits(g.as_str().as_bytes()) {
+                            Some(v) => resolve(v.and_then(|v| v.checked_add(1 - *base as u64)), n),
+                            None => MarkerKind::Malformed,
+                        },
+                        None => MarkerKind::Malformed,
+                    };
+                    f(Marker { start: whole.start(), end: whole.end(), kind });
+                }
+            }
+        }
+    }
+}
+
+/// Resolves a 1-based index (None: too large for any integer) against `n` chunks.
+fn resolve(index: Option<u64>, n: u64) -> MarkerKind {
+    match index {
+        Some(i) if i >= 1 && i <= n => MarkerKind::Cited(i as u32),
+        _ => MarkerKind::OutOfRange,
+    }
+}
+
+/// Parses ASCII digits. `Some(None)` would be overflow; we fold that into
+/// `Some(v)` = value, `None` = not digits, and overflow into `u64::MAX`
+/// which is out of range for any real chunk list.
+fn parse_digits(s: &[u8]) -> Option<Option<u64>> {
+    if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &b in s {
+        match v.checked_mul(10).and_then(|v| v.checked_add((b - b'0') as u64)) {
+            Some(x) => v = x,
+            None => return Some(None),
+        }
+    }
+    Some(Some(v))
+}
+
+/// Finds the bracketed run starting at `open` (a `[`): the index of its `]`,
+/// provided no other `[` or line break comes first and it is short.
+fn close_of(b: &[u8], open: usize) -> Option<usize> {
+    let end = (open + 1 + MAX_BRACKET).min(b.len());
+    for (i, &c) in b[open + 1..end].iter().enumerate() {
+        match c {
+            b']' => return Some(open + 1 + i),
+            b'[' | b'\n' | b'\r' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Calls `f(open, close)` for every `[` … `]` run in `text`.
+fn for_each_bracket(text: &str, mut f: impl FnMut(usize, usize)) {
+    let b = text.as_bytes();
+    let mut at = 0;
+    while let Some(off) = memchr(b'[', &b[at..]) {
+        let open = at + off;
+        match close_of(b, open) {
+            Some(close) => {
+                f(open, close);
+                at = close + 1;
+            }
+            None => at = open + 1,
+        }
+    }
+}
+
+fn scan_kb(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
+    let b = text.as_bytes();
+    let mut at = 0;
+    while let Some(off) = memchr(b'[', &b[at..]) {
+        let open = at + off;
+        at = open + 1;
+        if b.len() < open + 3 || !b[open + 1].eq_ignore_ascii_case(&b'k') || !b[open + 2].eq_ignore_ascii_case(&b'b') {
+            continue;
+        }
+        let Some(close) = close_of(b, open) else { continue };
+        at = close + 1;
+        let inner = &b[open + 1..close];
+        let kind = match inner.strip_prefix(b"KB-").and_then(parse_digits) {
+            Some(v) => resolve(v, n),
+            None => MarkerKind::Malformed,
+        };
+        f(Marker { start: open, end: close + 1, kind });
+    }
+}
+
+/// `[PREFIX N]` grammars (`[docN]`, `[^N]`): nothing is counted malformed.
+fn scan_prefixed(text: &str, prefix: &[u8], n: u64, f: &mut dyn FnMut(Marker)) {
+    let b = text.as_bytes();
+    for_each_bracket(text, |open, close| {
+        if let Some(v) = b[open + 1..close].strip_prefix(prefix).and_then(parse_digits) {
+            f(Marker { start: open, end: close + 1, kind: resolve(v, n) });
+        }
+    });
+}
+
+/// One item of a numeric list: a number or a range.
+enum Item {
+    One(Option<u64>),
+    Range(Option<u64>, Option<u64>),
+}
+
+/// Parses the inside of a numeric bracket: numbers or `N-M` ranges separated
+/// by commas and/or `and` (spaces allowed around them). None when the text is
+/// not such a list (`Online`, `Reinhardt, 2014`, `...`).
+fn parse_numeric_list(inner: &[u8], items: &mut Vec<Item>) -> bool {
+    items.clear();
+    let mut i = 0;
+    let skip_spaces = |i: &mut usize| {
+        while *i < inner.len() && inner[*i] == b' ' {
+            *i += 1;
+        }
+    };
+    let number = |i: &mut usize| -> Option<Option<u64>> {
+        let s = *i;
+        while *i < inner.len() && inner[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        parse_digits(&inner[s..*i])
+    };
+    skip_spaces(&mut i);
+    loop {
+        let a = match number(&mut i) {
+            Some(a) => a,
+            None => return false,
+        };
+        if i < inner.len() && (inner[i] == b'-' || inner[i..].starts_with("–".as_bytes())) {
+            i += if inner[i] == b'-' { 1 } else { "–".len() };
+            match number(&mut i) {
+                Some(z) => items.push(Item::Range(a, z)),
+                None => return false,
+            }
+        } else {
+            items.push(Item::One(a));
+        }
+        skip_spaces(&mut i);
+        if i == inner.len() {
+            return true;
+        }
+        let mut sep = false;
+        if inner[i] == b',' {
+            i += 1;
+            sep = true;
+            skip_spaces(&mut i);
+        }
+        if inner[i..].starts_with(b"and ") {
+            i += 4;
+            sep = true;
+            skip_spaces(&mut i);
+        }
+        if !sep {
+            return false;
+        }
+    }
+}
+
+fn scan_numeric(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
+    let b = text.as_bytes();
+    let mut items = Vec::new();
+    for_each_bracket(text, |open, close| {
+        let inner = &b[open + 1..close];
+        if inner.is_empty() || !inner[0].is_ascii_digit() && inner[0] != b' ' {
+            return;
+        }
+        if !parse_numeric_list(inner, &mut items) {
+            return;
+        }
+        let span = |kind| Marker { start: open, end: close + 1, kind };
+        for item in &items {
+            match *item {
+                Item::One(v) => f(span(resolve(v, n))),
+                Item::Range(Some(a), Some(z)) if a <= z && z - a < MAX_RANGE => {
+                    for v in a..=z {
+                        f(span(resolve(Some(v), n)));
+                    }
+                }
+                Item::Range(..) => f(span(MarkerKind::Malformed)),
+            }
+        }
+    });
+}
+
+/// Characters of an id-shaped token.
+fn id_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
+}
+
+fn scan_id(text: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
+    let b = text.as_bytes();
+    for_each_bracket(text, |open, close| {
+        let token = &text[open + 1..close];
+        if token.is_empty() || token.bytes().any(|c| c.is_ascii_whitespace()) {
+            return;
+        }
+        let hit = chunks.iter().find(|c| {
+            c.chunk_id.as_ref().is_some_and(|id| id.as_str() == token)
+                || c.document_id.as_ref().is_some_and(|id| id.as_str() == token)
+        });
+        let kind = match hit {
+            Some(c) => MarkerKind::Cited(c.index),
+            None => {
+                let tb = &b[open + 1..close];
+                let shaped = tb.iter().all(|&c| id_char(c))
+                    && tb.iter().any(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-'));
+                if !shaped {
+                    return;
+                }
+                MarkerKind::OutOfRange
+            }
+        };
+        f(Marker { start: open, end: close + 1, kind });
+    });
+}
+
+#[cfg(test)]
+mod tests;

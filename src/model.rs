@@ -1,0 +1,293 @@
+//! The turn model shared by every stage: what a dialect produces ([`Turn`]),
+//! what grading produces ([`Row`], the public per-turn contract), and the
+//! small value types they are made of.
+//!
+//! Everything borrows from the input line where it can (`Cow`), so the hot
+//! path allocates only when an escape forces a copy. Nothing here does I/O.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde::{Serialize, Serializer};
+use std::borrow::Cow;
+
+/// Borrowed-or-owned text.
+pub type Str<'a> = Cow<'a, str>;
+
+/// An identifier that was a JSON string or integer. Integers keep their text
+/// and are written back as numbers; comparisons and de-duplication use the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Id<'a> {
+    /// The id as text (`9` for the integer 9).
+    pub text: Str<'a>,
+    /// True when the input held a JSON integer.
+    pub numeric: bool,
+}
+
+impl<'a> Id<'a> {
+    /// A string id.
+    pub fn string(text: impl Into<Str<'a>>) -> Self {
+        Id { text: text.into(), numeric: false }
+    }
+    /// An owned copy.
+    pub fn into_owned(self) -> Id<'static> {
+        Id { text: Cow::Owned(self.text.into_owned()), numeric: self.numeric }
+    }
+    /// The text of the id.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl Serialize for Id<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.numeric {
+            if let Ok(n) = self.text.parse::<i64>() {
+                return s.serialize_i64(n);
+            }
+            if let Ok(n) = self.text.parse::<u64>() {
+                return s.serialize_u64(n);
+            }
+        }
+        s.serialize_str(&self.text)
+    }
+}
+
+/// One retrieved chunk: pointer metadata only, never its content.
+#[derive(Debug, Clone, Serialize)]
+pub struct Chunk<'a> {
+    /// 1-based position in retrieval order.
+    pub index: u32,
+    /// The document the chunk came from.
+    pub document_id: Option<Id<'a>>,
+    /// The chunk's own id.
+    pub chunk_id: Option<Id<'a>>,
+    /// Retrieval score as given (not clamped).
+    pub score: Option<f64>,
+}
+
+impl Chunk<'_> {
+    /// An owned copy.
+    pub fn into_owned(self) -> Chunk<'static> {
+        Chunk {
+            index: self.index,
+            document_id: self.document_id.map(Id::into_owned),
+            chunk_id: self.chunk_id.map(Id::into_owned),
+            score: self.score,
+        }
+    }
+}
+
+/// Reply text as found in the input.
+#[derive(Debug, Clone)]
+pub enum Reply<'a> {
+    /// A JSON string literal, quotes included, escapes not yet decoded.
+    Json(&'a str),
+    /// Already-decoded text.
+    Text(Str<'a>),
+}
+
+impl<'a> Reply<'a> {
+    /// The decoded text. Borrows when there is nothing to decode.
+    pub fn decoded(&self) -> Str<'a> {
+        match self {
+            Reply::Json(raw) => decode_json_string(raw),
+            Reply::Text(t) => t.clone(),
+        }
+    }
+}
+
+/// Decodes a JSON string literal (quotes included). The input was validated
+/// by the parser that produced it, so failure is impossible in practice; an
+/// undecodable literal yields its raw inner text rather than a panic.
+pub fn decode_json_string(raw: &str) -> Str<'_> {
+    let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
+    if !inner.contains('\\') {
+        return Cow::Borrowed(inner);
+    }
+    match serde_json::from_str::<String>(raw) {
+        Ok(s) => Cow::Owned(s),
+        Err(_) => Cow::Borrowed(inner),
+    }
+}
+
+/// Why no answer was observed for a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unobserved {
+    /// Neither `reply` nor `grounding.citations` was present.
+    NoReply,
+    /// An agentfootprint run without a `turn_end` event.
+    NoTurnEnd,
+    /// The model's draft was withheld by output middleware and nothing was delivered.
+    Withheld,
+    /// An audit bundle in bounded mode: text was replaced by a length.
+    BoundedAudit,
+}
+
+impl Unobserved {
+    /// The reason as a sentence fragment for `explain`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Unobserved::NoReply => "the record has neither a reply nor a citations list",
+            Unobserved::NoTurnEnd => "the run has no turn_end event, so no answer was delivered or captured",
+            Unobserved::Withheld => "the model's output was withheld by output middleware and no answer was delivered",
+            Unobserved::BoundedAudit => "the audit bundle is bounded: text was replaced by its length",
+        }
+    }
+}
+
+/// What the turn says about the answer.
+#[derive(Debug, Clone)]
+pub enum Answer<'a> {
+    /// The reply text (markers are scanned from it).
+    Reply(Reply<'a>),
+    /// No reply, but a citations list: each element's `index`, or `None` when
+    /// the element had no integer index (counted as malformed).
+    Citations(Vec<Option<u64>>),
+    /// No answer was observed.
+    Unobserved(Unobserved),
+}
+
+/// One turn as a dialect produced it, before grading.
+#[derive(Debug, Clone)]
+pub struct Turn<'a> {
+    pub turn_id: Id<'a>,
+    pub agent_id: Str<'a>,
+    pub conversation_id: Option<Id<'a>>,
+    pub channel: Str<'a>,
+    pub created_at: DateTime<Utc>,
+    pub answer: Answer<'a>,
+    pub chunks: Vec<Chunk<'a>>,
+    pub tool_calls: u32,
+    pub tool_errors: u32,
+    pub model: Option<Str<'a>>,
+    pub tokens_used: Option<u64>,
+    pub cost_cents: Option<f64>,
+    pub latency_ms: Option<f64>,
+}
+
+/// The five verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Retrieval ran and the reply cites at least one retrieved chunk.
+    Ok,
+    /// Retrieval ran but the reply carries no well-formed marker.
+    NoMarker,
+    /// Markers that point at nothing: no retrieval, or every marker out of range.
+    OrphanMarker,
+    /// No retrieval and no marker (small talk, greetings).
+    EmptyRetrieval,
+    /// No answer was observed for the turn.
+    Unobserved,
+}
+
+impl Verdict {
+    /// All verdicts in report order.
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Ok,
+        Verdict::NoMarker,
+        Verdict::OrphanMarker,
+        Verdict::EmptyRetrieval,
+        Verdict::Unobserved,
+    ];
+    /// The verdict's name as written in every output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::NoMarker => "no_marker",
+            Verdict::OrphanMarker => "orphan_marker",
+            Verdict::EmptyRetrieval => "empty_retrieval",
+            Verdict::Unobserved => "unobserved",
+        }
+    }
+    /// Position in [`Verdict::ALL`].
+    pub fn slot(self) -> usize {
+        self as usize
+    }
+    /// `no_marker` and `orphan_marker`: the turns to read first.
+    pub fn is_ungrounded(self) -> bool {
+        matches!(self, Verdict::NoMarker | Verdict::OrphanMarker)
+    }
+}
+
+/// Where the markers of a row came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkersFrom {
+    Reply,
+    Citations,
+}
+
+/// One graded turn: the per-turn row, a public JSON contract. It never
+/// carries reply text or chunk content.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row<'a> {
+    pub turn_id: Id<'a>,
+    pub agent_id: Str<'a>,
+    pub conversation_id: Option<Id<'a>>,
+    pub channel: Str<'a>,
+    #[serde(serialize_with = "ser_time")]
+    pub created_at: DateTime<Utc>,
+    pub verdict: Verdict,
+    pub partial: bool,
+    pub cited_chunks: Vec<u32>,
+    pub marker_count: u32,
+    pub out_of_range_markers: u32,
+    pub malformed_markers: u32,
+    pub markers_from: Option<MarkersFrom>,
+    pub chunk_count: u32,
+    pub confidence: Option<f64>,
+    pub chunks: Vec<Chunk<'a>>,
+    pub tool_calls: u32,
+    pub tool_errors: u32,
+    pub model: Option<Str<'a>>,
+    pub tokens_used: Option<u64>,
+    pub cost_cents: Option<f64>,
+    pub latency_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unobserved_reason: Option<Unobserved>,
+}
+
+impl Row<'_> {
+    /// An owned copy, for rows kept beyond the block they were read from.
+    pub fn into_owned(self) -> Row<'static> {
+        Row {
+            turn_id: self.turn_id.into_owned(),
+            agent_id: Cow::Owned(self.agent_id.into_owned()),
+            conversation_id: self.conversation_id.map(Id::into_owned),
+            channel: Cow::Owned(self.channel.into_owned()),
+            created_at: self.created_at,
+            verdict: self.verdict,
+            partial: self.partial,
+            cited_chunks: self.cited_chunks,
+            marker_count: self.marker_count,
+            out_of_range_markers: self.out_of_range_markers,
+            malformed_markers: self.malformed_markers,
+            markers_from: self.markers_from,
+            chunk_count: self.chunk_count,
+            confidence: self.confidence,
+            chunks: self.chunks.into_iter().map(Chunk::into_owned).collect(),
+            tool_calls: self.tool_calls,
+            tool_errors: self.tool_errors,
+            model: self.model.map(|m| Cow::Owned(m.into_owned())),
+            tokens_used: self.tokens_used,
+            cost_cents: self.cost_cents,
+            latency_ms: self.latency_ms,
+            unobserved_reason: self.unobserved_reason,
+        }
+    }
+
+    /// True when retrieval ran and an answer was observed.
+    pub fn with_retrieval(&self) -> bool {
+        self.chunk_count > 0 && self.verdict != Verdict::Unobserved
+    }
+}
+
+/// Formats a time as UTC RFC 3339 with `Z`, keeping sub-second digits only when present.
+pub fn format_time(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+fn ser_time<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format_time(t))
+}

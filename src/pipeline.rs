@@ -1,0 +1,499 @@
+//! The engine: sources → blocks → turns → graded rows → accumulators.
+//!
+//! A reader thread cuts sources into blocks; worker threads parse and grade
+//! each block into a fresh accumulator; the calling thread merges block
+//! results strictly in input order. That order is what makes output,
+//! de-duplication ("keep the first") and line numbers in messages identical
+//! whatever the thread count. A window of permits bounds the blocks in
+//! flight, so memory does not grow with the input.
+
+use crate::dialect::{self, InputFormat, Parsed};
+use crate::filter::Filter;
+use crate::grade::grade;
+use crate::input::{self, Block, Blocks, Source};
+use crate::markers::Grammar;
+use crate::model::Row;
+use anyhow::Result;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+
+/// Where a row stands in the input: block sequence number and line in the block.
+/// Later rows compare greater; used to break ties deterministically.
+pub type Pos = (u64, u64);
+
+/// A graded row with its position and the line it came from.
+#[derive(Debug, Clone)]
+pub struct Graded<'a> {
+    pub row: Row<'a>,
+    pub pos: Pos,
+    /// The raw input line (empty for turns built from several records).
+    pub line: &'a [u8],
+    /// Source index and 1-based line number within it (for native lines).
+    pub source: usize,
+    pub line_no: u64,
+}
+
+/// State that consumes graded rows block by block and merges with a later
+/// instance of itself. Implementations must make `merge` associative and
+/// order-aware so that any split of the input gives the same result.
+pub trait Accumulator: Send + Sized {
+    /// Consumes the rows of one block (only rows that passed the filter).
+    fn add_block(&mut self, rows: &[Graded<'_>]);
+    /// Folds a later accumulator into this one.
+    fn merge(&mut self, later: Self);
+}
+
+/// Input accounting: every line read is exactly one of
+/// turns, blank_lines, skipped_records, invalid_lines or duplicates.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct InputStats {
+    pub files: u64,
+    pub lines: u64,
+    pub turns: u64,
+    pub blank_lines: u64,
+    pub skipped_records: u64,
+    pub invalid_lines: u64,
+    pub duplicates: u64,
+}
+
+impl InputStats {
+    /// Adds another block's counts (files excepted).
+    pub fn add(&mut self, o: &InputStats) {
+        self.files += o.files;
+        self.lines += o.lines;
+        self.turns += o.turns;
+        self.blank_lines += o.blank_lines;
+        self.skipped_records += o.skipped_records;
+        self.invalid_lines += o.invalid_lines;
+        self.duplicates += o.duplicates;
+    }
+}
+
+/// Everything a run needs besides its accumulator, resolved once.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    pub grammar: Grammar,
+    /// The grammar for agentfootprint sources when `--markers` was not given.
+    pub agentfootprint_grammar: Grammar,
+    pub filter: Filter,
+    pub dedupe: bool,
+    pub threads: usize,
+    pub max_line: u64,
+    pub strict: bool,
+    pub input_format: InputFormat,
+    /// Invalid lines printed on stderr before only a count is given.
+    pub warn_limit: u64,
+    /// Invalid lines above this fail the run (exit 3); None: never.
+    pub max_invalid: Option<u64>,
+    /// Name for agentfootprint turns when the data carries none.
+    pub agent_name: Option<String>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine {
+            grammar: Grammar::default(),
+            agentfootprint_grammar: Grammar::Preset(crate::markers::Preset::Id),
+            filter: Filter::default(),
+            dedupe: true,
+            threads: 1,
+            max_line: input::DEFAULT_MAX_LINE,
+            strict: false,
+            input_format: InputFormat::Auto,
+            warn_limit: 10,
+            max_invalid: None,
+            agent_name: None,
+        }
+    }
+}
+
+/// 128-bit key of a turn id, for de-duplication in bounded memory.
+fn id_key(id: &str) -> u128 {
+    let mut a = std::collections::hash_map::DefaultHasher::new();
+    0u8.hash(&mut a);
+    id.hash(&mut a);
+    let mut b = std::collections::hash_map::DefaultHasher::new();
+    1u8.hash(&mut b);
+    id.hash(&mut b);
+    ((a.finish() as u128) << 64) | b.finish() as u128
+}
+
+/// The keys are already hashes: use their low bits as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 = v as u64;
+    }
+}
+type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
+
+/// How a source is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Native,
+    Agentfootprint,
+}
+
+/// One unit of work: a block of native lines, or a whole agentfootprint source.
+#[derive(Debug)]
+pub enum Unit {
+    Lines(Block),
+    Document { source: usize, data: Vec<u8> },
+}
+
+/// What the reader hands to workers.
+enum Work {
+    Unit(u64, Arc<Unit>),
+    Failed(u64, anyhow::Error),
+}
+
+/// What processing one unit produced, before it is merged.
+pub struct Done<A> {
+    pub acc: A,
+    pub stats: InputStats,
+    pub source: usize,
+    /// Added to the line numbers in `invalid` (0 when they are absolute).
+    pub line_offset: u64,
+    /// (line, reason) for each invalid line.
+    pub invalid: Vec<(u64, String)>,
+    /// De-duplication keys of the turns kept, with their line numbers.
+    pub keys: Vec<(u128, u64)>,
+}
+
+type DoneMsg<A> = (u64, Result<(Done<A>, Arc<Unit>)>);
+
+/// Runs the engine over `sources`, handing each unit's accumulator to `sink`
+/// in input order. Returns the input accounting.
+pub fn run<A, F, S>(engine: &Engine, sources: &[Source], progress: Option<&indicatif::ProgressBar>, make: F, mut sink: S) -> Result<InputStats>
+where
+    A: Accumulator,
+    F: Fn() -> A + Sync,
+    S: FnMut(A) -> Result<()>,
+{
+    let threads = engine.threads.max(1);
+    let window = threads * 3;
+    let counter = Arc::new(AtomicU64::new(0));
+    std::thread::scope(|scope| {
+        let (work_tx, work_rx) = sync_channel::<Work>(threads);
+        let (done_tx, done_rx) = sync_channel::<DoneMsg<A>>(window);
+        let (permit_tx, permit_rx) = sync_channel::<()>(window);
+        for _ in 0..window {
+            permit_tx.send(()).expect("receiver is alive");
+        }
+        let reader_counter = counter.clone();
+        scope.spawn(move || read_all(engine, sources, reader_counter, work_tx, permit_rx));
+        let work_rx = Arc::new(Mutex::new(work_rx));
+        for _ in 0..threads {
+            let work_rx = work_rx.clone();
+            let done_tx = done_tx.clone();
+            let make = &make;
+            scope.spawn(move || worker(engine, sources, work_rx, done_tx, make));
+        }
+        drop(done_tx);
+        let merger = Merger { engine, sources, seen: KeySet::default(), total: InputStats::default(), shown: 0 };
+        merger.run(done_rx, permit_tx, progress, &counter, &make, &mut sink)
+    })
+}
+
+fn read_all(engine: &Engine, sources: &[Source], counter: Arc<AtomicU64>, tx: SyncSender<Work>, permits: Receiver<()>) {
+    let mut seq = 0u64;
+    let send = |unit: Unit, seq: &mut u64| -> bool {
+        let ok = permits.recv().is_ok() && tx.send(Work::Unit(*seq, Arc::new(unit))).is_ok();
+        *seq += 1;
+        ok
+    };
+    for (i, src) in sources.iter().enumerate() {
+        let reader = match input::open(src, counter.clone()) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = tx.send(Work::Failed(seq, e));
+                return;
+            }
+        };
+        let mut blocks = Blocks::new(reader, i, engine.max_line);
+        let mut dialect = None;
+        let mut document: Vec<u8> = Vec::new();
+        loop {
+            let block = match blocks.next_block() {
+                Ok(Some(b)) => b,
+                Ok(None) => break,
+                Err(e) => {
+                    let at = blocks.lines_read() + 1;
+                    let _ = tx.send(Work::Failed(seq, crate::exit::input(format!("{}:{at}: read error: {e}", src.name))));
+                    return;
+                }
+            };
+            match *dialect.get_or_insert_with(|| detect(engine.input_format, &block.data)) {
+                Dialect::Native => {
+                    if !send(Unit::Lines(block), &mut seq) {
+                        return;
+                    }
+                }
+                Dialect::Agentfootprint => {
+                    if block.oversized.is_some() {
+                        let msg = format!("{}:{}: line longer than --max-line-bytes", src.name, block.line_offset + 1);
+                        let _ = tx.send(Work::Failed(seq, crate::exit::input(msg)));
+                        return;
+                    }
+                    document.extend_from_slice(&block.data)
+                }
+            }
+        }
+        if dialect == Some(Dialect::Agentfootprint) && !send(Unit::Document { source: i, data: document }, &mut seq) {
+            return;
+        }
+    }
+}
+
+/// Decides the dialect of a source from its first block.
+fn detect(format: InputFormat, first: &[u8]) -> Dialect {
+    match format {
+        InputFormat::Turns => Dialect::Native,
+        InputFormat::Agentfootprint => Dialect::Agentfootprint,
+        InputFormat::Auto if dialect::agentfootprint::sniff(first) => Dialect::Agentfootprint,
+        InputFormat::Auto => Dialect::Native,
+    }
+}
+
+fn worker<A: Accumulator>(
+    engine: &Engine,
+    sources: &[Source],
+    rx: Arc<Mutex<Receiver<Work>>>,
+    tx: SyncSender<DoneMsg<A>>,
+    make: &(dyn Fn() -> A + Sync),
+) {
+    loop {
+        let work = match rx.lock() {
+            Ok(guard) => match guard.recv() {
+                Ok(w) => w,
+                Err(_) => return,
+            },
+            Err(_) => return,
+        };
+        let msg = match work {
+            Work::Unit(seq, unit) => (seq, process(engine, sources, &unit, seq, make(), None).map(|d| (d, unit))),
+            Work::Failed(seq, e) => (seq, Err(e)),
+        };
+        if tx.send(msg).is_err() {
+            return;
+        }
+    }
+}
+
+/// Processes one unit into `acc`. `skip` holds line numbers known to be
+/// duplicates of turns in earlier units.
+pub fn process<A: Accumulator>(engine: &Engine, sources: &[Source], unit: &Unit, seq: u64, acc: A, skip: Option<&HashSet<u64>>) -> Result<Done<A>> {
+    match unit {
+        Unit::Lines(block) => Ok(process_block(engine, block, seq, acc, skip)),
+        Unit::Document { source, data } => {
+            let doc = dialect::agentfootprint::read(data, engine.agent_name.as_deref())
+                .map_err(|e| crate::exit::input(format!("{}: {e}", sources[*source].name)))?;
+            let mut stats = doc.stats;
+            let mut rows = Vec::new();
+            let mut keys = Vec::new();
+            let mut local = KeySet::default();
+            for (turn, line_no) in doc.turns {
+                if skip.is_some_and(|s| s.contains(&line_no)) {
+                    stats.duplicates += 1;
+                    continue;
+                }
+                if engine.dedupe {
+                    let key = id_key(turn.turn_id.as_str());
+                    if !local.insert(key) {
+                        stats.duplicates += 1;
+                        continue;
+                    }
+                    keys.push((key, line_no));
+                }
+                stats.turns += 1;
+                if engine.filter.keep_turn(&turn) {
+                    let row = grade(turn, &engine.agentfootprint_grammar);
+                    if engine.filter.keep_row(&row) {
+                        rows.push(Graded { row, pos: (seq, line_no), line: &[], source: *source, line_no });
+                    }
+                }
+            }
+            let mut acc = acc;
+            acc.add_block(&rows);
+            Ok(Done { acc, stats, source: *source, line_offset: 0, invalid: doc.invalid, keys })
+        }
+    }
+}
+
+/// Strips a trailing `\r` (CRLF files) and, on the first line of a source, a byte-order mark.
+fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
+    if first_of_source {
+        line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    }
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn process_block<A: Accumulator>(engine: &Engine, block: &Block, seq: u64, mut acc: A, skip: Option<&HashSet<u64>>) -> Done<A> {
+    let mut stats = InputStats::default();
+    let mut invalid = Vec::new();
+    let mut keys = Vec::new();
+    let mut local = KeySet::default();
+    let mut rows: Vec<Graded<'_>> = Vec::new();
+    if let Some(len) = block.oversized {
+        stats.lines = 1;
+        stats.invalid_lines = 1;
+        invalid.push((1, format!("line of {len} bytes is longer than --max-line-bytes ({})", engine.max_line)));
+    }
+    let data = &block.data[..];
+    let mut start = 0;
+    let mut rel = 0u64;
+    while start < data.len() {
+        let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |p| start + p);
+        let raw = &data[start..end];
+        start = end + 1;
+        rel += 1;
+        stats.lines += 1;
+        let line = clean_line(raw, block.first && rel == 1);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            stats.blank_lines += 1;
+            continue;
+        }
+        if line.len() as u64 > engine.max_line {
+            stats.invalid_lines += 1;
+            invalid.push((rel, format!("line of {} bytes is longer than --max-line-bytes ({})", line.len(), engine.max_line)));
+            continue;
+        }
+        if skip.is_some_and(|s| s.contains(&rel)) {
+            stats.duplicates += 1;
+            continue;
+        }
+        let turn = match dialect::native::parse_line(line) {
+            Parsed::Turn(t) => t,
+            Parsed::Skipped => {
+                stats.skipped_records += 1;
+                continue;
+            }
+            Parsed::Invalid(reason) => {
+                stats.invalid_lines += 1;
+                invalid.push((rel, reason));
+                continue;
+            }
+        };
+        if engine.dedupe {
+            let key = id_key(turn.turn_id.as_str());
+            if !local.insert(key) {
+                stats.duplicates += 1;
+                continue;
+            }
+            keys.push((key, rel));
+        }
+        stats.turns += 1;
+        if !engine.filter.keep_turn(&turn) {
+            continue;
+        }
+        let row = grade(turn, &engine.grammar);
+        if engine.filter.keep_row(&row) {
+            rows.push(Graded { row, pos: (seq, rel), line, source: block.source, line_no: block.line_offset + rel });
+        }
+    }
+    acc.add_block(&rows);
+    Done { acc, stats, source: block.source, line_offset: block.line_offset, invalid, keys }
+}
+
+/// Merges units strictly in input order.
+struct Merger<'e> {
+    engine: &'e Engine,
+    sources: &'e [Source],
+    seen: KeySet,
+    total: InputStats,
+    shown: u64,
+}
+
+impl Merger<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn run<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
+        mut self,
+        done_rx: Receiver<DoneMsg<A>>,
+        permit_tx: SyncSender<()>,
+        progress: Option<&indicatif::ProgressBar>,
+        counter: &AtomicU64,
+        make: &F,
+        sink: &mut S,
+    ) -> Result<InputStats> {
+        let mut pending = BTreeMap::new();
+        let mut next = 0u64;
+        for (seq, msg) in done_rx.iter() {
+            pending.insert(seq, msg);
+            while let Some(msg) = pending.remove(&next) {
+                let (done, unit) = msg?;
+                let acc = self.absorb(done, &unit, next, make, progress)?;
+                sink(acc)?;
+                next += 1;
+                let _ = permit_tx.send(());
+                if let Some(p) = progress {
+                    p.set_position(counter.load(Ordering::Relaxed));
+                }
+            }
+        }
+        if let Some((_, msg)) = pending.into_iter().next() {
+            msg?;
+        }
+        self.total.files = self.sources.len() as u64;
+        if self.total.invalid_lines > self.shown {
+            let more = self.total.invalid_lines - self.shown;
+            warn(progress, &format!("warning: {more} more invalid line(s) not shown ({} in total)", self.total.invalid_lines));
+        }
+        if let Some(max) = self.engine.max_invalid {
+            if self.total.invalid_lines > max {
+                return Err(crate::exit::input(format!(
+                    "{} invalid line(s), more than --max-invalid {max}: refusing to judge a log that could not be read",
+                    self.total.invalid_lines
+                )));
+            }
+        }
+        Ok(self.total)
+    }
+
+    fn absorb<A: Accumulator, F: Fn() -> A + Sync>(&mut self, mut done: Done<A>, unit: &Unit, seq: u64, make: &F, progress: Option<&indicatif::ProgressBar>) -> Result<A> {
+        if self.engine.dedupe {
+            let dups: HashSet<u64> = done.keys.iter().filter(|(k, _)| self.seen.contains(k)).map(|(_, l)| *l).collect();
+            if !dups.is_empty() {
+                done = process(self.engine, self.sources, unit, seq, make(), Some(&dups))?;
+            }
+            self.seen.extend(done.keys.iter().map(|(k, _)| *k));
+        }
+        let name = &self.sources[done.source].name;
+        for (line, reason) in &done.invalid {
+            let at = done.line_offset + line;
+            if self.engine.strict {
+                return Err(crate::exit::input(format!("{name}:{at}: {reason} (--strict)")));
+            }
+            if self.shown < self.engine.warn_limit {
+                self.shown += 1;
+                warn(progress, &format!("{name}:{at}: {reason}"));
+            }
+        }
+        self.total.add(&done.stats);
+        Ok(done.acc)
+    }
+}
+
+/// Prints a warning on stderr without tearing the progress bar; a closed stderr is ignored.
+pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
+    let print = || {
+        let _ = writeln!(std::io::stderr(), "{}", crate::render::escape::terminal(msg));
+    };
+    match progress {
+        Some(p) => p.suspend(print),
+        None => print(),
+    }
+}
