@@ -291,3 +291,28 @@ pub fn format_time(t: &DateTime<Utc>) -> String {
 fn ser_time<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format_time(t))
 }
+
+/// What `explain` shows beyond the row: the parts of a turn the hot path
+/// skips. Built only for the one turn being explained.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Extras {
+    /// The user's question, when the log has it.
+    pub question: Option<String>,
+    /// Every tool call, in order.
+    pub tools: Vec<ToolCall>,
+    /// Dialect-specific facts worth showing (e.g. "2 model calls; the draft of call 1 was withheld").
+    pub notes: Vec<String>,
+}
+
+/// One tool call as `explain` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolCall {
+    pub name: String,
+    /// `ok`, `error`, or whatever status the log gave.
+    pub status: String,
+    pub duration_ms: Option<f64>,
+    /// Shown only with `--show-tools`.
+    pub arguments: Option<serde_json::Value>,
+    /// Shown only with `--show-tools`.
+    pub result: Option<serde_json::Value>,
+}

@@ -1,4 +1,4 @@
-//! agentfootprint event streams (placeholder during bring-up).
+//! agentfootprint event streams (being built): detection, grouping events into turns.
 
 use crate::model::Turn;
 use crate::pipeline::InputStats;
