@@ -67,3 +67,27 @@ pub mod stream {
         Ok(())
     }
 }
+
+/// Draws titled sections as Markdown headings and tables.
+pub fn sections(out: &mut dyn Write, sections: &[super::Section]) -> Result<()> {
+    for (i, s) in sections.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "### {}\n", markdown_cell(&s.title))?;
+        if !s.header.is_empty() {
+            if s.rows.is_empty() {
+                writeln!(out, "(none)")?;
+            } else {
+                table(out, &s.header, &s.rows)?;
+            }
+        }
+        if !s.notes.is_empty() {
+            writeln!(out)?;
+            for n in &s.notes {
+                writeln!(out, "{}  ", markdown_cell(n))?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -77,3 +77,44 @@ pub fn input_line(s: &InputStats) -> String {
         s.files, s.lines, s.turns, s.blank_lines, s.skipped_records, s.invalid_lines, s.duplicates
     )
 }
+
+/// A titled table of text cells: the one shape that `table`, `markdown` and
+/// `csv` renderers all know how to draw, so a command describes its tables once.
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub title: String,
+    pub header: Vec<&'static str>,
+    pub rows: Vec<Vec<String>>,
+    /// Columns to right-align in terminal tables (numbers).
+    pub numeric: Vec<usize>,
+    /// Lines printed under the table.
+    pub notes: Vec<String>,
+}
+
+impl Section {
+    /// A section with a title and header; add rows and notes after.
+    pub fn new(title: impl Into<String>, header: &[&'static str]) -> Section {
+        Section { title: title.into(), header: header.to_vec(), rows: Vec::new(), numeric: Vec::new(), notes: Vec::new() }
+    }
+    /// Marks columns as numeric.
+    pub fn numeric(mut self, cols: &[usize]) -> Section {
+        self.numeric = cols.to_vec();
+        self
+    }
+}
+
+/// A bar of `width` cells for a value in 0..1 (for trends at a glance).
+pub fn bar(x: Option<f64>, width: usize) -> String {
+    match x {
+        None => "·".repeat(width),
+        Some(x) => {
+            let eighths = (x.clamp(0.0, 1.0) * (width * 8) as f64).round() as usize;
+            let mut s = "█".repeat(eighths / 8);
+            const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+            s.push_str(PARTS[eighths % 8]);
+            let used = eighths / 8 + usize::from(eighths % 8 > 0);
+            s.push_str(&" ".repeat(width.saturating_sub(used)));
+            s
+        }
+    }
+}

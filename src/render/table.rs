@@ -132,3 +132,28 @@ pub mod stream {
     }
 }
 
+
+/// Draws titled sections as terminal tables.
+pub fn sections(out: &mut dyn Write, sections: &[super::Section]) -> Result<()> {
+    for (i, s) in sections.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "{}", terminal(&s.title))?;
+        if !s.header.is_empty() {
+            if s.rows.is_empty() {
+                writeln!(out, "(none)")?;
+            } else {
+                let mut t = new_table(&s.header);
+                for r in &s.rows {
+                    t.add_row(r.iter().enumerate().map(|(c, v)| if s.numeric.contains(&c) { num(terminal(v)) } else { text(v) }));
+                }
+                writeln!(out, "{t}")?;
+            }
+        }
+        for n in &s.notes {
+            writeln!(out, "{}", terminal(n))?;
+        }
+    }
+    Ok(())
+}

@@ -133,13 +133,14 @@ impl PageHeap {
     }
 }
 
-impl Accumulator for PageHeap {
-    fn add_block(&mut self, rows: &[Graded<'_>]) {
+impl PageHeap {
+    /// Offers the rows that satisfy `keep` (the triage list takes only ungrounded ones).
+    pub fn add_where(&mut self, rows: &[Graded<'_>], keep: impl Fn(&Row<'_>) -> bool) {
         if self.cap == 0 {
             return;
         }
         // Pick the block's best `cap` by key first, so only they are copied.
-        let mut idx: Vec<usize> = (0..rows.len()).filter(|&i| self.admits(&rows[i])).collect();
+        let mut idx: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i].row) && self.admits(&rows[i])).collect();
         let by_key = |a: &usize, b: &usize| key_of(&rows[*b]).cmp(&key_of(&rows[*a]));
         if idx.len() > self.cap {
             idx.select_nth_unstable_by(self.cap - 1, by_key);
@@ -152,7 +153,44 @@ impl Accumulator for PageHeap {
         let more = idx.into_iter().map(|i| (rows[i].row.clone().into_owned(), rows[i].pos)).collect();
         self.insert_sorted(more);
     }
+}
+
+impl Accumulator for PageHeap {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        self.add_where(rows, |_| true);
+    }
     fn merge(&mut self, later: Self) {
         self.insert_sorted(later.rows);
+    }
+}
+
+pub mod summary;
+
+/// Rollups keyed by a grouping value (agent, channel, model), for `check --per-agent`.
+#[derive(Debug, Clone, Default)]
+pub struct Grouped {
+    pub overall: Rollup,
+    pub groups: std::collections::BTreeMap<String, Rollup>,
+}
+
+impl Accumulator for Grouped {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        for g in rows {
+            self.overall.add(&g.row);
+            match self.groups.get_mut(&*g.row.agent_id) {
+                Some(r) => r.add(&g.row),
+                None => {
+                    let mut r = Rollup::default();
+                    r.add(&g.row);
+                    self.groups.insert(g.row.agent_id.to_string(), r);
+                }
+            }
+        }
+    }
+    fn merge(&mut self, later: Self) {
+        self.overall.merge(&later.overall);
+        for (k, v) in later.groups {
+            self.groups.entry(k).or_default().merge(&v);
+        }
     }
 }

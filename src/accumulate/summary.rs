@@ -1,0 +1,272 @@
+//! The tenant-wide rollup behind `summary`: totals, a breakdown by agent,
+//! channel or model, the daily trend, the triage list, retrieval use, tool
+//! calls and telemetry per verdict. Memory is bounded by the number of
+//! groups, days, distinct latency buckets and the triage size; never by the
+//! number of turns. Every count is an integer, so any split of the input
+//! merges to the same result.
+
+use super::{PageHeap, Rollup};
+use crate::cli::GroupBy;
+use crate::model::{Row, Verdict};
+use crate::pipeline::{Accumulator, Graded};
+use chrono::{FixedOffset, NaiveDate};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// How chunks were used by the replies that had retrieval.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RetrievalUse {
+    /// Chunks retrieved for observed turns with retrieval.
+    pub chunks_retrieved: u64,
+    /// Distinct chunks those replies cited.
+    pub chunks_cited: u64,
+    /// Turns whose reply cites the top-ranked chunk and nothing else.
+    pub turns_citing_only_top: u64,
+    /// Sum of the ranks (1-based indexes) of cited chunks, for the mean.
+    pub cited_rank_sum: u64,
+    /// Citations of a chunk whose score is below `--low-score`.
+    pub low_confidence_citations: u64,
+    /// Turns citing both a chunk at or above `--low-score` and one below it.
+    pub mixed_confidence_turns: u64,
+}
+
+impl RetrievalUse {
+    fn add(&mut self, r: &Row<'_>, low: f64) {
+        if !r.with_retrieval() {
+            return;
+        }
+        self.chunks_retrieved += r.chunk_count as u64;
+        self.chunks_cited += r.cited_chunks.len() as u64;
+        self.turns_citing_only_top += (r.cited_chunks == [1]) as u64;
+        let (mut high_seen, mut low_seen) = (false, false);
+        for &i in &r.cited_chunks {
+            self.cited_rank_sum += i as u64;
+            match r.chunks.get(i as usize - 1).and_then(|c| c.score) {
+                Some(s) if s < low => {
+                    self.low_confidence_citations += 1;
+                    low_seen = true;
+                }
+                Some(_) => high_seen = true,
+                None => {}
+            }
+        }
+        self.mixed_confidence_turns += (high_seen && low_seen) as u64;
+    }
+    fn merge(&mut self, o: &RetrievalUse) {
+        self.chunks_retrieved += o.chunks_retrieved;
+        self.chunks_cited += o.chunks_cited;
+        self.turns_citing_only_top += o.turns_citing_only_top;
+        self.cited_rank_sum += o.cited_rank_sum;
+        self.low_confidence_citations += o.low_confidence_citations;
+        self.mixed_confidence_turns += o.mixed_confidence_turns;
+    }
+    /// Share of retrieved chunks that were cited.
+    pub fn cited_share(&self) -> Option<f64> {
+        (self.chunks_retrieved > 0).then(|| self.chunks_cited as f64 / self.chunks_retrieved as f64)
+    }
+    /// Mean rank of cited chunks.
+    pub fn mean_cited_rank(&self) -> Option<f64> {
+        (self.chunks_cited > 0).then(|| self.cited_rank_sum as f64 / self.chunks_cited as f64)
+    }
+}
+
+/// Tool calls of a set of turns.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ToolUse {
+    pub calls: u64,
+    pub failed_calls: u64,
+    /// Ungrounded turns (no_marker, orphan_marker) with at least one failed call.
+    pub ungrounded_with_failed_tool: u64,
+}
+
+impl ToolUse {
+    fn add(&mut self, r: &Row<'_>) {
+        self.calls += r.tool_calls as u64;
+        self.failed_calls += r.tool_errors as u64;
+        self.ungrounded_with_failed_tool += (r.verdict.is_ungrounded() && r.tool_errors > 0) as u64;
+    }
+    fn merge(&mut self, o: &ToolUse) {
+        self.calls += o.calls;
+        self.failed_calls += o.failed_calls;
+        self.ungrounded_with_failed_tool += o.ungrounded_with_failed_tool;
+    }
+}
+
+/// Latency histogram, tokens and cost for one verdict.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Telemetry {
+    /// Latency in ms → count. Exact below 10 s, three significant digits above,
+    /// so the number of buckets stays small whatever the input.
+    pub latency: BTreeMap<u64, u64>,
+    pub tokens_used: u64,
+    pub turns_with_tokens: u64,
+    /// Cost in millionths of a cent, summed as integers.
+    pub cost_micro_cents: i128,
+    pub turns_with_cost: u64,
+}
+
+/// The latency bucket of a value in ms.
+pub fn latency_bucket(ms: f64) -> u64 {
+    let v = if ms.is_finite() && ms > 0.0 { ms.round().min(u64::MAX as f64) as u64 } else { 0 };
+    if v < 10_000 {
+        return v;
+    }
+    let digits = v.ilog10();
+    let unit = 10u64.pow(digits - 2);
+    (v + unit / 2) / unit * unit
+}
+
+impl Telemetry {
+    fn add(&mut self, r: &Row<'_>) {
+        if let Some(l) = r.latency_ms {
+            *self.latency.entry(latency_bucket(l)).or_default() += 1;
+        }
+        if let Some(t) = r.tokens_used {
+            self.tokens_used += t;
+            self.turns_with_tokens += 1;
+        }
+        if let Some(c) = r.cost_cents.filter(|c| c.is_finite()) {
+            self.cost_micro_cents += (c * 1e6).round() as i128;
+            self.turns_with_cost += 1;
+        }
+    }
+    fn merge(&mut self, o: &Telemetry) {
+        for (k, v) in &o.latency {
+            *self.latency.entry(*k).or_default() += v;
+        }
+        self.tokens_used += o.tokens_used;
+        self.turns_with_tokens += o.turns_with_tokens;
+        self.cost_micro_cents += o.cost_micro_cents;
+        self.turns_with_cost += o.turns_with_cost;
+    }
+    /// The q-quantile (nearest rank) of latency, in ms.
+    pub fn latency_quantile(&self, q: f64) -> Option<u64> {
+        let n: u64 = self.latency.values().sum();
+        if n == 0 {
+            return None;
+        }
+        let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
+        let mut seen = 0;
+        for (v, c) in &self.latency {
+            seen += c;
+            if seen >= rank {
+                return Some(*v);
+            }
+        }
+        None
+    }
+    /// Latency samples.
+    pub fn latency_count(&self) -> u64 {
+        self.latency.values().sum()
+    }
+}
+
+/// Everything about one group (an agent, channel or model).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GroupStats {
+    pub rollup: Rollup,
+    pub retrieval: RetrievalUse,
+    pub tools: ToolUse,
+}
+
+/// Options of the summary, fixed for a run.
+#[derive(Debug, Clone, Copy)]
+pub struct SummaryOptions {
+    pub by: GroupBy,
+    pub triage: usize,
+    pub tz: FixedOffset,
+    pub low_score: f64,
+}
+
+/// The summary accumulator.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub opts: SummaryOptions,
+    pub totals: Rollup,
+    pub groups: HashMap<String, GroupStats>,
+    pub days: BTreeMap<NaiveDate, Rollup>,
+    pub triage: PageHeap,
+    pub retrieval: RetrievalUse,
+    pub tools: ToolUse,
+    pub telemetry: [Telemetry; 5],
+}
+
+impl Summary {
+    /// An empty summary.
+    pub fn new(opts: SummaryOptions) -> Summary {
+        Summary {
+            opts,
+            totals: Rollup::default(),
+            groups: HashMap::new(),
+            days: BTreeMap::new(),
+            triage: PageHeap::new(opts.triage, None),
+            retrieval: RetrievalUse::default(),
+            tools: ToolUse::default(),
+            telemetry: Default::default(),
+        }
+    }
+
+    fn group_key<'r>(&self, r: &'r Row<'_>) -> &'r str {
+        match self.opts.by {
+            GroupBy::Agent => &r.agent_id,
+            GroupBy::Channel => &r.channel,
+            GroupBy::Model => r.model.as_deref().unwrap_or("(none)"),
+        }
+    }
+}
+
+impl Accumulator for Summary {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        for g in rows {
+            let r = &g.row;
+            self.totals.add(r);
+            self.retrieval.add(r, self.opts.low_score);
+            self.tools.add(r);
+            self.telemetry[r.verdict.slot()].add(r);
+            let day = (r.created_at.with_timezone(&self.opts.tz)).date_naive();
+            self.days.entry(day).or_default().add(r);
+            let key = self.group_key(r);
+            let group = match self.groups.get_mut(key) {
+                Some(g) => g,
+                None => self.groups.entry(key.to_owned()).or_default(),
+            };
+            group.rollup.add(r);
+            group.retrieval.add(r, self.opts.low_score);
+            group.tools.add(r);
+        }
+        self.triage.add_where(rows, |r| r.verdict.is_ungrounded());
+    }
+
+    fn merge(&mut self, later: Self) {
+        self.totals.merge(&later.totals);
+        self.retrieval.merge(&later.retrieval);
+        self.tools.merge(&later.tools);
+        for (a, b) in self.telemetry.iter_mut().zip(&later.telemetry) {
+            a.merge(b);
+        }
+        for (d, r) in later.days {
+            self.days.entry(d).or_default().merge(&r);
+        }
+        for (k, g) in later.groups {
+            let mine = self.groups.entry(k).or_default();
+            mine.rollup.merge(&g.rollup);
+            mine.retrieval.merge(&g.retrieval);
+            mine.tools.merge(&g.tools);
+        }
+        self.triage.merge(later.triage);
+    }
+}
+
+impl Summary {
+    /// Groups sorted worst first: most ungrounded turns, then name.
+    pub fn sorted_groups(&self) -> Vec<(&String, &GroupStats)> {
+        let mut v: Vec<_> = self.groups.iter().collect();
+        v.sort_by(|a, b| b.1.rollup.ungrounded().cmp(&a.1.rollup.ungrounded()).then_with(|| a.0.cmp(b.0)));
+        v
+    }
+
+    /// Telemetry of one verdict.
+    pub fn telemetry_of(&self, v: Verdict) -> &Telemetry {
+        &self.telemetry[v.slot()]
+    }
+}
