@@ -13,6 +13,7 @@ pub mod config;
 pub mod dialect;
 pub mod exit;
 pub mod filter;
+pub mod gate;
 pub mod grade;
 pub mod input;
 pub mod markers;

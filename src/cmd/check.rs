@@ -1,11 +1,170 @@
-//! `check` (being built).
+//! `check`: a CI gate. Reads like `summary`, evaluates the gates in
+//! [`crate::gate`], prints exactly one decision line, and exits 0 (pass),
+//! 1 (a gate failed), 2 (usage) or 3 (input error).
 
-use crate::cli::CheckArgs;
-use crate::config::Settings;
-use anyhow::Result;
+use crate::accumulate::{Grouped, Rollup};
+use crate::pipeline::Accumulator as _;
+use crate::cli::{CheckArgs, CheckFormat};
+use crate::config::{self, Settings};
+use crate::exit;
+use crate::gate::{self, Decision, Gates, Outcome};
+use crate::pipeline::{self, InputStats};
+use crate::render::{self, Section};
+use anyhow::{Context, Result};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::Write;
 
-/// Runs `check`.
-pub fn run(_args: &CheckArgs, _settings: &Settings, _out: &mut dyn Write) -> Result<i32> {
-    Err(crate::exit::usage("`check` is not built yet"))
+/// The `check --format json` document.
+#[derive(Debug, Serialize)]
+pub struct CheckDoc<'a> {
+    pub decision: &'static str,
+    pub line: &'a str,
+    pub gates: &'a [gate::GateResult],
+    pub warnings: &'a [String],
+    pub rollup: &'a Rollup,
+    pub agents: &'a BTreeMap<String, Rollup>,
+    pub input: &'a InputStats,
+}
+
+fn unit_interval(name: &str, v: Option<f64>) -> Result<()> {
+    match v {
+        Some(x) if !(0.0..=1.0).contains(&x) => Err(exit::usage(format!("{name} must be between 0 and 1, got {x}"))),
+        _ => Ok(()),
+    }
+}
+
+/// Validates the gate flags.
+pub fn gates(args: &CheckArgs) -> Result<Gates> {
+    if args.min_rate.is_none() && args.max_orphans.is_none() && args.max_unobserved_rate.is_none() {
+        return Err(exit::usage("no gate given: pass at least one of --min-rate, --max-orphans, --max-unobserved-rate"));
+    }
+    unit_interval("--min-rate", args.min_rate)?;
+    unit_interval("--max-unobserved-rate", args.max_unobserved_rate)?;
+    if let Some(c) = args.confidence {
+        if !(c > 0.0 && c < 1.0) {
+            return Err(exit::usage(format!("--confidence must be strictly between 0 and 1 (e.g. 0.95), got {c}")));
+        }
+    }
+    Ok(Gates {
+        min_rate: args.min_rate,
+        per_agent: args.per_agent,
+        min_turns: args.min_turns,
+        confidence: args.confidence,
+        max_orphans: args.max_orphans,
+        max_unobserved_rate: args.max_unobserved_rate,
+        allow_empty: args.allow_empty,
+    })
+}
+
+fn markdown(out: &mut dyn Write, d: &Decision, input: &InputStats) -> Result<()> {
+    writeln!(out, "**{}**\n", render::escape::markdown_cell(&d.line))?;
+    let mut s = Section::new("Gates", &["scope", "gate", "outcome", "observed", "threshold", "detail"]);
+    s.rows = d
+        .gates
+        .iter()
+        .map(|g| {
+            vec![
+                g.scope.clone(),
+                g.gate.to_owned(),
+                match g.outcome {
+                    Outcome::Pass => "✅ pass",
+                    Outcome::Fail => "❌ fail",
+                    Outcome::Skipped => "⚪ skipped",
+                }
+                .to_owned(),
+                g.observed.map_or_else(|| "-".into(), |o| format!("{o:.4}")),
+                format!("{:.4}", g.threshold),
+                g.message.clone(),
+            ]
+        })
+        .collect();
+    s.notes = d.warnings.iter().map(|w| format!("warning: {w}")).collect();
+    s.notes.push(render::input_line(input));
+    render::markdown::sections(out, &[s])
+}
+
+/// Runs `check`; returns the exit code.
+pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+    let gates = gates(args)?;
+    let filter = config::filter(&args.filter)?;
+    let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    engine.max_invalid = Some(args.max_invalid);
+    let sources = config::sources(settings, &args.input)?;
+    let bar = settings.progress_bar(crate::input::total_bytes(&sources));
+    let mut data = Grouped::default();
+    let result = pipeline::run(&engine, &sources, bar.as_ref(), Grouped::default, |g| {
+        data.merge(g);
+        Ok(())
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let input = match result {
+        Ok(i) => i,
+        Err(e) if exit::code_for(&e) == exit::INPUT => {
+            // A gate must never pass on a log it could not read: say FAIL, exit 3.
+            let line = format!("FAIL input error: {e:#}");
+            if args.format == CheckFormat::Text || args.output.is_some() {
+                writeln!(out, "{}", render::escape::terminal(&line))?;
+            } else {
+                pipeline::warn(None, &line);
+            }
+            if args.format == CheckFormat::Github {
+                writeln!(out, "::error title=grounding-audit input::{}", render::github::escape(&format!("{e:#}")))?;
+            }
+            return Ok(exit::INPUT);
+        }
+        Err(e) => return Err(e),
+    };
+    let decision = gate::evaluate(&gates, &data, &input);
+    let mut doc = Vec::new();
+    match args.format {
+        CheckFormat::Text => {
+            writeln!(doc, "{}", render::escape::terminal(&decision.line))?;
+            render::text::gate_list(&mut doc, &decision, &input)?;
+        }
+        CheckFormat::Json => render::json::document(
+            &mut doc,
+            &CheckDoc {
+                decision: if decision.pass { "pass" } else { "fail" },
+                line: &decision.line,
+                gates: &decision.gates,
+                warnings: &decision.warnings,
+                rollup: &data.overall,
+                agents: &data.groups,
+                input: &input,
+            },
+        )?,
+        CheckFormat::Junit => render::junit::check(&mut doc, &decision)?,
+        CheckFormat::Github => render::github::check(&mut doc, &decision)?,
+        CheckFormat::Markdown => markdown(&mut doc, &decision, &input)?,
+    }
+    if args.format == CheckFormat::Github {
+        if let Some(path) = &settings.github_step_summary {
+            let mut summary = Vec::new();
+            markdown(&mut summary, &decision, &input)?;
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("opening GITHUB_STEP_SUMMARY {}", path.display()))?;
+            f.write_all(&summary)?;
+        }
+    }
+    let line = render::escape::terminal(&decision.line).into_owned();
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, &doc).with_context(|| format!("writing {}", path.display()))?;
+            writeln!(out, "{line}")?;
+        }
+        None => {
+            out.write_all(&doc)?;
+            if args.format != CheckFormat::Text {
+                out.flush()?;
+                pipeline::warn(None, &line);
+            }
+        }
+    }
+    Ok(if decision.pass { exit::SUCCESS } else { exit::FAILED })
 }

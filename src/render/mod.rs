@@ -4,9 +4,12 @@
 
 pub mod csv;
 pub mod escape;
+pub mod github;
 pub mod json;
+pub mod junit;
 pub mod markdown;
 pub mod table;
+pub mod text;
 
 use crate::accumulate::Rollup;
 use crate::model::{Row, Verdict};

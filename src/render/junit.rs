@@ -1,0 +1,57 @@
+//! JUnit XML for `check`: a testsuite for the overall gates and one per
+//! agent, a testcase per gate, so CI test reporters show each gate.
+
+use super::escape::xml;
+use crate::gate::{Decision, Outcome};
+use anyhow::Result;
+use std::io::Write;
+
+/// Writes the decision as a JUnit `<testsuites>` document.
+pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
+    let mut scopes: Vec<&str> = Vec::new();
+    for g in &d.gates {
+        if !scopes.contains(&g.scope.as_str()) {
+            scopes.push(&g.scope);
+        }
+    }
+    let failures = d.gates.iter().filter(|g| g.outcome == Outcome::Fail).count();
+    let skipped = d.gates.iter().filter(|g| g.outcome == Outcome::Skipped).count();
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="grounding-audit check" tests="{}" failures="{failures}" errors="0" skipped="{skipped}">"#,
+        d.gates.len()
+    )?;
+    for scope in scopes {
+        let gates: Vec<_> = d.gates.iter().filter(|g| g.scope == scope).collect();
+        let name = if scope == "overall" { "overall".to_owned() } else { format!("agent {scope}") };
+        writeln!(
+            out,
+            r#"  <testsuite name="{}" tests="{}" failures="{}" errors="0" skipped="{}">"#,
+            xml(&name),
+            gates.len(),
+            gates.iter().filter(|g| g.outcome == Outcome::Fail).count(),
+            gates.iter().filter(|g| g.outcome == Outcome::Skipped).count()
+        )?;
+        for g in gates {
+            let class = format!("grounding-audit.{}", if scope == "overall" { "overall" } else { "agent" });
+            write!(out, r#"    <testcase name="{}" classname="{}""#, xml(&format!("{} ({})", g.gate, g.scope)), xml(&class))?;
+            match g.outcome {
+                Outcome::Pass => writeln!(out, "/>")?,
+                Outcome::Fail => {
+                    writeln!(out, ">")?;
+                    writeln!(out, r#"      <failure message="{}" type="{}">{}</failure>"#, xml(&g.message), g.gate, xml(&g.message))?;
+                    writeln!(out, "    </testcase>")?;
+                }
+                Outcome::Skipped => {
+                    writeln!(out, ">")?;
+                    writeln!(out, r#"      <skipped message="{}"/>"#, xml(&g.message))?;
+                    writeln!(out, "    </testcase>")?;
+                }
+            }
+        }
+        writeln!(out, "  </testsuite>")?;
+    }
+    writeln!(out, "</testsuites>")?;
+    Ok(())
+}
