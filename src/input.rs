@@ -258,3 +258,11 @@ fn read_some(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
 }
+
+/// Strips a trailing `\r` (CRLF files) and, on the first line of a source, a byte-order mark.
+pub fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
+    if first_of_source {
+        line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    }
+    line.strip_suffix(b"\r").unwrap_or(line)
+}

@@ -8,6 +8,7 @@
 //! flight, so memory does not grow with the input.
 
 use crate::dialect::{self, InputFormat, Parsed};
+
 use crate::filter::Filter;
 use crate::grade::grade;
 use crate::input::{self, Block, Blocks, Source};
@@ -141,13 +142,6 @@ impl Hasher for KeyHasher {
 }
 type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
 
-/// How a source is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Dialect {
-    Native,
-    Agentfootprint,
-}
-
 /// One unit of work: a block of native lines, or a whole agentfootprint source.
 #[derive(Debug)]
 pub enum Unit {
@@ -237,13 +231,13 @@ fn read_all(engine: &Engine, sources: &[Source], counter: Arc<AtomicU64>, tx: Sy
                     return;
                 }
             };
-            match *dialect.get_or_insert_with(|| detect(engine.input_format, &block.data)) {
-                Dialect::Native => {
+            match *dialect.get_or_insert_with(|| dialect::detect(engine.input_format, &block.data)) {
+                dialect::Dialect::Native => {
                     if !send(Unit::Lines(block), &mut seq) {
                         return;
                     }
                 }
-                Dialect::Agentfootprint => {
+                dialect::Dialect::Agentfootprint => {
                     if block.oversized.is_some() {
                         let msg = format!("{}:{}: line longer than --max-line-bytes", src.name, block.line_offset + 1);
                         let _ = tx.send(Work::Failed(seq, crate::exit::input(msg)));
@@ -253,19 +247,9 @@ fn read_all(engine: &Engine, sources: &[Source], counter: Arc<AtomicU64>, tx: Sy
                 }
             }
         }
-        if dialect == Some(Dialect::Agentfootprint) && !send(Unit::Document { source: i, data: document }, &mut seq) {
+        if dialect == Some(dialect::Dialect::Agentfootprint) && !send(Unit::Document { source: i, data: document }, &mut seq) {
             return;
         }
-    }
-}
-
-/// Decides the dialect of a source from its first block.
-fn detect(format: InputFormat, first: &[u8]) -> Dialect {
-    match format {
-        InputFormat::Turns => Dialect::Native,
-        InputFormat::Agentfootprint => Dialect::Agentfootprint,
-        InputFormat::Auto if dialect::agentfootprint::sniff(first) => Dialect::Agentfootprint,
-        InputFormat::Auto => Dialect::Native,
     }
 }
 
@@ -334,14 +318,6 @@ pub fn process<A: Accumulator>(engine: &Engine, sources: &[Source], unit: &Unit,
     }
 }
 
-/// Strips a trailing `\r` (CRLF files) and, on the first line of a source, a byte-order mark.
-fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
-    if first_of_source {
-        line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-    }
-    line.strip_suffix(b"\r").unwrap_or(line)
-}
-
 fn process_block<A: Accumulator>(engine: &Engine, block: &Block, seq: u64, mut acc: A, skip: Option<&HashSet<u64>>) -> Done<A> {
     let mut stats = InputStats::default();
     let mut invalid = Vec::new();
@@ -362,7 +338,7 @@ fn process_block<A: Accumulator>(engine: &Engine, block: &Block, seq: u64, mut a
         start = end + 1;
         rel += 1;
         stats.lines += 1;
-        let line = clean_line(raw, block.first && rel == 1);
+        let line = input::clean_line(raw, block.first && rel == 1);
         if line.iter().all(u8::is_ascii_whitespace) {
             stats.blank_lines += 1;
             continue;

@@ -19,3 +19,8 @@ pub struct Document<'a> {
 pub fn read<'a>(_data: &'a [u8], _agent: Option<&str>) -> Result<Document<'a>, String> {
     Err("agentfootprint input is not supported yet".into())
 }
+
+/// Turns with what `explain` shows beyond the row.
+pub fn explain_turns<'a>(_data: &'a [u8], _agent: Option<&str>) -> Result<Vec<(Turn<'a>, crate::model::Extras)>, String> {
+    Err("agentfootprint input is not supported yet".into())
+}

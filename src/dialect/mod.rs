@@ -31,3 +31,20 @@ pub enum InputFormat {
     /// agentfootprint event streams, recordings and audit bundles.
     Agentfootprint,
 }
+
+/// How a source is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Native,
+    Agentfootprint,
+}
+
+/// Decides the dialect of a source from its first block.
+pub fn detect(format: InputFormat, first: &[u8]) -> Dialect {
+    match format {
+        InputFormat::Turns => Dialect::Native,
+        InputFormat::Agentfootprint => Dialect::Agentfootprint,
+        InputFormat::Auto if agentfootprint::sniff(first) => Dialect::Agentfootprint,
+        InputFormat::Auto => Dialect::Native,
+    }
+}

@@ -385,3 +385,26 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
         latency_ms: g_tel.latency_ms.or(tel.latency_ms),
     })
 }
+
+/// What `explain` needs beyond the turn: tool calls in full and the question
+/// when the log carries one. Parsed with the general JSON model, since it
+/// runs for one line only.
+pub fn parse_extras(line: &[u8]) -> crate::model::Extras {
+    use crate::model::{Extras, ToolCall};
+    use serde_json::Value;
+    let mut extras = Extras::default();
+    let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(line) else { return extras };
+    extras.question = top.get("question").and_then(Value::as_str).map(str::to_owned);
+    let tools = top.get("grounding").and_then(|g| g.get("tools")).and_then(Value::as_array);
+    for t in tools.into_iter().flatten() {
+        let text = |k: &str| t.get(k).and_then(Value::as_str).map(str::to_owned);
+        extras.tools.push(ToolCall {
+            name: text("name").unwrap_or_else(|| "(unnamed)".into()),
+            status: text("status").unwrap_or_else(|| "ok".into()),
+            duration_ms: t.get("duration_ms").and_then(Value::as_f64),
+            arguments: t.get("arguments").cloned(),
+            result: t.get("result").cloned(),
+        });
+    }
+    extras
+}
