@@ -44,16 +44,22 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Grade turns and list them one page at a time, newest first.
+    #[command(after_help = crate::exit::HELP)]
     Report(ReportArgs),
     /// Roll up every matching turn: totals, per agent, daily trend, triage list.
+    #[command(after_help = crate::exit::HELP)]
     Summary(SummaryArgs),
     /// Gate a CI pipeline on the grounded rate (exit 1 when a gate fails).
+    #[command(after_help = crate::exit::HELP)]
     Check(CheckArgs),
     /// Show one turn's full audit: chunks, markers, tools, telemetry.
+    #[command(after_help = crate::exit::HELP)]
     Explain(ExplainArgs),
     /// Print one JSON evidence record per turn of agentfootprint logs.
+    #[command(after_help = crate::exit::HELP)]
     Evidence(EvidenceArgs),
     /// Convert agentfootprint logs to the native turn-log JSONL.
+    #[command(after_help = crate::exit::HELP)]
     Convert(ConvertArgs),
     /// Print a shell completion script.
     Completions {
@@ -347,4 +353,13 @@ pub struct GenerateArgs {
     /// Number of agents.
     #[arg(long, default_value_t = 12)]
     pub agents: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_model_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
 }

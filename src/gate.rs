@@ -66,14 +66,40 @@ pub fn z_for(confidence: f64) -> f64 {
 }
 
 fn inverse_normal(p: f64) -> f64 {
-    const A: [f64; 6] = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.383577518672690e2, -3.066479806614716e1, 2.506628277459239];
-    const B: [f64; 5] = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-    const C: [f64; 6] = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
-    const D: [f64; 4] = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
+    const A: [f64; 6] = [
+        -3.969683028665376e1,
+        2.209460984245205e2,
+        -2.759285104469687e2,
+        1.383_577_518_672_69e2,
+        -3.066479806614716e1,
+        2.506628277459239,
+    ];
+    const B: [f64; 5] = [
+        -5.447609879822406e1,
+        1.615858368580409e2,
+        -1.556989798598866e2,
+        6.680131188771972e1,
+        -1.328068155288572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784894002430293e-3,
+        -3.223964580411365e-1,
+        -2.400758277161838,
+        -2.549732539343734,
+        4.374664141464968,
+        2.938163982698783,
+    ];
+    const D: [f64; 4] = [
+        7.784695709041462e-3,
+        3.224671290700398e-1,
+        2.445134137142996,
+        3.754408661907416,
+    ];
     let low = 0.02425;
     if p < low {
         let q = (-2.0 * p.ln()).sqrt();
-        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     } else if p <= 1.0 - low {
         let q = p - 0.5;
         let r = q * q;
@@ -100,7 +126,11 @@ pub fn wilson_lower(k: u64, n: u64, z: f64) -> f64 {
 /// The label of a Wilson bound in messages: `wilson95_lower`.
 pub fn wilson_label(confidence: f64) -> String {
     let pct = confidence * 100.0;
-    if (pct - pct.round()).abs() < 1e-9 { format!("wilson{}_lower", pct.round()) } else { format!("wilson{pct}_lower") }
+    if (pct - pct.round()).abs() < 1e-9 {
+        format!("wilson{}_lower", pct.round())
+    } else {
+        format!("wilson{pct}_lower")
+    }
 }
 
 fn cmp(pass: bool, ok: &str, bad: &str) -> String {
@@ -111,14 +141,24 @@ fn cmp(pass: bool, ok: &str, bad: &str) -> String {
 fn rate_gate(g: &Gates, min: f64, scope: &str, r: &Rollup) -> GateResult {
     let (k, n) = (r.grounded(), r.with_retrieval);
     let point = r.grounded_rate().unwrap_or(0.0);
-    let who = if scope == "overall" { String::new() } else { format!("agent {scope} ") };
+    let who = if scope == "overall" {
+        String::new()
+    } else {
+        format!("agent {scope} ")
+    };
     match g.confidence {
         None => {
             let pass = point >= min;
             let message = if scope == "overall" {
-                format!("grounded_rate={point:.4} ({k}/{n}) {} min_rate={min:.4}", cmp(pass, ">=", "<"))
+                format!(
+                    "grounded_rate={point:.4} ({k}/{n}) {} min_rate={min:.4}",
+                    cmp(pass, ">=", "<")
+                )
             } else {
-                format!("{who}{point:.4} ({k}/{n}) {} {min:.4}", cmp(pass, ">=", "<"))
+                format!(
+                    "{who}{point:.4} ({k}/{n}) {} {min:.4}",
+                    cmp(pass, ">=", "<")
+                )
             };
             GateResult {
                 gate: "min_rate",
@@ -164,7 +204,8 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
         let message = if pass {
             "no turn with retrieval (passing because of --allow-empty)".to_owned()
         } else {
-            "no turn with retrieval: nothing to judge (use --allow-empty to pass such a log)".to_owned()
+            "no turn with retrieval: nothing to judge (use --allow-empty to pass such a log)"
+                .to_owned()
         };
         if pass {
             warnings.push(message.clone());
@@ -190,9 +231,15 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
             count: None,
             point_rate: None,
             message: if enough {
-                format!("turns_with_retrieval={} >= min_turns={}", overall.with_retrieval, g.min_turns)
+                format!(
+                    "turns_with_retrieval={} >= min_turns={}",
+                    overall.with_retrieval, g.min_turns
+                )
             } else {
-                format!("not enough evidence: turns_with_retrieval={} < min_turns={}", overall.with_retrieval, g.min_turns)
+                format!(
+                    "not enough evidence: turns_with_retrieval={} < min_turns={}",
+                    overall.with_retrieval, g.min_turns
+                )
             },
         });
         if let Some(min) = g.min_rate {
@@ -200,13 +247,18 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
             if g.confidence.is_none() && gate.outcome == Outcome::Pass {
                 // Show the small-sample bound even when it is not what is gated.
                 let lower = wilson_lower(overall.grounded(), overall.with_retrieval, z_for(0.95));
-                gate.message.push_str(&format!(" [wilson95_lower={lower:.4}]"));
+                gate.message
+                    .push_str(&format!(" [wilson95_lower={lower:.4}]"));
             }
             gates.push(gate);
             if g.per_agent {
                 for (agent, r) in &data.groups {
                     if r.with_retrieval < g.min_turns.max(1) {
-                        let message = format!("agent {agent}: not enough evidence ({} turns with retrieval < {})", r.with_retrieval, g.min_turns.max(1));
+                        let message = format!(
+                            "agent {agent}: not enough evidence ({} turns with retrieval < {})",
+                            r.with_retrieval,
+                            g.min_turns.max(1)
+                        );
                         warnings.push(message.clone());
                         gates.push(GateResult {
                             gate: "min_rate",
@@ -236,7 +288,10 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
             threshold: max as f64,
             count: None,
             point_rate: None,
-            message: format!("orphan_marker={n} {} max_orphans={max}", cmp(pass, "<=", ">")),
+            message: format!(
+                "orphan_marker={n} {} max_orphans={max}",
+                cmp(pass, "<=", ">")
+            ),
         });
     }
     if let Some(max) = g.max_unobserved_rate {
@@ -252,18 +307,36 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
             threshold: max,
             count: Some((k, n)),
             point_rate: None,
-            message: format!("unobserved_rate={rate:.4} ({k}/{n}) {} max_unobserved_rate={max:.4}", cmp(pass, "<=", ">")),
+            message: format!(
+                "unobserved_rate={rate:.4} ({k}/{n}) {} max_unobserved_rate={max:.4}",
+                cmp(pass, "<=", ">")
+            ),
         });
     }
     let pass = gates.iter().all(|r| r.outcome != Outcome::Fail);
     let shown: Vec<&str> = gates
         .iter()
-        .filter(|r| if pass { r.outcome == Outcome::Pass && r.scope == "overall" } else { r.outcome == Outcome::Fail })
+        .filter(|r| {
+            if pass {
+                r.outcome == Outcome::Pass && r.scope == "overall"
+            } else {
+                r.outcome == Outcome::Fail
+            }
+        })
         .filter(|r| !(pass && r.gate == "min_turns" && g.min_rate.is_some()))
         .map(|r| r.message.as_str())
         .collect();
-    let line = format!("{} {}", if pass { "PASS" } else { "FAIL" }, shown.join("; "));
-    Decision { pass, line, gates, warnings }
+    let line = format!(
+        "{} {}",
+        if pass { "PASS" } else { "FAIL" },
+        shown.join("; ")
+    );
+    Decision {
+        pass,
+        line,
+        gates,
+        warnings,
+    }
 }
 
 #[cfg(test)]
@@ -287,25 +360,48 @@ mod tests {
 
     #[test]
     fn boundary_rate_passes() {
-        let g = Gates { min_rate: Some(0.75), min_turns: 1, ..Gates::default() };
+        let g = Gates {
+            min_rate: Some(0.75),
+            min_turns: 1,
+            ..Gates::default()
+        };
         let d = evaluate(&g, &data(3, 4), &InputStats::default());
         assert!(d.pass, "{}", d.line);
-        assert!(d.line.starts_with("PASS grounded_rate=0.7500 (3/4) >= min_rate=0.7500"), "{}", d.line);
+        assert!(
+            d.line
+                .starts_with("PASS grounded_rate=0.7500 (3/4) >= min_rate=0.7500"),
+            "{}",
+            d.line
+        );
     }
 
     #[test]
     fn fail_line_names_the_failing_gate() {
-        let g = Gates { min_rate: Some(0.9), min_turns: 1, ..Gates::default() };
+        let g = Gates {
+            min_rate: Some(0.9),
+            min_turns: 1,
+            ..Gates::default()
+        };
         let d = evaluate(&g, &data(13, 16), &InputStats::default());
         assert!(!d.pass);
-        assert_eq!(d.line, "FAIL grounded_rate=0.8125 (13/16) < min_rate=0.9000");
+        assert_eq!(
+            d.line,
+            "FAIL grounded_rate=0.8125 (13/16) < min_rate=0.9000"
+        );
     }
 
     #[test]
     fn empty_log_fails_unless_allowed() {
-        let g = Gates { min_rate: Some(0.9), min_turns: 1, ..Gates::default() };
+        let g = Gates {
+            min_rate: Some(0.9),
+            min_turns: 1,
+            ..Gates::default()
+        };
         assert!(!evaluate(&g, &Grouped::default(), &InputStats::default()).pass);
-        let g = Gates { allow_empty: true, ..g };
+        let g = Gates {
+            allow_empty: true,
+            ..g
+        };
         let d = evaluate(&g, &Grouped::default(), &InputStats::default());
         assert!(d.pass && !d.warnings.is_empty());
     }

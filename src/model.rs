@@ -25,11 +25,17 @@ pub struct Id<'a> {
 impl<'a> Id<'a> {
     /// A string id.
     pub fn string(text: impl Into<Str<'a>>) -> Self {
-        Id { text: text.into(), numeric: false }
+        Id {
+            text: text.into(),
+            numeric: false,
+        }
     }
     /// An owned copy.
     pub fn into_owned(self) -> Id<'static> {
-        Id { text: Cow::Owned(self.text.into_owned()), numeric: self.numeric }
+        Id {
+            text: Cow::Owned(self.text.into_owned()),
+            numeric: self.numeric,
+        }
     }
     /// The text of the id.
     pub fn as_str(&self) -> &str {
@@ -128,9 +134,15 @@ impl Unobserved {
     pub fn describe(self) -> &'static str {
         match self {
             Unobserved::NoReply => "the record has neither a reply nor a citations list",
-            Unobserved::NoTurnEnd => "the run has no turn_end event, so no answer was delivered or captured",
-            Unobserved::Withheld => "the model's output was withheld by output middleware and no answer was delivered",
-            Unobserved::BoundedAudit => "the audit bundle is bounded: text was replaced by its length",
+            Unobserved::NoTurnEnd => {
+                "the run has no turn_end event, so no answer was delivered or captured"
+            }
+            Unobserved::Withheld => {
+                "the model's output was withheld by output middleware and no answer was delivered"
+            }
+            Unobserved::BoundedAudit => {
+                "the audit bundle is bounded: text was replaced by its length"
+            }
         }
     }
 }
@@ -168,6 +180,7 @@ pub struct Turn<'a> {
 /// The five verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
+#[value(rename_all = "snake_case")]
 pub enum Verdict {
     /// Retrieval ran and the reply cites at least one retrieved chunk.
     Ok,

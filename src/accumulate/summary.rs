@@ -107,7 +107,11 @@ pub struct Telemetry {
 
 /// The latency bucket of a value in ms.
 pub fn latency_bucket(ms: f64) -> u64 {
-    let v = if ms.is_finite() && ms > 0.0 { ms.round().min(u64::MAX as f64) as u64 } else { 0 };
+    let v = if ms.is_finite() && ms > 0.0 {
+        ms.round().min(u64::MAX as f64) as u64
+    } else {
+        0
+    };
     if v < 10_000 {
         return v;
     }
@@ -261,7 +265,12 @@ impl Summary {
     /// Groups sorted worst first: most ungrounded turns, then name.
     pub fn sorted_groups(&self) -> Vec<(&String, &GroupStats)> {
         let mut v: Vec<_> = self.groups.iter().collect();
-        v.sort_by(|a, b| b.1.rollup.ungrounded().cmp(&a.1.rollup.ungrounded()).then_with(|| a.0.cmp(b.0)));
+        v.sort_by(|a, b| {
+            b.1.rollup
+                .ungrounded()
+                .cmp(&a.1.rollup.ungrounded())
+                .then_with(|| a.0.cmp(b.0))
+        });
         v
     }
 

@@ -3,11 +3,11 @@
 //! 1 (a gate failed), 2 (usage) or 3 (input error).
 
 use crate::accumulate::{Grouped, Rollup};
-use crate::pipeline::Accumulator as _;
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::gate::{self, Decision, Gates, Outcome};
+use crate::pipeline::Accumulator as _;
 use crate::pipeline::{self, InputStats};
 use crate::render::{self, Section};
 use anyhow::{Context, Result};
@@ -29,7 +29,9 @@ pub struct CheckDoc<'a> {
 
 fn unit_interval(name: &str, v: Option<f64>) -> Result<()> {
     match v {
-        Some(x) if !(0.0..=1.0).contains(&x) => Err(exit::usage(format!("{name} must be between 0 and 1, got {x}"))),
+        Some(x) if !(0.0..=1.0).contains(&x) => Err(exit::usage(format!(
+            "{name} must be between 0 and 1, got {x}"
+        ))),
         _ => Ok(()),
     }
 }
@@ -37,14 +39,18 @@ fn unit_interval(name: &str, v: Option<f64>) -> Result<()> {
 /// Validates the gate flags.
 pub fn gates(args: &CheckArgs) -> Result<Gates> {
     if args.min_rate.is_none() && args.max_orphans.is_none() && args.max_unobserved_rate.is_none() {
-        return Err(exit::usage("no gate given: pass at least one of --min-rate, --max-orphans, --max-unobserved-rate"));
+        return Err(exit::usage(
+            "no gate given: pass at least one of --min-rate, --max-orphans, --max-unobserved-rate",
+        ));
     }
     unit_interval("--min-rate", args.min_rate)?;
     unit_interval("--max-unobserved-rate", args.max_unobserved_rate)?;
-    if let Some(c) = args.confidence {
-        if !(c > 0.0 && c < 1.0) {
-            return Err(exit::usage(format!("--confidence must be strictly between 0 and 1 (e.g. 0.95), got {c}")));
-        }
+    if let Some(c) = args.confidence
+        && !(c > 0.0 && c < 1.0)
+    {
+        return Err(exit::usage(format!(
+            "--confidence must be strictly between 0 and 1 (e.g. 0.95), got {c}"
+        )));
     }
     Ok(Gates {
         min_rate: args.min_rate,
@@ -59,7 +65,17 @@ pub fn gates(args: &CheckArgs) -> Result<Gates> {
 
 fn markdown(out: &mut dyn Write, d: &Decision, input: &InputStats) -> Result<()> {
     writeln!(out, "**{}**\n", render::escape::markdown_cell(&d.line))?;
-    let mut s = Section::new("Gates", &["scope", "gate", "outcome", "observed", "threshold", "detail"]);
+    let mut s = Section::new(
+        "Gates",
+        &[
+            "scope",
+            "gate",
+            "outcome",
+            "observed",
+            "threshold",
+            "detail",
+        ],
+    );
     s.rows = d
         .gates
         .iter()
@@ -111,7 +127,11 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
                 pipeline::warn(None, &line);
             }
             if args.format == CheckFormat::Github {
-                writeln!(out, "::error title=grounding-audit input::{}", render::github::escape(&format!("{e:#}")))?;
+                writeln!(
+                    out,
+                    "::error title=grounding-audit input::{}",
+                    render::github::escape(&format!("{e:#}"))
+                )?;
             }
             return Ok(exit::INPUT);
         }
@@ -140,17 +160,17 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         CheckFormat::Github => render::github::check(&mut doc, &decision)?,
         CheckFormat::Markdown => markdown(&mut doc, &decision, &input)?,
     }
-    if args.format == CheckFormat::Github {
-        if let Some(path) = &settings.github_step_summary {
-            let mut summary = Vec::new();
-            markdown(&mut summary, &decision, &input)?;
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("opening GITHUB_STEP_SUMMARY {}", path.display()))?;
-            f.write_all(&summary)?;
-        }
+    if args.format == CheckFormat::Github
+        && let Some(path) = &settings.github_step_summary
+    {
+        let mut summary = Vec::new();
+        markdown(&mut summary, &decision, &input)?;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening GITHUB_STEP_SUMMARY {}", path.display()))?;
+        f.write_all(&summary)?;
     }
     let line = render::escape::terminal(&decision.line).into_owned();
     match &args.output {
@@ -166,5 +186,9 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
             }
         }
     }
-    Ok(if decision.pass { exit::SUCCESS } else { exit::FAILED })
+    Ok(if decision.pass {
+        exit::SUCCESS
+    } else {
+        exit::FAILED
+    })
 }

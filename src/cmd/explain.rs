@@ -57,8 +57,17 @@ pub struct Explained {
 }
 
 fn list(markers: &[MarkerView], want: &'static str) -> String {
-    let picked: Vec<&str> = markers.iter().filter(|m| m.resolves == want).map(|m| m.text.as_str()).take(3).collect();
-    let more = markers.iter().filter(|m| m.resolves == want).count().saturating_sub(3);
+    let picked: Vec<&str> = markers
+        .iter()
+        .filter(|m| m.resolves == want)
+        .map(|m| m.text.as_str())
+        .take(3)
+        .collect();
+    let more = markers
+        .iter()
+        .filter(|m| m.resolves == want)
+        .count()
+        .saturating_sub(3);
     let mut s = picked.join(", ");
     if more > 0 {
         s.push_str(&format!(" and {more} more"));
@@ -70,7 +79,11 @@ fn list(markers: &[MarkerView], want: &'static str) -> String {
 pub fn reason(row: &Row<'_>, markers: &[MarkerView]) -> String {
     use crate::model::Verdict::*;
     let n = row.chunk_count;
-    let chunks = if n == 1 { "1 chunk".to_owned() } else { format!("{n} chunks") };
+    let chunks = if n == 1 {
+        "1 chunk".to_owned()
+    } else {
+        format!("{n} chunks")
+    };
     match row.verdict {
         Unobserved => format!("no answer was observed: {}", row.unobserved_reason.map_or("unknown", |r| r.describe())),
         OrphanMarker if n == 0 => format!("retrieval returned no chunks, yet the reply cites {}", list(markers, "out_of_range")),
@@ -91,7 +104,14 @@ pub fn reason(row: &Row<'_>, markers: &[MarkerView]) -> String {
 }
 
 /// Builds the explanation of one turn.
-pub fn explain(turn: Turn<'_>, extras: Extras, grammar: &Grammar, source: String, line: u64, show_text: bool) -> Explained {
+pub fn explain(
+    turn: Turn<'_>,
+    extras: Extras,
+    grammar: &Grammar,
+    source: String,
+    line: u64,
+    show_text: bool,
+) -> Explained {
     let text = match &turn.answer {
         Answer::Reply(r) => Some(r.decoded().into_owned()),
         _ => None,
@@ -125,13 +145,25 @@ pub fn explain(turn: Turn<'_>, extras: Extras, grammar: &Grammar, source: String
                     None => ("malformed", None),
                 };
                 let shown = idx.map_or_else(|| "?".to_owned(), |x| x.to_string());
-                markers.push(MarkerView { text: format!("citations[{i}].index={shown}"), offset: None, resolves, chunk });
+                markers.push(MarkerView {
+                    text: format!("citations[{i}].index={shown}"),
+                    offset: None,
+                    resolves,
+                    chunk,
+                });
             }
         }
         _ => {}
     }
     let row = grade(turn, grammar).into_owned();
-    let chunks = row.chunks.iter().map(|c| ChunkView { chunk: c.clone(), cited: row.cited_chunks.contains(&c.index) }).collect();
+    let chunks = row
+        .chunks
+        .iter()
+        .map(|c| ChunkView {
+            chunk: c.clone(),
+            cited: row.cited_chunks.contains(&c.index),
+        })
+        .collect();
     Explained {
         reason: reason(&row, &markers),
         source,
@@ -147,38 +179,61 @@ pub fn explain(turn: Turn<'_>, extras: Extras, grammar: &Grammar, source: String
 }
 
 /// Finds the first turn with `id` in the sources.
-fn find(args: &ExplainArgs, settings: &Settings, grammar: Option<&Grammar>) -> Result<Option<Explained>> {
+fn find(
+    args: &ExplainArgs,
+    settings: &Settings,
+    grammar: Option<&Grammar>,
+) -> Result<Option<Explained>> {
     let sources = config::sources(settings, &args.input)?;
     for (i, src) in sources.iter().enumerate() {
         let reader = input::open(src, Arc::new(AtomicU64::new(0)))?;
         let mut blocks = Blocks::new(reader, i, args.input.max_line_bytes);
         let mut kind = None;
         let mut document = Vec::new();
-        while let Some(block) = blocks.next_block().map_err(|e| exit::input(format!("{}: read error: {e}", src.name)))? {
-            match *kind.get_or_insert_with(|| dialect::detect(args.input.input_format, &block.data)) {
+        while let Some(block) = blocks
+            .next_block()
+            .map_err(|e| exit::input(format!("{}: read error: {e}", src.name)))?
+        {
+            match *kind.get_or_insert_with(|| dialect::detect(args.input.input_format, &block.data))
+            {
                 Dialect::Agentfootprint => document.extend_from_slice(&block.data),
                 Dialect::Native => {
                     for (rel, raw) in block.data.split(|&b| b == b'\n').enumerate() {
                         let line = input::clean_line(raw, block.first && rel == 0);
-                        if let Parsed::Turn(t) = dialect::native::parse_line(line) {
-                            if t.turn_id.as_str() == args.turn_id {
-                                let g = grammar.cloned().unwrap_or_default();
-                                let extras = dialect::native::parse_extras(line);
-                                let at = block.line_offset + rel as u64 + 1;
-                                return Ok(Some(explain(t, extras, &g, src.name.clone(), at, args.show_text)));
-                            }
+                        if let Parsed::Turn(t) = dialect::native::parse_line(line)
+                            && t.turn_id.as_str() == args.turn_id
+                        {
+                            let g = grammar.cloned().unwrap_or_default();
+                            let extras = dialect::native::parse_extras(line);
+                            let at = block.line_offset + rel as u64 + 1;
+                            return Ok(Some(explain(
+                                t,
+                                extras,
+                                &g,
+                                src.name.clone(),
+                                at,
+                                args.show_text,
+                            )));
                         }
                     }
                 }
             }
         }
         if kind == Some(Dialect::Agentfootprint) {
-            let turns = dialect::agentfootprint::explain_turns(&document, args.input.agent_name.as_deref())
-                .map_err(|e| exit::input(format!("{}: {e}", src.name)))?;
+            let turns =
+                dialect::agentfootprint::explain_turns(&document, args.input.agent_name.as_deref())
+                    .map_err(|e| exit::input(format!("{}: {e}", src.name)))?;
             for (t, extras) in turns {
                 if t.turn_id.as_str() == args.turn_id {
                     let g = grammar.cloned().unwrap_or(Grammar::Preset(Preset::Id));
-                    return Ok(Some(explain(t, extras, &g, src.name.clone(), 0, args.show_text)));
+                    return Ok(Some(explain(
+                        t,
+                        extras,
+                        &g,
+                        src.name.clone(),
+                        0,
+                        args.show_text,
+                    )));
                 }
             }
         }
@@ -223,18 +278,43 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
     } else {
         writeln!(out, "source {}", terminal(&e.source))?;
     }
-    writeln!(out, "verdict {}{}: {}", r.verdict.as_str(), if r.partial { " (partial)" } else { "" }, terminal(&e.reason))?;
-    writeln!(out, "confidence {}", r.confidence.map_or_else(|| "null (no scored retrieval)".to_owned(), |c| format!("{c:.4}")))?;
+    writeln!(
+        out,
+        "verdict {}{}: {}",
+        r.verdict.as_str(),
+        if r.partial { " (partial)" } else { "" },
+        terminal(&e.reason)
+    )?;
+    writeln!(
+        out,
+        "confidence {}",
+        r.confidence.map_or_else(
+            || "null (no scored retrieval)".to_owned(),
+            |c| format!("{c:.4}")
+        )
+    )?;
     let mut sections = Vec::new();
-    let mut chunks = Section::new("chunks", &["#", "document_id", "chunk_id", "score", "cited"]).numeric(&[0, 3]);
+    let mut chunks = Section::new(
+        "chunks",
+        &["#", "document_id", "chunk_id", "score", "cited"],
+    )
+    .numeric(&[0, 3]);
     chunks.rows = e
         .chunks
         .iter()
         .map(|c| {
             vec![
                 c.chunk.index.to_string(),
-                c.chunk.document_id.as_ref().map_or("-", |d| d.as_str()).to_owned(),
-                c.chunk.chunk_id.as_ref().map_or("-", |d| d.as_str()).to_owned(),
+                c.chunk
+                    .document_id
+                    .as_ref()
+                    .map_or("-", |d| d.as_str())
+                    .to_owned(),
+                c.chunk
+                    .chunk_id
+                    .as_ref()
+                    .map_or("-", |d| d.as_str())
+                    .to_owned(),
                 c.chunk.score.map_or_else(|| "-".into(), |s| format!("{s}")),
                 if c.cited { "yes" } else { "" }.to_owned(),
             ]
@@ -242,10 +322,15 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
         .collect();
     sections.push(chunks);
     let from = match r.markers_from {
-        Some(crate::model::MarkersFrom::Citations) => " (from the citations list; orphans cannot be seen this way)",
+        Some(crate::model::MarkersFrom::Citations) => {
+            " (from the citations list; orphans cannot be seen this way)"
+        }
         _ => "",
     };
-    let mut markers = Section::new(format!("markers{from}"), &["offset", "marker", "resolves to"]);
+    let mut markers = Section::new(
+        format!("markers{from}"),
+        &["offset", "marker", "resolves to"],
+    );
     markers.rows = e
         .markers
         .iter()
@@ -265,7 +350,13 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
     tools.rows = e
         .tools
         .iter()
-        .map(|t| vec![t.name.clone(), t.status.clone(), t.duration_ms.map_or_else(|| "-".into(), |d| format!("{d}"))])
+        .map(|t| {
+            vec![
+                t.name.clone(),
+                t.status.clone(),
+                t.duration_ms.map_or_else(|| "-".into(), |d| format!("{d}")),
+            ]
+        })
         .collect();
     sections.push(tools);
     let mut telemetry = Section::new("telemetry", &[]);

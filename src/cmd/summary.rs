@@ -3,7 +3,9 @@
 //! list, retrieval use, tool calls and telemetry per verdict.
 
 use crate::accumulate::Rollup;
-use crate::accumulate::summary::{GroupStats, RetrievalUse, Summary, SummaryOptions, Telemetry, ToolUse};
+use crate::accumulate::summary::{
+    GroupStats, RetrievalUse, Summary, SummaryOptions, Telemetry, ToolUse,
+};
 use crate::cli::{GroupBy, Section as CsvSection, SummaryArgs, SummaryFormat};
 use crate::config::{self, Settings};
 use crate::exit;
@@ -17,7 +19,11 @@ use std::io::Write;
 
 /// Parses `--tz`: `Z`, `UTC`, or `+HH:MM` / `-HH:MM`.
 pub fn parse_offset(s: &str) -> Result<FixedOffset> {
-    let bad = || exit::usage(format!("--tz {s:?}: expected an offset such as +02:00, -05:30 or Z"));
+    let bad = || {
+        exit::usage(format!(
+            "--tz {s:?}: expected an offset such as +02:00, -05:30 or Z"
+        ))
+    };
     if s.eq_ignore_ascii_case("z") || s.eq_ignore_ascii_case("utc") {
         return Ok(FixedOffset::east_opt(0).expect("zero offset"));
     }
@@ -54,7 +60,11 @@ pub struct RetrievalDoc<'a> {
 }
 
 fn retrieval_doc(r: &RetrievalUse) -> RetrievalDoc<'_> {
-    RetrievalDoc { counts: r, cited_share: r.cited_share(), mean_cited_rank: r.mean_cited_rank() }
+    RetrievalDoc {
+        counts: r,
+        cited_share: r.cited_share(),
+        mean_cited_rank: r.mean_cited_rank(),
+    }
 }
 
 /// One day of the trend.
@@ -161,14 +171,23 @@ fn by_name(b: GroupBy) -> &'static str {
 }
 
 /// Builds the document from a finished summary.
-pub fn document<'a>(s: &'a Summary, triage: &'a [Row<'static>], input: &'a InputStats) -> SummaryDoc<'a> {
+pub fn document<'a>(
+    s: &'a Summary,
+    triage: &'a [Row<'static>],
+    input: &'a InputStats,
+) -> SummaryDoc<'a> {
     let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
     SummaryDoc {
         totals: &s.totals,
         group_by: by_name(s.opts.by),
         groups: groups
             .iter()
-            .map(|(k, g)| GroupDoc { key: k, rollup: &g.rollup, retrieval_use: retrieval_doc(&g.retrieval), tools: &g.tools })
+            .map(|(k, g)| GroupDoc {
+                key: k,
+                rollup: &g.rollup,
+                retrieval_use: retrieval_doc(&g.retrieval),
+                tools: &g.tools,
+            })
             .collect(),
         triage: triage
             .iter()
@@ -200,8 +219,19 @@ pub fn document<'a>(s: &'a Summary, triage: &'a [Row<'static>], input: &'a Input
             .collect(),
         retrieval_use: retrieval_doc(&s.retrieval),
         low_score: s.opts.low_score,
-        tools: ToolsDoc { overall: &s.tools, by_group: groups.iter().map(|(k, g)| ToolRow { key: k, tools: &g.tools }).collect() },
-        telemetry: PerVerdict(Verdict::ALL.map(|v| telemetry_doc(s.telemetry_of(v), s.totals.count(v)))),
+        tools: ToolsDoc {
+            overall: &s.tools,
+            by_group: groups
+                .iter()
+                .map(|(k, g)| ToolRow {
+                    key: k,
+                    tools: &g.tools,
+                })
+                .collect(),
+        },
+        telemetry: PerVerdict(
+            Verdict::ALL.map(|v| telemetry_doc(s.telemetry_of(v), s.totals.count(v))),
+        ),
         input,
     }
 }
@@ -210,17 +240,47 @@ fn opt<T: ToString>(x: Option<T>) -> String {
     x.map_or_else(|| "-".to_owned(), |x| x.to_string())
 }
 
-const GROUP_HEADER: [&str; 10] =
-    ["group", "turns", "with_retrieval", "ok", "no_marker", "orphan_marker", "empty_retrieval", "unobserved", "ungrounded", "grounded_rate"];
-const DAY_HEADER: [&str; 6] = ["day", "turns", "with_retrieval", "grounded", "grounded_rate", "trend"];
-const TRIAGE_HEADER: [&str; 9] =
-    ["created_at", "turn_id", "agent", "verdict", "markers", "out_of_range", "malformed", "confidence", "tool_errors"];
+const GROUP_HEADER: [&str; 10] = [
+    "group",
+    "turns",
+    "with_retrieval",
+    "ok",
+    "no_marker",
+    "orphan_marker",
+    "empty_retrieval",
+    "unobserved",
+    "ungrounded",
+    "grounded_rate",
+];
+const DAY_HEADER: [&str; 6] = [
+    "day",
+    "turns",
+    "with_retrieval",
+    "grounded",
+    "grounded_rate",
+    "trend",
+];
+const TRIAGE_HEADER: [&str; 9] = [
+    "created_at",
+    "turn_id",
+    "agent",
+    "verdict",
+    "markers",
+    "out_of_range",
+    "malformed",
+    "confidence",
+    "tool_errors",
+];
 
 fn group_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
     doc.groups
         .iter()
         .map(|g| {
-            let mut row = vec![g.key.to_owned(), g.rollup.turns.to_string(), g.rollup.with_retrieval.to_string()];
+            let mut row = vec![
+                g.key.to_owned(),
+                g.rollup.turns.to_string(),
+                g.rollup.with_retrieval.to_string(),
+            ];
             row.extend(Verdict::ALL.iter().map(|v| g.rollup.count(*v).to_string()));
             row.push(g.rollup.ungrounded().to_string());
             row.push(rate(g.rollup.grounded_rate()));
@@ -233,7 +293,13 @@ fn day_rows(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Vec<String>> {
     doc.days
         .iter()
         .map(|d| {
-            let mut row = vec![d.day.clone(), d.turns.to_string(), d.with_retrieval.to_string(), d.grounded.to_string(), rate(d.grounded_rate)];
+            let mut row = vec![
+                d.day.clone(),
+                d.turns.to_string(),
+                d.with_retrieval.to_string(),
+                d.grounded.to_string(),
+                rate(d.grounded_rate),
+            ];
             if with_bar {
                 row.push(bar(d.grounded_rate, 20));
             }
@@ -254,7 +320,8 @@ fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
                 t.marker_count.to_string(),
                 t.out_of_range_markers.to_string(),
                 t.malformed_markers.to_string(),
-                t.confidence.map_or_else(|| "-".into(), |c| format!("{c:.2}")),
+                t.confidence
+                    .map_or_else(|| "-".into(), |c| format!("{c:.2}")),
                 t.tool_errors.to_string(),
             ]
         })
@@ -265,23 +332,38 @@ fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
 pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     let mut totals = Section::new("Totals", &[]);
     totals.notes = render::rollup_lines(doc.totals);
-    let mut groups = Section::new(format!("By {}, most ungrounded first", doc.group_by), &GROUP_HEADER).numeric(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    let mut groups = Section::new(
+        format!("By {}, most ungrounded first", doc.group_by),
+        &GROUP_HEADER,
+    )
+    .numeric(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
     groups.rows = group_rows(doc);
-    let header: &[&'static str] = if with_bar { &DAY_HEADER } else { &DAY_HEADER[..5] };
+    let header: &[&'static str] = if with_bar {
+        &DAY_HEADER
+    } else {
+        &DAY_HEADER[..5]
+    };
     let mut days = Section::new("Daily trend (grounded rate)", header).numeric(&[1, 2, 3, 4]);
     days.rows = day_rows(doc, with_bar);
-    let mut triage = Section::new(format!("Triage: {} most recent ungrounded turns", doc.triage.len()), &TRIAGE_HEADER).numeric(&[4, 5, 6, 7, 8]);
+    let mut triage = Section::new(
+        format!("Triage: {} most recent ungrounded turns", doc.triage.len()),
+        &TRIAGE_HEADER,
+    )
+    .numeric(&[4, 5, 6, 7, 8]);
     triage.rows = triage_rows(doc);
-    let mut retrieval = Section::new(format!("Retrieval use (low score < {})", doc.low_score), &[
-        "group",
-        "chunks_retrieved",
-        "chunks_cited",
-        "cited_share",
-        "only_top_chunk",
-        "mean_cited_rank",
-        "low_conf_citations",
-        "mixed_conf_turns",
-    ])
+    let mut retrieval = Section::new(
+        format!("Retrieval use (low score < {})", doc.low_score),
+        &[
+            "group",
+            "chunks_retrieved",
+            "chunks_cited",
+            "cited_share",
+            "only_top_chunk",
+            "mean_cited_rank",
+            "low_conf_citations",
+            "mixed_conf_turns",
+        ],
+    )
     .numeric(&[1, 2, 3, 4, 5, 6, 7]);
     let rrow = |key: &str, r: &RetrievalDoc<'_>| {
         vec![
@@ -290,19 +372,50 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
             r.counts.chunks_cited.to_string(),
             rate(r.cited_share),
             r.counts.turns_citing_only_top.to_string(),
-            r.mean_cited_rank.map_or_else(|| "-".into(), |m| format!("{m:.2}")),
+            r.mean_cited_rank
+                .map_or_else(|| "-".into(), |m| format!("{m:.2}")),
             r.counts.low_confidence_citations.to_string(),
             r.counts.mixed_confidence_turns.to_string(),
         ]
     };
     retrieval.rows.push(rrow("(all)", &doc.retrieval_use));
-    retrieval.rows.extend(doc.groups.iter().map(|g| rrow(g.key, &g.retrieval_use)));
-    let mut tools = Section::new("Tool calls", &["group", "calls", "failed_calls", "ungrounded_with_failed_tool"]).numeric(&[1, 2, 3]);
-    let trow = |key: &str, t: &ToolUse| vec![key.to_owned(), t.calls.to_string(), t.failed_calls.to_string(), t.ungrounded_with_failed_tool.to_string()];
+    retrieval
+        .rows
+        .extend(doc.groups.iter().map(|g| rrow(g.key, &g.retrieval_use)));
+    let mut tools = Section::new(
+        "Tool calls",
+        &[
+            "group",
+            "calls",
+            "failed_calls",
+            "ungrounded_with_failed_tool",
+        ],
+    )
+    .numeric(&[1, 2, 3]);
+    let trow = |key: &str, t: &ToolUse| {
+        vec![
+            key.to_owned(),
+            t.calls.to_string(),
+            t.failed_calls.to_string(),
+            t.ungrounded_with_failed_tool.to_string(),
+        ]
+    };
     tools.rows.push(trow("(all)", doc.tools.overall));
-    tools.rows.extend(doc.tools.by_group.iter().map(|g| trow(g.key, g.tools)));
-    let mut telemetry =
-        Section::new("Telemetry by verdict", &["verdict", "turns", "latency_ms_p50", "latency_ms_p95", "tokens_used", "cost_cents"]).numeric(&[1, 2, 3, 4, 5]);
+    tools
+        .rows
+        .extend(doc.tools.by_group.iter().map(|g| trow(g.key, g.tools)));
+    let mut telemetry = Section::new(
+        "Telemetry by verdict",
+        &[
+            "verdict",
+            "turns",
+            "latency_ms_p50",
+            "latency_ms_p95",
+            "tokens_used",
+            "cost_cents",
+        ],
+    )
+    .numeric(&[1, 2, 3, 4, 5]);
     telemetry.rows = Verdict::ALL
         .iter()
         .zip(&doc.telemetry.0)
@@ -313,7 +426,8 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
                 opt(t.latency_ms_median),
                 opt(t.latency_ms_p95),
                 opt(t.tokens_used),
-                t.cost_cents.map_or_else(|| "-".into(), |c| format!("{c:.2}")),
+                t.cost_cents
+                    .map_or_else(|| "-".into(), |c| format!("{c:.2}")),
             ]
         })
         .collect();
@@ -334,19 +448,39 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     }
     let filter = config::filter(&args.filter)?;
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    let tz = args.tz.as_deref().map(parse_offset).transpose()?.unwrap_or(FixedOffset::east_opt(0).expect("zero offset"));
-    let opts = SummaryOptions { by: args.by, triage: args.triage, tz, low_score: args.low_score };
+    let tz = args
+        .tz
+        .as_deref()
+        .map(parse_offset)
+        .transpose()?
+        .unwrap_or(FixedOffset::east_opt(0).expect("zero offset"));
+    let opts = SummaryOptions {
+        by: args.by,
+        triage: args.triage,
+        tz,
+        low_score: args.low_score,
+    };
     let sources = config::sources(settings, &args.input)?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
     let mut summary = Summary::new(opts);
-    let input = pipeline::run(&engine, &sources, bar.as_ref(), || Summary::new(opts), |s| {
-        summary.merge(s);
-        Ok(())
-    })?;
+    let input = pipeline::run(
+        &engine,
+        &sources,
+        bar.as_ref(),
+        || Summary::new(opts),
+        |s| {
+            summary.merge(s);
+            Ok(())
+        },
+    )?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let triage = std::mem::replace(&mut summary.triage, crate::accumulate::PageHeap::new(0, None)).into_rows();
+    let triage = std::mem::replace(
+        &mut summary.triage,
+        crate::accumulate::PageHeap::new(0, None),
+    )
+    .into_rows();
     let doc = document(&summary, &triage, &input);
     match args.format {
         SummaryFormat::Json => render::json::document(out, &doc),

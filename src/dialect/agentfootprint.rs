@@ -21,6 +21,9 @@ pub fn read<'a>(_data: &'a [u8], _agent: Option<&str>) -> Result<Document<'a>, S
 }
 
 /// Turns with what `explain` shows beyond the row.
-pub fn explain_turns<'a>(_data: &'a [u8], _agent: Option<&str>) -> Result<Vec<(Turn<'a>, crate::model::Extras)>, String> {
+pub fn explain_turns<'a>(
+    _data: &'a [u8],
+    _agent: Option<&str>,
+) -> Result<Vec<(Turn<'a>, crate::model::Extras)>, String> {
     Err("agentfootprint input is not supported yet".into())
 }

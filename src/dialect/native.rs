@@ -8,8 +8,8 @@
 use super::Parsed;
 use crate::model::{Answer, Chunk, Id, Reply, Turn, Unobserved};
 use chrono::{DateTime, Utc};
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
@@ -116,19 +116,34 @@ impl<'de: 'a, 'a> Deserialize<'de> for IdIn<'a> {
                 f.write_str("a string or an integer")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Borrowed(v), numeric: false }))
+                Ok(IdIn(Id {
+                    text: Cow::Borrowed(v),
+                    numeric: false,
+                }))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v.to_owned()), numeric: false }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v.to_owned()),
+                    numeric: false,
+                }))
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v), numeric: false }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v),
+                    numeric: false,
+                }))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v.to_string()), numeric: true }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v.to_string()),
+                    numeric: true,
+                }))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v.to_string()), numeric: true }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v.to_string()),
+                    numeric: true,
+                }))
             }
         }
         d.deserialize_any(V)
@@ -174,7 +189,9 @@ impl<'de> Deserialize<'de> for CitationIn {
                     if key.0 == "index" {
                         let v: serde_json::Value = map.next_value()?;
                         index = match v {
-                            serde_json::Value::Number(n) => n.as_u64().or_else(|| n.as_i64().map(|_| 0)),
+                            serde_json::Value::Number(n) => {
+                                n.as_u64().or_else(|| n.as_i64().map(|_| 0))
+                            }
                             _ => None,
                         };
                     } else {
@@ -287,7 +304,10 @@ fn is_turn_type(kind: Option<&RawValue>) -> bool {
         None => true,
         Some(raw) => {
             let raw = raw.get();
-            raw == "\"turn\"" || raw == "null" || (raw.contains('\\') && serde_json::from_str::<String>(raw).is_ok_and(|s| s == "turn"))
+            raw == "\"turn\""
+                || raw == "null"
+                || (raw.contains('\\')
+                    && serde_json::from_str::<String>(raw).is_ok_and(|s| s == "turn"))
         }
     }
 }
@@ -296,8 +316,20 @@ fn is_turn_type(kind: Option<&RawValue>) -> bool {
 /// keeps the column, which is still useful.
 fn reason_of(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    let base = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(b, _)| b);
-    if e.column() > 0 { format!("{base} (column {})", e.column()) } else { base.to_owned() }
+    let base = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(b, _)| b);
+    let kind = match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            "not valid JSON: "
+        }
+        _ => "",
+    };
+    if e.column() > 0 {
+        format!("{kind}{base} (column {})", e.column())
+    } else {
+        format!("{kind}{base}")
+    }
 }
 
 /// Parses an RFC 3339 timestamp with an offset into UTC.
@@ -317,13 +349,23 @@ fn count(v: Option<f64>, name: &str) -> Result<Option<u64>, String> {
 
 /// Parses one non-blank line of a turn log.
 pub fn parse_line(line: &[u8]) -> Parsed<'_> {
+    // serde would read an array as a struct; a turn must be an object.
+    if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Parsed::Invalid(
+            if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
+                "not a JSON object".to_owned()
+            } else {
+                "not valid JSON".to_owned()
+            },
+        );
+    }
     let parsed: LineIn<'_> = match serde_json::from_slice(line) {
         Ok(p) => p,
         Err(e) => {
-            if let Ok(t) = serde_json::from_slice::<TypeOnly<'_>>(line) {
-                if !is_turn_type(t.kind) {
-                    return Parsed::Skipped;
-                }
+            if let Ok(t) = serde_json::from_slice::<TypeOnly<'_>>(line)
+                && !is_turn_type(t.kind)
+            {
+                return Parsed::Skipped;
             }
             return Parsed::Invalid(reason_of(&e));
         }
@@ -346,7 +388,12 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
             g.chunks.unwrap_or_default(),
             g.citations,
             g.tools.unwrap_or_default(),
-            TelemetryIn { model: g.model, tokens_used: g.tokens_used, cost_cents: g.cost_cents, latency_ms: g.latency_ms },
+            TelemetryIn {
+                model: g.model,
+                tokens_used: g.tokens_used,
+                cost_cents: g.cost_cents,
+                latency_ms: g.latency_ms,
+            },
         ),
         None => (Vec::new(), None, ToolsIn::default(), TelemetryIn::default()),
     };
@@ -368,7 +415,12 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
             score: c.score,
         })
         .collect();
-    let tel = TelemetryIn { model: p.model, tokens_used: p.tokens_used, cost_cents: p.cost_cents, latency_ms: p.latency_ms };
+    let tel = TelemetryIn {
+        model: p.model,
+        tokens_used: p.tokens_used,
+        cost_cents: p.cost_cents,
+        latency_ms: p.latency_ms,
+    };
     Ok(Turn {
         turn_id,
         agent_id,
@@ -393,9 +445,17 @@ pub fn parse_extras(line: &[u8]) -> crate::model::Extras {
     use crate::model::{Extras, ToolCall};
     use serde_json::Value;
     let mut extras = Extras::default();
-    let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(line) else { return extras };
-    extras.question = top.get("question").and_then(Value::as_str).map(str::to_owned);
-    let tools = top.get("grounding").and_then(|g| g.get("tools")).and_then(Value::as_array);
+    let Ok(Value::Object(top)) = serde_json::from_slice::<Value>(line) else {
+        return extras;
+    };
+    extras.question = top
+        .get("question")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let tools = top
+        .get("grounding")
+        .and_then(|g| g.get("tools"))
+        .and_then(Value::as_array);
     for t in tools.into_iter().flatten() {
         let text = |k: &str| t.get(k).and_then(Value::as_str).map(str::to_owned);
         extras.tools.push(ToolCall {

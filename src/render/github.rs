@@ -8,13 +8,20 @@ use std::io::Write;
 
 /// Escapes a workflow-command message (GitHub's rules: `%`, CR and LF).
 pub fn escape(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Writes the workflow commands.
 pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
     for g in d.gates.iter().filter(|g| g.outcome == Outcome::Fail) {
-        writeln!(out, "::error title=grounding-audit {}::{}", escape(g.gate), escape(&g.message))?;
+        writeln!(
+            out,
+            "::error title=grounding-audit {}::{}",
+            escape(g.gate),
+            escape(&g.message)
+        )?;
     }
     for w in &d.warnings {
         writeln!(out, "::warning title=grounding-audit::{}", escape(w))?;

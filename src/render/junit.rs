@@ -14,8 +14,16 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
             scopes.push(&g.scope);
         }
     }
-    let failures = d.gates.iter().filter(|g| g.outcome == Outcome::Fail).count();
-    let skipped = d.gates.iter().filter(|g| g.outcome == Outcome::Skipped).count();
+    let failures = d
+        .gates
+        .iter()
+        .filter(|g| g.outcome == Outcome::Fail)
+        .count();
+    let skipped = d
+        .gates
+        .iter()
+        .filter(|g| g.outcome == Outcome::Skipped)
+        .count();
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
@@ -24,23 +32,48 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
     )?;
     for scope in scopes {
         let gates: Vec<_> = d.gates.iter().filter(|g| g.scope == scope).collect();
-        let name = if scope == "overall" { "overall".to_owned() } else { format!("agent {scope}") };
+        let name = if scope == "overall" {
+            "overall".to_owned()
+        } else {
+            format!("agent {scope}")
+        };
         writeln!(
             out,
             r#"  <testsuite name="{}" tests="{}" failures="{}" errors="0" skipped="{}">"#,
             xml(&name),
             gates.len(),
             gates.iter().filter(|g| g.outcome == Outcome::Fail).count(),
-            gates.iter().filter(|g| g.outcome == Outcome::Skipped).count()
+            gates
+                .iter()
+                .filter(|g| g.outcome == Outcome::Skipped)
+                .count()
         )?;
         for g in gates {
-            let class = format!("grounding-audit.{}", if scope == "overall" { "overall" } else { "agent" });
-            write!(out, r#"    <testcase name="{}" classname="{}""#, xml(&format!("{} ({})", g.gate, g.scope)), xml(&class))?;
+            let class = format!(
+                "grounding-audit.{}",
+                if scope == "overall" {
+                    "overall"
+                } else {
+                    "agent"
+                }
+            );
+            write!(
+                out,
+                r#"    <testcase name="{}" classname="{}""#,
+                xml(&format!("{} ({})", g.gate, g.scope)),
+                xml(&class)
+            )?;
             match g.outcome {
                 Outcome::Pass => writeln!(out, "/>")?,
                 Outcome::Fail => {
                     writeln!(out, ">")?;
-                    writeln!(out, r#"      <failure message="{}" type="{}">{}</failure>"#, xml(&g.message), g.gate, xml(&g.message))?;
+                    writeln!(
+                        out,
+                        r#"      <failure message="{}" type="{}">{}</failure>"#,
+                        xml(&g.message),
+                        g.gate,
+                        xml(&g.message)
+                    )?;
                     writeln!(out, "    </testcase>")?;
                 }
                 Outcome::Skipped => {

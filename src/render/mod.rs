@@ -33,7 +33,11 @@ pub fn rate(x: Option<f64>) -> String {
 /// An optional number, or empty.
 pub fn opt_num(x: Option<f64>) -> String {
     x.map_or_else(String::new, |x| {
-        if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") }
+        if x.fract() == 0.0 && x.abs() < 1e15 {
+            format!("{}", x as i64)
+        } else {
+            format!("{x}")
+        }
     })
 }
 
@@ -51,7 +55,11 @@ pub fn join(xs: &[u32], sep: &str) -> String {
 
 /// The verdict as shown in tables: `ok (partial)` when some markers were out of range.
 pub fn verdict_label(r: &Row<'_>) -> String {
-    if r.partial { format!("{} (partial)", r.verdict.as_str()) } else { r.verdict.as_str().to_owned() }
+    if r.partial {
+        format!("{} (partial)", r.verdict.as_str())
+    } else {
+        r.verdict.as_str().to_owned()
+    }
 }
 
 /// The summary as human lines (table, markdown).
@@ -97,7 +105,13 @@ pub struct Section {
 impl Section {
     /// A section with a title and header; add rows and notes after.
     pub fn new(title: impl Into<String>, header: &[&'static str]) -> Section {
-        Section { title: title.into(), header: header.to_vec(), rows: Vec::new(), numeric: Vec::new(), notes: Vec::new() }
+        Section {
+            title: title.into(),
+            header: header.to_vec(),
+            rows: Vec::new(),
+            numeric: Vec::new(),
+            notes: Vec::new(),
+        }
     }
     /// Marks columns as numeric.
     pub fn numeric(mut self, cols: &[usize]) -> Section {
@@ -115,7 +129,7 @@ pub fn bar(x: Option<f64>, width: usize) -> String {
             let mut s = "█".repeat(eighths / 8);
             const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
             s.push_str(PARTS[eighths % 8]);
-            let used = eighths / 8 + usize::from(eighths % 8 > 0);
+            let used = eighths / 8 + usize::from(!eighths.is_multiple_of(8));
             s.push_str(&" ".repeat(width.saturating_sub(used)));
             s
         }

@@ -1,0 +1,245 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'grounding-audit'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'grounding-audit' {
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Grade turns and list them one page at a time, newest first')
+            [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Roll up every matching turn: totals, per agent, daily trend, triage list')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show one turn''s full audit: chunks, markers, tools, telemetry')
+            [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Print one JSON evidence record per turn of agentfootprint logs')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert agentfootprint logs to the native turn-log JSONL')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'grounding-audit;report' {
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns whose data carries none')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Only this channel, e.g. chat or voice (repeatable)')
+            [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
+            [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
+            [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
+            [CompletionResult]::new('--verdict', '--verdict', [CompletionResultType]::ParameterName, 'Only turns with this verdict (repeatable)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Rows per page (1-200)')
+            [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue after the last row of a previous page (from its next_cursor)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
+            [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Every matching row in input order, streamed, with the summary over all of them')
+            [CompletionResult]::new('--csv-raw', '--csv-raw', [CompletionResultType]::ParameterName, 'CSV: write values as they are, without neutralising leading = + - @')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;summary' {
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns whose data carries none')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Only this channel, e.g. chat or voice (repeatable)')
+            [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
+            [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
+            [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Breakdown key')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'Most recent ungrounded turns to list (0 turns the list off)')
+            [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'Day boundaries at this UTC offset, e.g. +02:00 (default UTC)')
+            [CompletionResult]::new('--low-score', '--low-score', [CompletionResultType]::ParameterName, 'Citations of chunks scoring below this count as low-confidence citations')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'With --format csv: which table')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
+            [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('--csv-raw', '--csv-raw', [CompletionResultType]::ParameterName, 'CSV: write values as they are, without neutralising leading = + - @')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;check' {
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns whose data carries none')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Only this channel, e.g. chat or voice (repeatable)')
+            [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
+            [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
+            [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
+            [CompletionResult]::new('--min-rate', '--min-rate', [CompletionResultType]::ParameterName, 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)')
+            [CompletionResult]::new('--min-turns', '--min-turns', [CompletionResultType]::ParameterName, 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated)')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Gate on the Wilson score lower bound at this confidence (e.g. 0.95) instead of the point rate')
+            [CompletionResult]::new('--max-orphans', '--max-orphans', [CompletionResultType]::ParameterName, 'At most N orphan_marker turns')
+            [CompletionResult]::new('--max-unobserved-rate', '--max-unobserved-rate', [CompletionResultType]::ParameterName, 'At most this share of turns may have no observed answer (0..1)')
+            [CompletionResult]::new('--max-invalid', '--max-invalid', [CompletionResultType]::ParameterName, 'Invalid input lines above N fail the run with exit 3')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the document to FILE; the decision line then goes to stdout')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
+            [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('--per-agent', '--per-agent', [CompletionResultType]::ParameterName, 'Apply --min-rate to each agent as well as overall')
+            [CompletionResult]::new('--allow-empty', '--allow-empty', [CompletionResultType]::ParameterName, 'Pass (with a warning) when no turn had retrieval')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;explain' {
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns whose data carries none')
+            [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
+            [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
+            [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
+            [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('--show-text', '--show-text', [CompletionResultType]::ParameterName, 'Show the reply text (markers highlighted on a terminal)')
+            [CompletionResult]::new('--show-tools', '--show-tools', [CompletionResultType]::ParameterName, 'Show tool-call arguments and results')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;evidence' {
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns whose data carries none')
+            [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
+            [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
+            [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
+            [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;convert' {
+            [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns whose data carries none')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
+            [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;completions' {
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;generate' {
+            [CompletionResult]::new('--bytes', '--bytes', [CompletionResultType]::ParameterName, 'Approximate size to write, in bytes (suffixes k, M, G allowed)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Random seed')
+            [CompletionResult]::new('--agents', '--agents', [CompletionResultType]::ParameterName, 'Number of agents')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;help' {
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Grade turns and list them one page at a time, newest first')
+            [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Roll up every matching turn: totals, per agent, daily trend, triage list')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show one turn''s full audit: chunks, markers, tools, telemetry')
+            [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Print one JSON evidence record per turn of agentfootprint logs')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert agentfootprint logs to the native turn-log JSONL')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'grounding-audit;help;report' {
+            break
+        }
+        'grounding-audit;help;summary' {
+            break
+        }
+        'grounding-audit;help;check' {
+            break
+        }
+        'grounding-audit;help;explain' {
+            break
+        }
+        'grounding-audit;help;evidence' {
+            break
+        }
+        'grounding-audit;help;convert' {
+            break
+        }
+        'grounding-audit;help;completions' {
+            break
+        }
+        'grounding-audit;help;generate' {
+            break
+        }
+        'grounding-audit;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

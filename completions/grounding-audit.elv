@@ -1,0 +1,221 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[grounding-audit] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'grounding-audit'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'grounding-audit'= {
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand report 'Grade turns and list them one page at a time, newest first'
+            cand summary 'Roll up every matching turn: totals, per agent, daily trend, triage list'
+            cand check 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
+            cand explain 'Show one turn''s full audit: chunks, markers, tools, telemetry'
+            cand evidence 'Print one JSON evidence record per turn of agentfootprint logs'
+            cand convert 'Convert agentfootprint logs to the native turn-log JSONL'
+            cand completions 'Print a shell completion script'
+            cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'grounding-audit;report'= {
+            cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --agent-name 'Agent name for agentfootprint turns whose data carries none'
+            cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
+            cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
+            cand --agent 'Only this agent (repeatable)'
+            cand --channel 'Only this channel, e.g. chat or voice (repeatable)'
+            cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
+            cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
+            cand --marker-base 'Index base of --marker-regex captures'
+            cand --verdict 'Only turns with this verdict (repeatable)'
+            cand --limit 'Rows per page (1-200)'
+            cand --cursor 'Continue after the last row of a previous page (from its next_cursor)'
+            cand --format 'Output format'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --strict 'Make the first invalid line fatal (exit 3)'
+            cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand --all 'Every matching row in input order, streamed, with the summary over all of them'
+            cand --csv-raw 'CSV: write values as they are, without neutralising leading = + - @'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;summary'= {
+            cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --agent-name 'Agent name for agentfootprint turns whose data carries none'
+            cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
+            cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
+            cand --agent 'Only this agent (repeatable)'
+            cand --channel 'Only this channel, e.g. chat or voice (repeatable)'
+            cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
+            cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
+            cand --marker-base 'Index base of --marker-regex captures'
+            cand --by 'Breakdown key'
+            cand --triage 'Most recent ungrounded turns to list (0 turns the list off)'
+            cand --tz 'Day boundaries at this UTC offset, e.g. +02:00 (default UTC)'
+            cand --low-score 'Citations of chunks scoring below this count as low-confidence citations'
+            cand --format 'Output format'
+            cand --section 'With --format csv: which table'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --strict 'Make the first invalid line fatal (exit 3)'
+            cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand --csv-raw 'CSV: write values as they are, without neutralising leading = + - @'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;check'= {
+            cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --agent-name 'Agent name for agentfootprint turns whose data carries none'
+            cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
+            cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
+            cand --agent 'Only this agent (repeatable)'
+            cand --channel 'Only this channel, e.g. chat or voice (repeatable)'
+            cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
+            cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
+            cand --marker-base 'Index base of --marker-regex captures'
+            cand --min-rate 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)'
+            cand --min-turns 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated)'
+            cand --confidence 'Gate on the Wilson score lower bound at this confidence (e.g. 0.95) instead of the point rate'
+            cand --max-orphans 'At most N orphan_marker turns'
+            cand --max-unobserved-rate 'At most this share of turns may have no observed answer (0..1)'
+            cand --max-invalid 'Invalid input lines above N fail the run with exit 3'
+            cand --format 'Output format'
+            cand --output 'Write the document to FILE; the decision line then goes to stdout'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --strict 'Make the first invalid line fatal (exit 3)'
+            cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand --per-agent 'Apply --min-rate to each agent as well as overall'
+            cand --allow-empty 'Pass (with a warning) when no turn had retrieval'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;explain'= {
+            cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --agent-name 'Agent name for agentfootprint turns whose data carries none'
+            cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
+            cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
+            cand --marker-base 'Index base of --marker-regex captures'
+            cand --format 'Output format'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --strict 'Make the first invalid line fatal (exit 3)'
+            cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand --show-text 'Show the reply text (markers highlighted on a terminal)'
+            cand --show-tools 'Show tool-call arguments and results'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;evidence'= {
+            cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --agent-name 'Agent name for agentfootprint turns whose data carries none'
+            cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
+            cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
+            cand --marker-base 'Index base of --marker-regex captures'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --strict 'Make the first invalid line fatal (exit 3)'
+            cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;convert'= {
+            cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --agent-name 'Agent name for agentfootprint turns whose data carries none'
+            cand --to 'Output format'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --strict 'Make the first invalid line fatal (exit 3)'
+            cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;completions'= {
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;generate'= {
+            cand --bytes 'Approximate size to write, in bytes (suffixes k, M, G allowed)'
+            cand --seed 'Random seed'
+            cand --agents 'Number of agents'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;help'= {
+            cand report 'Grade turns and list them one page at a time, newest first'
+            cand summary 'Roll up every matching turn: totals, per agent, daily trend, triage list'
+            cand check 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
+            cand explain 'Show one turn''s full audit: chunks, markers, tools, telemetry'
+            cand evidence 'Print one JSON evidence record per turn of agentfootprint logs'
+            cand convert 'Convert agentfootprint logs to the native turn-log JSONL'
+            cand completions 'Print a shell completion script'
+            cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'grounding-audit;help;report'= {
+        }
+        &'grounding-audit;help;summary'= {
+        }
+        &'grounding-audit;help;check'= {
+        }
+        &'grounding-audit;help;explain'= {
+        }
+        &'grounding-audit;help;evidence'= {
+        }
+        &'grounding-audit;help;convert'= {
+        }
+        &'grounding-audit;help;completions'= {
+        }
+        &'grounding-audit;help;generate'= {
+        }
+        &'grounding-audit;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

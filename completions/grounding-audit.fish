@@ -1,0 +1,238 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_grounding_audit_global_optspecs
+    string join \n q/quiet threads= color= h/help V/version
+end
+
+function __fish_grounding_audit_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_grounding_audit_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_grounding_audit_using_subcommand
+    set -l cmd (__fish_grounding_audit_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -s V -l version -d 'Print version'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "convert" -d 'Convert agentfootprint logs to the native turn-log JSONL'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
+turns\t'The native turn log: one JSON turn per line'
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for agentfootprint turns whose data carries none' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent -d 'Only this agent (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l channel -d 'Only this channel, e.g. chat or voice (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
+numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
+doc\t'`[docN]`, 1-based (Azure "on your data" style)'
+footnote\t'`[^N]`, 1-based footnotes'
+id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l verdict -d 'Only turns with this verdict (repeatable)' -r -f -a "ok\t'Retrieval ran and the reply cites at least one retrieved chunk'
+no_marker\t'Retrieval ran but the reply carries no well-formed marker'
+orphan_marker\t'Markers that point at nothing: no retrieval, or every marker out of range'
+empty_retrieval\t'No retrieval and no marker (small talk, greetings)'
+unobserved\t'No answer was observed for the turn'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l limit -d 'Rows per page (1-200)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l cursor -d 'Continue after the last row of a previous page (from its next_cursor)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l format -d 'Output format' -r -f -a "table\t'A table for the terminal, with the page summary; the next-page hint goes to stderr'
+csv\t'One row per line, fixed columns, list fields joined with `;`'
+json\t'One document: rows, summary, next_cursor, input'
+jsonl\t'One JSON row per line'
+markdown\t'A Markdown table for tickets and pull requests'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l strict -d 'Make the first invalid line fatal (exit 3)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l all -d 'Every matching row in input order, streamed, with the summary over all of them'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
+turns\t'The native turn log: one JSON turn per line'
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for agentfootprint turns whose data carries none' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent -d 'Only this agent (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l channel -d 'Only this channel, e.g. chat or voice (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
+numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
+doc\t'`[docN]`, 1-based (Azure "on your data" style)'
+footnote\t'`[^N]`, 1-based footnotes'
+id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l by -d 'Breakdown key' -r -f -a "agent\t''
+channel\t''
+model\t''"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l triage -d 'Most recent ungrounded turns to list (0 turns the list off)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l tz -d 'Day boundaries at this UTC offset, e.g. +02:00 (default UTC)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l low-score -d 'Citations of chunks scoring below this count as low-confidence citations' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l format -d 'Output format' -r -f -a "table\t'Tables for the terminal, with a trend bar per day'
+json\t'One document with a key per section'
+markdown\t'Markdown tables'
+csv\t'One section as CSV (see --section)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l section -d 'With --format csv: which table' -r -f -a "groups\t''
+days\t''
+triage\t''"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l strict -d 'Make the first invalid line fatal (exit 3)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
+turns\t'The native turn log: one JSON turn per line'
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for agentfootprint turns whose data carries none' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent -d 'Only this agent (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l channel -d 'Only this channel, e.g. chat or voice (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
+numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
+doc\t'`[docN]`, 1-based (Azure "on your data" style)'
+footnote\t'`[^N]`, 1-based footnotes'
+id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence -d 'Gate on the Wilson score lower bound at this confidence (e.g. 0.95) instead of the point rate' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphans -d 'At most N orphan_marker turns' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'The decision line first, then one line per gate'
+json\t'Decision, gates, rollup and input accounting'
+junit\t'JUnit XML: a testsuite per agent plus an overall one, a testcase per gate'
+github\t'GitHub workflow commands; a summary table in $GITHUB_STEP_SUMMARY when set'
+markdown\t'A Markdown table for pull-request comments'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l strict -d 'Make the first invalid line fatal (exit 3)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l per-agent -d 'Apply --min-rate to each agent as well as overall'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l allow-empty -d 'Pass (with a warning) when no turn had retrieval'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
+turns\t'The native turn log: one JSON turn per line'
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for agentfootprint turns whose data carries none' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
+numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
+doc\t'`[docN]`, 1-based (Azure "on your data" style)'
+footnote\t'`[^N]`, 1-based footnotes'
+id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'A readable audit of the turn'
+json\t'The same as one JSON document'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l strict -d 'Make the first invalid line fatal (exit 3)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-text -d 'Show the reply text (markers highlighted on a terminal)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-tools -d 'Show tool-call arguments and results'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
+turns\t'The native turn log: one JSON turn per line'
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for agentfootprint turns whose data carries none' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
+numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
+doc\t'`[docN]`, 1-based (Azure "on your data" style)'
+footnote\t'`[^N]`, 1-based footnotes'
+id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l strict -d 'Make the first invalid line fatal (exit 3)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
+turns\t'The native turn log: one JSON turn per line'
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for agentfootprint turns whose data carries none' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l to -d 'Output format' -r -f -a "turns\t'The native turn-log JSONL'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l strict -d 'Make the first invalid line fatal (exit 3)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l bytes -d 'Approximate size to write, in bytes (suffixes k, M, G allowed)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l seed -d 'Random seed' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l agents -d 'Number of agents' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "convert" -d 'Convert agentfootprint logs to the native turn-log JSONL'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
