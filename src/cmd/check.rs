@@ -106,16 +106,19 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let filter = config::filter(&args.filter)?;
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
     engine.max_invalid = Some(args.max_invalid);
-    let sources = config::sources(settings, &args.input)?;
-    let bar = settings.progress_bar(crate::input::total_bytes(&sources));
     let mut data = Grouped::default();
-    let result = pipeline::run(&engine, &sources, bar.as_ref(), Grouped::default, |g| {
-        data.merge(g);
-        Ok(())
-    });
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    let result = (|| {
+        let sources = config::sources(settings, &args.input)?;
+        let bar = settings.progress_bar(crate::input::total_bytes(&sources));
+        let input = pipeline::run(&engine, &sources, bar.as_ref(), Grouped::default, |g| {
+            data.merge(g);
+            Ok(())
+        });
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        input
+    })();
     let input = match result {
         Ok(i) => i,
         Err(e) if exit::code_for(&e) == exit::INPUT => {

@@ -1,0 +1,265 @@
+//! `check`: every gate passes, fails, and passes at its exact boundary; the
+//! decision word and the exit code agree in every case; every format.
+
+use crate::common::*;
+use std::io::Write;
+
+/// Writes a log: for each agent, counts of (ok, no_marker, orphan_marker, unobserved, empty_retrieval).
+fn log(spec: &[(&str, u32, u32, u32, u32, u32)]) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new().suffix(".jsonl").tempfile().unwrap();
+    let mut n = 0;
+    for (agent, ok, no, orphan, unobs, empty) in spec {
+        let mut line = |reply: &str, chunks: bool| {
+            n += 1;
+            let g = if chunks { r#","grounding":{"chunks":[{"document_id":"d","score":0.8}]}"# } else { "" };
+            let reply = if reply == "-" { String::new() } else { format!(r#","reply":"{reply}""#) };
+            writeln!(f, r#"{{"turn_id":"t{n}","agent_id":"{agent}","created_at":"2026-08-01T00:00:00Z"{reply}{g}}}"#).unwrap();
+        };
+        (0..*ok).for_each(|_| line("yes [KB-1]", true));
+        (0..*no).for_each(|_| line("no marker", true));
+        (0..*orphan).for_each(|_| line("bad [KB-7]", true));
+        (0..*unobs).for_each(|_| line("-", true));
+        (0..*empty).for_each(|_| line("hi", false));
+    }
+    f.flush().unwrap();
+    f
+}
+
+/// Runs check and asserts the decision line and exit code agree; returns (code, stdout).
+fn check(file: &tempfile::NamedTempFile, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["check", file.path().to_str().unwrap()];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(&all);
+    let first = out.lines().next().unwrap_or("");
+    match code {
+        0 => assert!(first.starts_with("PASS "), "exit 0 but: {first}\n{err}"),
+        1 | 3 => assert!(first.starts_with("FAIL "), "exit {code} but: {first}\n{err}"),
+        _ => panic!("unexpected exit {code}: {err}"),
+    }
+    assert_eq!(out.lines().filter(|l| l.starts_with("PASS ") || l.starts_with("FAIL ")).count(), 1, "{out}");
+    (code, out, err)
+}
+
+#[test]
+fn min_rate_pass_fail_and_boundary() {
+    let f = log(&[("a", 3, 1, 0, 0, 0)]); // 3/4 = 0.75
+    assert_eq!(check(&f, &["--min-rate", "0.7"]).0, 0);
+    assert_eq!(check(&f, &["--min-rate", "0.8"]).0, 1);
+    let (code, out, _) = check(&f, &["--min-rate", "0.75"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("PASS grounded_rate=0.7500 (3/4) >= min_rate=0.7500 [wilson95_lower="), "{out}");
+}
+
+#[test]
+fn documented_fail_line() {
+    let f = log(&[("billing-bot", 3, 2, 0, 0, 0), ("other", 10, 1, 0, 0, 0)]); // 13/16, billing 3/5
+    let (code, out, _) = check(&f, &["--min-rate", "0.9", "--per-agent"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("FAIL grounded_rate=0.8125 (13/16) < min_rate=0.9000; agent billing-bot 0.6000 (3/5) < 0.9000"),
+        "{out}"
+    );
+}
+
+#[test]
+fn documented_pass_line_with_wilson() {
+    let f = log(&[("a", 16, 1, 0, 0, 0)]);
+    let (code, out, _) = check(&f, &["--min-rate", "0.9"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("PASS grounded_rate=0.9412 (16/17) >= min_rate=0.9000 [wilson95_lower=0.7302]"), "{out}");
+}
+
+#[test]
+fn per_agent_pass_fail_boundary_and_not_enough_evidence() {
+    let f = log(&[("a", 3, 1, 0, 0, 0), ("b", 9, 1, 0, 0, 0), ("tiny", 0, 1, 0, 0, 0)]);
+    // Overall 12/15 = 0.8; agent a = 0.75 exactly; tiny has 1 turn, under --min-turns 2.
+    assert_eq!(check(&f, &["--min-rate", "0.75", "--per-agent", "--min-turns", "2"]).0, 0);
+    let (code, out, _) = check(&f, &["--min-rate", "0.76", "--per-agent", "--min-turns", "2"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("agent a 0.7500 (3/4) < 0.7600"), "{out}");
+    assert!(out.contains("tiny: not enough evidence"), "{out}");
+    // Without the evidence floor, the tiny agent is gated and fails.
+    assert_eq!(check(&f, &["--min-rate", "0.75", "--per-agent"]).0, 1);
+}
+
+#[test]
+fn min_turns_pass_fail_and_boundary() {
+    let f = log(&[("a", 5, 0, 0, 0, 0)]);
+    assert_eq!(check(&f, &["--min-rate", "0.5", "--min-turns", "4"]).0, 0);
+    assert_eq!(check(&f, &["--min-rate", "0.5", "--min-turns", "5"]).0, 0);
+    let (code, out, _) = check(&f, &["--min-rate", "0.5", "--min-turns", "6"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL not enough evidence"), "{out}");
+}
+
+#[test]
+fn confidence_gates_on_the_lower_bound() {
+    let f = log(&[("a", 16, 1, 0, 0, 0)]);
+    let (code, out, _) = check(&f, &["--min-rate", "0.9", "--confidence", "0.95"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL wilson95_lower=0.7302 < min_rate=0.9000 [grounded_rate=0.9412 (16/17)]"), "{out}");
+    assert_eq!(check(&f, &["--min-rate", "0.73", "--confidence", "0.95"]).0, 0);
+    // Boundary: no grounded turn gives a lower bound of exactly 0, which passes 0.
+    let zero = log(&[("a", 0, 4, 0, 0, 0)]);
+    assert_eq!(check(&zero, &["--min-rate", "0", "--confidence", "0.95"]).0, 0);
+    assert_eq!(check(&zero, &["--min-rate", "0.01", "--confidence", "0.95"]).0, 1);
+}
+
+#[test]
+fn max_orphans_pass_fail_and_boundary() {
+    let f = log(&[("a", 5, 0, 2, 0, 0)]);
+    assert_eq!(check(&f, &["--max-orphans", "3"]).0, 0);
+    assert_eq!(check(&f, &["--max-orphans", "2"]).0, 0);
+    let (code, out, _) = check(&f, &["--max-orphans", "0"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL orphan_marker=2 > max_orphans=0"), "{out}");
+}
+
+#[test]
+fn max_unobserved_rate_pass_fail_and_boundary() {
+    let f = log(&[("a", 3, 0, 0, 1, 0)]); // 1/4 unobserved
+    assert_eq!(check(&f, &["--max-unobserved-rate", "0.3"]).0, 0);
+    assert_eq!(check(&f, &["--max-unobserved-rate", "0.25"]).0, 0);
+    let (code, out, _) = check(&f, &["--max-unobserved-rate", "0.2"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL unobserved_rate=0.2500 (1/4) > max_unobserved_rate=0.2000"), "{out}");
+}
+
+#[test]
+fn max_invalid_pass_fail_and_boundary() {
+    let mut f = log(&[("a", 4, 0, 0, 0, 0)]);
+    writeln!(f, "not json").unwrap();
+    writeln!(f, "{{\"turn_id\":1}}").unwrap();
+    f.flush().unwrap();
+    let (code, out, _) = check(&f, &["--min-rate", "0.5"]);
+    assert_eq!(code, 3);
+    assert!(out.starts_with("FAIL input error: 2 invalid line(s), more than --max-invalid 0"), "{out}");
+    assert_eq!(check(&f, &["--min-rate", "0.5", "--max-invalid", "1"]).0, 3);
+    assert_eq!(check(&f, &["--min-rate", "0.5", "--max-invalid", "2"]).0, 0);
+}
+
+#[test]
+fn unreadable_input_never_passes() {
+    let (code, out, _) = run(&["check", "/no/such/log.jsonl", "--min-rate", "0"]);
+    assert_eq!(code, 3);
+    assert!(out.starts_with("FAIL input error"), "{out}");
+}
+
+#[test]
+fn empty_log_fails_unless_allowed() {
+    let f = log(&[("a", 0, 0, 0, 0, 3)]);
+    let (code, out, _) = check(&f, &["--min-rate", "0.9"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL no turn with retrieval"), "{out}");
+    let (code, out, _) = check(&f, &["--min-rate", "0.9", "--allow-empty"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("warning: no turn with retrieval"), "{out}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let f = log(&[("a", 1, 0, 0, 0, 0)]);
+    let p = f.path().to_str().unwrap();
+    for args in [
+        &["check", p][..],
+        &["check", p, "--min-rate", "1.5"],
+        &["check", p, "--min-rate", "-0.1"],
+        &["check", p, "--max-unobserved-rate", "2"],
+        &["check", p, "--min-rate", "0.5", "--confidence", "1"],
+        &["check", p, "--min-rate", "0.5", "--bogus"],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn json_document_and_decision_on_stderr() {
+    let f = log(&[("a", 3, 1, 0, 0, 0)]);
+    let (code, out, err) = run(&["check", f.path().to_str().unwrap(), "--min-rate", "0.8", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v = json(&out);
+    assert_eq!(v["decision"], "fail");
+    assert_eq!(v["rollup"]["grounded"], 3);
+    assert_eq!(v["input"]["turns"], 4);
+    assert!(v["gates"].as_array().unwrap().iter().any(|g| g["gate"] == "min_rate" && g["outcome"] == "fail"));
+    assert!(err.lines().any(|l| l.starts_with("FAIL grounded_rate=0.7500")), "{err}");
+}
+
+#[test]
+fn junit_is_valid_xml_a_reporter_can_read() {
+    use quick_xml::Reader;
+    use quick_xml::events::Event;
+    let f = log(&[("a", 3, 1, 0, 0, 0), ("b<&>'", 1, 3, 0, 0, 0)]);
+    let (code, out, err) = run(&["check", f.path().to_str().unwrap(), "--min-rate", "0.7", "--per-agent", "--format", "junit"]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("FAIL "), "{err}");
+    let mut reader = Reader::from_str(&out);
+    let (mut suites, mut cases, mut failures) = (0, 0, 0);
+    let mut root_failures = None;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
+                "testsuites" => {
+                    let a = e.try_get_attribute("failures").unwrap().unwrap();
+                    root_failures = Some(a.unescape_value().unwrap().parse::<u32>().unwrap());
+                }
+                "testsuite" => {
+                    suites += 1;
+                    let name = e.try_get_attribute("name").unwrap().unwrap().unescape_value().unwrap().into_owned();
+                    assert!(name == "overall" || name.starts_with("agent "), "{name}");
+                }
+                "testcase" => cases += 1,
+                "failure" => failures += 1,
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(suites, 3);
+    assert_eq!(cases, 4);
+    assert_eq!(failures, 2);
+    assert_eq!(root_failures, Some(2));
+    assert!(out.contains("agent b&lt;&amp;&gt;&apos;"), "{out}");
+}
+
+#[test]
+fn github_commands_and_step_summary() {
+    let f = log(&[("a", 3, 1, 0, 0, 0)]);
+    let summary = tempfile::NamedTempFile::new().unwrap();
+    let out = bin()
+        .args(["check", f.path().to_str().unwrap(), "--min-rate", "0.8", "--format", "github"])
+        .env("GITHUB_STEP_SUMMARY", summary.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("::error title=grounding-audit min_rate::grounded_rate=0.7500 (3/4) < min_rate=0.8000"), "{stdout}");
+    let md = std::fs::read_to_string(summary.path()).unwrap();
+    assert!(md.contains("| scope | gate | outcome |"), "{md}");
+    assert!(md.contains("**FAIL grounded_rate=0.7500"), "{md}");
+}
+
+#[test]
+fn output_file_gets_the_document_and_stdout_the_decision() {
+    let f = log(&[("a", 3, 1, 0, 0, 0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.xml");
+    let (code, out, _) = run(&["check", f.path().to_str().unwrap(), "--min-rate", "0.5", "--format", "junit", "--output", report.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("PASS "));
+    assert!(std::fs::read_to_string(report).unwrap().starts_with("<?xml"));
+}
+
+#[test]
+fn markdown_and_text_snapshots() {
+    let f = log(&[("billing-bot", 3, 2, 1, 0, 0), ("support-bot", 5, 0, 0, 1, 1)]);
+    let p = f.path().to_str().unwrap();
+    let args = ["--min-rate", "0.8", "--per-agent", "--max-orphans", "0"];
+    let (_, text, _) = run(&[&["check", p][..], &args].concat());
+    let text = text.replace(p, "LOG");
+    insta::assert_snapshot!("check_text", text);
+    let (_, md, _) = run(&[&["check", p, "--format", "markdown"][..], &args].concat());
+    insta::assert_snapshot!("check_markdown", md.replace(p, "LOG"));
+}
