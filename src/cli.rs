@@ -214,7 +214,7 @@ pub struct SummaryArgs {
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub triage: usize,
     /// Day boundaries at this UTC offset, e.g. +02:00 (default UTC).
-    #[arg(long, value_name = "OFFSET")]
+    #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
     pub tz: Option<String>,
     /// Citations of chunks scoring below this count as low-confidence citations.
     #[arg(long, value_name = "S", default_value_t = 0.5)]

@@ -279,3 +279,135 @@ impl Summary {
         &self.telemetry[v.slot()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Chunk, Id, Row};
+    use chrono::{DateTime, Duration};
+
+    fn row(i: u64) -> Row<'static> {
+        let verdict = Verdict::ALL[(i % 5) as usize];
+        Row {
+            turn_id: Id::string(i.to_string()),
+            agent_id: format!("agent-{}", i % 7).into(),
+            conversation_id: None,
+            channel: "chat".into(),
+            created_at: DateTime::from_timestamp(1_785_000_000, 0).unwrap()
+                + Duration::seconds((i % 86_400 * 30) as i64),
+            verdict,
+            partial: false,
+            cited_chunks: if verdict == Verdict::Ok {
+                vec![1]
+            } else {
+                vec![]
+            },
+            marker_count: 1,
+            out_of_range_markers: 0,
+            malformed_markers: 0,
+            markers_from: None,
+            chunk_count: 2,
+            confidence: Some(0.7),
+            chunks: vec![
+                Chunk {
+                    index: 1,
+                    document_id: None,
+                    chunk_id: None,
+                    score: Some(0.7),
+                },
+                Chunk {
+                    index: 2,
+                    document_id: None,
+                    chunk_id: None,
+                    score: Some(0.3),
+                },
+            ],
+            tool_calls: 1,
+            tool_errors: (i % 11 == 0) as u32,
+            model: None,
+            tokens_used: Some(i % 2000),
+            cost_cents: Some(0.25),
+            latency_ms: Some((200 + i * 7919 % 5000) as f64),
+            unobserved_reason: None,
+        }
+    }
+
+    /// Entries held by the state: what memory grows with.
+    fn state_size(s: &Summary) -> usize {
+        s.groups.len()
+            + s.days.len()
+            + s.telemetry.iter().map(|t| t.latency.len()).sum::<usize>()
+            + s.triage.clone().into_rows().len()
+    }
+
+    fn feed(n: u64) -> Summary {
+        let opts = SummaryOptions {
+            by: GroupBy::Agent,
+            triage: 20,
+            tz: FixedOffset::east_opt(0).unwrap(),
+            low_score: 0.5,
+        };
+        let mut s = Summary::new(opts);
+        let mut block = Vec::with_capacity(10_000);
+        for i in 0..n {
+            block.push(Graded {
+                row: row(i),
+                pos: (i / 10_000, i % 10_000),
+                line: &[],
+                source: 0,
+                line_no: i,
+            });
+            if block.len() == 10_000 {
+                s.add_block(&block);
+                block.clear();
+            }
+        }
+        s.add_block(&block);
+        s
+    }
+
+    #[test]
+    fn memory_stays_flat_as_turns_grow() {
+        let small = feed(100_000);
+        let large = feed(1_000_000);
+        assert_eq!(large.totals.turns, 1_000_000);
+        assert_eq!(
+            state_size(&small),
+            state_size(&large),
+            "state must not grow with the number of turns"
+        );
+    }
+
+    #[test]
+    fn latency_buckets_are_exact_below_ten_seconds() {
+        assert_eq!(latency_bucket(9_999.4), 9_999);
+        assert_eq!(latency_bucket(12_345.0), 12_300);
+        assert_eq!(latency_bucket(-5.0), 0);
+        assert_eq!(latency_bucket(f64::NAN), 0);
+    }
+
+    #[test]
+    fn merge_of_a_split_equals_the_whole() {
+        let whole = feed(30_000);
+        let opts = whole.opts;
+        let mut left = Summary::new(opts);
+        let mut right = Summary::new(opts);
+        let rows: Vec<_> = (0..30_000)
+            .map(|i| Graded {
+                row: row(i),
+                pos: (0, i),
+                line: &[],
+                source: 0,
+                line_no: i,
+            })
+            .collect();
+        left.add_block(&rows[..12_345]);
+        right.add_block(&rows[12_345..]);
+        left.merge(right);
+        assert_eq!(left.totals, whole.totals);
+        assert_eq!(left.groups, whole.groups);
+        assert_eq!(left.days, whole.days);
+        assert_eq!(left.telemetry, whole.telemetry);
+        assert_eq!(left.triage.into_rows().len(), 20);
+    }
+}

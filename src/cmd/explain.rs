@@ -89,9 +89,10 @@ pub fn reason(row: &Row<'_>, markers: &[MarkerView]) -> String {
         OrphanMarker if n == 0 => format!("retrieval returned no chunks, yet the reply cites {}", list(markers, "out_of_range")),
         OrphanMarker => format!("retrieval returned {chunks}; the reply cites {}, past the end of the list", list(markers, "out_of_range")),
         Ok => {
-            let mut s = format!("retrieval returned {chunks}; the reply cites chunk {}", render::join(&row.cited_chunks, ", "));
+            let which = if row.cited_chunks.len() == 1 { "chunk" } else { "chunks" };
+            let mut s = format!("retrieval returned {chunks}; the reply cites {which} {}", render::join(&row.cited_chunks, ", "));
             if row.partial {
-                s.push_str(&format!(", and also {} that point past the list (partial)", list(markers, "out_of_range")));
+                s.push_str(&format!("; {} past the end of the list as well (partial)", list(markers, "out_of_range")));
             }
             s
         }

@@ -6,13 +6,24 @@ use std::io::Write;
 
 /// Writes a log: for each agent, counts of (ok, no_marker, orphan_marker, unobserved, empty_retrieval).
 fn log(spec: &[(&str, u32, u32, u32, u32, u32)]) -> tempfile::NamedTempFile {
-    let mut f = tempfile::Builder::new().suffix(".jsonl").tempfile().unwrap();
+    let mut f = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .unwrap();
     let mut n = 0;
     for (agent, ok, no, orphan, unobs, empty) in spec {
         let mut line = |reply: &str, chunks: bool| {
             n += 1;
-            let g = if chunks { r#","grounding":{"chunks":[{"document_id":"d","score":0.8}]}"# } else { "" };
-            let reply = if reply == "-" { String::new() } else { format!(r#","reply":"{reply}""#) };
+            let g = if chunks {
+                r#","grounding":{"chunks":[{"document_id":"d","score":0.8}]}"#
+            } else {
+                ""
+            };
+            let reply = if reply == "-" {
+                String::new()
+            } else {
+                format!(r#","reply":"{reply}""#)
+            };
             writeln!(f, r#"{{"turn_id":"t{n}","agent_id":"{agent}","created_at":"2026-08-01T00:00:00Z"{reply}{g}}}"#).unwrap();
         };
         (0..*ok).for_each(|_| line("yes [KB-1]", true));
@@ -33,10 +44,19 @@ fn check(file: &tempfile::NamedTempFile, args: &[&str]) -> (i32, String, String)
     let first = out.lines().next().unwrap_or("");
     match code {
         0 => assert!(first.starts_with("PASS "), "exit 0 but: {first}\n{err}"),
-        1 | 3 => assert!(first.starts_with("FAIL "), "exit {code} but: {first}\n{err}"),
+        1 | 3 => assert!(
+            first.starts_with("FAIL "),
+            "exit {code} but: {first}\n{err}"
+        ),
         _ => panic!("unexpected exit {code}: {err}"),
     }
-    assert_eq!(out.lines().filter(|l| l.starts_with("PASS ") || l.starts_with("FAIL ")).count(), 1, "{out}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("PASS ") || l.starts_with("FAIL "))
+            .count(),
+        1,
+        "{out}"
+    );
     (code, out, err)
 }
 
@@ -47,7 +67,10 @@ fn min_rate_pass_fail_and_boundary() {
     assert_eq!(check(&f, &["--min-rate", "0.8"]).0, 1);
     let (code, out, _) = check(&f, &["--min-rate", "0.75"]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("PASS grounded_rate=0.7500 (3/4) >= min_rate=0.7500 [wilson95_lower="), "{out}");
+    assert!(
+        out.starts_with("PASS grounded_rate=0.7500 (3/4) >= min_rate=0.7500 [wilson95_lower="),
+        "{out}"
+    );
 }
 
 #[test]
@@ -66,15 +89,34 @@ fn documented_pass_line_with_wilson() {
     let f = log(&[("a", 16, 1, 0, 0, 0)]);
     let (code, out, _) = check(&f, &["--min-rate", "0.9"]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("PASS grounded_rate=0.9412 (16/17) >= min_rate=0.9000 [wilson95_lower=0.7302]"), "{out}");
+    assert!(
+        out.starts_with(
+            "PASS grounded_rate=0.9412 (16/17) >= min_rate=0.9000 [wilson95_lower=0.7302]"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
 fn per_agent_pass_fail_boundary_and_not_enough_evidence() {
-    let f = log(&[("a", 3, 1, 0, 0, 0), ("b", 9, 1, 0, 0, 0), ("tiny", 0, 1, 0, 0, 0)]);
+    let f = log(&[
+        ("a", 3, 1, 0, 0, 0),
+        ("b", 9, 1, 0, 0, 0),
+        ("tiny", 0, 1, 0, 0, 0),
+    ]);
     // Overall 12/15 = 0.8; agent a = 0.75 exactly; tiny has 1 turn, under --min-turns 2.
-    assert_eq!(check(&f, &["--min-rate", "0.75", "--per-agent", "--min-turns", "2"]).0, 0);
-    let (code, out, _) = check(&f, &["--min-rate", "0.76", "--per-agent", "--min-turns", "2"]);
+    assert_eq!(
+        check(
+            &f,
+            &["--min-rate", "0.75", "--per-agent", "--min-turns", "2"]
+        )
+        .0,
+        0
+    );
+    let (code, out, _) = check(
+        &f,
+        &["--min-rate", "0.76", "--per-agent", "--min-turns", "2"],
+    );
     assert_eq!(code, 1);
     assert!(out.contains("agent a 0.7500 (3/4) < 0.7600"), "{out}");
     assert!(out.contains("tiny: not enough evidence"), "{out}");
@@ -97,12 +139,26 @@ fn confidence_gates_on_the_lower_bound() {
     let f = log(&[("a", 16, 1, 0, 0, 0)]);
     let (code, out, _) = check(&f, &["--min-rate", "0.9", "--confidence", "0.95"]);
     assert_eq!(code, 1);
-    assert!(out.starts_with("FAIL wilson95_lower=0.7302 < min_rate=0.9000 [grounded_rate=0.9412 (16/17)]"), "{out}");
-    assert_eq!(check(&f, &["--min-rate", "0.73", "--confidence", "0.95"]).0, 0);
+    assert!(
+        out.starts_with(
+            "FAIL wilson95_lower=0.7302 < min_rate=0.9000 [grounded_rate=0.9412 (16/17)]"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        check(&f, &["--min-rate", "0.73", "--confidence", "0.95"]).0,
+        0
+    );
     // Boundary: no grounded turn gives a lower bound of exactly 0, which passes 0.
     let zero = log(&[("a", 0, 4, 0, 0, 0)]);
-    assert_eq!(check(&zero, &["--min-rate", "0", "--confidence", "0.95"]).0, 0);
-    assert_eq!(check(&zero, &["--min-rate", "0.01", "--confidence", "0.95"]).0, 1);
+    assert_eq!(
+        check(&zero, &["--min-rate", "0", "--confidence", "0.95"]).0,
+        0
+    );
+    assert_eq!(
+        check(&zero, &["--min-rate", "0.01", "--confidence", "0.95"]).0,
+        1
+    );
 }
 
 #[test]
@@ -112,7 +168,10 @@ fn max_orphans_pass_fail_and_boundary() {
     assert_eq!(check(&f, &["--max-orphans", "2"]).0, 0);
     let (code, out, _) = check(&f, &["--max-orphans", "0"]);
     assert_eq!(code, 1);
-    assert!(out.starts_with("FAIL orphan_marker=2 > max_orphans=0"), "{out}");
+    assert!(
+        out.starts_with("FAIL orphan_marker=2 > max_orphans=0"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -122,7 +181,10 @@ fn max_unobserved_rate_pass_fail_and_boundary() {
     assert_eq!(check(&f, &["--max-unobserved-rate", "0.25"]).0, 0);
     let (code, out, _) = check(&f, &["--max-unobserved-rate", "0.2"]);
     assert_eq!(code, 1);
-    assert!(out.starts_with("FAIL unobserved_rate=0.2500 (1/4) > max_unobserved_rate=0.2000"), "{out}");
+    assert!(
+        out.starts_with("FAIL unobserved_rate=0.2500 (1/4) > max_unobserved_rate=0.2000"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -133,7 +195,10 @@ fn max_invalid_pass_fail_and_boundary() {
     f.flush().unwrap();
     let (code, out, _) = check(&f, &["--min-rate", "0.5"]);
     assert_eq!(code, 3);
-    assert!(out.starts_with("FAIL input error: 2 invalid line(s), more than --max-invalid 0"), "{out}");
+    assert!(
+        out.starts_with("FAIL input error: 2 invalid line(s), more than --max-invalid 0"),
+        "{out}"
+    );
     assert_eq!(check(&f, &["--min-rate", "0.5", "--max-invalid", "1"]).0, 3);
     assert_eq!(check(&f, &["--min-rate", "0.5", "--max-invalid", "2"]).0, 0);
 }
@@ -176,14 +241,31 @@ fn usage_errors_exit_2() {
 #[test]
 fn json_document_and_decision_on_stderr() {
     let f = log(&[("a", 3, 1, 0, 0, 0)]);
-    let (code, out, err) = run(&["check", f.path().to_str().unwrap(), "--min-rate", "0.8", "--format", "json"]);
+    let (code, out, err) = run(&[
+        "check",
+        f.path().to_str().unwrap(),
+        "--min-rate",
+        "0.8",
+        "--format",
+        "json",
+    ]);
     assert_eq!(code, 1);
     let v = json(&out);
     assert_eq!(v["decision"], "fail");
     assert_eq!(v["rollup"]["grounded"], 3);
     assert_eq!(v["input"]["turns"], 4);
-    assert!(v["gates"].as_array().unwrap().iter().any(|g| g["gate"] == "min_rate" && g["outcome"] == "fail"));
-    assert!(err.lines().any(|l| l.starts_with("FAIL grounded_rate=0.7500")), "{err}");
+    assert!(
+        v["gates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["gate"] == "min_rate" && g["outcome"] == "fail")
+    );
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("FAIL grounded_rate=0.7500")),
+        "{err}"
+    );
 }
 
 #[test]
@@ -191,7 +273,15 @@ fn junit_is_valid_xml_a_reporter_can_read() {
     use quick_xml::Reader;
     use quick_xml::events::Event;
     let f = log(&[("a", 3, 1, 0, 0, 0), ("b<&>'", 1, 3, 0, 0, 0)]);
-    let (code, out, err) = run(&["check", f.path().to_str().unwrap(), "--min-rate", "0.7", "--per-agent", "--format", "junit"]);
+    let (code, out, err) = run(&[
+        "check",
+        f.path().to_str().unwrap(),
+        "--min-rate",
+        "0.7",
+        "--per-agent",
+        "--format",
+        "junit",
+    ]);
     assert_eq!(code, 1);
     assert!(err.starts_with("FAIL "), "{err}");
     let mut reader = Reader::from_str(&out);
@@ -206,7 +296,13 @@ fn junit_is_valid_xml_a_reporter_can_read() {
                 }
                 "testsuite" => {
                     suites += 1;
-                    let name = e.try_get_attribute("name").unwrap().unwrap().unescape_value().unwrap().into_owned();
+                    let name = e
+                        .try_get_attribute("name")
+                        .unwrap()
+                        .unwrap()
+                        .unescape_value()
+                        .unwrap()
+                        .into_owned();
                     assert!(name == "overall" || name.starts_with("agent "), "{name}");
                 }
                 "testcase" => cases += 1,
@@ -229,13 +325,25 @@ fn github_commands_and_step_summary() {
     let f = log(&[("a", 3, 1, 0, 0, 0)]);
     let summary = tempfile::NamedTempFile::new().unwrap();
     let out = bin()
-        .args(["check", f.path().to_str().unwrap(), "--min-rate", "0.8", "--format", "github"])
+        .args([
+            "check",
+            f.path().to_str().unwrap(),
+            "--min-rate",
+            "0.8",
+            "--format",
+            "github",
+        ])
         .env("GITHUB_STEP_SUMMARY", summary.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("::error title=grounding-audit min_rate::grounded_rate=0.7500 (3/4) < min_rate=0.8000"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "::error title=grounding-audit min_rate::grounded_rate=0.7500 (3/4) < min_rate=0.8000"
+        ),
+        "{stdout}"
+    );
     let md = std::fs::read_to_string(summary.path()).unwrap();
     assert!(md.contains("| scope | gate | outcome |"), "{md}");
     assert!(md.contains("**FAIL grounded_rate=0.7500"), "{md}");
@@ -246,15 +354,31 @@ fn output_file_gets_the_document_and_stdout_the_decision() {
     let f = log(&[("a", 3, 1, 0, 0, 0)]);
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.xml");
-    let (code, out, _) = run(&["check", f.path().to_str().unwrap(), "--min-rate", "0.5", "--format", "junit", "--output", report.to_str().unwrap()]);
+    let (code, out, _) = run(&[
+        "check",
+        f.path().to_str().unwrap(),
+        "--min-rate",
+        "0.5",
+        "--format",
+        "junit",
+        "--output",
+        report.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0);
     assert!(out.starts_with("PASS "));
-    assert!(std::fs::read_to_string(report).unwrap().starts_with("<?xml"));
+    assert!(
+        std::fs::read_to_string(report)
+            .unwrap()
+            .starts_with("<?xml")
+    );
 }
 
 #[test]
 fn markdown_and_text_snapshots() {
-    let f = log(&[("billing-bot", 3, 2, 1, 0, 0), ("support-bot", 5, 0, 0, 1, 1)]);
+    let f = log(&[
+        ("billing-bot", 3, 2, 1, 0, 0),
+        ("support-bot", 5, 0, 0, 1, 1),
+    ]);
     let p = f.path().to_str().unwrap();
     let args = ["--min-rate", "0.8", "--per-agent", "--max-orphans", "0"];
     let (_, text, _) = run(&[&["check", p][..], &args].concat());

@@ -4,4 +4,6 @@
 mod check;
 mod cli;
 mod common;
+mod explain;
 mod report;
+mod summary;

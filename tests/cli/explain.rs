@@ -1,0 +1,70 @@
+//! `explain`: one turn's audit, in text and JSON; not found is exit 1.
+
+use crate::common::*;
+
+fn demo() -> String {
+    fixture("demo.jsonl").to_str().unwrap().to_owned()
+}
+
+#[test]
+fn orphan_reason_names_the_marker() {
+    let (code, out, _) = run(&["explain", "t-03", &demo()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("verdict orphan_marker: retrieval returned 2 chunks; the reply cites [KB-5], past the end of the list"), "{out}");
+    assert!(out.contains("lookup_order"));
+    assert!(
+        !out.contains("Per our policy"),
+        "reply text only with --show-text"
+    );
+    assert!(
+        !out.contains("A-99"),
+        "tool arguments only with --show-tools"
+    );
+}
+
+#[test]
+fn show_text_and_tools() {
+    let (_, out, _) = run(&["explain", "t-03", "--show-text", "--show-tools", &demo()]);
+    assert!(out.contains("Per our policy [KB-5], you can cancel anytime."));
+    assert!(out.contains("A-99"));
+}
+
+#[test]
+fn json_lists_markers_with_positions() {
+    let (code, out, _) = run(&["explain", "t-05", "--format", "json", &demo()]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["row"]["verdict"], "ok");
+    assert_eq!(v["row"]["partial"], true);
+    let m = v["markers"].as_array().unwrap();
+    assert_eq!(m.len(), 3);
+    assert_eq!(m[2]["text"], "[KB-4]");
+    assert_eq!(m[2]["resolves"], "out_of_range");
+    assert_eq!(m[0]["offset"], 24);
+    assert!(v.get("reply").is_none());
+    assert_eq!(v["chunks"][0]["cited"], true);
+}
+
+#[test]
+fn citations_only_and_unobserved() {
+    let (_, out, _) = run(&["explain", "t-07", "--format", "json", &demo()]);
+    let v = json(&out);
+    assert_eq!(v["row"]["markers_from"], "citations");
+    assert_eq!(v["markers"][0]["resolves"], "cited");
+    let (_, out, _) = run(&["explain", "t-08", &demo()]);
+    assert!(out.contains("no answer was observed"), "{out}");
+}
+
+#[test]
+fn unknown_turn_is_exit_1() {
+    let (code, out, err) = run(&["explain", "nope", &demo()]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("not found"), "{err}");
+}
+
+#[test]
+fn text_snapshot() {
+    let (_, out, _) = run(&["explain", "t-05", "--show-text", &demo()]);
+    insta::assert_snapshot!("explain_text", out.replace(&demo(), "DEMO"));
+}

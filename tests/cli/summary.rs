@@ -1,0 +1,169 @@
+//! `summary`: sections, grouping, trend, triage order, formats, edge cases.
+
+use crate::common::*;
+use std::io::Write;
+
+fn demo() -> String {
+    fixture("demo.jsonl").to_str().unwrap().to_owned()
+}
+
+fn summary_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["summary", "--format", "json"];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(&all);
+    assert_eq!(code, 0, "{err}");
+    json(&out)
+}
+
+#[test]
+fn json_has_every_section() {
+    let v = summary_json(&[&demo()]);
+    for key in [
+        "totals",
+        "groups",
+        "triage",
+        "days",
+        "retrieval_use",
+        "tools",
+        "telemetry",
+        "input",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["totals"]["turns"], 22);
+    assert_eq!(v["totals"]["grounded"], 12);
+    assert_eq!(v["days"].as_array().unwrap().len(), 3);
+    assert_eq!(v["groups"][0]["key"], "billing-bot");
+    // Failed tool calls: t-03 (orphan) and t-13 (no_marker) are ungrounded with a failed call.
+    assert_eq!(v["tools"]["failed_calls"], 2);
+    assert_eq!(v["tools"]["ungrounded_with_failed_tool"], 2);
+    assert_eq!(v["telemetry"]["ok"]["turns"], 12);
+    assert!(v["telemetry"]["ok"]["latency_ms_median"].is_u64());
+    // Low-confidence citations (score < 0.5): t-02 and t-16 cite pricing.md (0.45), t-22 holidays.md (0.31).
+    assert_eq!(v["retrieval_use"]["low_confidence_citations"], 3);
+    // t-02 also cites plans.md (0.64): high and low mixed in one reply.
+    assert_eq!(v["retrieval_use"]["mixed_confidence_turns"], 1);
+}
+
+#[test]
+fn triage_is_newest_ungrounded_first_and_bounded() {
+    let v = summary_json(&["--triage", "3", &demo()]);
+    let ids: Vec<&str> = v["triage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["turn_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["t-20", "t-17", "t-13"]);
+    let v = summary_json(&["--triage", "0", &demo()]);
+    assert!(v["triage"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn triage_ties_break_by_turn_id_descending() {
+    let mut f = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .unwrap();
+    for id in ["a", "c", "b"] {
+        writeln!(f, r#"{{"turn_id":"{id}","agent_id":"x","created_at":"2026-08-01T00:00:00Z","reply":"none","grounding":{{"chunks":[{{"document_id":"d"}}]}}}}"#).unwrap();
+    }
+    f.flush().unwrap();
+    let v = summary_json(&[f.path().to_str().unwrap()]);
+    let ids: Vec<&str> = v["triage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["turn_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["c", "b", "a"]);
+}
+
+#[test]
+fn group_by_channel_and_model() {
+    let v = summary_json(&["--by", "channel", &demo()]);
+    let keys: Vec<&str> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys.len(), 2);
+    assert!(keys.contains(&"voice") && keys.contains(&"chat"));
+    let v = summary_json(&["--by", "model", &demo()]);
+    assert_eq!(v["groups"][0]["key"], "claude-x");
+}
+
+#[test]
+fn voice_only_rollup() {
+    let v = summary_json(&["--channel", "voice", &demo()]);
+    assert_eq!(v["totals"]["turns"], 7);
+}
+
+#[test]
+fn tz_moves_day_boundaries() {
+    // t-03 is 09:30Z; at -10:00 it falls on 2026-07-31.
+    let v = summary_json(&["--tz", "-10:00", &demo()]);
+    assert_eq!(v["days"][0]["day"], "2026-07-31");
+    let (code, _, err) = run(&["summary", "--tz", "nowhere", &demo()]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn empty_input_and_single_day() {
+    let (code, out, _) = run_stdin(&["summary", "--format", "json"], b"");
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["totals"]["turns"], 0);
+    assert!(v["totals"]["grounded_rate"].is_null());
+    let (code, out, _) = run_stdin(&["summary"], b"\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("turns 0"), "{out}");
+    let v = summary_json(&["--from", "2026-08-02", "--to", "2026-08-03", &demo()]);
+    assert_eq!(v["days"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn many_agents() {
+    let mut f = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .unwrap();
+    for i in 0..300 {
+        let reply = if i % 3 == 0 { "no" } else { "yes [KB-1]" };
+        writeln!(f, r#"{{"turn_id":"{i}","agent_id":"agent-{:03}","created_at":"2026-08-01T00:00:00Z","reply":"{reply}","grounding":{{"chunks":[{{"document_id":"d","score":0.9}}]}}}}"#, i % 100).unwrap();
+    }
+    f.flush().unwrap();
+    let v = summary_json(&[f.path().to_str().unwrap()]);
+    let groups = v["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 100);
+    // Worst first: agents with the most ungrounded turns lead.
+    let ungrounded: Vec<u64> = groups
+        .iter()
+        .map(|g| g["ungrounded"].as_u64().unwrap())
+        .collect();
+    assert!(ungrounded.windows(2).all(|w| w[0] >= w[1]));
+}
+
+#[test]
+fn csv_sections() {
+    for (section, header) in [
+        ("groups", "group,turns"),
+        ("days", "day,turns"),
+        ("triage", "created_at,turn_id"),
+    ] {
+        let (code, out, _) = run(&["summary", "--format", "csv", "--section", section, &demo()]);
+        assert_eq!(code, 0);
+        assert!(out.starts_with(header), "{section}: {out}");
+    }
+}
+
+#[test]
+fn table_and_markdown_snapshots() {
+    let (_, table, _) = run(&["summary", &demo()]);
+    insta::assert_snapshot!("summary_table", table);
+    let (_, md, _) = run(&["summary", "--format", "markdown", &demo()]);
+    insta::assert_snapshot!("summary_markdown", md);
+    let (_, js, _) = run(&["summary", "--format", "json", &demo()]);
+    insta::assert_snapshot!("summary_json", js);
+}
