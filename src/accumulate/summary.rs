@@ -323,7 +323,7 @@ mod tests {
                 },
             ],
             tool_calls: 1,
-            tool_errors: (i % 11 == 0) as u32,
+            tool_errors: i.is_multiple_of(11) as u32,
             model: None,
             tokens_used: Some(i % 2000),
             cost_cents: Some(0.25),
