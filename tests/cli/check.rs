@@ -292,7 +292,12 @@ fn junit_is_valid_xml_a_reporter_can_read() {
             Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
                 "testsuites" => {
                     let a = e.try_get_attribute("failures").unwrap().unwrap();
-                    root_failures = Some(a.unescape_value().unwrap().parse::<u32>().unwrap());
+                    root_failures = Some(
+                        a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                            .unwrap()
+                            .parse::<u32>()
+                            .unwrap(),
+                    );
                 }
                 "testsuite" => {
                     suites += 1;
