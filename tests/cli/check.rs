@@ -305,7 +305,7 @@ fn junit_is_valid_xml_a_reporter_can_read() {
                         .try_get_attribute("name")
                         .unwrap()
                         .unwrap()
-                        .unescape_value()
+                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
                         .unwrap()
                         .into_owned();
                     assert!(name == "overall" || name.starts_with("agent "), "{name}");
