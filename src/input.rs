@@ -171,8 +171,6 @@ pub fn open(source: &Source, counter: Arc<AtomicU64>) -> Result<Box<dyn Read + S
 pub struct Block {
     /// Index into the source list.
     pub source: usize,
-    /// Lines of this source before this block.
-    pub line_offset: u64,
     /// Whole lines; the last may lack its newline only at end of input.
     pub data: Vec<u8>,
     /// True for the first block of a source (a byte-order mark may lead it).
@@ -182,15 +180,19 @@ pub struct Block {
     pub oversized: Option<u64>,
 }
 
-/// Cuts a reader into blocks of whole lines.
+/// Cuts a reader into blocks of whole lines. Line numbers are not counted
+/// here: workers count the lines they split anyway, and the merger adds
+/// them up in order.
 pub struct Blocks<R> {
     reader: R,
     source: usize,
     carry: Vec<u8>,
-    lines: u64,
     first: bool,
     eof: bool,
     max_line: u64,
+    /// Buffers handed back after use, so blocks reuse memory that is
+    /// already mapped instead of faulting in fresh pages.
+    pub pool: Vec<Vec<u8>>,
 }
 
 impl<R: Read> Blocks<R> {
@@ -199,34 +201,21 @@ impl<R: Read> Blocks<R> {
             reader,
             source,
             carry: Vec::new(),
-            lines: 0,
             first: true,
             eof: false,
             max_line,
+            pool: Vec::new(),
         }
     }
 
-    /// Lines handed out so far.
-    pub fn lines_read(&self) -> u64 {
-        self.lines
-    }
-
     fn emit(&mut self, data: Vec<u8>, oversized: Option<u64>) -> Block {
-        let newlines = if oversized.is_some() {
-            1
-        } else {
-            memchr::memchr_iter(b'\n', &data).count() as u64
-        };
-        let ends_open = oversized.is_none() && data.last().is_some_and(|&b| b != b'\n');
         let block = Block {
             source: self.source,
-            line_offset: self.lines,
             data,
             first: self.first,
             oversized,
         };
         self.first = false;
-        self.lines += newlines + ends_open as u64;
         block
     }
 
@@ -249,8 +238,7 @@ impl<R: Read> Blocks<R> {
         }
     }
 
-    /// The next block, or None at end of input. An error names nothing:
-    /// the caller adds the source name and line.
+    /// The next block, or None at end of input.
     pub fn next_block(&mut self) -> io::Result<Option<Block>> {
         loop {
             if self.eof {
@@ -260,14 +248,18 @@ impl<R: Read> Blocks<R> {
                 let data = std::mem::take(&mut self.carry);
                 return Ok(Some(self.emit(data, None)));
             }
-            let mut buf = std::mem::take(&mut self.carry);
-            let want = BLOCK_SIZE.max(buf.len() * 2);
-            buf.reserve(want.saturating_sub(buf.len()));
-            let start = buf.len();
-            buf.resize(want, 0);
+            let want = BLOCK_SIZE.max(self.carry.len() * 2);
+            let mut buf = self.pool.pop().unwrap_or_default();
+            if buf.len() < want {
+                // Zeroing happens only when a buffer first grows.
+                buf.resize(want, 0);
+            }
+            let start = self.carry.len();
+            buf[..start].copy_from_slice(&self.carry);
+            self.carry.clear();
             let mut filled = start;
             while filled < want {
-                let n = read_some(&mut self.reader, &mut buf[filled..])?;
+                let n = read_some(&mut self.reader, &mut buf[filled..want])?;
                 if n == 0 {
                     self.eof = true;
                     break;
@@ -276,32 +268,31 @@ impl<R: Read> Blocks<R> {
             }
             buf.truncate(filled);
             match memchr::memrchr(b'\n', &buf) {
-                Some(pos) if !self.eof || pos + 1 == buf.len() => {
-                    self.carry = buf[pos + 1..].to_vec();
-                    buf.truncate(pos + 1);
-                    // A line that is too long can still hide inside a full block.
-                    return Ok(Some(self.emit(buf, None)));
-                }
-                Some(_) => {
-                    // At end of input: hand over everything; the last line has no newline.
-                    return Ok(Some(self.emit(buf, None)));
-                }
-                None if self.eof => {
-                    if buf.is_empty() {
-                        return Ok(None);
-                    }
-                    if buf.len() as u64 > self.max_line {
-                        let n = buf.len() as u64;
-                        return Ok(Some(self.emit(Vec::new(), Some(n))));
+                Some(pos) => {
+                    // At end of input the last line may lack its newline: keep it in this block.
+                    if !self.eof {
+                        self.carry.extend_from_slice(&buf[pos + 1..]);
+                        buf.truncate(pos + 1);
                     }
                     return Ok(Some(self.emit(buf, None)));
                 }
+                None if buf.is_empty() => return Ok(None),
                 None if buf.len() as u64 > self.max_line => {
-                    self.carry = buf;
-                    let n = self.skip_line()?;
+                    let n = if self.eof {
+                        buf.len() as u64
+                    } else {
+                        self.carry = buf;
+                        self.skip_line()?
+                    };
                     return Ok(Some(self.emit(Vec::new(), Some(n))));
                 }
-                None => self.carry = buf,
+                None if self.eof => return Ok(Some(self.emit(buf, None))),
+                None => {
+                    // A line longer than a block: keep reading into a bigger buffer.
+                    self.carry.extend_from_slice(&buf);
+                    buf.clear();
+                    self.pool.push(buf);
+                }
             }
         }
     }

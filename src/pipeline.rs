@@ -34,9 +34,8 @@ pub struct Graded<'a> {
     pub pos: Pos,
     /// The raw input line (empty for turns built from several records).
     pub line: &'a [u8],
-    /// Source index and 1-based line number within it (for native lines).
+    /// Source index.
     pub source: usize,
-    pub line_no: u64,
 }
 
 /// State that consumes graded rows block by block and merges with a later
@@ -152,7 +151,8 @@ pub enum Unit {
 /// What the reader hands to workers.
 enum Work {
     Unit(u64, Arc<Unit>),
-    Failed(u64, anyhow::Error),
+    /// Reading failed; with a source index, the merger adds where (`path:line`).
+    Failed(u64, anyhow::Error, Option<usize>),
 }
 
 /// What processing one unit produced, before it is merged.
@@ -160,15 +160,17 @@ pub struct Done<A> {
     pub acc: A,
     pub stats: InputStats,
     pub source: usize,
-    /// Added to the line numbers in `invalid` (0 when they are absolute).
-    pub line_offset: u64,
-    /// (line, reason) for each invalid line.
+    /// (line within the unit, reason) for each invalid line.
     pub invalid: Vec<(u64, String)>,
     /// De-duplication keys of the turns kept, with their line numbers.
     pub keys: Vec<(u128, u64)>,
 }
 
-type DoneMsg<A> = (u64, Result<(Done<A>, Arc<Unit>)>);
+/// A unit's result, or a failure with the source it happened in (if known).
+type DoneMsg<A> = (
+    u64,
+    std::result::Result<(Done<A>, Arc<Unit>), (anyhow::Error, Option<usize>)>,
+);
 
 /// Runs the engine over `sources`, handing each unit's accumulator to `sink`
 /// in input order. Returns the input accounting.
@@ -191,11 +193,21 @@ where
         let (work_tx, work_rx) = sync_channel::<Work>(threads);
         let (done_tx, done_rx) = sync_channel::<DoneMsg<A>>(window);
         let (permit_tx, permit_rx) = sync_channel::<()>(window);
+        let (recycle_tx, recycle_rx) = sync_channel::<Vec<u8>>(window);
         for _ in 0..window {
             permit_tx.send(()).expect("receiver is alive");
         }
         let reader_counter = counter.clone();
-        scope.spawn(move || read_all(engine, sources, reader_counter, work_tx, permit_rx));
+        scope.spawn(move || {
+            read_all(
+                engine,
+                sources,
+                reader_counter,
+                work_tx,
+                permit_rx,
+                recycle_rx,
+            )
+        });
         let work_rx = Arc::new(Mutex::new(work_rx));
         for _ in 0..threads {
             let work_rx = work_rx.clone();
@@ -210,6 +222,9 @@ where
             seen: KeySet::default(),
             total: InputStats::default(),
             shown: 0,
+            current: None,
+            offset: 0,
+            recycle: recycle_tx,
         };
         merger.run(done_rx, permit_tx, progress, &counter, &make, &mut sink)
     })
@@ -221,8 +236,10 @@ fn read_all(
     counter: Arc<AtomicU64>,
     tx: SyncSender<Work>,
     permits: Receiver<()>,
+    recycle: Receiver<Vec<u8>>,
 ) {
     let mut seq = 0u64;
+    let mut pool = Vec::new();
     let send = |unit: Unit, seq: &mut u64| -> bool {
         let ok = permits.recv().is_ok() && tx.send(Work::Unit(*seq, Arc::new(unit))).is_ok();
         *seq += 1;
@@ -232,22 +249,27 @@ fn read_all(
         let reader = match input::open(src, counter.clone()) {
             Ok(r) => r,
             Err(e) => {
-                let _ = tx.send(Work::Failed(seq, e));
+                let _ = tx.send(Work::Failed(seq, e, None));
                 return;
             }
         };
         let mut blocks = Blocks::new(reader, i, engine.max_line);
+        blocks.pool = std::mem::take(&mut pool);
         let mut dialect = None;
         let mut document: Vec<u8> = Vec::new();
         loop {
+            while let Ok(buf) = recycle.try_recv() {
+                blocks.pool.push(buf);
+            }
             let block = match blocks.next_block() {
                 Ok(Some(b)) => b,
                 Ok(None) => break,
                 Err(e) => {
-                    let at = blocks.lines_read() + 1;
+                    let _ = permits.recv();
                     let _ = tx.send(Work::Failed(
                         seq,
-                        crate::exit::input(format!("{}:{at}: read error: {e}", src.name)),
+                        crate::exit::input(format!("read error: {e}")),
+                        Some(i),
                     ));
                     return;
                 }
@@ -261,12 +283,9 @@ fn read_all(
                 }
                 dialect::Dialect::Agentfootprint => {
                     if block.oversized.is_some() {
-                        let msg = format!(
-                            "{}:{}: line longer than --max-line-bytes",
-                            src.name,
-                            block.line_offset + 1
-                        );
-                        let _ = tx.send(Work::Failed(seq, crate::exit::input(msg)));
+                        let msg = "a line longer than --max-line-bytes in a whole-document export";
+                        let _ = permits.recv();
+                        let _ = tx.send(Work::Failed(seq, crate::exit::input(msg), Some(i)));
                         return;
                     }
                     document.extend_from_slice(&block.data)
@@ -284,6 +303,7 @@ fn read_all(
         {
             return;
         }
+        pool = std::mem::take(&mut blocks.pool);
     }
 }
 
@@ -305,9 +325,11 @@ fn worker<A: Accumulator>(
         let msg = match work {
             Work::Unit(seq, unit) => (
                 seq,
-                process(engine, sources, &unit, seq, make(), None).map(|d| (d, unit)),
+                process(engine, sources, &unit, seq, make(), None)
+                    .map(|d| (d, unit))
+                    .map_err(|e| (e, None)),
             ),
-            Work::Failed(seq, e) => (seq, Err(e)),
+            Work::Failed(seq, e, at) => (seq, Err((e, at))),
         };
         if tx.send(msg).is_err() {
             return;
@@ -356,7 +378,6 @@ pub fn process<A: Accumulator>(
                             pos: (seq, line_no),
                             line: &[],
                             source: *source,
-                            line_no,
                         });
                     }
                 }
@@ -367,7 +388,6 @@ pub fn process<A: Accumulator>(
                 acc,
                 stats,
                 source: *source,
-                line_offset: 0,
                 invalid: doc.invalid,
                 keys,
             })
@@ -428,7 +448,12 @@ fn process_block<A: Accumulator>(
             stats.duplicates += 1;
             continue;
         }
-        let turn = match dialect::native::parse_line(line) {
+        let Ok(text) = std::str::from_utf8(line) else {
+            stats.invalid_lines += 1;
+            invalid.push((rel, "invalid UTF-8".to_owned()));
+            continue;
+        };
+        let turn = match dialect::native::parse_line(text) {
             Parsed::Turn(t) => t,
             Parsed::Skipped => {
                 stats.skipped_records += 1;
@@ -459,7 +484,6 @@ fn process_block<A: Accumulator>(
                 pos: (seq, rel),
                 line,
                 source: block.source,
-                line_no: block.line_offset + rel,
             });
         }
     }
@@ -468,7 +492,6 @@ fn process_block<A: Accumulator>(
         acc,
         stats,
         source: block.source,
-        line_offset: block.line_offset,
         invalid,
         keys,
     }
@@ -481,6 +504,12 @@ struct Merger<'e> {
     seen: KeySet,
     total: InputStats,
     shown: u64,
+    /// The source of the last unit merged, and its lines so far: block line
+    /// numbers are relative, and become absolute here.
+    current: Option<usize>,
+    offset: u64,
+    /// Spent block buffers go back to the reader.
+    recycle: SyncSender<Vec<u8>>,
 }
 
 impl Merger<'_> {
@@ -499,8 +528,11 @@ impl Merger<'_> {
         for (seq, msg) in done_rx.iter() {
             pending.insert(seq, msg);
             while let Some(msg) = pending.remove(&next) {
-                let (done, unit) = msg?;
+                let (done, unit) = msg.map_err(|f| self.locate(f))?;
                 let acc = self.absorb(done, &unit, next, make, progress)?;
+                if let Ok(Unit::Lines(block)) = Arc::try_unwrap(unit) {
+                    let _ = self.recycle.try_send(block.data);
+                }
                 sink(acc)?;
                 next += 1;
                 let _ = permit_tx.send(());
@@ -510,7 +542,7 @@ impl Merger<'_> {
             }
         }
         if let Some((_, msg)) = pending.into_iter().next() {
-            msg?;
+            msg.map_err(|f| self.locate(f))?;
         }
         self.total.files = self.sources.len() as u64;
         if self.total.invalid_lines > self.shown {
@@ -534,6 +566,21 @@ impl Merger<'_> {
         Ok(self.total)
     }
 
+    /// Names where a read failed: `path:line` after the lines merged so far.
+    fn locate(&self, (err, source): (anyhow::Error, Option<usize>)) -> anyhow::Error {
+        match source {
+            Some(i) => {
+                let line = if self.current == Some(i) {
+                    self.offset + 1
+                } else {
+                    1
+                };
+                crate::exit::input(format!("{}:{line}: {err:#}", self.sources[i].name))
+            }
+            None => err,
+        }
+    }
+
     fn absorb<A: Accumulator, F: Fn() -> A + Sync>(
         &mut self,
         mut done: Done<A>,
@@ -554,9 +601,13 @@ impl Merger<'_> {
             }
             self.seen.extend(done.keys.iter().map(|(k, _)| *k));
         }
+        if self.current != Some(done.source) {
+            self.current = Some(done.source);
+            self.offset = 0;
+        }
         let name = &self.sources[done.source].name;
         for (line, reason) in &done.invalid {
-            let at = done.line_offset + line;
+            let at = self.offset + line;
             if self.engine.strict {
                 return Err(crate::exit::input(format!(
                     "{name}:{at}: {reason} (--strict)"
@@ -568,6 +619,7 @@ impl Merger<'_> {
             }
         }
         self.total.add(&done.stats);
+        self.offset += done.stats.lines;
         Ok(done.acc)
     }
 }

@@ -355,7 +355,6 @@ mod tests {
                 pos: (i / 10_000, i % 10_000),
                 line: &[],
                 source: 0,
-                line_no: i,
             });
             if block.len() == 10_000 {
                 s.add_block(&block);
@@ -398,7 +397,6 @@ mod tests {
                 pos: (0, i),
                 line: &[],
                 source: 0,
-                line_no: i,
             })
             .collect();
         left.add_block(&rows[..12_345]);

@@ -191,6 +191,7 @@ fn find(
         let mut blocks = Blocks::new(reader, i, args.input.max_line_bytes);
         let mut kind = None;
         let mut document = Vec::new();
+        let mut lines = 0u64;
         while let Some(block) = blocks
             .next_block()
             .map_err(|e| exit::input(format!("{}: read error: {e}", src.name)))?
@@ -199,14 +200,24 @@ fn find(
             {
                 Dialect::Agentfootprint => document.extend_from_slice(&block.data),
                 Dialect::Native => {
-                    for (rel, raw) in block.data.split(|&b| b == b'\n').enumerate() {
+                    let data = block.data.strip_suffix(b"\n").unwrap_or(&block.data);
+                    let before = lines;
+                    lines += if block.oversized.is_some() {
+                        1
+                    } else {
+                        data.split(|&b| b == b'\n').count() as u64
+                    };
+                    for (rel, raw) in data.split(|&b| b == b'\n').enumerate() {
                         let line = input::clean_line(raw, block.first && rel == 0);
+                        let Ok(line) = std::str::from_utf8(line) else {
+                            continue;
+                        };
                         if let Parsed::Turn(t) = dialect::native::parse_line(line)
                             && t.turn_id.as_str() == args.turn_id
                         {
                             let g = grammar.cloned().unwrap_or_default();
-                            let extras = dialect::native::parse_extras(line);
-                            let at = block.line_offset + rel as u64 + 1;
+                            let extras = dialect::native::parse_extras(line.as_bytes());
+                            let at = before + rel as u64 + 1;
                             return Ok(Some(explain(
                                 t,
                                 extras,

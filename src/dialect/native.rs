@@ -348,21 +348,21 @@ fn count(v: Option<f64>, name: &str) -> Result<Option<u64>, String> {
 }
 
 /// Parses one non-blank line of a turn log.
-pub fn parse_line(line: &[u8]) -> Parsed<'_> {
+pub fn parse_line(line: &str) -> Parsed<'_> {
     // serde would read an array as a struct; a turn must be an object.
-    if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+    if line.bytes().find(|b| !b.is_ascii_whitespace()) != Some(b'{') {
         return Parsed::Invalid(
-            if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
+            if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
                 "not a JSON object".to_owned()
             } else {
                 "not valid JSON".to_owned()
             },
         );
     }
-    let parsed: LineIn<'_> = match serde_json::from_slice(line) {
+    let parsed: LineIn<'_> = match serde_json::from_str(line) {
         Ok(p) => p,
         Err(e) => {
-            if let Ok(t) = serde_json::from_slice::<TypeOnly<'_>>(line)
+            if let Ok(t) = serde_json::from_str::<TypeOnly<'_>>(line)
                 && !is_turn_type(t.kind)
             {
                 return Parsed::Skipped;
