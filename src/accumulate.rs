@@ -109,13 +109,19 @@ pub struct PageHeap {
 impl PageHeap {
     /// A heap keeping `cap` rows.
     pub fn new(cap: usize, after: Option<After>) -> Self {
-        PageHeap { cap, after, rows: Vec::new() }
+        PageHeap {
+            cap,
+            after,
+            rows: Vec::new(),
+        }
     }
 
     fn admits(&self, g: &Graded<'_>) -> bool {
         match &self.after {
             None => true,
-            Some(a) => (g.row.created_at, g.row.turn_id.as_str()) < (a.created_at, a.turn_id.as_str()),
+            Some(a) => {
+                (g.row.created_at, g.row.turn_id.as_str()) < (a.created_at, a.turn_id.as_str())
+            }
         }
     }
 
@@ -127,7 +133,11 @@ impl PageHeap {
     fn insert_sorted(&mut self, mut more: Vec<(Row<'static>, Pos)>) {
         self.rows.append(&mut more);
         self.rows.sort_by(|a, b| {
-            (b.0.created_at, b.0.turn_id.as_str(), b.1).cmp(&(a.0.created_at, a.0.turn_id.as_str(), a.1))
+            (b.0.created_at, b.0.turn_id.as_str(), b.1).cmp(&(
+                a.0.created_at,
+                a.0.turn_id.as_str(),
+                a.1,
+            ))
         });
         self.rows.truncate(self.cap);
     }
@@ -149,7 +159,10 @@ impl Accumulator for PageHeap {
             let worst = (worst.0.created_at, worst.0.turn_id.as_str(), worst.1);
             idx.retain(|&i| key_of(&rows[i]) > worst);
         }
-        let more = idx.into_iter().map(|i| (rows[i].row.clone().into_owned(), rows[i].pos)).collect();
+        let more = idx
+            .into_iter()
+            .map(|i| (rows[i].row.clone().into_owned(), rows[i].pos))
+            .collect();
         self.insert_sorted(more);
     }
     fn merge(&mut self, later: Self) {

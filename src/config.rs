@@ -36,11 +36,16 @@ impl Settings {
         let color = match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => stdout_tty && env("NO_COLOR").is_none() && env("TERM").is_none_or(|t| t != "dumb"),
+            ColorChoice::Auto => {
+                stdout_tty && env("NO_COLOR").is_none() && env("TERM").is_none_or(|t| t != "dumb")
+            }
         };
         let in_ci = env("CI").is_some_and(|v| v != "false" && v != "0");
         Settings {
-            threads: threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize),
+            threads: threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |t| t as usize,
+            ),
             color,
             progress: !quiet && !in_ci && std::io::stderr().is_terminal(),
             stdout_tty,
@@ -51,7 +56,14 @@ impl Settings {
 
     /// Plain settings for tests: one thread, no colour, no progress.
     pub fn plain() -> Settings {
-        Settings { threads: 1, color: false, progress: false, stdout_tty: false, stdin_tty: false, github_step_summary: None }
+        Settings {
+            threads: 1,
+            color: false,
+            progress: false,
+            stdout_tty: false,
+            stdin_tty: false,
+            github_step_summary: None,
+        }
     }
 
     /// A progress bar over `total` bytes, or None when progress is off.
@@ -59,9 +71,14 @@ impl Settings {
         if !self.progress {
             return None;
         }
-        let bar = indicatif::ProgressBar::with_draw_target(total, indicatif::ProgressDrawTarget::stderr());
-        let style = indicatif::ProgressStyle::with_template("{spinner} {bytes}/{total_bytes} {bytes_per_sec} {wide_bar} {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+        let bar = indicatif::ProgressBar::with_draw_target(
+            total,
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        let style = indicatif::ProgressStyle::with_template(
+            "{spinner} {bytes}/{total_bytes} {bytes_per_sec} {wide_bar} {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
         bar.set_style(style);
         Some(bar)
     }
@@ -70,9 +87,13 @@ impl Settings {
 /// Resolves the marker flags into a grammar; None when none was given.
 pub fn grammar(m: &MarkerArgs) -> Result<Option<Grammar>> {
     match (&m.markers, &m.marker_regex) {
-        (Some(_), Some(_)) => Err(exit::usage("--markers and --marker-regex cannot be used together")),
+        (Some(_), Some(_)) => Err(exit::usage(
+            "--markers and --marker-regex cannot be used together",
+        )),
         (Some(p), None) => Ok(Some(Grammar::Preset(*p))),
-        (None, Some(re)) => Grammar::regex(re, m.marker_base).map(Some).map_err(exit::usage),
+        (None, Some(re)) => Grammar::regex(re, m.marker_base)
+            .map(Some)
+            .map_err(exit::usage),
         (None, None) => Ok(None),
     }
 }
@@ -80,20 +101,34 @@ pub fn grammar(m: &MarkerArgs) -> Result<Option<Grammar>> {
 /// Resolves the filter flags.
 pub fn filter(f: &FilterArgs) -> Result<Filter> {
     let bound = |name: &str, v: &Option<String>| -> Result<_> {
-        v.as_deref().map(parse_bound).transpose().map_err(|e| exit::usage(format!("--{name}: {e}")))
+        v.as_deref()
+            .map(parse_bound)
+            .transpose()
+            .map_err(|e| exit::usage(format!("--{name}: {e}")))
     };
     let from = bound("from", &f.from)?;
     let to = bound("to", &f.to)?;
-    if let (Some(a), Some(b)) = (from, to) {
-        if a >= b {
-            return Err(exit::usage("--from must be earlier than --to"));
-        }
+    if let (Some(a), Some(b)) = (from, to)
+        && a >= b
+    {
+        return Err(exit::usage("--from must be earlier than --to"));
     }
-    Ok(Filter { from, to, agents: f.agent.clone(), channels: f.channel.clone(), ..Filter::default() })
+    Ok(Filter {
+        from,
+        to,
+        agents: f.agent.clone(),
+        channels: f.channel.clone(),
+        ..Filter::default()
+    })
 }
 
 /// Resolves input, filter and marker flags into an engine.
-pub fn engine(settings: &Settings, input: &InputArgs, filter: Filter, markers: &MarkerArgs) -> Result<Engine> {
+pub fn engine(
+    settings: &Settings,
+    input: &InputArgs,
+    filter: Filter,
+    markers: &MarkerArgs,
+) -> Result<Engine> {
     let chosen = grammar(markers)?;
     if input.max_line_bytes == 0 {
         return Err(exit::usage("--max-line-bytes must be at least 1"));
@@ -122,7 +157,13 @@ pub fn sources(settings: &Settings, input: &InputArgs) -> Result<Vec<Source>> {
     }
     let expanded = input::expand(&input.paths)?;
     for p in &expanded.ignored {
-        crate::pipeline::warn(None, &format!("note: {}: not read (not a *.jsonl, *.jsonl.gz, *.jsonl.zst or *.ndjson file)", p.display()));
+        crate::pipeline::warn(
+            None,
+            &format!(
+                "note: {}: not read (not a *.jsonl, *.jsonl.gz, *.jsonl.zst or *.ndjson file)",
+                p.display()
+            ),
+        );
     }
     let _ = InputFormat::Auto;
     Ok(expanded.sources)

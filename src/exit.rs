@@ -38,17 +38,29 @@ impl std::error::Error for Coded {}
 
 /// A usage error (exit 2).
 pub fn usage(message: impl Into<String>) -> anyhow::Error {
-    Coded { code: USAGE, message: message.into() }.into()
+    Coded {
+        code: USAGE,
+        message: message.into(),
+    }
+    .into()
 }
 
 /// An input error (exit 3).
 pub fn input(message: impl Into<String>) -> anyhow::Error {
-    Coded { code: INPUT, message: message.into() }.into()
+    Coded {
+        code: INPUT,
+        message: message.into(),
+    }
+    .into()
 }
 
 /// A "not found" or gate failure (exit 1).
 pub fn failed(message: impl Into<String>) -> anyhow::Error {
-    Coded { code: FAILED, message: message.into() }.into()
+    Coded {
+        code: FAILED,
+        message: message.into(),
+    }
+    .into()
 }
 
 /// The exit code for an error: its [`Coded`] marker if it has one, else
@@ -59,10 +71,10 @@ pub fn code_for(err: &anyhow::Error) -> i32 {
         if let Some(c) = cause.downcast_ref::<Coded>() {
             return c.code;
         }
-        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
-            if io.kind() == std::io::ErrorKind::BrokenPipe {
-                return SUCCESS;
-            }
+        if let Some(io) = cause.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            return SUCCESS;
         }
     }
     INPUT

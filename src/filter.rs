@@ -25,7 +25,11 @@ pub fn parse_bound(s: &str) -> Result<DateTime<Utc>, String> {
     }
     DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| format!("{s:?} is neither an RFC 3339 time (2026-08-02T10:15:00Z) nor a date (2026-08-02)"))
+        .map_err(|_| {
+            format!(
+                "{s:?} is neither an RFC 3339 time (2026-08-02T10:15:00Z) nor a date (2026-08-02)"
+            )
+        })
 }
 
 impl Filter {
@@ -35,7 +39,10 @@ impl Filter {
             && self.to.is_none_or(|to| t.created_at < to)
             && (self.agents.is_empty() || self.agents.iter().any(|a| *a == *t.agent_id))
             && (self.channels.is_empty() || self.channels.iter().any(|c| *c == *t.channel))
-            && self.turn_id.as_ref().is_none_or(|id| id == t.turn_id.as_str())
+            && self
+                .turn_id
+                .as_ref()
+                .is_none_or(|id| id == t.turn_id.as_str())
     }
 
     /// Checks what needs the verdict.

@@ -28,9 +28,16 @@ pub struct Source {
 
 /// The file names a directory walk picks up.
 pub fn is_log_name(name: &str) -> bool {
-    [".jsonl", ".jsonl.gz", ".jsonl.zst", ".ndjson", ".ndjson.gz", ".ndjson.zst"]
-        .iter()
-        .any(|ext| name.ends_with(ext))
+    [
+        ".jsonl",
+        ".jsonl.gz",
+        ".jsonl.zst",
+        ".ndjson",
+        ".ndjson.gz",
+        ".ndjson.zst",
+    ]
+    .iter()
+    .any(|ext| name.ends_with(ext))
 }
 
 /// The result of expanding the command-line paths.
@@ -45,39 +52,59 @@ pub struct Expanded {
 pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
     let mut out = Expanded::default();
     if paths.is_empty() {
-        out.sources.push(Source { name: "<stdin>".into(), path: None });
+        out.sources.push(Source {
+            name: "<stdin>".into(),
+            path: None,
+        });
         return Ok(out);
     }
     for p in paths {
         if p.as_os_str() == "-" {
-            out.sources.push(Source { name: "<stdin>".into(), path: None });
+            out.sources.push(Source {
+                name: "<stdin>".into(),
+                path: None,
+            });
             continue;
         }
-        let meta = std::fs::metadata(p).map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?;
+        let meta = std::fs::metadata(p)
+            .map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?;
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(p, &mut files).map_err(|e| crate::exit::input(format!("{e:#}")))?;
             files.sort();
             for f in files {
-                let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = f
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 if is_log_name(&name) {
-                    out.sources.push(Source { name: f.display().to_string(), path: Some(f) });
+                    out.sources.push(Source {
+                        name: f.display().to_string(),
+                        path: Some(f),
+                    });
                 } else {
                     out.ignored.push(f);
                 }
             }
         } else {
-            out.sources.push(Source { name: p.display().to_string(), path: Some(p.clone()) });
+            out.sources.push(Source {
+                name: p.display().to_string(),
+                path: Some(p.clone()),
+            });
         }
     }
     Ok(out)
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in std::fs::read_dir(dir).with_context(|| format!("{}: cannot list directory", dir.display()))? {
+    for entry in std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot list directory", dir.display()))?
+    {
         let entry = entry.with_context(|| format!("{}: cannot list directory", dir.display()))?;
         let path = entry.path();
-        let ft = entry.file_type().with_context(|| format!("{}: cannot stat", path.display()))?;
+        let ft = entry
+            .file_type()
+            .with_context(|| format!("{}: cannot stat", path.display()))?;
         if ft.is_dir() || (ft.is_symlink() && path.is_dir()) {
             walk(&path, out)?;
         } else {
@@ -114,14 +141,26 @@ impl<R: Read> Read for Counting<R> {
 pub fn open(source: &Source, counter: Arc<AtomicU64>) -> Result<Box<dyn Read + Send>> {
     let raw: Box<dyn Read + Send> = match &source.path {
         None => Box::new(io::stdin()),
-        Some(p) => Box::new(File::open(p).map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?),
+        Some(p) => Box::new(
+            File::open(p).map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?,
+        ),
     };
-    let mut reader = io::BufReader::with_capacity(1 << 16, Counting { inner: raw, counter });
-    let magic = io::BufRead::fill_buf(&mut reader).with_context(|| format!("{}: cannot read", source.name))?;
+    let mut reader = io::BufReader::with_capacity(
+        1 << 16,
+        Counting {
+            inner: raw,
+            counter,
+        },
+    );
+    let magic = io::BufRead::fill_buf(&mut reader)
+        .with_context(|| format!("{}: cannot read", source.name))?;
     Ok(if magic.starts_with(&[0x1f, 0x8b]) {
         Box::new(flate2::read::MultiGzDecoder::new(reader))
     } else if magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        Box::new(zstd::stream::read::Decoder::with_buffer(reader).with_context(|| format!("{}: bad zstd stream", source.name))?)
+        Box::new(
+            zstd::stream::read::Decoder::with_buffer(reader)
+                .with_context(|| format!("{}: bad zstd stream", source.name))?,
+        )
     } else {
         Box::new(reader)
     })
@@ -156,7 +195,15 @@ pub struct Blocks<R> {
 
 impl<R: Read> Blocks<R> {
     pub fn new(reader: R, source: usize, max_line: u64) -> Self {
-        Blocks { reader, source, carry: Vec::new(), lines: 0, first: true, eof: false, max_line }
+        Blocks {
+            reader,
+            source,
+            carry: Vec::new(),
+            lines: 0,
+            first: true,
+            eof: false,
+            max_line,
+        }
     }
 
     /// Lines handed out so far.
@@ -165,9 +212,19 @@ impl<R: Read> Blocks<R> {
     }
 
     fn emit(&mut self, data: Vec<u8>, oversized: Option<u64>) -> Block {
-        let newlines = if oversized.is_some() { 1 } else { memchr::memchr_iter(b'\n', &data).count() as u64 };
+        let newlines = if oversized.is_some() {
+            1
+        } else {
+            memchr::memchr_iter(b'\n', &data).count() as u64
+        };
         let ends_open = oversized.is_none() && data.last().is_some_and(|&b| b != b'\n');
-        let block = Block { source: self.source, line_offset: self.lines, data, first: self.first, oversized };
+        let block = Block {
+            source: self.source,
+            line_offset: self.lines,
+            data,
+            first: self.first,
+            oversized,
+        };
         self.first = false;
         self.lines += newlines + ends_open as u64;
         block

@@ -47,7 +47,10 @@ pub enum Preset {
 pub enum Grammar {
     Preset(Preset),
     /// A custom regex with one capture group holding the index, and the index base (0 or 1).
-    Regex { re: regex::Regex, base: u8 },
+    Regex {
+        re: regex::Regex,
+        base: u8,
+    },
 }
 
 impl Default for Grammar {
@@ -64,7 +67,8 @@ const MAX_BRACKET: usize = 256;
 impl Grammar {
     /// Builds a regex grammar, checking it has exactly one capture group.
     pub fn regex(pattern: &str, base: u8) -> Result<Grammar, String> {
-        let re = regex::Regex::new(pattern).map_err(|e| format!("--marker-regex does not compile: {e}"))?;
+        let re = regex::Regex::new(pattern)
+            .map_err(|e| format!("--marker-regex does not compile: {e}"))?;
         let groups = re.captures_len() - 1;
         if groups != 1 {
             return Err(format!(
@@ -79,12 +83,15 @@ impl Grammar {
     /// Escapes such as `\n` or `\"` cannot produce or break a marker of the
     /// built-in grammars, so the common case scans the raw text directly.
     pub fn needs_decoding(&self, raw: &str) -> bool {
-        let Some(first) = memchr(b'\\', raw.as_bytes()) else { return false };
+        let Some(first) = memchr(b'\\', raw.as_bytes()) else {
+            return false;
+        };
         match self {
             Grammar::Regex { .. } => true,
             Grammar::Preset(_) => {
                 let bytes = &raw.as_bytes()[first..];
-                memchr::memmem::find(bytes, b"\\u").is_some() || memchr::memmem::find(bytes, b"\\/").is_some()
+                memchr::memmem::find(bytes, b"\\u").is_some()
+                    || memchr::memmem::find(bytes, b"\\/").is_some()
             }
         }
     }
@@ -108,7 +115,11 @@ impl Grammar {
                         },
                         None => MarkerKind::Malformed,
                     };
-                    f(Marker { start: whole.start(), end: whole.end(), kind });
+                    f(Marker {
+                        start: whole.start(),
+                        end: whole.end(),
+                        kind,
+                    });
                 }
             }
         }
@@ -132,7 +143,10 @@ fn parse_digits(s: &[u8]) -> Option<Option<u64>> {
     }
     let mut v: u64 = 0;
     for &b in s {
-        match v.checked_mul(10).and_then(|v| v.checked_add((b - b'0') as u64)) {
+        match v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add((b - b'0') as u64))
+        {
             Some(x) => v = x,
             None => return Some(None),
         }
@@ -176,17 +190,26 @@ fn scan_kb(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
     while let Some(off) = memchr(b'[', &b[at..]) {
         let open = at + off;
         at = open + 1;
-        if b.len() < open + 3 || !b[open + 1].eq_ignore_ascii_case(&b'k') || !b[open + 2].eq_ignore_ascii_case(&b'b') {
+        if b.len() < open + 3
+            || !b[open + 1].eq_ignore_ascii_case(&b'k')
+            || !b[open + 2].eq_ignore_ascii_case(&b'b')
+        {
             continue;
         }
-        let Some(close) = close_of(b, open) else { continue };
+        let Some(close) = close_of(b, open) else {
+            continue;
+        };
         at = close + 1;
         let inner = &b[open + 1..close];
         let kind = match inner.strip_prefix(b"KB-").and_then(parse_digits) {
             Some(v) => resolve(v, n),
             None => MarkerKind::Malformed,
         };
-        f(Marker { start: open, end: close + 1, kind });
+        f(Marker {
+            start: open,
+            end: close + 1,
+            kind,
+        });
     }
 }
 
@@ -194,8 +217,15 @@ fn scan_kb(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
 fn scan_prefixed(text: &str, prefix: &[u8], n: u64, f: &mut dyn FnMut(Marker)) {
     let b = text.as_bytes();
     for_each_bracket(text, |open, close| {
-        if let Some(v) = b[open + 1..close].strip_prefix(prefix).and_then(parse_digits) {
-            f(Marker { start: open, end: close + 1, kind: resolve(v, n) });
+        if let Some(v) = b[open + 1..close]
+            .strip_prefix(prefix)
+            .and_then(parse_digits)
+        {
+            f(Marker {
+                start: open,
+                end: close + 1,
+                kind: resolve(v, n),
+            });
         }
     });
 }
@@ -271,7 +301,11 @@ fn scan_numeric(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
         if !parse_numeric_list(inner, &mut items) {
             return;
         }
-        let span = |kind| Marker { start: open, end: close + 1, kind };
+        let span = |kind| Marker {
+            start: open,
+            end: close + 1,
+            kind,
+        };
         for item in &items {
             match *item {
                 Item::One(v) => f(span(resolve(v, n))),
@@ -300,21 +334,29 @@ fn scan_id(text: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
         }
         let hit = chunks.iter().find(|c| {
             c.chunk_id.as_ref().is_some_and(|id| id.as_str() == token)
-                || c.document_id.as_ref().is_some_and(|id| id.as_str() == token)
+                || c.document_id
+                    .as_ref()
+                    .is_some_and(|id| id.as_str() == token)
         });
         let kind = match hit {
             Some(c) => MarkerKind::Cited(c.index),
             None => {
                 let tb = &b[open + 1..close];
                 let shaped = tb.iter().all(|&c| id_char(c))
-                    && tb.iter().any(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-'));
+                    && tb.iter().any(|&c| {
+                        c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
+                    });
                 if !shaped {
                     return;
                 }
                 MarkerKind::OutOfRange
             }
         };
-        f(Marker { start: open, end: close + 1, kind });
+        f(Marker {
+            start: open,
+            end: close + 1,
+            kind,
+        });
     });
 }
 

@@ -178,7 +178,13 @@ type DoneMsg<A> = (u64, Result<(Done<A>, Arc<Unit>)>);
 
 /// Runs the engine over `sources`, handing each unit's accumulator to `sink`
 /// in input order. Returns the input accounting.
-pub fn run<A, F, S>(engine: &Engine, sources: &[Source], progress: Option<&indicatif::ProgressBar>, make: F, mut sink: S) -> Result<InputStats>
+pub fn run<A, F, S>(
+    engine: &Engine,
+    sources: &[Source],
+    progress: Option<&indicatif::ProgressBar>,
+    make: F,
+    mut sink: S,
+) -> Result<InputStats>
 where
     A: Accumulator,
     F: Fn() -> A + Sync,
@@ -204,12 +210,24 @@ where
             scope.spawn(move || worker(engine, sources, work_rx, done_tx, make));
         }
         drop(done_tx);
-        let merger = Merger { engine, sources, seen: KeySet::default(), total: InputStats::default(), shown: 0 };
+        let merger = Merger {
+            engine,
+            sources,
+            seen: KeySet::default(),
+            total: InputStats::default(),
+            shown: 0,
+        };
         merger.run(done_rx, permit_tx, progress, &counter, &make, &mut sink)
     })
 }
 
-fn read_all(engine: &Engine, sources: &[Source], counter: Arc<AtomicU64>, tx: SyncSender<Work>, permits: Receiver<()>) {
+fn read_all(
+    engine: &Engine,
+    sources: &[Source],
+    counter: Arc<AtomicU64>,
+    tx: SyncSender<Work>,
+    permits: Receiver<()>,
+) {
     let mut seq = 0u64;
     let send = |unit: Unit, seq: &mut u64| -> bool {
         let ok = permits.recv().is_ok() && tx.send(Work::Unit(*seq, Arc::new(unit))).is_ok();
@@ -233,7 +251,10 @@ fn read_all(engine: &Engine, sources: &[Source], counter: Arc<AtomicU64>, tx: Sy
                 Ok(None) => break,
                 Err(e) => {
                     let at = blocks.lines_read() + 1;
-                    let _ = tx.send(Work::Failed(seq, crate::exit::input(format!("{}:{at}: read error: {e}", src.name))));
+                    let _ = tx.send(Work::Failed(
+                        seq,
+                        crate::exit::input(format!("{}:{at}: read error: {e}", src.name)),
+                    ));
                     return;
                 }
             };
@@ -245,7 +266,11 @@ fn read_all(engine: &Engine, sources: &[Source], counter: Arc<AtomicU64>, tx: Sy
                 }
                 Dialect::Agentfootprint => {
                     if block.oversized.is_some() {
-                        let msg = format!("{}:{}: line longer than --max-line-bytes", src.name, block.line_offset + 1);
+                        let msg = format!(
+                            "{}:{}: line longer than --max-line-bytes",
+                            src.name,
+                            block.line_offset + 1
+                        );
                         let _ = tx.send(Work::Failed(seq, crate::exit::input(msg)));
                         return;
                     }
@@ -253,7 +278,15 @@ fn read_all(engine: &Engine, sources: &[Source], counter: Arc<AtomicU64>, tx: Sy
                 }
             }
         }
-        if dialect == Some(Dialect::Agentfootprint) && !send(Unit::Document { source: i, data: document }, &mut seq) {
+        if dialect == Some(Dialect::Agentfootprint)
+            && !send(
+                Unit::Document {
+                    source: i,
+                    data: document,
+                },
+                &mut seq,
+            )
+        {
             return;
         }
     }
@@ -285,7 +318,10 @@ fn worker<A: Accumulator>(
             Err(_) => return,
         };
         let msg = match work {
-            Work::Unit(seq, unit) => (seq, process(engine, sources, &unit, seq, make(), None).map(|d| (d, unit))),
+            Work::Unit(seq, unit) => (
+                seq,
+                process(engine, sources, &unit, seq, make(), None).map(|d| (d, unit)),
+            ),
             Work::Failed(seq, e) => (seq, Err(e)),
         };
         if tx.send(msg).is_err() {
@@ -296,7 +332,14 @@ fn worker<A: Accumulator>(
 
 /// Processes one unit into `acc`. `skip` holds line numbers known to be
 /// duplicates of turns in earlier units.
-pub fn process<A: Accumulator>(engine: &Engine, sources: &[Source], unit: &Unit, seq: u64, acc: A, skip: Option<&HashSet<u64>>) -> Result<Done<A>> {
+pub fn process<A: Accumulator>(
+    engine: &Engine,
+    sources: &[Source],
+    unit: &Unit,
+    seq: u64,
+    acc: A,
+    skip: Option<&HashSet<u64>>,
+) -> Result<Done<A>> {
     match unit {
         Unit::Lines(block) => Ok(process_block(engine, block, seq, acc, skip)),
         Unit::Document { source, data } => {
@@ -323,13 +366,26 @@ pub fn process<A: Accumulator>(engine: &Engine, sources: &[Source], unit: &Unit,
                 if engine.filter.keep_turn(&turn) {
                     let row = grade(turn, &engine.agentfootprint_grammar);
                     if engine.filter.keep_row(&row) {
-                        rows.push(Graded { row, pos: (seq, line_no), line: &[], source: *source, line_no });
+                        rows.push(Graded {
+                            row,
+                            pos: (seq, line_no),
+                            line: &[],
+                            source: *source,
+                            line_no,
+                        });
                     }
                 }
             }
             let mut acc = acc;
             acc.add_block(&rows);
-            Ok(Done { acc, stats, source: *source, line_offset: 0, invalid: doc.invalid, keys })
+            Ok(Done {
+                acc,
+                stats,
+                source: *source,
+                line_offset: 0,
+                invalid: doc.invalid,
+                keys,
+            })
         }
     }
 }
@@ -342,7 +398,13 @@ fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
-fn process_block<A: Accumulator>(engine: &Engine, block: &Block, seq: u64, mut acc: A, skip: Option<&HashSet<u64>>) -> Done<A> {
+fn process_block<A: Accumulator>(
+    engine: &Engine,
+    block: &Block,
+    seq: u64,
+    mut acc: A,
+    skip: Option<&HashSet<u64>>,
+) -> Done<A> {
     let mut stats = InputStats::default();
     let mut invalid = Vec::new();
     let mut keys = Vec::new();
@@ -351,7 +413,13 @@ fn process_block<A: Accumulator>(engine: &Engine, block: &Block, seq: u64, mut a
     if let Some(len) = block.oversized {
         stats.lines = 1;
         stats.invalid_lines = 1;
-        invalid.push((1, format!("line of {len} bytes is longer than --max-line-bytes ({})", engine.max_line)));
+        invalid.push((
+            1,
+            format!(
+                "line of {len} bytes is longer than --max-line-bytes ({})",
+                engine.max_line
+            ),
+        ));
     }
     let data = &block.data[..];
     let mut start = 0;
@@ -369,7 +437,14 @@ fn process_block<A: Accumulator>(engine: &Engine, block: &Block, seq: u64, mut a
         }
         if line.len() as u64 > engine.max_line {
             stats.invalid_lines += 1;
-            invalid.push((rel, format!("line of {} bytes is longer than --max-line-bytes ({})", line.len(), engine.max_line)));
+            invalid.push((
+                rel,
+                format!(
+                    "line of {} bytes is longer than --max-line-bytes ({})",
+                    line.len(),
+                    engine.max_line
+                ),
+            ));
             continue;
         }
         if skip.is_some_and(|s| s.contains(&rel)) {
@@ -402,11 +477,24 @@ fn process_block<A: Accumulator>(engine: &Engine, block: &Block, seq: u64, mut a
         }
         let row = grade(turn, &engine.grammar);
         if engine.filter.keep_row(&row) {
-            rows.push(Graded { row, pos: (seq, rel), line, source: block.source, line_no: block.line_offset + rel });
+            rows.push(Graded {
+                row,
+                pos: (seq, rel),
+                line,
+                source: block.source,
+                line_no: block.line_offset + rel,
+            });
         }
     }
     acc.add_block(&rows);
-    Done { acc, stats, source: block.source, line_offset: block.line_offset, invalid, keys }
+    Done {
+        acc,
+        stats,
+        source: block.source,
+        line_offset: block.line_offset,
+        invalid,
+        keys,
+    }
 }
 
 /// Merges units strictly in input order.
@@ -450,22 +538,40 @@ impl Merger<'_> {
         self.total.files = self.sources.len() as u64;
         if self.total.invalid_lines > self.shown {
             let more = self.total.invalid_lines - self.shown;
-            warn(progress, &format!("warning: {more} more invalid line(s) not shown ({} in total)", self.total.invalid_lines));
-        }
-        if let Some(max) = self.engine.max_invalid {
-            if self.total.invalid_lines > max {
-                return Err(crate::exit::input(format!(
-                    "{} invalid line(s), more than --max-invalid {max}: refusing to judge a log that could not be read",
+            warn(
+                progress,
+                &format!(
+                    "warning: {more} more invalid line(s) not shown ({} in total)",
                     self.total.invalid_lines
-                )));
-            }
+                ),
+            );
+        }
+        if let Some(max) = self.engine.max_invalid
+            && self.total.invalid_lines > max
+        {
+            return Err(crate::exit::input(format!(
+                "{} invalid line(s), more than --max-invalid {max}: refusing to judge a log that could not be read",
+                self.total.invalid_lines
+            )));
         }
         Ok(self.total)
     }
 
-    fn absorb<A: Accumulator, F: Fn() -> A + Sync>(&mut self, mut done: Done<A>, unit: &Unit, seq: u64, make: &F, progress: Option<&indicatif::ProgressBar>) -> Result<A> {
+    fn absorb<A: Accumulator, F: Fn() -> A + Sync>(
+        &mut self,
+        mut done: Done<A>,
+        unit: &Unit,
+        seq: u64,
+        make: &F,
+        progress: Option<&indicatif::ProgressBar>,
+    ) -> Result<A> {
         if self.engine.dedupe {
-            let dups: HashSet<u64> = done.keys.iter().filter(|(k, _)| self.seen.contains(k)).map(|(_, l)| *l).collect();
+            let dups: HashSet<u64> = done
+                .keys
+                .iter()
+                .filter(|(k, _)| self.seen.contains(k))
+                .map(|(_, l)| *l)
+                .collect();
             if !dups.is_empty() {
                 done = process(self.engine, self.sources, unit, seq, make(), Some(&dups))?;
             }
@@ -475,7 +581,9 @@ impl Merger<'_> {
         for (line, reason) in &done.invalid {
             let at = done.line_offset + line;
             if self.engine.strict {
-                return Err(crate::exit::input(format!("{name}:{at}: {reason} (--strict)")));
+                return Err(crate::exit::input(format!(
+                    "{name}:{at}: {reason} (--strict)"
+                )));
             }
             if self.shown < self.engine.warn_limit {
                 self.shown += 1;
@@ -490,7 +598,11 @@ impl Merger<'_> {
 /// Prints a warning on stderr without tearing the progress bar; a closed stderr is ignored.
 pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
     let print = || {
-        let _ = writeln!(std::io::stderr(), "{}", crate::render::escape::terminal(msg));
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            crate::render::escape::terminal(msg)
+        );
     };
     match progress {
         Some(p) => p.suspend(print),

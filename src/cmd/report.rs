@@ -21,13 +21,20 @@ pub fn encode_cursor(a: &After) -> String {
 
 /// Decodes a cursor; a malformed one is a usage error.
 pub fn decode_cursor(s: &str) -> Result<After> {
-    let bad = || exit::usage(format!("--cursor {s:?} is not a cursor this tool wrote (pass next_cursor from a previous page)"));
+    let bad = || {
+        exit::usage(format!(
+            "--cursor {s:?} is not a cursor this tool wrote (pass next_cursor from a previous page)"
+        ))
+    };
     let bytes = URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| bad())?;
     let text = String::from_utf8(bytes).map_err(|_| bad())?;
     let rest = text.strip_prefix("v1:").ok_or_else(bad)?;
     let (nanos, turn_id) = rest.split_once(':').ok_or_else(bad)?;
     let nanos: i64 = nanos.parse().map_err(|_| bad())?;
-    Ok(After { created_at: DateTime::from_timestamp_nanos(nanos), turn_id: turn_id.to_owned() })
+    Ok(After {
+        created_at: DateTime::from_timestamp_nanos(nanos),
+        turn_id: turn_id.to_owned(),
+    })
 }
 
 /// Runs `report`.
@@ -43,36 +50,56 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     }
     let limit = args.limit as usize;
     let mut page = PageHeap::new(limit + 1, after);
-    let input = pipeline::run(&engine, &sources, bar.as_ref(), || PageHeap::new(limit + 1, None), |a| {
-        page.merge(a);
-        Ok(())
-    })?;
+    let input = pipeline::run(
+        &engine,
+        &sources,
+        bar.as_ref(),
+        || PageHeap::new(limit + 1, None),
+        |a| {
+            page.merge(a);
+            Ok(())
+        },
+    )?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
     let mut rows = page.into_rows();
     let next_cursor = if rows.len() > limit {
         rows.truncate(limit);
-        rows.last().map(|r| encode_cursor(&After { created_at: r.created_at, turn_id: r.turn_id.as_str().to_owned() }))
+        rows.last().map(|r| {
+            encode_cursor(&After {
+                created_at: r.created_at,
+                turn_id: r.turn_id.as_str().to_owned(),
+            })
+        })
     } else {
         None
     };
     let mut summary = Rollup::default();
     rows.iter().for_each(|r| summary.add(r));
-    let doc = ReportDoc { rows: &rows, summary: &summary, next_cursor, input: &input };
+    let doc = ReportDoc {
+        rows: &rows,
+        summary: &summary,
+        next_cursor,
+        input: &input,
+    };
     match args.format {
         ReportFormat::Table => {
             render::table::report(out, &doc, settings.color)?;
             out.flush()?;
             if let Some(c) = &doc.next_cursor {
-                pipeline::warn(None, &format!("more rows: add --cursor {c} to see the next, older page"));
+                pipeline::warn(
+                    None,
+                    &format!("more rows: add --cursor {c} to see the next, older page"),
+                );
             }
         }
         ReportFormat::Json => render::json::report(out, &doc)?,
         ReportFormat::Markdown => render::markdown::report(out, &doc)?,
         ReportFormat::Jsonl => {
             let mut buf = Vec::new();
-            rows.iter().for_each(|r| render::json::row_line(&mut buf, r));
+            rows.iter()
+                .for_each(|r| render::json::row_line(&mut buf, r));
             out.write_all(&buf)?;
         }
         ReportFormat::Csv => {
@@ -110,8 +137,12 @@ impl Accumulator for Rendered {
                     match self.format {
                         ReportFormat::Jsonl => render::json::row_line(&mut self.bytes, &g.row),
                         // The separator is decided when the block is written.
-                        ReportFormat::Json => render::json::stream::row(&mut self.bytes, &g.row, false),
-                        ReportFormat::Markdown => render::markdown::stream::row(&mut self.bytes, &g.row),
+                        ReportFormat::Json => {
+                            render::json::stream::row(&mut self.bytes, &g.row, false)
+                        }
+                        ReportFormat::Markdown => {
+                            render::markdown::stream::row(&mut self.bytes, &g.row)
+                        }
                         ReportFormat::Table => render::table::stream::row(&mut self.bytes, &g.row),
                         ReportFormat::Csv => unreachable!("handled above"),
                     }
@@ -150,7 +181,12 @@ fn run_all(
     }
     let mut total = Rollup::default();
     let mut first = true;
-    let make = || Rendered { format, csv_raw: args.csv_raw, bytes: Vec::new(), rollup: Rollup::default() };
+    let make = || Rendered {
+        format,
+        csv_raw: args.csv_raw,
+        bytes: Vec::new(),
+        rollup: Rollup::default(),
+    };
     let input = pipeline::run(engine, sources, bar, make, |block| {
         let mut bytes = &block.bytes[..];
         // Each JSON row was written with a leading comma; the very first drops it.
@@ -181,13 +217,22 @@ mod tests {
 
     #[test]
     fn cursor_round_trips() {
-        let a = After { created_at: DateTime::from_timestamp(1_700_000_000, 5).unwrap(), turn_id: "t:9".into() };
+        let a = After {
+            created_at: DateTime::from_timestamp(1_700_000_000, 5).unwrap(),
+            turn_id: "t:9".into(),
+        };
         assert_eq!(decode_cursor(&encode_cursor(&a)).unwrap(), a);
     }
 
     #[test]
     fn malformed_cursor_is_a_usage_error() {
-        for bad in ["", "!!!", "djE6", &URL_SAFE_NO_PAD.encode("v2:1:x"), &URL_SAFE_NO_PAD.encode("v1:x:y")] {
+        for bad in [
+            "",
+            "!!!",
+            "djE6",
+            &URL_SAFE_NO_PAD.encode("v2:1:x"),
+            &URL_SAFE_NO_PAD.encode("v1:x:y"),
+        ] {
             let e = decode_cursor(bad).unwrap_err();
             assert_eq!(exit::code_for(&e), exit::USAGE, "{bad}");
         }

@@ -10,7 +10,9 @@ pub mod native;
 
 use crate::model::Turn;
 
-/// The result of reading one non-blank line.
+/// The result of reading one non-blank line. Not boxed: a turn is made for
+/// nearly every line, and boxing would add an allocation per line.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Parsed<'a> {
     /// A turn record.

@@ -37,7 +37,9 @@ pub const REPORT_COLUMNS: [&str; 24] = [
 
 /// A CSV writer with the settings every CSV output uses.
 pub fn writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
-    csv::WriterBuilder::new().has_headers(false).from_writer(out)
+    csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(out)
 }
 
 /// Writes the header record of `report`.
@@ -47,12 +49,21 @@ pub fn header<W: std::io::Write>(w: &mut csv::Writer<W>) -> Result<()> {
 }
 
 fn ids<'a>(chunks: &'a [Chunk<'_>], f: impl Fn(&'a Chunk<'_>) -> Option<&'a Id<'a>>) -> String {
-    chunks.iter().map(|c| f(c).map_or("", |i| i.as_str())).collect::<Vec<_>>().join(";")
+    chunks
+        .iter()
+        .map(|c| f(c).map_or("", |i| i.as_str()))
+        .collect::<Vec<_>>()
+        .join(";")
 }
 
 /// Writes one row as a CSV record.
 pub fn row<W: std::io::Write>(w: &mut csv::Writer<W>, r: &Row<'_>, raw: bool) -> Result<()> {
-    let scores = r.chunks.iter().map(|c| opt_num(c.score)).collect::<Vec<_>>().join(";");
+    let scores = r
+        .chunks
+        .iter()
+        .map(|c| opt_num(c.score))
+        .collect::<Vec<_>>()
+        .join(";");
     let doc_ids = ids(&r.chunks, |c| c.document_id.as_ref());
     let chunk_ids = ids(&r.chunks, |c| c.chunk_id.as_ref());
     let fields: [std::borrow::Cow<'_, str>; 24] = [
@@ -81,23 +92,31 @@ pub fn row<W: std::io::Write>(w: &mut csv::Writer<W>, r: &Row<'_>, raw: bool) ->
         r.tool_calls.to_string().into(),
         r.tool_errors.to_string().into(),
         csv_cell(r.model.as_deref().unwrap_or(""), raw),
-        r.tokens_used.map_or_else(String::new, |t| t.to_string()).into(),
+        r.tokens_used
+            .map_or_else(String::new, |t| t.to_string())
+            .into(),
         opt_num(r.cost_cents).into(),
         opt_num(r.latency_ms).into(),
-        r.unobserved_reason.map_or("", |u| match u {
-            crate::model::Unobserved::NoReply => "no_reply",
-            crate::model::Unobserved::NoTurnEnd => "no_turn_end",
-            crate::model::Unobserved::Withheld => "withheld",
-            crate::model::Unobserved::BoundedAudit => "bounded_audit",
-        })
-        .into(),
+        r.unobserved_reason
+            .map_or("", |u| match u {
+                crate::model::Unobserved::NoReply => "no_reply",
+                crate::model::Unobserved::NoTurnEnd => "no_turn_end",
+                crate::model::Unobserved::Withheld => "withheld",
+                crate::model::Unobserved::BoundedAudit => "bounded_audit",
+            })
+            .into(),
     ];
     w.write_record(fields.iter().map(|f| f.as_bytes()))?;
     Ok(())
 }
 
 /// Writes a generic table (header plus records) as CSV, neutralising cells.
-pub fn table(out: &mut dyn std::io::Write, header: &[&str], rows: &[Vec<String>], raw: bool) -> Result<()> {
+pub fn table(
+    out: &mut dyn std::io::Write,
+    header: &[&str],
+    rows: &[Vec<String>],
+    raw: bool,
+) -> Result<()> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(header)?;
     for r in rows {

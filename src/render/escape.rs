@@ -31,7 +31,11 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
 
 /// A Markdown table cell: terminal-safe, with `|` escaped and no line breaks.
 pub fn markdown_cell(s: &str) -> String {
-    terminal(s).replace('\\', "\\\\").replace('|', "\\|").replace('`', "\\`").replace('<', "&lt;")
+    terminal(s)
+        .replace('\\', "\\\\")
+        .replace('|', "\\|")
+        .replace('`', "\\`")
+        .replace('<', "&lt;")
 }
 
 /// A CSV value that a spreadsheet would read as a formula (leading `=`, `+`,
@@ -92,6 +96,9 @@ mod tests {
 
     #[test]
     fn xml_escapes() {
-        assert_eq!(xml("<a b=\"c\">&\u{1}"), "&lt;a b=&quot;c&quot;&gt;&amp;\\u{1}");
+        assert_eq!(
+            xml("<a b=\"c\">&\u{1}"),
+            "&lt;a b=&quot;c&quot;&gt;&amp;\\u{1}"
+        );
     }
 }

@@ -39,7 +39,11 @@ pub mod stream {
         out.push(b'\n');
         serde_json::to_writer(&mut *out, row).expect("rows always serialise");
     }
-    pub fn close(out: &mut dyn Write, summary: &crate::accumulate::Rollup, input: &crate::pipeline::InputStats) -> Result<()> {
+    pub fn close(
+        out: &mut dyn Write,
+        summary: &crate::accumulate::Rollup,
+        input: &crate::pipeline::InputStats,
+    ) -> Result<()> {
         out.write_all(b"\n],\"summary\":")?;
         serde_json::to_writer(&mut *out, summary)?;
         out.write_all(b",\"next_cursor\":null,\"input\":")?;

@@ -10,14 +10,35 @@ use std::io::Write;
 /// Writes a Markdown table from a header and rows of cells (cells are escaped here).
 pub fn table(out: &mut dyn Write, header: &[&str], rows: &[Vec<String>]) -> Result<()> {
     writeln!(out, "| {} |", header.join(" | "))?;
-    writeln!(out, "|{}", header.iter().map(|_| "---|").collect::<String>())?;
+    writeln!(
+        out,
+        "|{}",
+        header.iter().map(|_| "---|").collect::<String>()
+    )?;
     for r in rows {
-        writeln!(out, "| {} |", r.iter().map(|c| markdown_cell(c)).collect::<Vec<_>>().join(" | "))?;
+        writeln!(
+            out,
+            "| {} |",
+            r.iter()
+                .map(|c| markdown_cell(c))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        )?;
     }
     Ok(())
 }
 
-const REPORT_HEADER: [&str; 9] = ["created_at", "turn_id", "agent", "verdict", "cited", "markers", "out_of_range", "malformed", "confidence"];
+const REPORT_HEADER: [&str; 9] = [
+    "created_at",
+    "turn_id",
+    "agent",
+    "verdict",
+    "cited",
+    "markers",
+    "out_of_range",
+    "malformed",
+    "confidence",
+];
 
 fn cells(r: &Row<'_>) -> Vec<String> {
     vec![
@@ -29,7 +50,8 @@ fn cells(r: &Row<'_>) -> Vec<String> {
         r.marker_count.to_string(),
         r.out_of_range_markers.to_string(),
         r.malformed_markers.to_string(),
-        r.confidence.map_or_else(|| "–".to_owned(), |c| format!("{c:.2}")),
+        r.confidence
+            .map_or_else(|| "–".to_owned(), |c| format!("{c:.2}")),
     ]
 }
 
@@ -56,9 +78,21 @@ pub mod stream {
         table(out, &REPORT_HEADER, &[])
     }
     pub fn row(out: &mut Vec<u8>, r: &Row<'_>) {
-        let _ = writeln!(out, "| {} |", cells(r).iter().map(|c| markdown_cell(c)).collect::<Vec<_>>().join(" | "));
+        let _ = writeln!(
+            out,
+            "| {} |",
+            cells(r)
+                .iter()
+                .map(|c| markdown_cell(c))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
     }
-    pub fn footer(out: &mut dyn Write, summary: &crate::accumulate::Rollup, input: &crate::pipeline::InputStats) -> Result<()> {
+    pub fn footer(
+        out: &mut dyn Write,
+        summary: &crate::accumulate::Rollup,
+        input: &crate::pipeline::InputStats,
+    ) -> Result<()> {
         writeln!(out)?;
         for line in rollup_lines(summary) {
             writeln!(out, "{line}  ")?;

@@ -30,7 +30,11 @@ pub fn rate(x: Option<f64>) -> String {
 /// An optional number, or empty.
 pub fn opt_num(x: Option<f64>) -> String {
     x.map_or_else(String::new, |x| {
-        if x.fract() == 0.0 && x.abs() < 1e15 { format!("{}", x as i64) } else { format!("{x}") }
+        if x.fract() == 0.0 && x.abs() < 1e15 {
+            format!("{}", x as i64)
+        } else {
+            format!("{x}")
+        }
     })
 }
 
@@ -48,7 +52,11 @@ pub fn join(xs: &[u32], sep: &str) -> String {
 
 /// The verdict as shown in tables: `ok (partial)` when some markers were out of range.
 pub fn verdict_label(r: &Row<'_>) -> String {
-    if r.partial { format!("{} (partial)", r.verdict.as_str()) } else { r.verdict.as_str().to_owned() }
+    if r.partial {
+        format!("{} (partial)", r.verdict.as_str())
+    } else {
+        r.verdict.as_str().to_owned()
+    }
 }
 
 /// The summary as human lines (table, markdown).

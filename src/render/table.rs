@@ -11,8 +11,9 @@ use std::io::Write;
 /// A new table with the house style.
 pub fn new_table(header: &[&str]) -> Table {
     let mut t = Table::new();
-    t.load_style(presets::UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Disabled);
-    t.set_header(header.iter().map(|h| Cell::new(h)));
+    t.load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Disabled);
+    t.set_header(header.iter().map(Cell::new));
     t
 }
 
@@ -41,8 +42,19 @@ pub fn verdict_cell(label: &str, v: Verdict, color: bool) -> Cell {
     })
 }
 
-const REPORT_HEADER: [&str; 11] =
-    ["created_at", "turn_id", "agent", "channel", "verdict", "cited", "markers", "out_of_range", "malformed", "chunks", "confidence"];
+const REPORT_HEADER: [&str; 11] = [
+    "created_at",
+    "turn_id",
+    "agent",
+    "channel",
+    "verdict",
+    "cited",
+    "markers",
+    "out_of_range",
+    "malformed",
+    "chunks",
+    "confidence",
+];
 
 fn report_cells(r: &Row<'_>, color: bool) -> Vec<Cell> {
     vec![
@@ -56,7 +68,9 @@ fn report_cells(r: &Row<'_>, color: bool) -> Vec<Cell> {
         num(r.out_of_range_markers),
         num(r.malformed_markers),
         num(r.chunk_count),
-        num(r.confidence.map_or_else(|| "-".to_owned(), |c| format!("{c:.2}"))),
+        num(r
+            .confidence
+            .map_or_else(|| "-".to_owned(), |c| format!("{c:.2}"))),
     ]
 }
 
@@ -100,7 +114,17 @@ pub mod stream {
         writeln!(
             out,
             "{:<20}  {:<24}  {:<20}  {:<8}  {:<22}  {:<12}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}",
-            "created_at", "turn_id", "agent", "channel", "verdict", "cited", "markers", "oor", "malformed", "chunks", "confidence"
+            "created_at",
+            "turn_id",
+            "agent",
+            "channel",
+            "verdict",
+            "cited",
+            "markers",
+            "oor",
+            "malformed",
+            "chunks",
+            "confidence"
         )?;
         Ok(())
     }
@@ -119,11 +143,16 @@ pub mod stream {
             r.out_of_range_markers,
             r.malformed_markers,
             r.chunk_count,
-            r.confidence.map_or_else(|| "-".to_owned(), |c| format!("{c:.2}")),
+            r.confidence
+                .map_or_else(|| "-".to_owned(), |c| format!("{c:.2}")),
         );
     }
 
-    pub fn footer(out: &mut dyn Write, summary: &crate::accumulate::Rollup, input: &crate::pipeline::InputStats) -> Result<()> {
+    pub fn footer(
+        out: &mut dyn Write,
+        summary: &crate::accumulate::Rollup,
+        input: &crate::pipeline::InputStats,
+    ) -> Result<()> {
         for line in rollup_lines(summary) {
             writeln!(out, "{line}")?;
         }
@@ -131,4 +160,3 @@ pub mod stream {
         Ok(())
     }
 }
-

@@ -8,22 +8,32 @@ use std::path::PathBuf;
 /// The binary under test, with a clean environment for stable output.
 pub fn bin() -> Command {
     let mut c = Command::cargo_bin("grounding-audit").expect("binary is built");
-    c.env_remove("NO_COLOR").env_remove("GITHUB_STEP_SUMMARY").env("CI", "true");
+    c.env_remove("NO_COLOR")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env("CI", "true");
     c
 }
 
 /// A file under `fixtures/`.
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
 }
 
 /// A path under `../shared/`, or None (with a message) when that folder is absent.
 pub fn shared(rel: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("shared").join(rel);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join(rel);
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipping: {} is absent (../shared is only on the developers' machines and CI)", p.display());
+        eprintln!(
+            "skipping: {} is absent (../shared is only on the developers' machines and CI)",
+            p.display()
+        );
         None
     }
 }
@@ -40,7 +50,11 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
 
 /// Runs the binary with `input` on stdin.
 pub fn run_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
-    let out = bin().args(args).write_stdin(input.to_vec()).output().expect("binary runs");
+    let out = bin()
+        .args(args)
+        .write_stdin(input.to_vec())
+        .output()
+        .expect("binary runs");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
