@@ -25,11 +25,17 @@ pub struct Id<'a> {
 impl<'a> Id<'a> {
     /// A string id.
     pub fn string(text: impl Into<Str<'a>>) -> Self {
-        Id { text: text.into(), numeric: false }
+        Id {
+            text: text.into(),
+            numeric: false,
+        }
     }
     /// An owned copy.
     pub fn into_owned(self) -> Id<'static> {
-        Id { text: Cow::Owned(self.text.into_owned()), numeric: self.numeric }
+        Id {
+            text: Cow::Owned(self.text.into_owned()),
+            numeric: self.numeric,
+        }
     }
     /// The text of the id.
     pub fn as_str(&self) -> &str {
@@ -109,8 +115,9 @@ pub fn decode_json_string(raw: &str) -> Str<'_> {
     }
 }
 
-/// Why no answer was observed for a turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Why no answer was observed for a turn. The native turn log may carry it
+/// as `unobserved` (what `convert` writes), so a converted log grades the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Unobserved {
     /// Neither `reply` nor `grounding.citations` was present.
@@ -128,9 +135,15 @@ impl Unobserved {
     pub fn describe(self) -> &'static str {
         match self {
             Unobserved::NoReply => "the record has neither a reply nor a citations list",
-            Unobserved::NoTurnEnd => "the run has no turn_end event, so no answer was delivered or captured",
-            Unobserved::Withheld => "the model's output was withheld by output middleware and no answer was delivered",
-            Unobserved::BoundedAudit => "the audit bundle is bounded: text was replaced by its length",
+            Unobserved::NoTurnEnd => {
+                "the run has no turn_end event, so no answer was delivered or captured"
+            }
+            Unobserved::Withheld => {
+                "the model's output was withheld by output middleware and no answer was delivered"
+            }
+            Unobserved::BoundedAudit => {
+                "the audit bundle is bounded: text was replaced by its length"
+            }
         }
     }
 }

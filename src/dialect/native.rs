@@ -8,8 +8,8 @@
 use super::Parsed;
 use crate::model::{Answer, Chunk, Id, Reply, Turn, Unobserved};
 use chrono::{DateTime, Utc};
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
@@ -40,6 +40,9 @@ struct LineIn<'a> {
     cost_cents: Option<f64>,
     #[serde(default)]
     latency_ms: Option<f64>,
+    /// Why no answer was observed, when `reply` is null (written by `convert`).
+    #[serde(default)]
+    unobserved: Option<Unobserved>,
 }
 
 /// Telemetry fields, read from `grounding` first and the top level second.
@@ -116,19 +119,34 @@ impl<'de: 'a, 'a> Deserialize<'de> for IdIn<'a> {
                 f.write_str("a string or an integer")
             }
             fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Borrowed(v), numeric: false }))
+                Ok(IdIn(Id {
+                    text: Cow::Borrowed(v),
+                    numeric: false,
+                }))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v.to_owned()), numeric: false }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v.to_owned()),
+                    numeric: false,
+                }))
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v), numeric: false }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v),
+                    numeric: false,
+                }))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v.to_string()), numeric: true }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v.to_string()),
+                    numeric: true,
+                }))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(IdIn(Id { text: Cow::Owned(v.to_string()), numeric: true }))
+                Ok(IdIn(Id {
+                    text: Cow::Owned(v.to_string()),
+                    numeric: true,
+                }))
             }
         }
         d.deserialize_any(V)
@@ -174,7 +192,9 @@ impl<'de> Deserialize<'de> for CitationIn {
                     if key.0 == "index" {
                         let v: serde_json::Value = map.next_value()?;
                         index = match v {
-                            serde_json::Value::Number(n) => n.as_u64().or_else(|| n.as_i64().map(|_| 0)),
+                            serde_json::Value::Number(n) => {
+                                n.as_u64().or_else(|| n.as_i64().map(|_| 0))
+                            }
                             _ => None,
                         };
                     } else {
@@ -287,7 +307,10 @@ fn is_turn_type(kind: Option<&RawValue>) -> bool {
         None => true,
         Some(raw) => {
             let raw = raw.get();
-            raw == "\"turn\"" || raw == "null" || (raw.contains('\\') && serde_json::from_str::<String>(raw).is_ok_and(|s| s == "turn"))
+            raw == "\"turn\""
+                || raw == "null"
+                || (raw.contains('\\')
+                    && serde_json::from_str::<String>(raw).is_ok_and(|s| s == "turn"))
         }
     }
 }
@@ -296,8 +319,14 @@ fn is_turn_type(kind: Option<&RawValue>) -> bool {
 /// keeps the column, which is still useful.
 fn reason_of(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    let base = msg.rsplit_once(" at line ").map_or(msg.as_str(), |(b, _)| b);
-    if e.column() > 0 { format!("{base} (column {})", e.column()) } else { base.to_owned() }
+    let base = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(b, _)| b);
+    if e.column() > 0 {
+        format!("{base} (column {})", e.column())
+    } else {
+        base.to_owned()
+    }
 }
 
 /// Parses an RFC 3339 timestamp with an offset into UTC.
@@ -320,10 +349,10 @@ pub fn parse_line(line: &[u8]) -> Parsed<'_> {
     let parsed: LineIn<'_> = match serde_json::from_slice(line) {
         Ok(p) => p,
         Err(e) => {
-            if let Ok(t) = serde_json::from_slice::<TypeOnly<'_>>(line) {
-                if !is_turn_type(t.kind) {
-                    return Parsed::Skipped;
-                }
+            if let Ok(t) = serde_json::from_slice::<TypeOnly<'_>>(line)
+                && !is_turn_type(t.kind)
+            {
+                return Parsed::Skipped;
             }
             return Parsed::Invalid(reason_of(&e));
         }
@@ -346,7 +375,12 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
             g.chunks.unwrap_or_default(),
             g.citations,
             g.tools.unwrap_or_default(),
-            TelemetryIn { model: g.model, tokens_used: g.tokens_used, cost_cents: g.cost_cents, latency_ms: g.latency_ms },
+            TelemetryIn {
+                model: g.model,
+                tokens_used: g.tokens_used,
+                cost_cents: g.cost_cents,
+                latency_ms: g.latency_ms,
+            },
         ),
         None => (Vec::new(), None, ToolsIn::default(), TelemetryIn::default()),
     };
@@ -355,7 +389,7 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
         Some(raw) if raw.get() != "null" => return Err("reply must be a string or null".into()),
         _ => match citations {
             Some(c) => Answer::Citations(c.0),
-            None => Answer::Unobserved(Unobserved::NoReply),
+            None => Answer::Unobserved(p.unobserved.unwrap_or(Unobserved::NoReply)),
         },
     };
     let chunks = chunks_in
@@ -368,7 +402,12 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
             score: c.score,
         })
         .collect();
-    let tel = TelemetryIn { model: p.model, tokens_used: p.tokens_used, cost_cents: p.cost_cents, latency_ms: p.latency_ms };
+    let tel = TelemetryIn {
+        model: p.model,
+        tokens_used: p.tokens_used,
+        cost_cents: p.cost_cents,
+        latency_ms: p.latency_ms,
+    };
     Ok(Turn {
         turn_id,
         agent_id,
