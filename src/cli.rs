@@ -89,7 +89,7 @@ pub struct InputArgs {
     /// Input dialect; `auto` decides per file from its first bytes.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub input_format: InputFormat,
-    /// Agent name for agentfootprint turns whose data carries none.
+    /// Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`).
     #[arg(long, value_name = "NAME")]
     pub agent_name: Option<String>,
 }

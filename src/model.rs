@@ -115,8 +115,9 @@ pub fn decode_json_string(raw: &str) -> Str<'_> {
     }
 }
 
-/// Why no answer was observed for a turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Why no answer was observed for a turn. The native turn log may carry it
+/// as `unobserved` (what `convert` writes), so a converted log grades the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Unobserved {
     /// Neither `reply` nor `grounding.citations` was present.

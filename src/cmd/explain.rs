@@ -376,8 +376,10 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
         "model {} · tokens {} · cost_cents {} · latency_ms {} · tool calls {} ({} failed)",
         r.model.as_deref().unwrap_or("-"),
         r.tokens_used.map_or_else(|| "-".into(), |t| t.to_string()),
-        render::opt_num(r.cost_cents),
-        render::opt_num(r.latency_ms),
+        r.cost_cents
+            .map_or_else(|| "-".into(), |c| render::opt_num(Some(c))),
+        r.latency_ms
+            .map_or_else(|| "-".into(), |l| render::opt_num(Some(l))),
         r.tool_calls,
         r.tool_errors
     ));

@@ -8,6 +8,7 @@ pub mod evidence;
 pub mod explain;
 pub mod generate;
 pub mod report;
+pub mod runs;
 pub mod summary;
 
 use crate::cli::{Cli, Command};

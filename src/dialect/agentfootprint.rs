@@ -1,29 +1,1165 @@
-//! agentfootprint event streams (being built): detection, grouping events into turns.
+//! The agentfootprint dialect: typed event streams, recording envelopes and
+//! audit bundles, grouped into one turn per `run()` (`meta.runId`).
+//!
+//! This module owns detection ([`sniff`]), reading a whole source into
+//! [`Run`]s (the observations of one run, kept distinct as the framework's
+//! grounding guide asks: injected context, each model call, the delivered
+//! answer), and mapping a run to the shared [`Turn`] model. It does no I/O
+//! and never grades; `pipeline` grades the turns and `cmd::evidence` /
+//! `cmd::convert` render runs.
+//!
+//! Three shapes are read:
+//! - **event lines** (`*.fileObservability.ndjson`, catch-all `*.events.jsonl`):
+//!   one `{"type":"agentfootprint.…","payload":…,"meta":…}` per line;
+//! - a **recording envelope** (`"format":"agentfootprint.recording.v1"`,
+//!   events under `recording.events`);
+//! - an **audit bundle** (`header.format` `agentfootprint.audit/1`, events as
+//!   `records[]` with `eventType` and `timestamp`). A bundle exported in
+//!   bounded mode replaces text by `"[N chars]"`: such a run's answer is
+//!   [`Unobserved::BoundedAudit`] and its text is never graded.
+//!
+//! Input accounting (`lines == turns + blank + skipped + invalid`):
+//! - event lines count physical lines: the line of a run's first event is the
+//!   turn, every other event line is a skipped record, blank lines are blank,
+//!   unreadable lines (and events of a run that cannot be a turn) are invalid
+//!   with a reason;
+//! - a recording or audit bundle counts its **event records** as its lines,
+//!   since pretty-printing makes physical lines meaningless (a recording is
+//!   thousands of lines, mostly engine snapshot): the run's first record is
+//!   the turn, every other record (the audit's `audit.genesis` included) is
+//!   skipped, and a record that is not an event is invalid. A document that
+//!   is not valid JSON is one invalid record. So the same events give the
+//!   same counts whatever the export. Messages still name the physical line
+//!   where the record starts; a turn's position is that line too (in a
+//!   document written on one line, later runs take the following numbers so
+//!   that every turn keeps a distinct position).
 
-use crate::model::Turn;
+use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
 use crate::pipeline::InputStats;
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::collections::HashMap;
 
-/// True when the first block looks like an agentfootprint export.
-pub fn sniff(_first: &[u8]) -> bool {
-    false
+/// The recording envelope's `format`.
+pub const RECORDING_FORMAT: &str = "agentfootprint.recording.v1";
+/// The audit bundle's `header.format`.
+pub const AUDIT_FORMAT: &str = "agentfootprint.audit/1";
+/// Prefix of every agentfootprint event type.
+const EVENT_PREFIX: &str = "agentfootprint.";
+/// Agent name when neither the flag nor the data gives one.
+pub const DEFAULT_AGENT: &str = "agentfootprint";
+
+/// True when the first block looks like an agentfootprint export: an event
+/// line, a recording envelope or an audit bundle, compact or pretty-printed.
+pub fn sniff(first: &[u8]) -> bool {
+    let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+    let Some(start) = data.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return false;
+    };
+    if data[start] != b'{' {
+        return false;
+    }
+    let rest = &data[start..];
+    let line = memchr::memchr(b'\n', rest).map_or(rest, |e| &rest[..e]);
+    if let Ok(p) = serde_json::from_slice::<Probe<'_>>(line) {
+        return p.kind().is_some_and(|k| k.starts_with(EVENT_PREFIX))
+            || p.document_format().is_some();
+    }
+    // Pretty-printed (or a first line cut by the block): look for the markers.
+    key_value(rest, b"\"format\"", RECORDING_FORMAT.as_bytes())
+        || key_value(rest, b"\"format\"", AUDIT_FORMAT.as_bytes())
+        || key_value(rest, b"\"type\"", EVENT_PREFIX.as_bytes())
+}
+
+/// True when `key`, optional whitespace, `:`, optional whitespace and a
+/// string starting with `value` occur in `data`.
+fn key_value(data: &[u8], key: &[u8], value: &[u8]) -> bool {
+    let finder = memchr::memmem::Finder::new(key);
+    finder.find_iter(data).any(|at| {
+        let mut i = at + key.len();
+        let skip = |i: &mut usize| {
+            while *i < data.len() && data[*i].is_ascii_whitespace() {
+                *i += 1;
+            }
+        };
+        skip(&mut i);
+        if data.get(i) != Some(&b':') {
+            return false;
+        }
+        i += 1;
+        skip(&mut i);
+        data.get(i) == Some(&b'"') && data[i + 1..].starts_with(value)
+    })
+}
+
+/// Just enough of a JSON object to tell events from documents.
+#[derive(Deserialize)]
+struct Probe<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(rename = "eventType", borrow, default)]
+    event_type: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    format: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    header: Option<HeaderIn<'a>>,
+}
+
+#[derive(Deserialize)]
+struct HeaderIn<'a> {
+    #[serde(borrow, default)]
+    format: Option<Cow<'a, str>>,
+}
+
+impl Probe<'_> {
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref().or(self.event_type.as_deref())
+    }
+    /// `Some(format)` when the object is a recording or an audit bundle.
+    fn document_format(&self) -> Option<&str> {
+        let f = self
+            .format
+            .as_deref()
+            .or(self.header.as_ref().and_then(|h| h.format.as_deref()))?;
+        (f.starts_with("agentfootprint.recording") || f.starts_with("agentfootprint.audit"))
+            .then_some(f)
+    }
+}
+
+/// Which export a run was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    /// Event lines (JSONL exporter or a catch-all listener).
+    Events,
+    /// A recording envelope.
+    Recording,
+    /// An audit bundle.
+    Audit,
+}
+
+impl Export {
+    /// The name written in evidence records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Export::Events => "events",
+            Export::Recording => "recording",
+            Export::Audit => "audit",
+        }
+    }
+}
+
+/// Text as the export kept it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Text {
+    /// The text itself (an audit in verbatim mode may have capped it).
+    Observed(String),
+    /// A bounded audit kept only the length in characters.
+    Bounded(u64),
+}
+
+impl Text {
+    /// The text when it was observed.
+    pub fn observed(&self) -> Option<&str> {
+        match self {
+            Text::Observed(s) => Some(s),
+            Text::Bounded(_) => None,
+        }
+    }
+}
+
+/// What one model call produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// The call's text.
+    Observed(String),
+    /// Output middleware withheld the draft (`contentWithheld: true`): not an empty answer.
+    Withheld,
+    /// A bounded audit kept only the length.
+    Bounded(u64),
+}
+
+/// One `stream.llm_end`.
+#[derive(Debug, Clone)]
+pub struct ModelCall {
+    pub iteration: Option<u64>,
+    /// `usage` as the framework wrote it (`{"input":…,"output":…}`).
+    pub usage: Option<Value>,
+    pub output: Output,
+    pub stop_reason: Option<String>,
+    pub duration_ms: Option<f64>,
+    pub tool_call_count: Option<u64>,
+}
+
+/// One injected piece of context (`context.injected`), de-duplicated within the run.
+#[derive(Debug, Clone)]
+pub struct Injection {
+    pub source: String,
+    pub slot: Option<String>,
+    pub source_id: Option<String>,
+    pub score: Option<f64>,
+    pub rank: Option<u64>,
+    /// `rawContent`, else `contentSummary`.
+    pub content: Option<Text>,
+    /// 1-based index among the turn's chunks, for RAG injections.
+    pub chunk: Option<u32>,
+}
+
+/// One admitted RAG chunk: what grading resolves markers against.
+#[derive(Debug, Clone)]
+pub struct RagChunk {
+    pub chunk_id: Option<String>,
+    pub document_id: Option<String>,
+    pub score: Option<f64>,
+}
+
+/// One retrieval candidate (`memory.retrieved`).
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub id: String,
+    pub score: Option<f64>,
+    pub rank: Option<u64>,
+    pub admitted: bool,
+    pub reason: Option<String>,
+    pub doc_uri: Option<String>,
+}
+
+/// One tool call from a `tool_start`/`tool_end` pair.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    pub name: String,
+    pub call_id: Option<String>,
+    pub args: Option<Value>,
+    pub result: Option<Value>,
+    pub duration_ms: Option<f64>,
+    /// True when the end event said `error: true`.
+    pub error: bool,
+    /// True when a `tool_end` was seen.
+    pub ended: bool,
+}
+
+impl Tool {
+    /// `ok`, `error`, or `no_end` (started, never ended).
+    pub fn status(&self) -> &'static str {
+        if !self.ended {
+            "no_end"
+        } else if self.error {
+            "error"
+        } else {
+            "ok"
+        }
+    }
+}
+
+/// `agent.turn_end`.
+#[derive(Debug, Clone)]
+pub struct TurnEnd {
+    /// `finalContent`; None when absent or not a string.
+    pub final_content: Option<Text>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub duration_ms: Option<f64>,
+    pub stopped_early: Option<bool>,
+}
+
+/// Everything observed about one run (one turn), owned.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub run_id: String,
+    /// Position of the run's first event (see the module doc).
+    pub line: u64,
+    pub export: Export,
+    pub agent: String,
+    pub session_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+    /// True when the run's text was replaced by lengths (a bounded audit).
+    pub bounded: bool,
+    pub question: Option<Text>,
+    pub injections: Vec<Injection>,
+    pub chunks: Vec<RagChunk>,
+    pub candidates: Vec<Candidate>,
+    /// `k` and `threshold` of each retrieval.
+    pub retrievals: Vec<(Option<u64>, Option<f64>)>,
+    pub model_calls: Vec<ModelCall>,
+    pub tools: Vec<Tool>,
+    pub turn_end: Option<TurnEnd>,
+    pub model: Option<String>,
+    /// Other facts worth showing (evidence checks, incomplete recordings).
+    pub notes: Vec<String>,
+}
+
+impl Run {
+    /// What the run says about the answer.
+    pub fn answer(&self) -> Answer<'static> {
+        match &self.turn_end {
+            Some(_) if self.bounded => Answer::Unobserved(Unobserved::BoundedAudit),
+            Some(end) => match &end.final_content {
+                Some(Text::Observed(s)) => Answer::Reply(Reply::Text(Cow::Owned(s.clone()))),
+                Some(Text::Bounded(_)) => Answer::Unobserved(Unobserved::BoundedAudit),
+                None => Answer::Unobserved(Unobserved::NoReply),
+            },
+            None if self
+                .model_calls
+                .iter()
+                .any(|c| c.output == Output::Withheld) =>
+            {
+                Answer::Unobserved(Unobserved::Withheld)
+            }
+            None => Answer::Unobserved(Unobserved::NoTurnEnd),
+        }
+    }
+
+    /// The run as the shared turn model.
+    pub fn turn(&self) -> Turn<'static> {
+        let chunks = self
+            .chunks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Chunk {
+                index: (i + 1) as u32,
+                document_id: c.document_id.clone().map(Id::string),
+                chunk_id: c.chunk_id.clone().map(Id::string),
+                score: c.score,
+            })
+            .collect();
+        let end = self.turn_end.as_ref();
+        let tokens = end.and_then(|e| match (e.input_tokens, e.output_tokens) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+        });
+        Turn {
+            turn_id: Id::string(self.run_id.clone()),
+            agent_id: Cow::Owned(self.agent.clone()),
+            conversation_id: self.session_id.clone().map(Id::string),
+            channel: Cow::Borrowed("chat"),
+            created_at: self.created_at,
+            answer: self.answer(),
+            chunks,
+            tool_calls: self.tools.len().min(u32::MAX as usize) as u32,
+            tool_errors: self
+                .tools
+                .iter()
+                .filter(|t| t.error)
+                .count()
+                .min(u32::MAX as usize) as u32,
+            model: self.model.clone().map(Cow::Owned),
+            tokens_used: tokens,
+            cost_cents: None,
+            latency_ms: end.and_then(|e| e.duration_ms),
+        }
+    }
+
+    /// What `explain` shows beyond the row.
+    pub fn extras(&self) -> Extras {
+        let mut notes = Vec::new();
+        notes.push(format!(
+            "read from an agentfootprint {} export",
+            self.export.as_str()
+        ));
+        if self.bounded {
+            notes.push("bounded audit: text was replaced by its length, so neither the question nor the answer can be read".into());
+        }
+        if self.turn_end.is_none() {
+            notes.push(
+                "no turn_end: no delivered answer was observed (the run may have paused, failed or been captured incompletely)".into(),
+            );
+        }
+        for (i, c) in self.model_calls.iter().enumerate() {
+            let iteration = c
+                .iteration
+                .map_or_else(|| "?".to_owned(), |n| n.to_string());
+            let usage = c
+                .usage
+                .as_ref()
+                .map_or_else(|| "no usage".to_owned(), |u| format!("usage {u}"));
+            let output = match &c.output {
+                Output::Observed(s) if s.is_empty() => "no text".to_owned(),
+                Output::Observed(s) => format!("{} chars of text", s.chars().count()),
+                Output::Withheld => {
+                    "draft withheld by output middleware (not an empty answer)".to_owned()
+                }
+                Output::Bounded(n) => format!("{n} chars (text not kept by the bounded audit)"),
+            };
+            let stop = c
+                .stop_reason
+                .as_deref()
+                .map(|s| format!(", stop {s}"))
+                .unwrap_or_default();
+            notes.push(format!(
+                "model call {} (iteration {iteration}): {usage}{stop}; {output}",
+                i + 1
+            ));
+        }
+        for (k, threshold) in &self.retrievals {
+            let k = k.map_or_else(|| "?".to_owned(), |k| k.to_string());
+            let t = threshold.map_or_else(|| "?".to_owned(), |t| t.to_string());
+            notes.push(format!("retrieval: top-k {k}, threshold {t}"));
+        }
+        for c in &self.candidates {
+            let score = c
+                .score
+                .map_or_else(|| "no score".to_owned(), |s| format!("score {s:.4}"));
+            let fate = if c.admitted {
+                "admitted".to_owned()
+            } else {
+                format!(
+                    "rejected ({})",
+                    c.reason.as_deref().unwrap_or("no reason given")
+                )
+            };
+            let rank = c.rank.map(|r| format!("rank {r}, ")).unwrap_or_default();
+            notes.push(format!("candidate {}: {rank}{score}, {fate}", c.id));
+        }
+        notes.extend(self.notes.iter().cloned());
+        Extras {
+            question: self
+                .question
+                .as_ref()
+                .and_then(|q| q.observed().map(str::to_owned)),
+            tools: self
+                .tools
+                .iter()
+                .map(|t| ToolCall {
+                    name: t.name.clone(),
+                    status: t.status().to_owned(),
+                    duration_ms: t.duration_ms,
+                    arguments: t.args.clone(),
+                    result: t.result.clone(),
+                })
+                .collect(),
+            notes,
+        }
+    }
 }
 
 /// Turns read from one whole agentfootprint source.
 pub struct Document<'a> {
+    /// Each turn with its position (see the module doc).
     pub turns: Vec<(Turn<'a>, u64)>,
+    pub stats: InputStats,
+    /// (line, reason) of each invalid line or record.
+    pub invalid: Vec<(u64, String)>,
+}
+
+/// Runs read from one whole source, with the accounting.
+#[derive(Debug, Default)]
+pub struct Runs {
+    pub runs: Vec<Run>,
     pub stats: InputStats,
     pub invalid: Vec<(u64, String)>,
 }
 
-/// Reads a whole agentfootprint source.
-pub fn read<'a>(_data: &'a [u8], _agent: Option<&str>) -> Result<Document<'a>, String> {
-    Err("agentfootprint input is not supported yet".into())
+/// Reads a whole agentfootprint source into turns.
+pub fn read<'a>(data: &'a [u8], agent: Option<&str>) -> Result<Document<'a>, String> {
+    let r = read_runs(data, agent)?;
+    Ok(Document {
+        turns: r.runs.iter().map(|run| (run.turn(), run.line)).collect(),
+        stats: r.stats,
+        invalid: r.invalid,
+    })
 }
 
-/// Turns with what `explain` shows beyond the row.
+/// The same turns as [`read`], each with what `explain` shows beyond the row.
 pub fn explain_turns<'a>(
-    _data: &'a [u8],
-    _agent: Option<&str>,
-) -> Result<Vec<(Turn<'a>, crate::model::Extras)>, String> {
-    Err("agentfootprint input is not supported yet".into())
+    data: &'a [u8],
+    agent: Option<&str>,
+) -> Result<Vec<(Turn<'a>, Extras)>, String> {
+    Ok(read_runs(data, agent)?
+        .runs
+        .iter()
+        .map(|r| (r.turn(), r.extras()))
+        .collect())
 }
+
+/// One event, normalised across the three exports.
+struct Event {
+    kind: String,
+    payload: Value,
+    run_id: Option<String>,
+    session_id: Option<String>,
+    time_ms: Option<f64>,
+    composition: Option<String>,
+    line: u64,
+}
+
+/// An event line or record as written.
+#[derive(Deserialize)]
+struct EventIn {
+    #[serde(rename = "type", default)]
+    kind: Option<Value>,
+    #[serde(rename = "eventType", default)]
+    event_type: Option<Value>,
+    #[serde(default)]
+    payload: Option<Value>,
+    #[serde(default)]
+    meta: Option<Value>,
+    #[serde(default)]
+    timestamp: Option<Value>,
+    #[serde(default)]
+    format: Option<IgnoredAny>,
+    #[serde(default)]
+    header: Option<IgnoredAny>,
+}
+
+/// What reading one line or record gave.
+enum Item {
+    Event(Box<Event>),
+    /// Valid, but not an event of any run.
+    Skipped,
+    Invalid(String),
+}
+
+/// Drops serde_json's position suffix (the caller knows the line) and keeps the column.
+fn reason_of(e: &serde_json::Error, with_column: bool) -> String {
+    let msg = e.to_string();
+    let base = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(b, _)| b);
+    if with_column && e.column() > 0 {
+        format!("{base} (column {})", e.column())
+    } else {
+        base.to_owned()
+    }
+}
+
+fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
+    let e: EventIn = match serde_json::from_slice(bytes) {
+        Ok(e) => e,
+        Err(err) if err.classify() == serde_json::error::Category::Data => {
+            return Item::Invalid(format!(
+                "not an agentfootprint event: {}",
+                reason_of(&err, false)
+            ));
+        }
+        Err(err) => return Item::Invalid(reason_of(&err, !in_document)),
+    };
+    let kind = match e.kind.or(e.event_type) {
+        Some(Value::String(s)) => s,
+        Some(other) => {
+            return Item::Invalid(format!(
+                "not an agentfootprint event: `type` is {other}, not a string"
+            ));
+        }
+        None if !in_document && (e.format.is_some() || e.header.is_some()) => {
+            return Item::Invalid(
+                "a recording or audit bundle must be the only document in its file, not one line among events".into(),
+            );
+        }
+        None => {
+            return Item::Invalid(
+                "not an agentfootprint event: no `type` (or `eventType`) field".into(),
+            );
+        }
+    };
+    if !kind.starts_with(EVENT_PREFIX) && !kind.starts_with("audit.") {
+        return Item::Skipped;
+    }
+    let meta = e.meta.unwrap_or(Value::Null);
+    let str_of = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_owned);
+    let run_id = str_of("runId");
+    let payload = e.payload.unwrap_or(Value::Null);
+    // The audit's genesis record names its run in the payload as well.
+    let run_id = run_id.or_else(|| {
+        payload
+            .get("runId")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    if run_id.is_none() {
+        return Item::Skipped;
+    }
+    let time_ms = meta
+        .get("wallClockMs")
+        .and_then(Value::as_f64)
+        .or_else(|| e.timestamp.as_ref().and_then(Value::as_f64));
+    let composition = meta
+        .get("compositionPath")
+        .and_then(Value::as_array)
+        .and_then(|a| a.iter().rev().find_map(Value::as_str))
+        .map(|s| s.strip_prefix("Agent:").unwrap_or(s).to_owned());
+    Item::Event(Box::new(Event {
+        kind,
+        payload,
+        run_id,
+        session_id: str_of("sessionId"),
+        time_ms,
+        composition,
+        line,
+    }))
+}
+
+/// The parts of a recording or audit bundle this dialect reads.
+#[derive(Deserialize)]
+struct DocIn<'a> {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    header: Option<DocHeaderIn>,
+    #[serde(borrow, default)]
+    records: Option<Vec<&'a RawValue>>,
+    #[serde(borrow, default)]
+    recording: Option<RecordingIn<'a>>,
+    #[serde(default)]
+    run: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct DocHeaderIn {
+    #[serde(default)]
+    format: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RecordingIn<'a> {
+    #[serde(borrow, default)]
+    events: Option<Vec<&'a RawValue>>,
+}
+
+/// 1-based line of byte offset `at`, counting from a known (offset, line) pair.
+fn line_at(data: &[u8], from: (usize, u64), at: usize) -> u64 {
+    let (off, line) = from;
+    if at <= off {
+        return line;
+    }
+    line + memchr::memchr_iter(b'\n', &data[off..at.min(data.len())]).count() as u64
+}
+
+/// Reads a whole source into runs (the engine behind [`read`], [`explain_turns`],
+/// `evidence` and `convert`). An unreadable source is counted, not an error.
+pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
+    let body = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let bom = data.len() - body.len();
+    let first = body
+        .split(|&b| b == b'\n')
+        .find(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    let document = match first {
+        None => false,
+        Some(l) => match serde_json::from_slice::<Probe<'_>>(l) {
+            Ok(p) => p.document_format().is_some(),
+            // A first line that is not a whole object starts a pretty-printed document.
+            Err(_) => l
+                .iter()
+                .filter(|b| !b.is_ascii_whitespace())
+                .eq(b"{".iter()),
+        },
+    };
+    let mut out = Runs::default();
+    let mut events = Vec::new();
+    let mut export = Export::Events;
+    if document {
+        export = read_document(data, bom, &mut out, &mut events);
+    } else {
+        read_lines(body, &mut out, &mut events);
+    }
+    group(events, export, agent, &mut out);
+    Ok(out)
+}
+
+fn read_lines(body: &[u8], out: &mut Runs, events: &mut Vec<Event>) {
+    let mut start = 0;
+    let mut line_no = 0u64;
+    while start < body.len() {
+        let end = memchr::memchr(b'\n', &body[start..]).map_or(body.len(), |p| start + p);
+        let raw = &body[start..end];
+        start = end + 1;
+        line_no += 1;
+        out.stats.lines += 1;
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            out.stats.blank_lines += 1;
+            continue;
+        }
+        match parse_event(line, line_no, false) {
+            Item::Event(e) => events.push(*e),
+            Item::Skipped => out.stats.skipped_records += 1,
+            Item::Invalid(reason) => {
+                out.stats.invalid_lines += 1;
+                out.invalid.push((line_no, reason));
+            }
+        }
+    }
+}
+
+/// Reads a recording or audit bundle; returns which it was.
+fn read_document(data: &[u8], bom: usize, out: &mut Runs, events: &mut Vec<Event>) -> Export {
+    let doc: DocIn<'_> = match serde_json::from_slice(&data[bom..]) {
+        Ok(d) => d,
+        Err(e) => {
+            out.stats.lines += 1;
+            out.stats.invalid_lines += 1;
+            out.invalid.push((
+                e.line().max(1) as u64,
+                format!(
+                    "not a readable agentfootprint document: {}",
+                    reason_of(&e, true)
+                ),
+            ));
+            return Export::Events;
+        }
+    };
+    let header_format = doc.header.as_ref().and_then(|h| h.format.clone());
+    let (export, records) = match (doc.format.as_deref(), header_format.as_deref()) {
+        (Some(RECORDING_FORMAT), _) => (Export::Recording, doc.recording.and_then(|r| r.events)),
+        (_, Some(AUDIT_FORMAT)) => (Export::Audit, doc.records),
+        (f, h) => {
+            let found = f.or(h).unwrap_or("none");
+            out.stats.lines += 1;
+            out.stats.invalid_lines += 1;
+            out.invalid.push((
+                1,
+                format!("unsupported agentfootprint document format {found:?} (this tool reads {RECORDING_FORMAT} and {AUDIT_FORMAT})"),
+            ));
+            return Export::Events;
+        }
+    };
+    let Some(records) = records else {
+        let place = if export == Export::Recording {
+            "recording.events"
+        } else {
+            "records"
+        };
+        out.stats.lines += 1;
+        out.stats.invalid_lines += 1;
+        out.invalid
+            .push((1, format!("the document has no `{place}` list of events")));
+        return export;
+    };
+    let base = data.as_ptr() as usize;
+    let mut cursor = (0usize, 1u64);
+    for raw in records {
+        let at = (raw.get().as_ptr() as usize).saturating_sub(base);
+        let line = line_at(data, cursor, at);
+        cursor = (at.max(cursor.0), line);
+        out.stats.lines += 1;
+        match parse_event(raw.get().as_bytes(), line, true) {
+            Item::Event(e) => events.push(*e),
+            Item::Skipped => out.stats.skipped_records += 1,
+            Item::Invalid(reason) => {
+                out.stats.invalid_lines += 1;
+                out.invalid.push((line, reason));
+            }
+        }
+    }
+    let incomplete = doc.run.as_ref().and_then(|r| {
+        let complete = r.get("complete").and_then(Value::as_bool);
+        let dropped = r.get("droppedEvents").and_then(Value::as_u64).unwrap_or(0);
+        let id = r.get("runId").and_then(Value::as_str)?.to_owned();
+        (complete == Some(false) || dropped > 0).then_some((id, complete, dropped))
+    });
+    if let Some((id, complete, dropped)) = incomplete {
+        let note = match complete {
+            Some(false) => {
+                format!("the recording says the run is not complete ({dropped} event(s) dropped)")
+            }
+            _ => format!("the recording dropped {dropped} event(s)"),
+        };
+        // A note for the run, not a record: `group` does not count it.
+        events.push(Event {
+            kind: "grounding-audit.note".into(),
+            payload: Value::String(note),
+            run_id: Some(id),
+            session_id: None,
+            time_ms: None,
+            composition: None,
+            line: 0,
+        });
+    }
+    export
+}
+
+/// Per-run accumulation while grouping.
+struct Acc {
+    first_line: u64,
+    events: Vec<Event>,
+}
+
+/// Groups events by run, in order of each run's first event, and builds runs.
+fn group(events: Vec<Event>, export: Export, agent: Option<&str>, out: &mut Runs) {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut accs: Vec<Acc> = Vec::new();
+    for e in events {
+        let Some(id) = e.run_id.clone() else { continue };
+        let synthetic = e.kind == "grounding-audit.note";
+        match index.get(&id) {
+            Some(&i) => {
+                if !synthetic {
+                    out.stats.skipped_records += 1;
+                }
+                accs[i].events.push(e);
+            }
+            None if synthetic => {}
+            None => {
+                index.insert(id, accs.len());
+                accs.push(Acc {
+                    first_line: e.line,
+                    events: vec![e],
+                });
+            }
+        }
+    }
+    let mut last_pos = 0u64;
+    for acc in accs {
+        match build(&acc.events, export, agent) {
+            Ok(mut run) => {
+                run.line = acc.first_line.max(last_pos + 1);
+                last_pos = run.line;
+                out.runs.push(run);
+            }
+            Err(reason) => {
+                out.stats.invalid_lines += 1;
+                out.invalid.push((acc.first_line, reason));
+            }
+        }
+    }
+}
+
+/// `[N chars]`: a bounded audit's stand-in for text.
+pub fn bounded_len(s: &str) -> Option<u64> {
+    let n = s.strip_prefix('[')?.strip_suffix(" chars]")?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
+}
+
+/// Milliseconds since the epoch as a UTC time.
+fn time_of(ms: f64) -> Option<DateTime<Utc>> {
+    if !ms.is_finite() || ms.abs() > 8.0e15 {
+        return None;
+    }
+    let whole = ms.floor();
+    let nanos = ((ms - whole) * 1e6).round() as u32;
+    DateTime::from_timestamp_millis(whole as i64).and_then(|t| {
+        t.checked_add_signed(chrono::Duration::nanoseconds(nanos.min(999_999) as i64))
+    })
+}
+
+fn as_count(v: Option<&Value>) -> Option<u64> {
+    let v = v?;
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|x| *x >= 0.0 && x.fract() == 0.0 && *x < 1.8e19)
+            .map(|x| x as u64)
+    })
+}
+
+/// Splits `memory:<ragId>#<chunkId>` into (ragId, chunkId).
+fn split_source_id(id: &str) -> (Option<&str>, &str) {
+    match id
+        .strip_prefix("memory:")
+        .and_then(|rest| rest.split_once('#'))
+    {
+        Some((rag, chunk)) => (Some(rag), chunk),
+        None => (None, id),
+    }
+}
+
+/// The `doc="…"` attribute of the first `<source …>` tag in injected RAG text.
+fn doc_attribute(raw: &str) -> Option<String> {
+    let tag_start = raw.find("<source ")?;
+    let tag = &raw[tag_start..];
+    let tag = &tag[..tag.find('>')?];
+    let at = tag.find(" doc=\"")? + " doc=\"".len();
+    let value = &tag[at..];
+    let end = value.find('"')?;
+    Some(
+        value[..end]
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
+}
+
+/// What makes two injections of a run the same: source, slot, source id, content hash.
+type InjectionKey = (String, Option<String>, Option<String>, Option<String>);
+
+/// Builds one run from its events, in dispatch order.
+fn build(events: &[Event], export: Export, agent_flag: Option<&str>) -> Result<Run, String> {
+    let first = &events[0];
+    let run_id = first.run_id.clone().unwrap_or_default();
+    let created_at = events
+        .iter()
+        .find_map(|e| e.time_ms)
+        .ok_or_else(|| format!("run {run_id:?} has no time (meta.wallClockMs or timestamp) on any event, so it cannot be a turn"))
+        .and_then(|ms| time_of(ms).ok_or_else(|| format!("run {run_id:?}: time {ms} is not a valid epoch-milliseconds value")))?;
+    let mut mode: Option<String> = None;
+    let mut genesis_agent = None;
+    let mut configured_agent = None;
+    let mut run = Run {
+        run_id,
+        line: first.line,
+        export,
+        agent: String::new(),
+        session_id: events.iter().find_map(|e| e.session_id.clone()),
+        created_at,
+        bounded: false,
+        question: None,
+        injections: Vec::new(),
+        chunks: Vec::new(),
+        candidates: Vec::new(),
+        retrievals: Vec::new(),
+        model_calls: Vec::new(),
+        tools: Vec::new(),
+        turn_end: None,
+        model: None,
+        notes: Vec::new(),
+    };
+    for e in events {
+        if e.kind == "audit.genesis" {
+            mode = e
+                .payload
+                .get("payloadMode")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            genesis_agent = e
+                .payload
+                .get("agent")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+        }
+    }
+    run.bounded = mode.as_deref() == Some("bounded");
+    // Only an audit bundle replaces text by lengths; elsewhere "[5 chars]" is text.
+    let pattern = export == Export::Audit && mode.as_deref() != Some("verbatim");
+    let text = |v: Option<&Value>| -> Option<Text> {
+        let s = v?.as_str()?;
+        match bounded_len(s) {
+            Some(n) if pattern => Some(Text::Bounded(n)),
+            _ => Some(Text::Observed(s.to_owned())),
+        }
+    };
+    let mut seen_injections: Vec<InjectionKey> = Vec::new();
+    let mut seen_chunks: Vec<String> = Vec::new();
+    let mut composition = None;
+    for e in events {
+        let p = &e.payload;
+        let field = |k: &str| p.get(k);
+        let string = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_owned);
+        if composition.is_none() {
+            composition = e.composition.clone();
+        }
+        match e.kind.strip_prefix(EVENT_PREFIX).unwrap_or(&e.kind) {
+            "agent.run_configured" => {
+                configured_agent = configured_agent.or_else(|| string("agentId"));
+                if run.model.is_none() {
+                    run.model = p
+                        .get("llm")
+                        .and_then(|l| l.get("model"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                }
+            }
+            "agent.turn_start" if run.question.is_none() => {
+                run.question = text(field("userPrompt"));
+            }
+            "stream.llm_start" => {
+                if let Some(m) = string("model") {
+                    run.model = Some(m);
+                }
+            }
+            "memory.retrieved" => {
+                run.retrievals.push((
+                    as_count(field("k")),
+                    field("threshold").and_then(Value::as_f64),
+                ));
+                for c in field("candidates")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let Some(id) = c.get("id").and_then(Value::as_str) else {
+                        continue;
+                    };
+                    run.candidates.push(Candidate {
+                        id: id.to_owned(),
+                        score: c.get("score").and_then(Value::as_f64),
+                        rank: as_count(c.get("rank")),
+                        admitted: c.get("admitted").and_then(Value::as_bool).unwrap_or(false),
+                        reason: c.get("reason").and_then(Value::as_str).map(str::to_owned),
+                        doc_uri: c.get("docUri").and_then(Value::as_str).map(str::to_owned),
+                    });
+                }
+            }
+            "context.injected" => {
+                let source = string("source").unwrap_or_else(|| "unknown".into());
+                let source_id = string("sourceId");
+                let slot = string("slot");
+                let raw = field("rawContent")
+                    .filter(|v| v.is_string())
+                    .or(field("contentSummary"));
+                let hash = string("contentHash")
+                    .or_else(|| raw.and_then(Value::as_str).map(str::to_owned));
+                // The system prompt is recomposed at every iteration: the same
+                // injection again is one observation, not two.
+                let key = (source.clone(), slot.clone(), source_id.clone(), hash);
+                if seen_injections.contains(&key) {
+                    continue;
+                }
+                seen_injections.push(key);
+                let content = text(raw);
+                let score = field("retrievalScore").and_then(Value::as_f64);
+                let mut chunk = None;
+                if source == "rag" {
+                    let chunk_key = source_id
+                        .clone()
+                        .or_else(|| string("contentHash"))
+                        .unwrap_or_default();
+                    match seen_chunks.iter().position(|k| *k == chunk_key) {
+                        Some(i) => chunk = Some((i + 1) as u32),
+                        None => {
+                            seen_chunks.push(chunk_key);
+                            let (rag, chunk_id) = match source_id.as_deref() {
+                                Some(id) => {
+                                    let (rag, c) = split_source_id(id);
+                                    (rag.map(str::to_owned), Some(c.to_owned()))
+                                }
+                                None => (None, None),
+                            };
+                            let from_text = content
+                                .as_ref()
+                                .and_then(Text::observed)
+                                .and_then(doc_attribute);
+                            let from_candidates = chunk_id.as_ref().and_then(|id| {
+                                run.candidates
+                                    .iter()
+                                    .rev()
+                                    .find(|c| &c.id == id)
+                                    .and_then(|c| c.doc_uri.clone())
+                            });
+                            run.chunks.push(RagChunk {
+                                chunk_id,
+                                document_id: from_text.or(from_candidates).or(rag),
+                                score,
+                            });
+                            chunk = Some(run.chunks.len() as u32);
+                        }
+                    }
+                }
+                run.injections.push(Injection {
+                    source,
+                    slot,
+                    source_id,
+                    score,
+                    rank: as_count(field("rankPosition")),
+                    content,
+                    chunk,
+                });
+            }
+            "stream.llm_end" => {
+                let withheld = field("contentWithheld").and_then(Value::as_bool) == Some(true);
+                let output = if withheld {
+                    Output::Withheld
+                } else {
+                    match text(field("content")) {
+                        Some(Text::Observed(s)) => Output::Observed(s),
+                        Some(Text::Bounded(n)) => Output::Bounded(n),
+                        None => Output::Observed(String::new()),
+                    }
+                };
+                run.model_calls.push(ModelCall {
+                    iteration: as_count(field("iteration")),
+                    usage: field("usage").cloned(),
+                    output,
+                    stop_reason: string("stopReason"),
+                    duration_ms: field("durationMs").and_then(Value::as_f64),
+                    tool_call_count: as_count(field("toolCallCount")),
+                });
+            }
+            "stream.tool_start" => run.tools.push(Tool {
+                name: string("toolName").unwrap_or_else(|| "unknown".into()),
+                call_id: string("toolCallId"),
+                args: field("args").cloned(),
+                result: None,
+                duration_ms: None,
+                error: false,
+                ended: false,
+            }),
+            "stream.tool_end" => {
+                let id = string("toolCallId");
+                let open = run
+                    .tools
+                    .iter()
+                    .position(|t| !t.ended && id.is_some() && t.call_id == id);
+                let i = match open {
+                    Some(i) => i,
+                    None => {
+                        run.tools.push(Tool {
+                            name: string("toolName").unwrap_or_else(|| "unknown".into()),
+                            call_id: id,
+                            args: None,
+                            result: None,
+                            duration_ms: None,
+                            error: false,
+                            ended: false,
+                        });
+                        run.tools.len() - 1
+                    }
+                };
+                let t = &mut run.tools[i];
+                t.ended = true;
+                t.error = field("error").and_then(Value::as_bool) == Some(true);
+                t.result = field("result").cloned();
+                t.duration_ms = field("durationMs").and_then(Value::as_f64);
+            }
+            "agent.turn_end" => {
+                run.turn_end = Some(TurnEnd {
+                    final_content: text(field("finalContent")),
+                    input_tokens: as_count(field("totalInputTokens")),
+                    output_tokens: as_count(field("totalOutputTokens")),
+                    duration_ms: field("durationMs").and_then(Value::as_f64),
+                    stopped_early: field("stoppedEarly").and_then(Value::as_bool),
+                });
+            }
+            "agent.evidence_checked" => {
+                let unsupported: Vec<String> = field("unsupported")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|u| {
+                        let v = u.get("value").and_then(Value::as_str)?;
+                        Some(match u.get("shape").and_then(Value::as_str) {
+                            Some(s) => format!("{v} ({s})"),
+                            None => v.to_owned(),
+                        })
+                    })
+                    .collect();
+                let action = string("action").unwrap_or_else(|| "no action".into());
+                let list = if unsupported.is_empty() {
+                    "none".to_owned()
+                } else {
+                    unsupported.join(", ")
+                };
+                run.notes.push(format!(
+                    "framework evidence check: unsupported values {list}; action {action}"
+                ));
+            }
+            _ if e.kind == "grounding-audit.note" => {
+                if let Some(s) = p.as_str() {
+                    run.notes.push(s.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(end) = &run.turn_end
+        && end.stopped_early == Some(true)
+    {
+        run.notes.push("turn_end says the run stopped early".into());
+    }
+    run.agent = match agent_flag {
+        Some(a) => a.to_owned(),
+        None => configured_agent
+            .or(genesis_agent)
+            .or(composition)
+            .unwrap_or_else(|| DEFAULT_AGENT.to_owned()),
+    };
+    Ok(run)
+}
+
+#[cfg(test)]
+mod tests;

@@ -40,6 +40,9 @@ struct LineIn<'a> {
     cost_cents: Option<f64>,
     #[serde(default)]
     latency_ms: Option<f64>,
+    /// Why no answer was observed, when `reply` is null (written by `convert`).
+    #[serde(default)]
+    unobserved: Option<Unobserved>,
 }
 
 /// Telemetry fields, read from `grounding` first and the top level second.
@@ -402,7 +405,7 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
         Some(raw) if raw.get() != "null" => return Err("reply must be a string or null".into()),
         _ => match citations {
             Some(c) => Answer::Citations(c.0),
-            None => Answer::Unobserved(Unobserved::NoReply),
+            None => Answer::Unobserved(p.unobserved.unwrap_or(Unobserved::NoReply)),
         },
     };
     let chunks = chunks_in

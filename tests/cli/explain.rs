@@ -68,3 +68,41 @@ fn text_snapshot() {
     let (_, out, _) = run(&["explain", "t-05", "--show-text", &demo()]);
     insta::assert_snapshot!("explain_text", out.replace(&demo(), "DEMO"));
 }
+
+#[test]
+fn agentfootprint_turn_explains_with_id_markers_and_candidates() {
+    let Some(path) = shared("agentfootprint/B-rag-tools-2turns.fileObservability.ndjson") else {
+        return;
+    };
+    let (code, out, err) = run(&["explain", "run-1795960149965-3", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("verdict ok"), "{out}");
+    assert!(out.contains("[pricing]"), "{out}");
+    assert!(out.contains("candidate refunds"), "{out}");
+}
+
+#[test]
+fn agentfootprint_fixture_withheld_turn_is_unobserved() {
+    let (code, out, _) = run(&[
+        "report",
+        "--all",
+        "--format",
+        "jsonl",
+        fixture("agentfootprint/withheld.ndjson").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let first = out
+        .lines()
+        .map(|l| json(l))
+        .find(|r| r["verdict"] == "unobserved")
+        .expect("a withheld turn");
+    assert_eq!(first["unobserved_reason"], "withheld");
+    let id = first["turn_id"].as_str().unwrap().to_owned();
+    let (code, out, _) = run(&[
+        "explain",
+        &id,
+        fixture("agentfootprint/withheld.ndjson").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("withheld"), "{out}");
+}

@@ -1,6 +1,7 @@
 //! One integration-test binary, a module per subcommand or theme. Every test
 //! runs the real binary.
 
+mod agentfootprint;
 mod check;
 mod cli;
 mod common;
