@@ -93,7 +93,7 @@ fn agentfootprint_fixture_withheld_turn_is_unobserved() {
     assert_eq!(code, 0);
     let first = out
         .lines()
-        .map(|l| json(l))
+        .map(json)
         .find(|r| r["verdict"] == "unobserved")
         .expect("a withheld turn");
     assert_eq!(first["unobserved_reason"], "withheld");
