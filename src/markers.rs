@@ -47,7 +47,10 @@ pub enum Preset {
 pub enum Grammar {
     Preset(Preset),
     /// A custom regex with one capture group holding the index, and the index base (0 or 1).
-    Regex { re: regex::Regex, base: u8 },
+    Regex {
+        re: regex::Regex,
+        base: u8,
+    },
 }
 
 impl Default for Grammar {
@@ -62,9 +65,14 @@ pub const MAX_RANGE: u64 = 100;
 const MAX_BRACKET: usize = 256;
 
 impl Grammar {
-    /// Builds a regex grammar, checking it has exactly one capture group.
+    /// Builds a regex grammar, checking it has exactly one capture group and
+    /// that the index base is 0 or 1.
     pub fn regex(pattern: &str, base: u8) -> Result<Grammar, String> {
-        let re = regex::Regex::new(pattern).map_err(|e| format!("--marker-regex does not compile: {e}"))?;
+        if base > 1 {
+            return Err(format!("--marker-base must be 0 or 1, not {base}"));
+        }
+        let re = regex::Regex::new(pattern)
+            .map_err(|e| format!("--marker-regex does not compile: {e}"))?;
         let groups = re.captures_len() - 1;
         if groups != 1 {
             return Err(format!(
@@ -76,15 +84,22 @@ impl Grammar {
 
     /// Whether markers could be hidden or broken by JSON escapes in `raw`
     /// (a JSON string literal), so the text must be decoded before scanning.
-    /// Escapes such as `\n` or `\"` cannot produce or break a marker of the
-    /// built-in grammars, so the common case scans the raw text directly.
+    ///
+    /// For the presets an escape matters only when it can create a bracket
+    /// (`\u005B`: any `\u` escape counts) or when it sits inside a bracketed
+    /// run, where it could change the run's content, end it (`\n`) or change
+    /// its length. Every other escape (the `\n` between paragraphs, a `\"`
+    /// around a quotation) leaves the markers exactly as in the decoded text,
+    /// so the common case scans the raw text directly.
     pub fn needs_decoding(&self, raw: &str) -> bool {
-        let Some(first) = memchr(b'\\', raw.as_bytes()) else { return false };
+        let b = raw.as_bytes();
+        let Some(first) = memchr(b'\\', b) else {
+            return false;
+        };
         match self {
             Grammar::Regex { .. } => true,
             Grammar::Preset(_) => {
-                let bytes = &raw.as_bytes()[first..];
-                memchr::memmem::find(bytes, b"\\u").is_some() || memchr::memmem::find(bytes, b"\\/").is_some()
+                memchr::memmem::find(&b[first..], b"\\u").is_some() || escape_in_bracket(b)
             }
         }
     }
@@ -101,6 +116,10 @@ impl Grammar {
             Grammar::Regex { re, base } => {
                 for caps in re.captures_iter(text) {
                     let whole = caps.get(0).expect("group 0 always exists");
+                    // An empty match (`(\d*)` between two letters) is no marker.
+                    if whole.is_empty() {
+                        continue;
+                    }
                     let kind = match caps.get(1) {
                         Some(g) => match parse_digits(g.as_str().as_bytes()) {
                             Some(v) => resolve(v.and_then(|v| v.checked_add(1 - *base as u64)), n),
@@ -108,7 +127,11 @@ impl Grammar {
                         },
                         None => MarkerKind::Malformed,
                     };
-                    f(Marker { start: whole.start(), end: whole.end(), kind });
+                    f(Marker {
+                        start: whole.start(),
+                        end: whole.end(),
+                        kind,
+                    });
                 }
             }
         }
@@ -132,7 +155,10 @@ fn parse_digits(s: &[u8]) -> Option<Option<u64>> {
     }
     let mut v: u64 = 0;
     for &b in s {
-        match v.checked_mul(10).and_then(|v| v.checked_add((b - b'0') as u64)) {
+        match v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add((b - b'0') as u64))
+        {
             Some(x) => v = x,
             None => return Some(None),
         }
@@ -152,6 +178,26 @@ fn close_of(b: &[u8], open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether a backslash occurs inside some bracketed run of `b`: after a `[`,
+/// before the next `]` or `[`, within the window [`close_of`] looks at. Where
+/// no run holds one, every run reads the same raw as decoded.
+fn escape_in_bracket(b: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(off) = memchr(b'[', &b[at..]) {
+        let open = at + off;
+        let end = (open + 1 + MAX_BRACKET).min(b.len());
+        for &c in &b[open + 1..end] {
+            match c {
+                b'\\' => return true,
+                b']' | b'[' => break,
+                _ => {}
+            }
+        }
+        at = open + 1;
+    }
+    false
 }
 
 /// Calls `f(open, close)` for every `[` … `]` run in `text`.
@@ -176,17 +222,26 @@ fn scan_kb(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
     while let Some(off) = memchr(b'[', &b[at..]) {
         let open = at + off;
         at = open + 1;
-        if b.len() < open + 3 || !b[open + 1].eq_ignore_ascii_case(&b'k') || !b[open + 2].eq_ignore_ascii_case(&b'b') {
+        if b.len() < open + 3
+            || !b[open + 1].eq_ignore_ascii_case(&b'k')
+            || !b[open + 2].eq_ignore_ascii_case(&b'b')
+        {
             continue;
         }
-        let Some(close) = close_of(b, open) else { continue };
+        let Some(close) = close_of(b, open) else {
+            continue;
+        };
         at = close + 1;
         let inner = &b[open + 1..close];
         let kind = match inner.strip_prefix(b"KB-").and_then(parse_digits) {
             Some(v) => resolve(v, n),
             None => MarkerKind::Malformed,
         };
-        f(Marker { start: open, end: close + 1, kind });
+        f(Marker {
+            start: open,
+            end: close + 1,
+            kind,
+        });
     }
 }
 
@@ -194,8 +249,15 @@ fn scan_kb(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
 fn scan_prefixed(text: &str, prefix: &[u8], n: u64, f: &mut dyn FnMut(Marker)) {
     let b = text.as_bytes();
     for_each_bracket(text, |open, close| {
-        if let Some(v) = b[open + 1..close].strip_prefix(prefix).and_then(parse_digits) {
-            f(Marker { start: open, end: close + 1, kind: resolve(v, n) });
+        if let Some(v) = b[open + 1..close]
+            .strip_prefix(prefix)
+            .and_then(parse_digits)
+        {
+            f(Marker {
+                start: open,
+                end: close + 1,
+                kind: resolve(v, n),
+            });
         }
     });
 }
@@ -271,7 +333,11 @@ fn scan_numeric(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
         if !parse_numeric_list(inner, &mut items) {
             return;
         }
-        let span = |kind| Marker { start: open, end: close + 1, kind };
+        let span = |kind| Marker {
+            start: open,
+            end: close + 1,
+            kind,
+        };
         for item in &items {
             match *item {
                 Item::One(v) => f(span(resolve(v, n))),
@@ -300,21 +366,33 @@ fn scan_id(text: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
         }
         let hit = chunks.iter().find(|c| {
             c.chunk_id.as_ref().is_some_and(|id| id.as_str() == token)
-                || c.document_id.as_ref().is_some_and(|id| id.as_str() == token)
+                || c.document_id
+                    .as_ref()
+                    .is_some_and(|id| id.as_str() == token)
         });
         let kind = match hit {
             Some(c) => MarkerKind::Cited(c.index),
             None => {
                 let tb = &b[open + 1..close];
+                // Id-shaped: only id characters, at least one digit or
+                // punctuation mark (plain words are prose) and at least one
+                // letter or digit (`[...]` and `[-]` are not ids).
                 let shaped = tb.iter().all(|&c| id_char(c))
-                    && tb.iter().any(|&c| c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-'));
+                    && tb.iter().any(|&c| {
+                        c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
+                    })
+                    && tb.iter().any(u8::is_ascii_alphanumeric);
                 if !shaped {
                     return;
                 }
                 MarkerKind::OutOfRange
             }
         };
-        f(Marker { start: open, end: close + 1, kind });
+        f(Marker {
+            start: open,
+            end: close + 1,
+            kind,
+        });
     });
 }
 

@@ -2,4 +2,6 @@
 //! runs the real binary.
 
 mod common;
+mod markers;
+mod realdata;
 mod report;
