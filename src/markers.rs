@@ -65,8 +65,12 @@ pub const MAX_RANGE: u64 = 100;
 const MAX_BRACKET: usize = 256;
 
 impl Grammar {
-    /// Builds a regex grammar, checking it has exactly one capture group.
+    /// Builds a regex grammar, checking it has exactly one capture group and
+    /// that the index base is 0 or 1.
     pub fn regex(pattern: &str, base: u8) -> Result<Grammar, String> {
+        if base > 1 {
+            return Err(format!("--marker-base must be 0 or 1, not {base}"));
+        }
         let re = regex::Regex::new(pattern)
             .map_err(|e| format!("--marker-regex does not compile: {e}"))?;
         let groups = re.captures_len() - 1;
@@ -80,18 +84,22 @@ impl Grammar {
 
     /// Whether markers could be hidden or broken by JSON escapes in `raw`
     /// (a JSON string literal), so the text must be decoded before scanning.
-    /// Escapes such as `\n` or `\"` cannot produce or break a marker of the
-    /// built-in grammars, so the common case scans the raw text directly.
+    ///
+    /// For the presets an escape matters only when it can create a bracket
+    /// (`\u005B`: any `\u` escape counts) or when it sits inside a bracketed
+    /// run, where it could change the run's content, end it (`\n`) or change
+    /// its length. Every other escape (the `\n` between paragraphs, a `\"`
+    /// around a quotation) leaves the markers exactly as in the decoded text,
+    /// so the common case scans the raw text directly.
     pub fn needs_decoding(&self, raw: &str) -> bool {
-        let Some(first) = memchr(b'\\', raw.as_bytes()) else {
+        let b = raw.as_bytes();
+        let Some(first) = memchr(b'\\', b) else {
             return false;
         };
         match self {
             Grammar::Regex { .. } => true,
             Grammar::Preset(_) => {
-                let bytes = &raw.as_bytes()[first..];
-                memchr::memmem::find(bytes, b"\\u").is_some()
-                    || memchr::memmem::find(bytes, b"\\/").is_some()
+                memchr::memmem::find(&b[first..], b"\\u").is_some() || escape_in_bracket(b)
             }
         }
     }
@@ -108,6 +116,10 @@ impl Grammar {
             Grammar::Regex { re, base } => {
                 for caps in re.captures_iter(text) {
                     let whole = caps.get(0).expect("group 0 always exists");
+                    // An empty match (`(\d*)` between two letters) is no marker.
+                    if whole.is_empty() {
+                        continue;
+                    }
                     let kind = match caps.get(1) {
                         Some(g) => match parse_digits(g.as_str().as_bytes()) {
                             Some(v) => resolve(v.and_then(|v| v.checked_add(1 - *base as u64)), n),
@@ -166,6 +178,26 @@ fn close_of(b: &[u8], open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether a backslash occurs inside some bracketed run of `b`: after a `[`,
+/// before the next `]` or `[`, within the window [`close_of`] looks at. Where
+/// no run holds one, every run reads the same raw as decoded.
+fn escape_in_bracket(b: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(off) = memchr(b'[', &b[at..]) {
+        let open = at + off;
+        let end = (open + 1 + MAX_BRACKET).min(b.len());
+        for &c in &b[open + 1..end] {
+            match c {
+                b'\\' => return true,
+                b']' | b'[' => break,
+                _ => {}
+            }
+        }
+        at = open + 1;
+    }
+    false
 }
 
 /// Calls `f(open, close)` for every `[` … `]` run in `text`.
@@ -342,10 +374,14 @@ fn scan_id(text: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
             Some(c) => MarkerKind::Cited(c.index),
             None => {
                 let tb = &b[open + 1..close];
+                // Id-shaped: only id characters, at least one digit or
+                // punctuation mark (plain words are prose) and at least one
+                // letter or digit (`[...]` and `[-]` are not ids).
                 let shaped = tb.iter().all(|&c| id_char(c))
                     && tb.iter().any(|&c| {
                         c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
-                    });
+                    })
+                    && tb.iter().any(u8::is_ascii_alphanumeric);
                 if !shaped {
                     return;
                 }

@@ -1,1 +1,365 @@
+//! The verdict rules in order, `partial`, confidence, citations-only answers
+//! and unobserved turns.
 
+use super::*;
+use crate::markers::Preset;
+use crate::model::{Reply, Unobserved};
+use std::borrow::Cow;
+
+fn chunks(scores: &[Option<f64>]) -> Vec<Chunk<'static>> {
+    scores
+        .iter()
+        .enumerate()
+        .map(|(i, &score)| Chunk {
+            index: i as u32 + 1,
+            document_id: None,
+            chunk_id: None,
+            score,
+        })
+        .collect()
+}
+
+fn turn(answer: Answer<'static>, chunks: Vec<Chunk<'static>>) -> Turn<'static> {
+    Turn {
+        turn_id: crate::model::Id::string("t"),
+        agent_id: Cow::Borrowed("a"),
+        conversation_id: None,
+        channel: Cow::Borrowed("chat"),
+        created_at: chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap(),
+        answer,
+        chunks,
+        tool_calls: 0,
+        tool_errors: 0,
+        model: None,
+        tokens_used: None,
+        cost_cents: None,
+        latency_ms: None,
+    }
+}
+
+fn reply(text: &'static str, n: usize) -> Row<'static> {
+    grade(
+        turn(
+            Answer::Reply(Reply::Text(Cow::Borrowed(text))),
+            chunks(&vec![None; n]),
+        ),
+        &Grammar::default(),
+    )
+}
+
+fn citations(list: Vec<Option<u64>>, n: usize) -> Row<'static> {
+    grade(
+        turn(Answer::Citations(list), chunks(&vec![None; n])),
+        &Grammar::default(),
+    )
+}
+
+fn parsed(line: &str) -> Row<'static> {
+    match crate::dialect::native::parse_line(line) {
+        crate::dialect::Parsed::Turn(t) => grade(t, &Grammar::default()).into_owned(),
+        other => panic!("not a turn: {other:?}"),
+    }
+}
+
+// ------------------------------------------------ the rules, in order
+
+#[test]
+fn rule_1_unobserved_wins_over_everything() {
+    for reason in [
+        Unobserved::NoReply,
+        Unobserved::NoTurnEnd,
+        Unobserved::Withheld,
+        Unobserved::BoundedAudit,
+    ] {
+        let row = grade(
+            turn(Answer::Unobserved(reason), chunks(&[Some(0.9)])),
+            &Grammar::default(),
+        );
+        assert_eq!(row.verdict, Verdict::Unobserved);
+        assert_eq!(row.unobserved_reason, Some(reason));
+        assert_eq!(row.markers_from, None);
+        assert_eq!((row.marker_count, row.cited_chunks.len()), (0, 0));
+        assert!(!row.partial);
+        // The chunks are still reported; confidence still comes from them.
+        assert_eq!((row.chunk_count, row.confidence), (1, Some(0.9)));
+    }
+    // Straight from the rule function: markers do not matter when unobserved.
+    let t = Tally {
+        marker_count: 3,
+        cited: vec![1],
+        ..Tally::default()
+    };
+    assert_eq!(verdict(false, 2, &t), Verdict::Unobserved);
+    assert_eq!(verdict(false, 0, &Tally::default()), Verdict::Unobserved);
+}
+
+#[test]
+fn rule_2_orphan_marker_when_no_chunks_or_nothing_in_range() {
+    // Markers and no retrieval (a closed-book answer citing from memory).
+    let row = reply("Cats sleep a lot [KB-1][KB-2].", 0);
+    assert_eq!(
+        (row.verdict, row.marker_count, row.out_of_range_markers),
+        (Verdict::OrphanMarker, 2, 2)
+    );
+    // Retrieval, but every marker out of range (including 0).
+    let row = reply("See [KB-3] and [KB-0].", 2);
+    assert_eq!(
+        (row.verdict, row.marker_count, row.out_of_range_markers),
+        (Verdict::OrphanMarker, 2, 2)
+    );
+    assert!(row.cited_chunks.is_empty());
+    assert!(!row.partial);
+    // Rule 2 comes before rule 5: no chunks + a marker is not empty_retrieval.
+    assert_eq!(
+        verdict(
+            true,
+            0,
+            &Tally {
+                marker_count: 1,
+                out_of_range: 1,
+                ..Tally::default()
+            }
+        ),
+        Verdict::OrphanMarker
+    );
+}
+
+#[test]
+fn rule_3_ok_with_one_marker_in_range_partial_when_some_are_not() {
+    let row = reply("Yes [KB-2].", 2);
+    assert_eq!(
+        (row.verdict, row.partial, row.cited_chunks.as_slice()),
+        (Verdict::Ok, false, &[2][..])
+    );
+    let row = reply("Yes [KB-2] and [KB-7].", 2);
+    assert_eq!(
+        (row.verdict, row.partial, row.out_of_range_markers),
+        (Verdict::Ok, true, 1)
+    );
+    // Malformed markers alongside do not make it partial.
+    let row = reply("Yes [KB-1] [kb-2].", 2);
+    assert_eq!(
+        (row.verdict, row.partial, row.malformed_markers),
+        (Verdict::Ok, false, 1)
+    );
+}
+
+#[test]
+fn rule_4_no_marker_when_retrieval_ran_and_no_well_formed_marker() {
+    let row = reply("The plan renews monthly.", 1);
+    assert_eq!((row.verdict, row.marker_count), (Verdict::NoMarker, 0));
+    // Malformed markers are counted but are not markers for the verdict.
+    let row = reply("Renews monthly [KB 1] [kb-1] [KB-].", 1);
+    assert_eq!(
+        (row.verdict, row.marker_count, row.malformed_markers),
+        (Verdict::NoMarker, 0, 3)
+    );
+    // An empty reply is an observed answer with no marker.
+    let row = reply("", 2);
+    assert_eq!(
+        (row.verdict, row.markers_from),
+        (Verdict::NoMarker, Some(MarkersFrom::Reply))
+    );
+}
+
+#[test]
+fn rule_5_empty_retrieval_otherwise() {
+    let row = reply("Hello! How can I help?", 0);
+    assert_eq!(row.verdict, Verdict::EmptyRetrieval);
+    let row = reply("Hello [kb-1]", 0);
+    assert_eq!(
+        (row.verdict, row.malformed_markers),
+        (Verdict::EmptyRetrieval, 1)
+    );
+    let row = reply("", 0);
+    assert_eq!(row.verdict, Verdict::EmptyRetrieval);
+}
+
+#[test]
+fn the_rule_function_covers_every_combination() {
+    let none = Tally::default();
+    let in_range = Tally {
+        marker_count: 1,
+        cited: vec![1],
+        ..Tally::default()
+    };
+    let out = Tally {
+        marker_count: 1,
+        out_of_range: 1,
+        ..Tally::default()
+    };
+    let malformed = Tally {
+        malformed: 2,
+        ..Tally::default()
+    };
+    assert_eq!(verdict(true, 1, &in_range), Verdict::Ok);
+    assert_eq!(verdict(true, 1, &out), Verdict::OrphanMarker);
+    assert_eq!(verdict(true, 0, &out), Verdict::OrphanMarker);
+    assert_eq!(verdict(true, 1, &none), Verdict::NoMarker);
+    assert_eq!(verdict(true, 1, &malformed), Verdict::NoMarker);
+    assert_eq!(verdict(true, 0, &none), Verdict::EmptyRetrieval);
+    assert_eq!(verdict(true, 0, &malformed), Verdict::EmptyRetrieval);
+}
+
+// ------------------------------------------------------------ tally
+
+#[test]
+fn repeats_count_as_markers_and_cite_once_in_order_of_first_appearance() {
+    let row = reply("[KB-3] a [KB-1] b [KB-3][KB-3] c [KB-2]", 3);
+    assert_eq!(row.cited_chunks, [3, 1, 2]);
+    assert_eq!(row.marker_count, 5);
+}
+
+#[test]
+fn long_chunk_lists_use_the_bitset_and_agree() {
+    let mut t = Tally::default();
+    for i in [70u32, 1, 70, 64, 128, 1, 65] {
+        t.add(MarkerKind::Cited(i), 200);
+    }
+    assert_eq!(t.cited, [70, 1, 64, 128, 65]);
+    assert_eq!(t.marker_count, 7);
+    let row = grade(
+        turn(
+            Answer::Reply(Reply::Text(Cow::Borrowed(
+                "[KB-100] [KB-100] [KB-1] [KB-128] [KB-129]",
+            ))),
+            chunks(&vec![None; 128]),
+        ),
+        &Grammar::default(),
+    );
+    assert_eq!(
+        (
+            row.cited_chunks.as_slice(),
+            row.marker_count,
+            row.out_of_range_markers
+        ),
+        (&[100, 1, 128][..], 5, 1)
+    );
+}
+
+// ------------------------------------------------------- confidence
+
+#[test]
+fn confidence_is_the_highest_score_clamped() {
+    assert_eq!(
+        confidence(&chunks(&[Some(0.2), Some(0.83), Some(0.5)])),
+        Some(0.83)
+    );
+    assert_eq!(confidence(&chunks(&[Some(1.7), Some(0.5)])), Some(1.0));
+    // Reranker log-probabilities (all negative) clamp to 0, not null.
+    assert_eq!(confidence(&chunks(&[Some(-3.2), Some(-0.4)])), Some(0.0));
+    assert_eq!(confidence(&chunks(&[None, Some(0.4), None])), Some(0.4));
+    assert_eq!(confidence(&chunks(&[Some(f64::NAN), Some(0.3)])), Some(0.3));
+}
+
+#[test]
+fn confidence_is_null_without_chunks_or_scores_never_zero() {
+    assert_eq!(confidence(&[]), None);
+    assert_eq!(confidence(&chunks(&[None, None])), None);
+    assert_eq!(confidence(&chunks(&[Some(f64::NAN)])), None);
+    assert_eq!(reply("Hello", 0).confidence, None);
+}
+
+#[test]
+fn confidence_is_recomputed_not_taken_from_the_input() {
+    let row = parsed(
+        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"x [KB-1]","grounding":{"confidence":0.99,"chunks":[{"score":0.4},{"score":null}]}}"#,
+    );
+    assert_eq!(row.confidence, Some(0.4));
+    let row = parsed(
+        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"x","grounding":{"confidence":0.7,"chunks":[]}}"#,
+    );
+    assert_eq!(row.confidence, None);
+}
+
+// --------------------------------------------------- citations-only
+
+#[test]
+fn citations_only_answers_take_markers_from_the_list() {
+    let row = citations(vec![Some(2), Some(5), None, Some(2)], 2);
+    assert_eq!(row.markers_from, Some(MarkersFrom::Citations));
+    assert_eq!((row.verdict, row.partial), (Verdict::Ok, true));
+    assert_eq!(row.cited_chunks, [2]);
+    assert_eq!(
+        (
+            row.marker_count,
+            row.out_of_range_markers,
+            row.malformed_markers
+        ),
+        (3, 1, 1)
+    );
+    // Index 0 is out of range; all out of range is an orphan.
+    assert_eq!(
+        citations(vec![Some(0), Some(9)], 2).verdict,
+        Verdict::OrphanMarker
+    );
+    assert_eq!(citations(vec![Some(1)], 0).verdict, Verdict::OrphanMarker);
+    // An empty list is an observed answer without markers.
+    assert_eq!(citations(vec![], 2).verdict, Verdict::NoMarker);
+    assert_eq!(citations(vec![], 0).verdict, Verdict::EmptyRetrieval);
+    assert_eq!(citations(vec![None], 2).verdict, Verdict::NoMarker);
+}
+
+#[test]
+fn citations_only_from_a_log_line() {
+    let row = parsed(
+        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":null,"grounding":{"chunks":[{"document_id":"a"},{"document_id":"b"}],"citations":[{"index":2},{"index":-1},{"index":"1"},{}]}}"#,
+    );
+    assert_eq!(row.markers_from, Some(MarkersFrom::Citations));
+    assert_eq!(row.cited_chunks, [2]);
+    assert_eq!(
+        (
+            row.marker_count,
+            row.out_of_range_markers,
+            row.malformed_markers
+        ),
+        (2, 1, 2)
+    );
+    // A reply string wins over the citations list, even an empty one.
+    let row = parsed(
+        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"","grounding":{"chunks":[{"document_id":"a"}],"citations":[{"index":1}]}}"#,
+    );
+    assert_eq!(
+        (row.verdict, row.markers_from),
+        (Verdict::NoMarker, Some(MarkersFrom::Reply))
+    );
+}
+
+#[test]
+fn no_reply_and_no_citations_is_unobserved() {
+    let row = parsed(
+        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","grounding":{"chunks":[{"score":0.5}]}}"#,
+    );
+    assert_eq!(
+        (row.verdict, row.unobserved_reason),
+        (Verdict::Unobserved, Some(Unobserved::NoReply))
+    );
+    let row = parsed(
+        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":null}"#,
+    );
+    assert_eq!(
+        (row.verdict, row.chunk_count, row.confidence),
+        (Verdict::Unobserved, 0, None)
+    );
+}
+
+#[test]
+fn other_grammars_feed_the_same_rules() {
+    let g = Grammar::Preset(Preset::Numeric);
+    let row = grade(
+        turn(
+            Answer::Reply(Reply::Text(Cow::Borrowed("Yes [1, 2] and [Online] [22]"))),
+            chunks(&[None, None]),
+        ),
+        &g,
+    );
+    assert_eq!(
+        (
+            row.verdict,
+            row.partial,
+            row.cited_chunks.as_slice(),
+            row.marker_count
+        ),
+        (Verdict::Ok, true, &[1, 2][..], 3)
+    );
+}

@@ -6,5 +6,7 @@ mod check;
 mod cli;
 mod common;
 mod explain;
+mod markers;
+mod realdata;
 mod report;
 mod summary;
