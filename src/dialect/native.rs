@@ -57,7 +57,7 @@ struct TelemetryIn<'a> {
 #[derive(Deserialize)]
 struct GroundingIn<'a> {
     #[serde(borrow, default)]
-    chunks: Option<Vec<ChunkIn<'a>>>,
+    chunks: Option<ChunksIn<'a>>,
     #[serde(default)]
     citations: Option<CitationsIn>,
     #[serde(default)]
@@ -104,6 +104,35 @@ impl<'de: 'a, 'a> Deserialize<'de> for StrIn<'a> {
             }
         }
         d.deserialize_str(V)
+    }
+}
+
+/// `grounding.chunks`, read straight into the turn model with 1-based
+/// indexes (one allocation per turn, not two).
+struct ChunksIn<'a>(Vec<Chunk<'a>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for ChunksIn<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ChunksIn<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array of chunks")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
+                while let Some(c) = seq.next_element::<ChunkIn<'de>>()? {
+                    out.push(Chunk {
+                        index: u32::try_from(out.len() + 1).unwrap_or(u32::MAX),
+                        document_id: c.document_id.map(|d| d.0),
+                        chunk_id: c.chunk_id.map(|d| d.0),
+                        score: c.score,
+                    });
+                }
+                Ok(ChunksIn(out))
+            }
+        }
+        d.deserialize_seq(V)
     }
 }
 
@@ -388,7 +417,7 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
     let created_at = parse_time(&p.created_at.ok_or("missing field `created_at`")?.0)?;
     let (chunks_in, citations, tools, g_tel) = match p.grounding {
         Some(g) => (
-            g.chunks.unwrap_or_default(),
+            g.chunks.map_or_else(Vec::new, |c| c.0),
             g.citations,
             g.tools.unwrap_or_default(),
             TelemetryIn {
@@ -408,16 +437,7 @@ fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
             None => Answer::Unobserved(p.unobserved.unwrap_or(Unobserved::NoReply)),
         },
     };
-    let chunks = chunks_in
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| Chunk {
-            index: (i + 1) as u32,
-            document_id: c.document_id.map(|d| d.0),
-            chunk_id: c.chunk_id.map(|d| d.0),
-            score: c.score,
-        })
-        .collect();
+    let chunks = chunks_in;
     let tel = TelemetryIn {
         model: p.model,
         tokens_used: p.tokens_used,
