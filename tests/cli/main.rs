@@ -2,4 +2,5 @@
 //! runs the real binary.
 
 mod common;
+mod generate;
 mod report;
