@@ -6,6 +6,7 @@ mod check;
 mod cli;
 mod common;
 mod explain;
+mod generate;
 mod markers;
 mod realdata;
 mod report;
