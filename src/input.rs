@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Target size of a block.
-pub const BLOCK_SIZE: usize = 8 << 20;
+pub const BLOCK_SIZE: usize = 4 << 20;
 /// Default longest line (`--max-line-bytes`).
 pub const DEFAULT_MAX_LINE: u64 = 64 << 20;
 

@@ -99,7 +99,7 @@ impl Grammar {
         match self {
             Grammar::Regex { .. } => true,
             Grammar::Preset(_) => {
-                memchr::memmem::find(&b[first..], b"\\u").is_some() || escape_in_bracket(b)
+                has_unicode_escape(&b[first..]) || escape_in_bracket(b)
             }
         }
     }
@@ -178,6 +178,21 @@ fn close_of(b: &[u8], open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether `b` holds a `\u` escape. An escaped backslash (`\\u`) is not
+/// one; skipping both bytes of every escape keeps that straight.
+fn has_unicode_escape(b: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(off) = memchr(b'\\', &b[at..]) {
+        let i = at + off;
+        match b.get(i + 1) {
+            Some(b'u') => return true,
+            Some(_) => at = i + 2,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Whether a backslash occurs inside some bracketed run of `b`: after a `[`,

@@ -182,7 +182,8 @@ where
     S: FnMut(A) -> Result<()>,
 {
     let threads = engine.threads.max(1);
-    let window = threads * 3;
+    // Blocks in flight: one per worker plus two queued keeps workers busy and memory flat.
+    let window = threads + 2;
     let counter = Arc::new(AtomicU64::new(0));
     std::thread::scope(|scope| {
         let (work_tx, work_rx) = sync_channel::<Work>(threads);

@@ -13,6 +13,9 @@ use chrono::{FixedOffset, NaiveDate};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
+/// Group keys are hashed once per turn: xxh3 instead of SipHash on this hot path.
+type FastMap<K, V> = HashMap<K, V, xxhash_rust::xxh3::Xxh3DefaultBuilder>;
+
 /// How chunks were used by the replies that had retrieval.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct RetrievalUse {
@@ -187,7 +190,7 @@ pub struct SummaryOptions {
 pub struct Summary {
     pub opts: SummaryOptions,
     pub totals: Rollup,
-    pub groups: HashMap<String, GroupStats>,
+    pub groups: FastMap<String, GroupStats>,
     pub days: BTreeMap<NaiveDate, Rollup>,
     pub triage: PageHeap,
     pub retrieval: RetrievalUse,
@@ -201,7 +204,7 @@ impl Summary {
         Summary {
             opts,
             totals: Rollup::default(),
-            groups: HashMap::new(),
+            groups: FastMap::default(),
             days: BTreeMap::new(),
             triage: PageHeap::new(opts.triage, None),
             retrieval: RetrievalUse::default(),
