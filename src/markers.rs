@@ -98,9 +98,7 @@ impl Grammar {
         };
         match self {
             Grammar::Regex { .. } => true,
-            Grammar::Preset(_) => {
-                has_unicode_escape(&b[first..]) || escape_in_bracket(b)
-            }
+            Grammar::Preset(_) => has_unicode_escape(&b[first..]) || escape_in_bracket(b),
         }
     }
 

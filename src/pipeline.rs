@@ -403,7 +403,10 @@ fn process_block<A: Accumulator>(
     // Sized for typical lines of a few KB; they grow if lines are shorter.
     let estimate = block.data.len() / 2048 + 16;
     let mut keys = Vec::with_capacity(if engine.dedupe { estimate } else { 0 });
-    let mut local = KeySet::with_capacity_and_hasher(if engine.dedupe { estimate } else { 0 }, Default::default());
+    let mut local = KeySet::with_capacity_and_hasher(
+        if engine.dedupe { estimate } else { 0 },
+        Default::default(),
+    );
     let mut rows: Vec<Graded<'_>> = Vec::with_capacity(estimate);
     if let Some(len) = block.oversized {
         stats.lines = 1;

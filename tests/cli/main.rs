@@ -5,6 +5,7 @@ mod agentfootprint;
 mod check;
 mod cli;
 mod common;
+mod determinism;
 mod explain;
 mod generate;
 mod markers;
