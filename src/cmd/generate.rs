@@ -840,7 +840,7 @@ mod tests {
         for line in data.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
             lines += 1;
             serde_json::from_slice::<serde_json::Value>(line).expect("valid JSON");
-            let turn = match native::parse_line(line) {
+            let turn = match native::parse_line(std::str::from_utf8(line).expect("UTF-8")) {
                 Parsed::Turn(t) => t,
                 other => panic!("not a turn: {other:?}\n{}", String::from_utf8_lossy(line)),
             };
