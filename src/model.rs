@@ -131,6 +131,16 @@ pub enum Unobserved {
 }
 
 impl Unobserved {
+    /// The reason's name as written in every output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unobserved::NoReply => "no_reply",
+            Unobserved::NoTurnEnd => "no_turn_end",
+            Unobserved::Withheld => "withheld",
+            Unobserved::BoundedAudit => "bounded_audit",
+        }
+    }
+
     /// The reason as a sentence fragment for `explain`.
     pub fn describe(self) -> &'static str {
         match self {

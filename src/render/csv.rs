@@ -3,8 +3,8 @@
 //! `--csv-raw` is given.
 
 use super::escape::csv_cell;
-use super::{join, opt_num};
-use crate::model::{Chunk, Id, Row};
+use super::opt_num;
+use crate::model::{Chunk, Row};
 use anyhow::Result;
 
 /// The columns of `report --format csv`, in order.
@@ -48,66 +48,102 @@ pub fn header<W: std::io::Write>(w: &mut csv::Writer<W>) -> Result<()> {
     Ok(())
 }
 
-fn ids<'a>(chunks: &'a [Chunk<'_>], f: impl Fn(&'a Chunk<'_>) -> Option<&'a Id<'a>>) -> String {
-    chunks
-        .iter()
-        .map(|c| f(c).map_or("", |i| i.as_str()))
-        .collect::<Vec<_>>()
-        .join(";")
+/// Writes one row as a CSV record. Fields are formatted into one scratch
+/// buffer and handed to the writer one by one: this runs once per turn in
+/// `report --all --format csv`, so it avoids a string per field.
+pub fn row<W: std::io::Write>(w: &mut csv::Writer<W>, r: &Row<'_>, raw: bool) -> Result<()> {
+    use std::fmt::Write as _;
+    let mut tmp = String::with_capacity(128);
+    let text = |w: &mut csv::Writer<W>, s: &str| w.write_field(csv_cell(s, raw).as_bytes());
+    text(w, r.turn_id.as_str())?;
+    text(w, &r.agent_id)?;
+    text(w, r.conversation_id.as_ref().map_or("", |c| c.as_str()))?;
+    text(w, &r.channel)?;
+    write_time(&mut tmp, &r.created_at);
+    w.write_field(&tmp)?;
+    w.write_field(r.verdict.as_str())?;
+    w.write_field(if r.partial { "true" } else { "false" })?;
+    tmp.clear();
+    for (i, c) in r.cited_chunks.iter().enumerate() {
+        let _ = write!(tmp, "{}{c}", if i > 0 { ";" } else { "" });
+    }
+    w.write_field(&tmp)?;
+    let mut int = itoa::Buffer::new();
+    w.write_field(int.format(r.marker_count))?;
+    w.write_field(int.format(r.out_of_range_markers))?;
+    w.write_field(int.format(r.malformed_markers))?;
+    w.write_field(match r.markers_from {
+        Some(crate::model::MarkersFrom::Reply) => "reply",
+        Some(crate::model::MarkersFrom::Citations) => "citations",
+        None => "",
+    })?;
+    w.write_field(int.format(r.chunk_count))?;
+    w.write_field(opt_num(r.confidence))?;
+    let ids = |tmp: &mut String, pick: for<'c> fn(&'c Chunk<'_>) -> Option<&'c str>| {
+        tmp.clear();
+        for (i, c) in r.chunks.iter().enumerate() {
+            if i > 0 {
+                tmp.push(';');
+            }
+            tmp.push_str(pick(c).unwrap_or(""));
+        }
+    };
+    ids(&mut tmp, |c| c.document_id.as_ref().map(|d| d.as_str()));
+    text(w, &tmp)?;
+    ids(&mut tmp, |c| c.chunk_id.as_ref().map(|d| d.as_str()));
+    text(w, &tmp)?;
+    tmp.clear();
+    for (i, c) in r.chunks.iter().enumerate() {
+        if i > 0 {
+            tmp.push(';');
+        }
+        if let Some(s) = c.score {
+            tmp.push_str(&opt_num(Some(s)));
+        }
+    }
+    w.write_field(&tmp)?;
+    w.write_field(int.format(r.tool_calls))?;
+    w.write_field(int.format(r.tool_errors))?;
+    text(w, r.model.as_deref().unwrap_or(""))?;
+    match r.tokens_used {
+        Some(t) => w.write_field(int.format(t))?,
+        None => w.write_field("")?,
+    }
+    w.write_field(opt_num(r.cost_cents))?;
+    w.write_field(opt_num(r.latency_ms))?;
+    w.write_field(r.unobserved_reason.map_or("", |u| u.as_str()))?;
+    w.write_record(None::<&[u8]>)?;
+    Ok(())
 }
 
-/// Writes one row as a CSV record.
-pub fn row<W: std::io::Write>(w: &mut csv::Writer<W>, r: &Row<'_>, raw: bool) -> Result<()> {
-    let scores = r
-        .chunks
-        .iter()
-        .map(|c| opt_num(c.score))
-        .collect::<Vec<_>>()
-        .join(";");
-    let doc_ids = ids(&r.chunks, |c| c.document_id.as_ref());
-    let chunk_ids = ids(&r.chunks, |c| c.chunk_id.as_ref());
-    let fields: [std::borrow::Cow<'_, str>; 24] = [
-        csv_cell(r.turn_id.as_str(), raw),
-        csv_cell(&r.agent_id, raw),
-        csv_cell(r.conversation_id.as_ref().map_or("", |c| c.as_str()), raw),
-        csv_cell(&r.channel, raw),
-        crate::model::format_time(&r.created_at).into(),
-        r.verdict.as_str().into(),
-        if r.partial { "true" } else { "false" }.into(),
-        join(&r.cited_chunks, ";").into(),
-        r.marker_count.to_string().into(),
-        r.out_of_range_markers.to_string().into(),
-        r.malformed_markers.to_string().into(),
-        match r.markers_from {
-            Some(crate::model::MarkersFrom::Reply) => "reply",
-            Some(crate::model::MarkersFrom::Citations) => "citations",
-            None => "",
+/// Writes a UTC time as RFC 3339 with `Z` into `out` (cleared first), the
+/// same text as [`crate::model::format_time`] without its allocation.
+fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
+    use chrono::{Datelike, Timelike};
+    use std::fmt::Write as _;
+    out.clear();
+    let _ = write!(
+        out,
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    );
+    let nanos = t.nanosecond() % 1_000_000_000;
+    if nanos != 0 {
+        // Same digits as chrono's AutoSi: 3, 6 or 9.
+        if nanos % 1_000_000 == 0 {
+            let _ = write!(out, ".{:03}", nanos / 1_000_000);
+        } else if nanos % 1_000 == 0 {
+            let _ = write!(out, ".{:06}", nanos / 1_000);
+        } else {
+            let _ = write!(out, ".{nanos:09}");
         }
-        .into(),
-        r.chunk_count.to_string().into(),
-        opt_num(r.confidence).into(),
-        csv_cell(&doc_ids, raw).into_owned().into(),
-        csv_cell(&chunk_ids, raw).into_owned().into(),
-        scores.into(),
-        r.tool_calls.to_string().into(),
-        r.tool_errors.to_string().into(),
-        csv_cell(r.model.as_deref().unwrap_or(""), raw),
-        r.tokens_used
-            .map_or_else(String::new, |t| t.to_string())
-            .into(),
-        opt_num(r.cost_cents).into(),
-        opt_num(r.latency_ms).into(),
-        r.unobserved_reason
-            .map_or("", |u| match u {
-                crate::model::Unobserved::NoReply => "no_reply",
-                crate::model::Unobserved::NoTurnEnd => "no_turn_end",
-                crate::model::Unobserved::Withheld => "withheld",
-                crate::model::Unobserved::BoundedAudit => "bounded_audit",
-            })
-            .into(),
-    ];
-    w.write_record(fields.iter().map(|f| f.as_bytes()))?;
-    Ok(())
+    }
+    out.push('Z');
 }
 
 /// Writes a generic table (header plus records) as CSV, neutralising cells.
@@ -124,4 +160,26 @@ pub fn table(
     }
     w.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::DateTime;
+
+    #[test]
+    fn time_text_matches_the_model_formatter() {
+        for (secs, nanos) in [
+            (1_785_000_000, 0),
+            (1_785_000_000, 5_000_000),
+            (1_785_000_000, 7_000),
+            (1_785_000_000, 123_456_789),
+            (0, 0),
+        ] {
+            let t = DateTime::from_timestamp(secs, nanos).unwrap();
+            let mut s = String::new();
+            write_time(&mut s, &t);
+            assert_eq!(s, crate::model::format_time(&t));
+        }
+    }
 }
