@@ -135,9 +135,9 @@ fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
     let nanos = t.nanosecond() % 1_000_000_000;
     if nanos != 0 {
         // Same digits as chrono's AutoSi: 3, 6 or 9.
-        if nanos % 1_000_000 == 0 {
+        if nanos.is_multiple_of(1_000_000) {
             let _ = write!(out, ".{:03}", nanos / 1_000_000);
-        } else if nanos % 1_000 == 0 {
+        } else if nanos.is_multiple_of(1_000) {
             let _ = write!(out, ".{:06}", nanos / 1_000);
         } else {
             let _ = write!(out, ".{nanos:09}");
