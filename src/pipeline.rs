@@ -348,45 +348,97 @@ pub fn process<A: Accumulator>(
         Unit::Document { source, data } => {
             let doc = dialect::agentfootprint::read(data, engine.agent_name.as_deref())
                 .map_err(|e| crate::exit::input(format!("{}: {e}", sources[*source].name)))?;
-            let mut stats = doc.stats;
-            let mut rows = Vec::new();
-            let mut keys = Vec::new();
-            let mut local = KeySet::default();
+            let mut unit = UnitState::new(0, false);
+            unit.stats = doc.stats;
+            unit.invalid = doc.invalid;
             for (turn, line_no) in doc.turns {
                 if skip.is_some_and(|s| s.contains(&line_no)) {
-                    stats.duplicates += 1;
+                    unit.stats.duplicates += 1;
                     continue;
                 }
-                if engine.dedupe {
-                    let key = id_key(turn.turn_id.as_str());
-                    if !local.insert(key) {
-                        stats.duplicates += 1;
-                        continue;
-                    }
-                    keys.push((key, line_no));
-                }
-                stats.turns += 1;
-                if engine.filter.keep_turn(&turn) {
-                    let row = grade(turn, &engine.agentfootprint_grammar);
-                    if engine.filter.keep_row(&row) {
-                        rows.push(Graded {
-                            row,
-                            pos: (seq, line_no),
-                            line: &[],
-                            source: *source,
-                        });
-                    }
-                }
+                unit.take(
+                    engine,
+                    &engine.agentfootprint_grammar,
+                    turn,
+                    (seq, line_no),
+                    &[],
+                    *source,
+                );
             }
-            let mut acc = acc;
-            acc.add_block(&rows);
-            Ok(Done {
-                acc,
-                stats,
-                source: *source,
-                invalid: doc.invalid,
-                keys,
-            })
+            Ok(unit.finish(acc, *source))
+        }
+    }
+}
+
+/// What processing one unit gathers: accounting, invalid lines, the
+/// de-duplication keys of its turns, and the graded rows that passed the filter.
+struct UnitState<'a> {
+    stats: InputStats,
+    invalid: Vec<(u64, String)>,
+    keys: Vec<(u128, u64)>,
+    local: KeySet,
+    rows: Vec<Graded<'a>>,
+}
+
+impl<'a> UnitState<'a> {
+    fn new(estimate: usize, dedupe: bool) -> Self {
+        let keyed = if dedupe { estimate } else { 0 };
+        UnitState {
+            stats: InputStats::default(),
+            invalid: Vec::new(),
+            keys: Vec::with_capacity(keyed),
+            local: KeySet::with_capacity_and_hasher(keyed, Default::default()),
+            rows: Vec::with_capacity(estimate),
+        }
+    }
+
+    /// Counts one turn: a duplicate within the unit, or a turn that is
+    /// filtered and graded. The one place both dialects share.
+    fn take(
+        &mut self,
+        engine: &Engine,
+        grammar: &Grammar,
+        turn: crate::model::Turn<'a>,
+        pos: Pos,
+        line: &'a [u8],
+        source: usize,
+    ) {
+        if engine.dedupe {
+            let key = id_key(turn.turn_id.as_str());
+            if !self.local.insert(key) {
+                self.stats.duplicates += 1;
+                return;
+            }
+            self.keys.push((key, pos.1));
+        }
+        self.stats.turns += 1;
+        if !engine.filter.keep_turn(&turn) {
+            return;
+        }
+        let row = grade(turn, grammar);
+        if engine.filter.keep_row(&row) {
+            self.rows.push(Graded {
+                row,
+                pos,
+                line,
+                source,
+            });
+        }
+    }
+
+    fn invalid(&mut self, line: u64, reason: String) {
+        self.stats.invalid_lines += 1;
+        self.invalid.push((line, reason));
+    }
+
+    fn finish<A: Accumulator>(self, mut acc: A, source: usize) -> Done<A> {
+        acc.add_block(&self.rows);
+        Done {
+            acc,
+            stats: self.stats,
+            source,
+            invalid: self.invalid,
+            keys: self.keys,
         }
     }
 }
@@ -395,29 +447,20 @@ fn process_block<A: Accumulator>(
     engine: &Engine,
     block: &Block,
     seq: u64,
-    mut acc: A,
+    acc: A,
     skip: Option<&HashSet<u64>>,
 ) -> Done<A> {
-    let mut stats = InputStats::default();
-    let mut invalid = Vec::new();
     // Sized for typical lines of a few KB; they grow if lines are shorter.
-    let estimate = block.data.len() / 2048 + 16;
-    let mut keys = Vec::with_capacity(if engine.dedupe { estimate } else { 0 });
-    let mut local = KeySet::with_capacity_and_hasher(
-        if engine.dedupe { estimate } else { 0 },
-        Default::default(),
-    );
-    let mut rows: Vec<Graded<'_>> = Vec::with_capacity(estimate);
+    let mut unit = UnitState::new(block.data.len() / 2048 + 16, engine.dedupe);
+    let too_long = |len: usize| {
+        format!(
+            "line of {len} bytes is longer than --max-line-bytes ({})",
+            engine.max_line
+        )
+    };
     if let Some(len) = block.oversized {
-        stats.lines = 1;
-        stats.invalid_lines = 1;
-        invalid.push((
-            1,
-            format!(
-                "line of {len} bytes is longer than --max-line-bytes ({})",
-                engine.max_line
-            ),
-        ));
+        unit.stats.lines = 1;
+        unit.invalid(1, too_long(len as usize));
     }
     let data = &block.data[..];
     let mut start = 0;
@@ -427,75 +470,31 @@ fn process_block<A: Accumulator>(
         let raw = &data[start..end];
         start = end + 1;
         rel += 1;
-        stats.lines += 1;
+        unit.stats.lines += 1;
         let line = input::clean_line(raw, block.first && rel == 1);
         if line.iter().all(u8::is_ascii_whitespace) {
-            stats.blank_lines += 1;
-            continue;
-        }
-        if line.len() as u64 > engine.max_line {
-            stats.invalid_lines += 1;
-            invalid.push((
-                rel,
-                format!(
-                    "line of {} bytes is longer than --max-line-bytes ({})",
-                    line.len(),
-                    engine.max_line
+            unit.stats.blank_lines += 1;
+        } else if line.len() as u64 > engine.max_line {
+            unit.invalid(rel, too_long(line.len()));
+        } else if skip.is_some_and(|s| s.contains(&rel)) {
+            unit.stats.duplicates += 1;
+        } else {
+            match std::str::from_utf8(line).map(dialect::native::parse_line) {
+                Err(_) => unit.invalid(rel, "invalid UTF-8".to_owned()),
+                Ok(Parsed::Skipped) => unit.stats.skipped_records += 1,
+                Ok(Parsed::Invalid(reason)) => unit.invalid(rel, reason),
+                Ok(Parsed::Turn(turn)) => unit.take(
+                    engine,
+                    &engine.grammar,
+                    turn,
+                    (seq, rel),
+                    line,
+                    block.source,
                 ),
-            ));
-            continue;
-        }
-        if skip.is_some_and(|s| s.contains(&rel)) {
-            stats.duplicates += 1;
-            continue;
-        }
-        let Ok(text) = std::str::from_utf8(line) else {
-            stats.invalid_lines += 1;
-            invalid.push((rel, "invalid UTF-8".to_owned()));
-            continue;
-        };
-        let turn = match dialect::native::parse_line(text) {
-            Parsed::Turn(t) => t,
-            Parsed::Skipped => {
-                stats.skipped_records += 1;
-                continue;
             }
-            Parsed::Invalid(reason) => {
-                stats.invalid_lines += 1;
-                invalid.push((rel, reason));
-                continue;
-            }
-        };
-        if engine.dedupe {
-            let key = id_key(turn.turn_id.as_str());
-            if !local.insert(key) {
-                stats.duplicates += 1;
-                continue;
-            }
-            keys.push((key, rel));
-        }
-        stats.turns += 1;
-        if !engine.filter.keep_turn(&turn) {
-            continue;
-        }
-        let row = grade(turn, &engine.grammar);
-        if engine.filter.keep_row(&row) {
-            rows.push(Graded {
-                row,
-                pos: (seq, rel),
-                line,
-                source: block.source,
-            });
         }
     }
-    acc.add_block(&rows);
-    Done {
-        acc,
-        stats,
-        source: block.source,
-        invalid,
-        keys,
-    }
+    unit.finish(acc, block.source)
 }
 
 /// Merges units strictly in input order.
