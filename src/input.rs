@@ -190,6 +190,9 @@ pub struct Blocks<R> {
     first: bool,
     eof: bool,
     max_line: u64,
+    /// A read error met after some whole lines: those lines go out first,
+    /// the error with the next call, so it is reported at the right line.
+    failed: Option<io::Error>,
     /// Buffers handed back after use, so blocks reuse memory that is
     /// already mapped instead of faulting in fresh pages.
     pub pool: Vec<Vec<u8>>,
@@ -204,6 +207,7 @@ impl<R: Read> Blocks<R> {
             first: true,
             eof: false,
             max_line,
+            failed: None,
             pool: Vec::new(),
         }
     }
@@ -241,6 +245,9 @@ impl<R: Read> Blocks<R> {
     /// The next block, or None at end of input.
     pub fn next_block(&mut self) -> io::Result<Option<Block>> {
         loop {
+            if let Some(e) = self.failed.take() {
+                return Err(e);
+            }
             if self.eof {
                 if self.carry.is_empty() {
                     return Ok(None);
@@ -259,12 +266,23 @@ impl<R: Read> Blocks<R> {
             self.carry.clear();
             let mut filled = start;
             while filled < want {
-                let n = read_some(&mut self.reader, &mut buf[filled..want])?;
-                if n == 0 {
-                    self.eof = true;
-                    break;
+                match read_some(&mut self.reader, &mut buf[filled..want]) {
+                    Ok(0) => {
+                        self.eof = true;
+                        break;
+                    }
+                    Ok(n) => filled += n,
+                    // A truncated or corrupt stream: hand out the whole lines
+                    // read so far; the error follows at the line it broke.
+                    Err(e) => match memchr::memrchr(b'\n', &buf[..filled]) {
+                        Some(pos) => {
+                            self.failed = Some(e);
+                            buf.truncate(pos + 1);
+                            return Ok(Some(self.emit(buf, None)));
+                        }
+                        None => return Err(e),
+                    },
                 }
-                filled += n;
             }
             buf.truncate(filled);
             match memchr::memrchr(b'\n', &buf) {
@@ -314,3 +332,6 @@ pub fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
     }
     line.strip_suffix(b"\r").unwrap_or(line)
 }
+
+#[cfg(test)]
+mod tests;

@@ -357,13 +357,12 @@ pub fn process<A: Accumulator>(
             let mut keys = Vec::new();
             let mut local = KeySet::default();
             for (turn, line_no) in doc.turns {
-                if skip.is_some_and(|s| s.contains(&line_no)) {
-                    stats.duplicates += 1;
-                    continue;
-                }
                 if engine.dedupe {
                     let key = id_key(turn.turn_id.as_str());
-                    if !local.insert(key) {
+                    // A turn known from an earlier unit still enters `local`,
+                    // so its later copies in this unit are duplicates too.
+                    let known = skip.is_some_and(|s| s.contains(&line_no));
+                    if !local.insert(key) || known {
                         stats.duplicates += 1;
                         continue;
                     }
@@ -444,10 +443,6 @@ fn process_block<A: Accumulator>(
             ));
             continue;
         }
-        if skip.is_some_and(|s| s.contains(&rel)) {
-            stats.duplicates += 1;
-            continue;
-        }
         let Ok(text) = std::str::from_utf8(line) else {
             stats.invalid_lines += 1;
             invalid.push((rel, "invalid UTF-8".to_owned()));
@@ -467,7 +462,10 @@ fn process_block<A: Accumulator>(
         };
         if engine.dedupe {
             let key = id_key(turn.turn_id.as_str());
-            if !local.insert(key) {
+            // A turn known from an earlier unit still enters `local`, so its
+            // later copies in this block are duplicates too.
+            let known = skip.is_some_and(|s| s.contains(&rel));
+            if !local.insert(key) || known {
                 stats.duplicates += 1;
                 continue;
             }
@@ -638,3 +636,6 @@ pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
         None => print(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -61,6 +61,8 @@ pub fn xml(s: &str) -> String {
             '\t' | '\n' | '\r' => out.push_str(&format!("&#{};", c as u32)),
             // XML 1.0 cannot carry other controls at all, not even escaped.
             c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            // Nor the noncharacters U+FFFE and U+FFFF.
+            '\u{FFFE}' | '\u{FFFF}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c if unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }

@@ -1,12 +1,17 @@
 //! One integration-test binary, a module per subcommand or theme. Every test
-//! runs the real binary.
+//! runs the real binary, except the property tests (`props`), which drive the
+//! library engine directly.
 
 mod agentfootprint;
 mod check;
 mod cli;
 mod common;
 mod explain;
+mod hostile;
 mod markers;
+mod nothing_lost;
+mod props;
 mod realdata;
 mod report;
+mod safety;
 mod summary;
