@@ -55,8 +55,9 @@ def main():
         turn("l-3"),
         turn("l-4", reply="y" * 3000),
     ]))
-    # Deep nesting: inside a field the tool skips (fine), inside one it reads
-    # (over serde_json's limit: invalid), and as the whole line (invalid).
+    # Deep nesting: inside fields the tool skips (fine: d-1, d-7), inside
+    # ones it reads (invalid: d-2, d-4, d-6 over serde_json's recursion
+    # limit), and as the whole line (invalid).
     deep = "[" * 5000 + "]" * 5000
     write("deep-nesting.jsonl", b"\n".join([
         turn("d-1", extra_payload=None).replace(b'"extra_payload": null', b'"extra_payload": ' + deep.encode()),
@@ -64,6 +65,8 @@ def main():
         deep.encode(),
         b'{"turn_id":"d-4","agent_id":"bot","created_at":"2026-08-01T10:00:00Z","reply":' + b"[" * 5000 + b"]" * 5000 + b"}",
         turn("d-5"),
+        b'{"turn_id":"d-6","agent_id":"bot","created_at":"2026-08-01T10:00:00Z","grounding":{"citations":[{"index":' + b"[" * 5000 + b"]" * 5000 + b"}]}}",
+        b'{"turn_id":"d-7","agent_id":"bot","created_at":"2026-08-01T10:00:00Z","reply":"x","grounding":{"tools":[{"status":"ok","arguments":' + b"[" * 5000 + b"]" * 5000 + b"}]}}",
     ]) + b"\n")
     # Values of the wrong type, odd JSON, numbers out of range.
     write("wrong-types.jsonl", b"\n".join([

@@ -70,7 +70,8 @@ pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
             .map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?;
         if meta.is_dir() {
             let mut files = Vec::new();
-            walk(p, &mut files).map_err(|e| crate::exit::input(format!("{e:#}")))?;
+            walk(p, &mut files, &mut Default::default())
+                .map_err(|e| crate::exit::input(format!("{e:#}")))?;
             files.sort();
             for f in files {
                 let name = f
@@ -96,7 +97,19 @@ pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// Collects the files below `dir`, following symlinks. A directory reached
+/// a second time (a symlink loop, or two links to one place) is walked once,
+/// so a loop can neither hang the walk nor read a file twice through it.
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    visited: &mut std::collections::HashSet<PathBuf>,
+) -> Result<()> {
+    let real = std::fs::canonicalize(dir)
+        .with_context(|| format!("{}: cannot resolve directory", dir.display()))?;
+    if !visited.insert(real) {
+        return Ok(());
+    }
     for entry in std::fs::read_dir(dir)
         .with_context(|| format!("{}: cannot list directory", dir.display()))?
     {
@@ -106,7 +119,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
             .file_type()
             .with_context(|| format!("{}: cannot stat", path.display()))?;
         if ft.is_dir() || (ft.is_symlink() && path.is_dir()) {
-            walk(&path, out)?;
+            walk(&path, out, visited)?;
         } else {
             out.push(path);
         }

@@ -59,3 +59,32 @@ fn clean_line_strips_bom_only_on_the_first_line_and_cr_always() {
     assert_eq!(clean_line(b"\xEF\xBB\xBF{}\r", false), b"\xEF\xBB\xBF{}");
     assert_eq!(clean_line(b"x\r\r", false), b"x\r");
 }
+
+#[test]
+fn symlink_loops_in_a_directory_are_walked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("logs");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::write(root.join("a.jsonl"), b"{}\n").unwrap();
+    std::fs::write(root.join("sub/b.jsonl"), b"{}\n").unwrap();
+    std::os::unix::fs::symlink("..", root.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink(".", root.join("self")).unwrap();
+    let e = expand(std::slice::from_ref(&root)).unwrap();
+    let mut names: Vec<_> = e
+        .sources
+        .iter()
+        .map(|s| {
+            s.path
+                .as_ref()
+                .unwrap()
+                .strip_prefix(&root)
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [PathBuf::from("a.jsonl"), PathBuf::from("sub/b.jsonl")]
+    );
+}

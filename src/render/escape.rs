@@ -29,12 +29,15 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A Markdown table cell: terminal-safe, with `|` escaped and no line breaks.
+/// A Markdown table cell: terminal-safe, with `|` escaped and no line breaks;
+/// backticks, brackets (links and images) and `<` (HTML) cannot start markup.
 pub fn markdown_cell(s: &str) -> String {
     terminal(s)
         .replace('\\', "\\\\")
         .replace('|', "\\|")
         .replace('`', "\\`")
+        .replace('[', "\\[")
+        .replace(']', "\\]")
         .replace('<', "&lt;")
 }
 
@@ -94,6 +97,10 @@ mod tests {
     #[test]
     fn markdown_cells_cannot_add_columns() {
         assert_eq!(markdown_cell("a|b\nc"), "a\\|b\\\\u{a}c");
+        assert_eq!(
+            markdown_cell("![x](http://e/p.png)"),
+            "!\\[x\\](http://e/p.png)"
+        );
     }
 
     #[test]
@@ -102,5 +109,8 @@ mod tests {
             xml("<a b=\"c\">&\u{1}"),
             "&lt;a b=&quot;c&quot;&gt;&amp;\\u{1}"
         );
+        // Not XML 1.0 characters: made visible instead of breaking the document.
+        assert_eq!(xml("a\u{FFFE}\u{FFFF}\u{1b}"), "a\\u{fffe}\\u{ffff}\\u{1b}");
+        assert_eq!(xml("x\u{202E}y"), "x\\u{202e}y");
     }
 }
