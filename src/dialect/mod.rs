@@ -114,15 +114,21 @@ pub fn redact_reason(msg: &str) -> String {
         }
     }
     out.push_str(rest);
-    if out.len() > MAX_REASON {
+    cap_reason(out)
+}
+
+/// Cuts a reason to at most [`MAX_REASON`] bytes (on a character boundary,
+/// marked with `…`), so no message can grow with the input.
+pub fn cap_reason(mut reason: String) -> String {
+    if reason.len() > MAX_REASON {
         let mut cut = MAX_REASON;
-        while !out.is_char_boundary(cut) {
+        while !reason.is_char_boundary(cut) {
             cut -= 1;
         }
-        out.truncate(cut);
-        out.push('…');
+        reason.truncate(cut);
+        reason.push('…');
     }
-    out
+    reason
 }
 
 #[cfg(test)]
@@ -166,6 +172,34 @@ mod tests {
             "duplicate field `reply` (column 40)"
         );
         assert_eq!(redact_reason("a `b"), "a `b");
+    }
+
+    fn invalid(line: &str) -> String {
+        match native::parse_line(line) {
+            Parsed::Invalid(r) => r,
+            other => panic!("not invalid: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn native_reasons_never_echo_content() {
+        let head = r#"{"turn_id":"t","agent_id":"a","created_at":"2026-08-01T00:00:00Z","#;
+        for body in [
+            r#""reply":"x","grounding":{"chunks":["SECRET chunk"]}}"#,
+            r#""reply":"x","grounding":"SECRET"}"#,
+            r#""reply":"x","unobserved":"SECRET"}"#,
+            r#""reply":"x","grounding":{"chunks":[{"score":"SECRET"}]}}"#,
+        ] {
+            let r = invalid(&format!("{head}{body}"));
+            assert!(!r.contains("SECRET"), "{r}");
+        }
+        // A bad time is quoted by a short prefix only, and the reason is capped.
+        let long = r"\u001b".repeat(5000);
+        let r = invalid(&format!(
+            r#"{{"turn_id":"t","agent_id":"a","created_at":"{long}"}}"#
+        ));
+        assert!(r.starts_with("created_at "), "{r}");
+        assert!(r.len() <= MAX_REASON + '…'.len_utf8(), "{} bytes", r.len());
     }
 
     #[test]

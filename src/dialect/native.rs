@@ -384,7 +384,7 @@ pub fn parse_line(line: &str) -> Parsed<'_> {
     }
     match build(parsed) {
         Ok(turn) => Parsed::Turn(turn),
-        Err(reason) => Parsed::Invalid(reason),
+        Err(reason) => Parsed::Invalid(super::cap_reason(reason)),
     }
 }
 
