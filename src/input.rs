@@ -70,7 +70,8 @@ pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
             .map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?;
         if meta.is_dir() {
             let mut files = Vec::new();
-            walk(p, &mut files).map_err(|e| crate::exit::input(format!("{e:#}")))?;
+            walk(p, &mut files, &mut Default::default())
+                .map_err(|e| crate::exit::input(format!("{e:#}")))?;
             files.sort();
             for f in files {
                 let name = f
@@ -96,7 +97,19 @@ pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// Collects the files below `dir`, following symlinks. A directory reached
+/// a second time (a symlink loop, or two links to one place) is walked once,
+/// so a loop can neither hang the walk nor read a file twice through it.
+fn walk(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    visited: &mut std::collections::HashSet<PathBuf>,
+) -> Result<()> {
+    let real = std::fs::canonicalize(dir)
+        .with_context(|| format!("{}: cannot resolve directory", dir.display()))?;
+    if !visited.insert(real) {
+        return Ok(());
+    }
     for entry in std::fs::read_dir(dir)
         .with_context(|| format!("{}: cannot list directory", dir.display()))?
     {
@@ -106,7 +119,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
             .file_type()
             .with_context(|| format!("{}: cannot stat", path.display()))?;
         if ft.is_dir() || (ft.is_symlink() && path.is_dir()) {
-            walk(&path, out)?;
+            walk(&path, out, visited)?;
         } else {
             out.push(path);
         }
@@ -190,6 +203,9 @@ pub struct Blocks<R> {
     first: bool,
     eof: bool,
     max_line: u64,
+    /// A read error met after some whole lines: those lines go out first,
+    /// the error with the next call, so it is reported at the right line.
+    failed: Option<io::Error>,
     /// Buffers handed back after use, so blocks reuse memory that is
     /// already mapped instead of faulting in fresh pages.
     pub pool: Vec<Vec<u8>>,
@@ -204,6 +220,7 @@ impl<R: Read> Blocks<R> {
             first: true,
             eof: false,
             max_line,
+            failed: None,
             pool: Vec::new(),
         }
     }
@@ -241,6 +258,9 @@ impl<R: Read> Blocks<R> {
     /// The next block, or None at end of input.
     pub fn next_block(&mut self) -> io::Result<Option<Block>> {
         loop {
+            if let Some(e) = self.failed.take() {
+                return Err(e);
+            }
             if self.eof {
                 if self.carry.is_empty() {
                     return Ok(None);
@@ -259,12 +279,23 @@ impl<R: Read> Blocks<R> {
             self.carry.clear();
             let mut filled = start;
             while filled < want {
-                let n = read_some(&mut self.reader, &mut buf[filled..want])?;
-                if n == 0 {
-                    self.eof = true;
-                    break;
+                match read_some(&mut self.reader, &mut buf[filled..want]) {
+                    Ok(0) => {
+                        self.eof = true;
+                        break;
+                    }
+                    Ok(n) => filled += n,
+                    // A truncated or corrupt stream: hand out the whole lines
+                    // read so far; the error follows at the line it broke.
+                    Err(e) => match memchr::memrchr(b'\n', &buf[..filled]) {
+                        Some(pos) => {
+                            self.failed = Some(e);
+                            buf.truncate(pos + 1);
+                            return Ok(Some(self.emit(buf, None)));
+                        }
+                        None => return Err(e),
+                    },
                 }
-                filled += n;
             }
             buf.truncate(filled);
             match memchr::memrchr(b'\n', &buf) {
@@ -314,3 +345,6 @@ pub fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
     }
     line.strip_suffix(b"\r").unwrap_or(line)
 }
+
+#[cfg(test)]
+mod tests;

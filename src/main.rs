@@ -18,7 +18,13 @@ fn main() {
         Err(err) => {
             // A failed flush of what was written so far is not worth a second message.
             let _ = out.flush();
-            let _ = writeln!(std::io::stderr(), "error: {err:#}");
+            // Messages name paths and values from the input: escape them for the terminal.
+            let msg = format!("{err:#}");
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: {}",
+                grounding_audit::render::escape::terminal(&msg)
+            );
             exit::code_for(&err)
         }
     };

@@ -352,14 +352,12 @@ pub fn process<A: Accumulator>(
             unit.stats = doc.stats;
             unit.invalid = doc.invalid;
             for (turn, line_no) in doc.turns {
-                if skip.is_some_and(|s| s.contains(&line_no)) {
-                    unit.stats.duplicates += 1;
-                    continue;
-                }
+                let known = skip.is_some_and(|s| s.contains(&line_no));
                 unit.take(
                     engine,
                     &engine.agentfootprint_grammar,
                     turn,
+                    known,
                     (seq, line_no),
                     &[],
                     *source,
@@ -392,20 +390,24 @@ impl<'a> UnitState<'a> {
         }
     }
 
-    /// Counts one turn: a duplicate within the unit, or a turn that is
-    /// filtered and graded. The one place both dialects share.
+    /// Counts one turn: a duplicate (within the unit, or `known` from an
+    /// earlier unit), or a turn that is filtered and graded. The one place
+    /// both dialects share. A known turn still enters the unit's key set, so
+    /// its later copies in this unit are duplicates too.
+    #[allow(clippy::too_many_arguments)]
     fn take(
         &mut self,
         engine: &Engine,
         grammar: &Grammar,
         turn: crate::model::Turn<'a>,
+        known: bool,
         pos: Pos,
         line: &'a [u8],
         source: usize,
     ) {
         if engine.dedupe {
             let key = id_key(turn.turn_id.as_str());
-            if !self.local.insert(key) {
+            if !self.local.insert(key) || known {
                 self.stats.duplicates += 1;
                 return;
             }
@@ -476,8 +478,6 @@ fn process_block<A: Accumulator>(
             unit.stats.blank_lines += 1;
         } else if line.len() as u64 > engine.max_line {
             unit.invalid(rel, too_long(line.len()));
-        } else if skip.is_some_and(|s| s.contains(&rel)) {
-            unit.stats.duplicates += 1;
         } else {
             match std::str::from_utf8(line).map(dialect::native::parse_line) {
                 Err(_) => unit.invalid(rel, "invalid UTF-8".to_owned()),
@@ -487,6 +487,7 @@ fn process_block<A: Accumulator>(
                     engine,
                     &engine.grammar,
                     turn,
+                    skip.is_some_and(|s| s.contains(&rel)),
                     (seq, rel),
                     line,
                     block.source,
@@ -638,3 +639,6 @@ pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
         None => print(),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -512,9 +512,10 @@ enum Item {
     Invalid(String),
 }
 
-/// Drops serde_json's position suffix (the caller knows the line) and keeps the column.
+/// Drops serde_json's position suffix (the caller knows the line) and keeps
+/// the column; quoted values are redacted ([`super::redact_reason`]).
 fn reason_of(e: &serde_json::Error, with_column: bool) -> String {
-    let msg = e.to_string();
+    let msg = super::redact_reason(&e.to_string());
     let base = msg
         .rsplit_once(" at line ")
         .map_or(msg.as_str(), |(b, _)| b);

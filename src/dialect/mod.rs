@@ -50,3 +50,165 @@ pub fn detect(format: InputFormat, first: &[u8]) -> Dialect {
         InputFormat::Auto => Dialect::Native,
     }
 }
+
+/// Longest reason printed for an invalid line, in bytes.
+pub const MAX_REASON: usize = 300;
+
+/// Makes a parser's message safe to print as an invalid-line reason: input
+/// values it quotes are redacted, so a reason never echoes the line's
+/// content (a reply, a chunk's text, a secret), and the whole message is
+/// capped at [`MAX_REASON`] bytes.
+///
+/// serde quotes a string value as a Rust string literal (`invalid type:
+/// string "…", expected …`), an unknown enum variant in backticks (`unknown
+/// variant `…`, expected one of …`) and a character in backticks
+/// (`character `x``); each of those becomes `…`. Field names and the
+/// "expected" part come from this tool's own types and stay.
+pub fn redact_reason(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len().min(MAX_REASON));
+    let mut rest = msg;
+    while let Some(i) = rest.find(['"', '`']) {
+        let (before, from) = rest.split_at(i);
+        out.push_str(before);
+        if from.starts_with('"') {
+            // A Rust string literal: skip to the closing quote, minding `\"`.
+            let mut end = None;
+            let mut escaped = false;
+            for (j, c) in from.char_indices().skip(1) {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '"' => {
+                        end = Some(j);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            out.push_str("\"…\"");
+            rest = end.map_or("", |j| &from[j + 1..]);
+        } else if before.ends_with("unknown variant ") {
+            // The variant is raw input and may hold backticks itself: it ends
+            // at the last "`, expected" serde appends.
+            let end = from.rfind("`, expected").filter(|&j| j > 0);
+            out.push_str("`…`");
+            rest = end.map_or("", |j| &from[j + 1..]);
+        } else if before.ends_with("character ") {
+            let mut chars = from.char_indices().skip(1);
+            let end = chars.nth(1).filter(|&(_, c)| c == '`').map(|(j, _)| j);
+            out.push_str("`…`");
+            rest = end.map_or("", |j| &from[j + 1..]);
+        } else {
+            // A field name or an expected value: the tool's own text.
+            let close = from[1..].find('`').map(|j| j + 1);
+            match close {
+                Some(j) => {
+                    out.push_str(&from[..=j]);
+                    rest = &from[j + 1..];
+                }
+                None => {
+                    out.push_str(from);
+                    rest = "";
+                }
+            }
+        }
+    }
+    out.push_str(rest);
+    cap_reason(out)
+}
+
+/// Cuts a reason to at most [`MAX_REASON`] bytes (on a character boundary,
+/// marked with `…`), so no message can grow with the input.
+pub fn cap_reason(mut reason: String) -> String {
+    if reason.len() > MAX_REASON {
+        let mut cut = MAX_REASON;
+        while !reason.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        reason.truncate(cut);
+        reason.push('…');
+    }
+    reason
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_strings_are_redacted() {
+        assert_eq!(
+            redact_reason(r#"invalid type: string "SECRET \"x\" y", expected a sequence"#),
+            r#"invalid type: string "…", expected a sequence"#
+        );
+        assert_eq!(
+            redact_reason(r#"invalid value: string "a", expected b"#),
+            r#"invalid value: string "…", expected b"#
+        );
+        // An unterminated literal (cut by the parser) is redacted to the end.
+        assert_eq!(redact_reason(r#"x "SECRET"#), r#"x "…""#);
+    }
+
+    #[test]
+    fn unknown_variants_and_characters_are_redacted() {
+        assert_eq!(
+            redact_reason("unknown variant `SE`CRET`, expected one of `no_reply`, `withheld`"),
+            "unknown variant `…`, expected one of `no_reply`, `withheld`"
+        );
+        assert_eq!(
+            redact_reason("invalid type: character `S`, expected a string"),
+            "invalid type: character `…`, expected a string"
+        );
+    }
+
+    #[test]
+    fn field_names_stay() {
+        assert_eq!(
+            redact_reason("missing field `turn_id`"),
+            "missing field `turn_id`"
+        );
+        assert_eq!(
+            redact_reason("duplicate field `reply` (column 40)"),
+            "duplicate field `reply` (column 40)"
+        );
+        assert_eq!(redact_reason("a `b"), "a `b");
+    }
+
+    fn invalid(line: &str) -> String {
+        match native::parse_line(line) {
+            Parsed::Invalid(r) => r,
+            other => panic!("not invalid: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn native_reasons_never_echo_content() {
+        let head = r#"{"turn_id":"t","agent_id":"a","created_at":"2026-08-01T00:00:00Z","#;
+        for body in [
+            r#""reply":"x","grounding":{"chunks":["SECRET chunk"]}}"#,
+            r#""reply":"x","grounding":"SECRET"}"#,
+            r#""reply":"x","unobserved":"SECRET"}"#,
+            r#""reply":"x","grounding":{"chunks":[{"score":"SECRET"}]}}"#,
+        ] {
+            let r = invalid(&format!("{head}{body}"));
+            assert!(!r.contains("SECRET"), "{r}");
+        }
+        // A bad time is quoted by a short prefix only, and the reason is capped.
+        let long = r"\u001b".repeat(5000);
+        let r = invalid(&format!(
+            r#"{{"turn_id":"t","agent_id":"a","created_at":"{long}"}}"#
+        ));
+        assert!(r.starts_with("created_at "), "{r}");
+        assert!(r.len() <= MAX_REASON + '…'.len_utf8(), "{} bytes", r.len());
+    }
+
+    #[test]
+    fn long_reasons_are_capped() {
+        let long = "x".repeat(5000) + "é";
+        let r = redact_reason(&long);
+        assert!(r.len() <= MAX_REASON + '…'.len_utf8());
+        assert!(r.ends_with('…'));
+        let wide = "é".repeat(400);
+        assert!(redact_reason(&wide).len() <= MAX_REASON + 3);
+    }
+}

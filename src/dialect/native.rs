@@ -345,9 +345,10 @@ fn is_turn_type(kind: Option<&RawValue>) -> bool {
 }
 
 /// Strips serde_json's " at line L column C" (the line is always 1 here) and
-/// keeps the column, which is still useful.
+/// keeps the column, which is still useful. Values serde quotes are redacted
+/// ([`super::redact_reason`]): a reason never echoes the line's content.
 fn reason_of(e: &serde_json::Error) -> String {
-    let msg = e.to_string();
+    let msg = super::redact_reason(&e.to_string());
     let base = msg
         .rsplit_once(" at line ")
         .map_or(msg.as_str(), |(b, _)| b);
@@ -368,7 +369,12 @@ fn reason_of(e: &serde_json::Error) -> String {
 pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
     DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| format!("created_at {s:?} is not an RFC 3339 time with an offset ({e})"))
+        .map_err(|e| {
+            // Quote a short prefix only: enough to recognise, never a whole field.
+            let shown: String = s.chars().take(40).collect();
+            let more = if shown.len() < s.len() { "…" } else { "" };
+            format!("created_at {shown:?}{more} is not an RFC 3339 time with an offset ({e})")
+        })
 }
 
 fn count(v: Option<f64>, name: &str) -> Result<Option<u64>, String> {
@@ -407,7 +413,7 @@ pub fn parse_line(line: &str) -> Parsed<'_> {
     }
     match build(parsed) {
         Ok(turn) => Parsed::Turn(turn),
-        Err(reason) => Parsed::Invalid(reason),
+        Err(reason) => Parsed::Invalid(super::cap_reason(reason)),
     }
 }
 

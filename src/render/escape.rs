@@ -29,12 +29,15 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A Markdown table cell: terminal-safe, with `|` escaped and no line breaks.
+/// A Markdown table cell: terminal-safe, with `|` escaped and no line breaks;
+/// backticks, brackets (links and images) and `<` (HTML) cannot start markup.
 pub fn markdown_cell(s: &str) -> String {
     terminal(s)
         .replace('\\', "\\\\")
         .replace('|', "\\|")
         .replace('`', "\\`")
+        .replace('[', "\\[")
+        .replace(']', "\\]")
         .replace('<', "&lt;")
 }
 
@@ -61,6 +64,8 @@ pub fn xml(s: &str) -> String {
             '\t' | '\n' | '\r' => out.push_str(&format!("&#{};", c as u32)),
             // XML 1.0 cannot carry other controls at all, not even escaped.
             c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            // Nor the noncharacters U+FFFE and U+FFFF.
+            '\u{FFFE}' | '\u{FFFF}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c if unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
@@ -92,6 +97,10 @@ mod tests {
     #[test]
     fn markdown_cells_cannot_add_columns() {
         assert_eq!(markdown_cell("a|b\nc"), "a\\|b\\\\u{a}c");
+        assert_eq!(
+            markdown_cell("![x](http://e/p.png)"),
+            "!\\[x\\](http://e/p.png)"
+        );
     }
 
     #[test]
@@ -100,5 +109,8 @@ mod tests {
             xml("<a b=\"c\">&\u{1}"),
             "&lt;a b=&quot;c&quot;&gt;&amp;\\u{1}"
         );
+        // Not XML 1.0 characters: made visible instead of breaking the document.
+        assert_eq!(xml("a\u{FFFE}\u{FFFF}\u{1b}"), "a\\u{fffe}\\u{ffff}\\u{1b}");
+        assert_eq!(xml("x\u{202E}y"), "x\\u{202e}y");
     }
 }

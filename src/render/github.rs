@@ -6,9 +6,12 @@ use crate::gate::{Decision, Outcome};
 use anyhow::Result;
 use std::io::Write;
 
-/// Escapes a workflow-command message (GitHub's rules: `%`, CR and LF).
+/// Escapes a workflow-command message: control characters, ANSI escapes and
+/// bidi overrides first (the Actions log renders ANSI colours), then
+/// GitHub's own rules (`%`, CR and LF).
 pub fn escape(s: &str) -> String {
-    s.replace('%', "%25")
+    super::escape::terminal(s)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }

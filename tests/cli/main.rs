@@ -1,5 +1,6 @@
 //! One integration-test binary, a module per subcommand or theme. Every test
-//! runs the real binary.
+//! runs the real binary, except the property tests (`props`), which drive the
+//! library engine directly.
 
 mod agentfootprint;
 mod check;
@@ -8,7 +9,11 @@ mod common;
 mod determinism;
 mod explain;
 mod generate;
+mod hostile;
 mod markers;
+mod nothing_lost;
+mod props;
 mod realdata;
 mod report;
+mod safety;
 mod summary;

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Reruns the fuzz targets (not part of CI). Needs cargo-fuzz
+# (`cargo install cargo-fuzz`); only stable Rust is assumed, so the nightly
+# flags cargo-fuzz passes are enabled with RUSTC_BOOTSTRAP=1.
+#
+#   scripts/fuzz.sh                 # every target, 600 s each, one after another
+#   scripts/fuzz.sh parse_line 60   # one target, 60 s
+#
+# The corpus is seeded from the fixtures (one file per line) and kept in
+# fuzz/corpus/<target> between runs; crashes land in fuzz/artifacts/<target>.
+# A crash found here belongs in fuzz/regressions/<target>/ and as a unit test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export RUSTC_BOOTSTRAP=1
+
+targets=(parse_line markers)
+if [[ $# -ge 1 ]]; then targets=("$1"); fi
+seconds="${2:-600}"
+extra=()
+if [[ -n "${FUZZ_JOBS:-}" ]]; then extra=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
+
+seed() {
+    local dir="fuzz/corpus/$1"
+    mkdir -p "$dir"
+    local i=0
+    while IFS= read -r -d '' f; do
+        case "$f" in
+            *.gz|*.zst) continue ;;
+        esac
+        while IFS= read -r line || [[ -n "$line" ]]; do
+            i=$((i + 1))
+            if [[ "$1" == markers ]]; then
+                # The marker target reads one chunk-count byte, then text.
+                printf '\003%s' "$line" > "$dir/seed-$i"
+            else
+                printf '%s' "$line" > "$dir/seed-$i"
+            fi
+        done < "$f"
+    done < <(find fixtures -type f \( -name '*.jsonl' -o -name '*.ndjson' \) -print0 | sort -z)
+    if [[ -d "fuzz/regressions/$1" ]]; then
+        cp fuzz/regressions/"$1"/* "$dir"/ 2>/dev/null || true
+    fi
+}
+
+for t in "${targets[@]}"; do
+    seed "$t"
+    echo "== fuzzing $t for ${seconds}s"
+    # First replay the committed regressions: each must pass.
+    if [[ -d "fuzz/regressions/$t" ]] && compgen -G "fuzz/regressions/$t/*" > /dev/null; then
+        cargo fuzz run "$t" fuzz/regressions/"$t"/* -- -runs=0
+    fi
+    cargo fuzz run "$t" "fuzz/corpus/$t" -- \
+        -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+        -print_final_stats=1 "${extra[@]}"
+done

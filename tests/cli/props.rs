@@ -1,0 +1,481 @@
+//! Property tests over generated logs: a mix of turns of every verdict
+//! (string and integer ids, repeats), blank lines, skipped records and
+//! invalid lines, with LF or CRLF endings and with or without a final
+//! newline. Each log is run through the library engine, and what it counts
+//! is compared with a model of what the log holds.
+//!
+//! The engine prints invalid-line warnings on stderr; cases are kept few so
+//! that `cargo test` stays fast and quiet enough.
+
+use grounding_audit::accumulate::{Grouped, PageHeap, Rollup};
+use grounding_audit::dialect::Parsed;
+use grounding_audit::dialect::native::parse_line;
+use grounding_audit::grade::grade;
+use grounding_audit::input::Source;
+use grounding_audit::markers::Grammar;
+use grounding_audit::model::Verdict;
+use grounding_audit::pipeline::{self, Accumulator, Engine, Graded, InputStats};
+use proptest::prelude::*;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// What a generated turn is built to be graded as.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Ok,
+    Partial,
+    NoMarker,
+    OrphanNoChunks,
+    OrphanOutOfRange,
+    Empty,
+    Unobserved,
+    CitationsOk,
+    CitationsOrphan,
+    /// A marker written with a JSON escape (`\u005BKB-1]`), graded after decoding.
+    EscapedOk,
+}
+
+impl Kind {
+    const ALL: [Kind; 10] = [
+        Kind::Ok,
+        Kind::Partial,
+        Kind::NoMarker,
+        Kind::OrphanNoChunks,
+        Kind::OrphanOutOfRange,
+        Kind::Empty,
+        Kind::Unobserved,
+        Kind::CitationsOk,
+        Kind::CitationsOrphan,
+        Kind::EscapedOk,
+    ];
+
+    fn verdict(self) -> Verdict {
+        match self {
+            Kind::Ok | Kind::Partial | Kind::CitationsOk | Kind::EscapedOk => Verdict::Ok,
+            Kind::NoMarker => Verdict::NoMarker,
+            Kind::OrphanNoChunks | Kind::OrphanOutOfRange | Kind::CitationsOrphan => {
+                Verdict::OrphanMarker
+            }
+            Kind::Empty => Verdict::EmptyRetrieval,
+            Kind::Unobserved => Verdict::Unobserved,
+        }
+    }
+
+    /// The `reply` / `grounding` part of the line.
+    fn body(self) -> &'static str {
+        match self {
+            Kind::Ok => {
+                r#""reply":"see [KB-1].","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":null}]}"#
+            }
+            Kind::Partial => {
+                r#""reply":"[KB-2] and [KB-9]","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":null}]}"#
+            }
+            Kind::NoMarker => {
+                r#""reply":"no cite","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":null}]}"#
+            }
+            Kind::OrphanNoChunks => r#""reply":"made up [KB-1]""#,
+            Kind::OrphanOutOfRange => {
+                r#""reply":"[KB-0] [KB-99999999999999999999999]","grounding":{"chunks":[{"document_id":"a.md","score":0.7}]}"#
+            }
+            Kind::Empty => r#""reply":"hello there""#,
+            Kind::Unobserved => {
+                r#""grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":null}]}"#
+            }
+            Kind::CitationsOk => {
+                r#""reply":null,"grounding":{"citations":[{"index":1}],"chunks":[{"document_id":"a.md","score":0.7}]}"#
+            }
+            Kind::CitationsOrphan => {
+                r#""grounding":{"citations":[{"index":3}],"chunks":[{"document_id":"a.md","score":0.7}]}"#
+            }
+            Kind::EscapedOk => {
+                r#""reply":"line\n\u005BKB-2]","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":0.2}]}"#
+            }
+        }
+    }
+}
+
+/// One generated line.
+#[derive(Debug, Clone)]
+enum Line {
+    Turn {
+        id: u8,
+        numeric: bool,
+        agent: u8,
+        kind: Kind,
+    },
+    Blank(u8),
+    Skipped(u8),
+    Invalid(u8),
+}
+
+impl Line {
+    fn text(&self) -> String {
+        match self {
+            Line::Turn {
+                id,
+                numeric,
+                agent,
+                kind,
+            } => {
+                // `9` and `"9"` are the same turn.
+                let id = if *numeric {
+                    id.to_string()
+                } else {
+                    format!("\"{id}\"")
+                };
+                format!(
+                    r#"{{"turn_id":{id},"agent_id":"agent-{agent}","created_at":"2026-08-0{}T10:00:00+02:00",{}}}"#,
+                    1 + agent % 3,
+                    kind.body()
+                )
+            }
+            Line::Blank(k) => ["", "   ", "\t", " \t "][*k as usize % 4].to_owned(),
+            Line::Skipped(k) => [
+                r#"{"type":"heartbeat","agent_id":5}"#,
+                r#"{"type":"session_start","turn_id":"1"}"#,
+            ][*k as usize % 2]
+                .to_owned(),
+            Line::Invalid(k) => [
+                "not json at all",
+                "[1,2,3]",
+                r#"{"agent_id":"x","created_at":"2026-08-01T00:00:00Z"}"#,
+                r#"{"turn_id":"z","agent_id":"x","created_at":"yesterday"}"#,
+                r#"{"turn_id":"z","agent_id":"x","created_at":"2026-08-01T00:00:00Z","reply":5}"#,
+                r#"{"turn_id":"z","agent_id":"x","#,
+            ][*k as usize % 6]
+                .to_owned(),
+        }
+    }
+}
+
+fn line() -> impl Strategy<Value = Line> {
+    prop_oneof![
+        6 => (0u8..12, any::<bool>(), 0u8..3, 0usize..Kind::ALL.len()).prop_map(
+            |(id, numeric, agent, k)| Line::Turn { id, numeric, agent, kind: Kind::ALL[k] }
+        ),
+        1 => any::<u8>().prop_map(Line::Blank),
+        1 => any::<u8>().prop_map(Line::Skipped),
+        1 => any::<u8>().prop_map(Line::Invalid),
+    ]
+}
+
+/// A generated log: its lines, line ending and whether the last line ends.
+#[derive(Debug, Clone)]
+struct Log {
+    lines: Vec<Line>,
+    crlf: bool,
+    final_newline: bool,
+}
+
+fn log() -> impl Strategy<Value = Log> {
+    (
+        prop::collection::vec(line(), 0..40),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, crlf, final_newline)| Log {
+            lines,
+            crlf,
+            final_newline,
+        })
+}
+
+impl Log {
+    /// The bytes of lines `range` as a file. Only the log's last line may
+    /// lack its newline, so a split never changes what the lines are.
+    fn bytes(&self, range: std::ops::Range<usize>) -> Vec<u8> {
+        let eol = if self.crlf { "\r\n" } else { "\n" };
+        let mut s = String::new();
+        let n = range.len();
+        let ends_log = range.end == self.lines.len();
+        for (i, l) in self.lines[range].iter().enumerate() {
+            s.push_str(&l.text());
+            if i + 1 < n || self.final_newline || !ends_log {
+                s.push_str(eol);
+            }
+        }
+        s.into_bytes()
+    }
+
+    /// The accounting and verdict counts a correct engine must report.
+    fn expected(&self, dedupe: bool) -> (InputStats, [u64; 5]) {
+        let mut stats = InputStats::default();
+        let mut verdicts = [0u64; 5];
+        let mut seen = HashSet::new();
+        for l in &self.lines {
+            stats.lines += 1;
+            match l {
+                Line::Blank(_) => stats.blank_lines += 1,
+                Line::Skipped(_) => stats.skipped_records += 1,
+                Line::Invalid(_) => stats.invalid_lines += 1,
+                Line::Turn { id, kind, .. } => {
+                    if dedupe && !seen.insert(*id) {
+                        stats.duplicates += 1;
+                    } else {
+                        stats.turns += 1;
+                        let slot = Verdict::ALL
+                            .iter()
+                            .position(|v| *v == kind.verdict())
+                            .expect("a verdict");
+                        verdicts[slot] += 1;
+                    }
+                }
+            }
+        }
+        // A file whose last line is blank and unterminated holds one line fewer.
+        if !self.final_newline
+            && let Some(Line::Blank(k)) = self.lines.last()
+            && *k % 4 == 0
+        {
+            stats.lines -= 1;
+            stats.blank_lines -= 1;
+        }
+        (stats, verdicts)
+    }
+}
+
+/// Collects (turn_id, verdict, partial) in the order rows are merged.
+#[derive(Default)]
+struct Order(Vec<(String, Verdict, bool)>);
+
+impl Accumulator for Order {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        self.0.extend(rows.iter().map(|g| {
+            (
+                g.row.turn_id.as_str().to_owned(),
+                g.row.verdict,
+                g.row.partial,
+            )
+        }));
+    }
+    fn merge(&mut self, later: Self) {
+        self.0.extend(later.0);
+    }
+}
+
+/// Rollup, group rollups, row order and the newest page of one run.
+struct All {
+    rollup: Rollup,
+    grouped: Grouped,
+    order: Order,
+    page: PageHeap,
+}
+
+impl Default for All {
+    fn default() -> Self {
+        All {
+            rollup: Rollup::default(),
+            grouped: Grouped::default(),
+            order: Order::default(),
+            page: PageHeap::new(5, None),
+        }
+    }
+}
+
+impl All {
+    /// (turn_id, created_at, verdict) of the page rows, newest first.
+    fn page_rows(self) -> Vec<(String, chrono::DateTime<chrono::Utc>, Verdict)> {
+        self.page
+            .into_rows()
+            .iter()
+            .map(|r| (r.turn_id.as_str().to_owned(), r.created_at, r.verdict))
+            .collect()
+    }
+}
+
+impl Accumulator for All {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        self.rollup.add_block(rows);
+        self.grouped.add_block(rows);
+        self.order.add_block(rows);
+        self.page.add_block(rows);
+    }
+    fn merge(&mut self, later: Self) {
+        Accumulator::merge(&mut self.rollup, later.rollup);
+        self.grouped.merge(later.grouped);
+        self.order.merge(later.order);
+        self.page.merge(later.page);
+    }
+}
+
+fn engine(threads: usize, dedupe: bool) -> Engine {
+    Engine {
+        threads,
+        dedupe,
+        warn_limit: 0,
+        ..Engine::default()
+    }
+}
+
+/// Writes the log cut at `cuts` into one file per part and runs the engine over them.
+fn run_parts(dir: &Path, log: &Log, cuts: &[usize], engine: &Engine) -> (InputStats, All) {
+    let mut bounds = vec![0];
+    bounds.extend(cuts.iter().map(|&c| c.min(log.lines.len())));
+    bounds.push(log.lines.len());
+    bounds.sort_unstable();
+    let mut sources = Vec::new();
+    for (i, w) in bounds.windows(2).enumerate() {
+        let path = dir.join(format!("part-{i:02}.jsonl"));
+        std::fs::write(&path, log.bytes(w[0]..w[1])).expect("write part");
+        sources.push(Source {
+            name: path.display().to_string(),
+            path: Some(path),
+        });
+    }
+    let mut all = All::default();
+    let stats = pipeline::run(engine, &sources, None, All::default, |a| {
+        all.merge(a);
+        Ok(())
+    })
+    .expect("the engine reads the log");
+    (stats, all)
+}
+
+fn sum_categories(s: &InputStats) -> u64 {
+    s.turns + s.blank_lines + s.skipped_records + s.invalid_lines + s.duplicates
+}
+
+fn check_rollup(r: &Rollup) -> Result<(), TestCaseError> {
+    prop_assert_eq!(r.verdicts.iter().sum::<u64>(), r.turns);
+    prop_assert!(r.with_retrieval <= r.turns);
+    prop_assert!(r.grounded() <= r.with_retrieval);
+    match r.grounded_rate() {
+        None => prop_assert_eq!(r.with_retrieval, 0),
+        Some(x) => prop_assert!((0.0..=1.0).contains(&x), "rate {}", x),
+    }
+    Ok(())
+}
+
+proptest! {
+    // Each case runs the engine over real files; a dozen or so keep `cargo test` fast.
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Accounting and verdict counts match the model; verdicts sum to turns;
+    /// the rate is null or in 0..1; the JSON rollup agrees.
+    #[test]
+    fn accounting_and_verdicts_match_the_model(log in log(), dedupe in any::<bool>()) {
+        let dir = tempfile::tempdir().unwrap();
+        let (stats, all) = run_parts(dir.path(), &log, &[], &engine(1, dedupe));
+        let (mut want, verdicts) = log.expected(dedupe);
+        want.files = 1;
+        prop_assert_eq!(&stats, &want);
+        prop_assert_eq!(stats.lines, sum_categories(&stats));
+        prop_assert_eq!(all.rollup.turns, stats.turns);
+        prop_assert_eq!(all.rollup.verdicts, verdicts);
+        check_rollup(&all.rollup)?;
+        let json = serde_json::to_value(&all.rollup).unwrap();
+        let rate = &json["grounded_rate"];
+        prop_assert!(rate.is_null() || rate.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x)));
+        // Group rollups add up to the overall one.
+        let mut sum = Rollup::default();
+        for g in all.grouped.groups.values() {
+            check_rollup(g)?;
+            sum.merge(g);
+        }
+        prop_assert_eq!(&sum, &all.grouped.overall);
+        prop_assert_eq!(&all.grouped.overall, &all.rollup);
+    }
+
+    /// Cutting the log into files anywhere, and running with 1 or 3 threads,
+    /// changes nothing: same accounting, rollups, groups and row order.
+    #[test]
+    fn splits_and_threads_agree(
+        log in log(),
+        cuts in prop::collection::vec(0usize..40, 0..3),
+        dedupe in any::<bool>(),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let whole_dir = dir.path().join("whole");
+        let split_dir = dir.path().join("split");
+        std::fs::create_dir_all(&whole_dir).unwrap();
+        std::fs::create_dir_all(&split_dir).unwrap();
+        let (s1, a1) = run_parts(&whole_dir, &log, &[], &engine(1, dedupe));
+        let (s3, a3) = run_parts(&split_dir, &log, &cuts, &engine(3, dedupe));
+        prop_assert_eq!(&a3.rollup, &a1.rollup);
+        prop_assert_eq!(&a3.grouped.groups, &a1.grouped.groups);
+        prop_assert_eq!(&a3.order.0, &a1.order.0);
+        // Only the file count differs between the whole and the split log.
+        let norm = |mut s: InputStats| { s.files = 0; s };
+        prop_assert_eq!(norm(s3), norm(s1));
+        // The newest page is the same whatever the split and thread count.
+        prop_assert_eq!(a3.page_rows(), a1.page_rows());
+    }
+
+    /// Without de-duplication, the rollup of a log is the merge of the
+    /// rollups of separate runs over any split of it.
+    #[test]
+    fn rollup_of_log_is_merge_of_rollups_of_parts(log in log(), cut in 0usize..40) {
+        let dir = tempfile::tempdir().unwrap();
+        let cut = cut.min(log.lines.len());
+        let parts = [0..cut, cut..log.lines.len()];
+        let mut merged = Rollup::default();
+        let mut stats = InputStats::default();
+        for (i, range) in parts.iter().enumerate() {
+            let sub = Log { lines: log.lines[range.clone()].to_vec(), ..log.clone() };
+            let d = dir.path().join(format!("p{i}"));
+            std::fs::create_dir_all(&d).unwrap();
+            let (s, a) = run_parts(&d, &sub, &[], &engine(2, false));
+            merged.merge(&a.rollup);
+            stats.add(&s);
+        }
+        let d = dir.path().join("whole");
+        std::fs::create_dir_all(&d).unwrap();
+        let (s, whole) = run_parts(&d, &log, &[], &engine(2, false));
+        prop_assert_eq!(&merged, &whole.rollup);
+        prop_assert_eq!(stats.turns, s.turns);
+        prop_assert_eq!(stats.invalid_lines, s.invalid_lines);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// The Accumulator contract itself: feeding graded rows in any number
+    /// of blocks to separate accumulators and merging them in order gives
+    /// the accumulator of the whole (no engine, no I/O: many cases are cheap).
+    #[test]
+    fn accumulators_merge_over_any_block_split(
+        log in log(),
+        cuts in prop::collection::vec(0usize..40, 0..5),
+    ) {
+        let texts: Vec<String> = log.lines.iter().map(Line::text).collect();
+        let grammar = Grammar::default();
+        let rows: Vec<Graded<'_>> = texts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match parse_line(t) {
+                Parsed::Turn(turn) => Some(Graded {
+                    row: grade(turn, &grammar),
+                    pos: (0, i as u64),
+                    line: t.as_bytes(),
+                    source: 0,
+                }),
+                _ => None,
+            })
+            .collect();
+        let mut whole = All::default();
+        whole.add_block(&rows);
+        let mut bounds: Vec<usize> = cuts.iter().map(|&c| c.min(rows.len())).collect();
+        bounds.push(0);
+        bounds.push(rows.len());
+        bounds.sort_unstable();
+        let mut merged = All::default();
+        let mut page = PageHeap::new(4, None);
+        let mut whole_page = PageHeap::new(4, None);
+        whole_page.add_block(&rows);
+        for w in bounds.windows(2) {
+            let mut part = All::default();
+            part.add_block(&rows[w[0]..w[1]]);
+            merged.merge(part);
+            let mut p = PageHeap::new(4, None);
+            p.add_block(&rows[w[0]..w[1]]);
+            page.merge(p);
+        }
+        prop_assert_eq!(&merged.rollup, &whole.rollup);
+        prop_assert_eq!(&merged.grouped.groups, &whole.grouped.groups);
+        prop_assert_eq!(&merged.order.0, &whole.order.0);
+        check_rollup(&merged.rollup)?;
+        let ids = |p: PageHeap| p.into_rows().iter().map(|r| r.turn_id.as_str().to_owned()).collect::<Vec<_>>();
+        prop_assert_eq!(ids(page), ids(whole_page));
+    }
+}
