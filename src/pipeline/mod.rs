@@ -7,19 +7,19 @@
 //! whatever the thread count. A window of permits bounds the blocks in
 //! flight, so memory does not grow with the input.
 
-use crate::dialect::{self, InputFormat, Parsed};
+use crate::dialect::{self, InputFormat};
 
 use crate::filter::Filter;
-use crate::grade::grade;
+
 use crate::input::{self, Block, Blocks, Source};
 use crate::markers::Grammar;
 use crate::model::Row;
 use anyhow::Result;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -333,298 +333,6 @@ fn worker<A: Accumulator>(
     }
 }
 
-/// Processes one unit into `acc`. `skip` holds line numbers known to be
-/// duplicates of turns in earlier units.
-pub fn process<A: Accumulator>(
-    engine: &Engine,
-    sources: &[Source],
-    unit: &Unit,
-    seq: u64,
-    acc: A,
-    skip: Option<&HashSet<u64>>,
-) -> Result<Done<A>> {
-    match unit {
-        Unit::Lines(block) => Ok(process_block(engine, block, seq, acc, skip)),
-        Unit::Document { source, data } => {
-            let doc = dialect::agentfootprint::read(data, engine.agent_name.as_deref())
-                .map_err(|e| crate::exit::input(format!("{}: {e}", sources[*source].name)))?;
-            let mut unit = UnitState::new(0, false);
-            unit.stats = doc.stats;
-            unit.invalid = doc.invalid;
-            for (turn, line_no) in doc.turns {
-                let known = skip.is_some_and(|s| s.contains(&line_no));
-                unit.take(
-                    engine,
-                    &engine.agentfootprint_grammar,
-                    turn,
-                    known,
-                    (seq, line_no),
-                    &[],
-                    *source,
-                );
-            }
-            Ok(unit.finish(acc, *source))
-        }
-    }
-}
-
-/// What processing one unit gathers: accounting, invalid lines, the
-/// de-duplication keys of its turns, and the graded rows that passed the filter.
-struct UnitState<'a> {
-    stats: InputStats,
-    invalid: Vec<(u64, String)>,
-    keys: Vec<(u128, u64)>,
-    local: KeySet,
-    rows: Vec<Graded<'a>>,
-}
-
-impl<'a> UnitState<'a> {
-    fn new(estimate: usize, dedupe: bool) -> Self {
-        let keyed = if dedupe { estimate } else { 0 };
-        UnitState {
-            stats: InputStats::default(),
-            invalid: Vec::new(),
-            keys: Vec::with_capacity(keyed),
-            local: KeySet::with_capacity_and_hasher(keyed, Default::default()),
-            rows: Vec::with_capacity(estimate),
-        }
-    }
-
-    /// Counts one turn: a duplicate (within the unit, or `known` from an
-    /// earlier unit), or a turn that is filtered and graded. The one place
-    /// both dialects share. A known turn still enters the unit's key set, so
-    /// its later copies in this unit are duplicates too.
-    #[allow(clippy::too_many_arguments)]
-    fn take(
-        &mut self,
-        engine: &Engine,
-        grammar: &Grammar,
-        turn: crate::model::Turn<'a>,
-        known: bool,
-        pos: Pos,
-        line: &'a [u8],
-        source: usize,
-    ) {
-        if engine.dedupe {
-            let key = id_key(turn.turn_id.as_str());
-            if !self.local.insert(key) || known {
-                self.stats.duplicates += 1;
-                return;
-            }
-            self.keys.push((key, pos.1));
-        }
-        self.stats.turns += 1;
-        if !engine.filter.keep_turn(&turn) {
-            return;
-        }
-        let row = grade(turn, grammar);
-        if engine.filter.keep_row(&row) {
-            self.rows.push(Graded {
-                row,
-                pos,
-                line,
-                source,
-            });
-        }
-    }
-
-    fn invalid(&mut self, line: u64, reason: String) {
-        self.stats.invalid_lines += 1;
-        self.invalid.push((line, reason));
-    }
-
-    fn finish<A: Accumulator>(self, mut acc: A, source: usize) -> Done<A> {
-        acc.add_block(&self.rows);
-        Done {
-            acc,
-            stats: self.stats,
-            source,
-            invalid: self.invalid,
-            keys: self.keys,
-        }
-    }
-}
-
-fn process_block<A: Accumulator>(
-    engine: &Engine,
-    block: &Block,
-    seq: u64,
-    acc: A,
-    skip: Option<&HashSet<u64>>,
-) -> Done<A> {
-    // Sized for typical lines of a few KB; they grow if lines are shorter.
-    let mut unit = UnitState::new(block.data.len() / 2048 + 16, engine.dedupe);
-    let too_long = |len: usize| {
-        format!(
-            "line of {len} bytes is longer than --max-line-bytes ({})",
-            engine.max_line
-        )
-    };
-    if let Some(len) = block.oversized {
-        unit.stats.lines = 1;
-        unit.invalid(1, too_long(len as usize));
-    }
-    let data = &block.data[..];
-    let mut start = 0;
-    let mut rel = 0u64;
-    while start < data.len() {
-        let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |p| start + p);
-        let raw = &data[start..end];
-        start = end + 1;
-        rel += 1;
-        unit.stats.lines += 1;
-        let line = input::clean_line(raw, block.first && rel == 1);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            unit.stats.blank_lines += 1;
-        } else if line.len() as u64 > engine.max_line {
-            unit.invalid(rel, too_long(line.len()));
-        } else {
-            match std::str::from_utf8(line).map(dialect::native::parse_line) {
-                Err(_) => unit.invalid(rel, "invalid UTF-8".to_owned()),
-                Ok(Parsed::Skipped) => unit.stats.skipped_records += 1,
-                Ok(Parsed::Invalid(reason)) => unit.invalid(rel, reason),
-                Ok(Parsed::Turn(turn)) => unit.take(
-                    engine,
-                    &engine.grammar,
-                    turn,
-                    skip.is_some_and(|s| s.contains(&rel)),
-                    (seq, rel),
-                    line,
-                    block.source,
-                ),
-            }
-        }
-    }
-    unit.finish(acc, block.source)
-}
-
-/// Merges units strictly in input order.
-struct Merger<'e> {
-    engine: &'e Engine,
-    sources: &'e [Source],
-    seen: KeySet,
-    total: InputStats,
-    shown: u64,
-    /// The source of the last unit merged, and its lines so far: block line
-    /// numbers are relative, and become absolute here.
-    current: Option<usize>,
-    offset: u64,
-    /// Spent block buffers go back to the reader.
-    recycle: SyncSender<Vec<u8>>,
-}
-
-impl Merger<'_> {
-    #[allow(clippy::too_many_arguments)]
-    fn run<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
-        mut self,
-        done_rx: Receiver<DoneMsg<A>>,
-        permit_tx: SyncSender<()>,
-        progress: Option<&indicatif::ProgressBar>,
-        counter: &AtomicU64,
-        make: &F,
-        sink: &mut S,
-    ) -> Result<InputStats> {
-        let mut pending = BTreeMap::new();
-        let mut next = 0u64;
-        for (seq, msg) in done_rx.iter() {
-            pending.insert(seq, msg);
-            while let Some(msg) = pending.remove(&next) {
-                let (done, unit) = msg.map_err(|f| self.locate(f))?;
-                let acc = self.absorb(done, &unit, next, make, progress)?;
-                if let Ok(Unit::Lines(block)) = Arc::try_unwrap(unit) {
-                    let _ = self.recycle.try_send(block.data);
-                }
-                sink(acc)?;
-                next += 1;
-                let _ = permit_tx.send(());
-                if let Some(p) = progress {
-                    p.set_position(counter.load(Ordering::Relaxed));
-                }
-            }
-        }
-        if let Some((_, msg)) = pending.into_iter().next() {
-            msg.map_err(|f| self.locate(f))?;
-        }
-        self.total.files = self.sources.len() as u64;
-        if self.total.invalid_lines > self.shown {
-            let more = self.total.invalid_lines - self.shown;
-            warn(
-                progress,
-                &format!(
-                    "warning: {more} more invalid line(s) not shown ({} in total)",
-                    self.total.invalid_lines
-                ),
-            );
-        }
-        if let Some(max) = self.engine.max_invalid
-            && self.total.invalid_lines > max
-        {
-            return Err(crate::exit::input(format!(
-                "{} invalid line(s), more than --max-invalid {max}: refusing to judge a log that could not be read",
-                self.total.invalid_lines
-            )));
-        }
-        Ok(self.total)
-    }
-
-    /// Names where a read failed: `path:line` after the lines merged so far.
-    fn locate(&self, (err, source): (anyhow::Error, Option<usize>)) -> anyhow::Error {
-        match source {
-            Some(i) => {
-                let line = if self.current == Some(i) {
-                    self.offset + 1
-                } else {
-                    1
-                };
-                crate::exit::input(format!("{}:{line}: {err:#}", self.sources[i].name))
-            }
-            None => err,
-        }
-    }
-
-    fn absorb<A: Accumulator, F: Fn() -> A + Sync>(
-        &mut self,
-        mut done: Done<A>,
-        unit: &Unit,
-        seq: u64,
-        make: &F,
-        progress: Option<&indicatif::ProgressBar>,
-    ) -> Result<A> {
-        if self.engine.dedupe {
-            let dups: HashSet<u64> = done
-                .keys
-                .iter()
-                .filter(|(k, _)| self.seen.contains(k))
-                .map(|(_, l)| *l)
-                .collect();
-            if !dups.is_empty() {
-                done = process(self.engine, self.sources, unit, seq, make(), Some(&dups))?;
-            }
-            self.seen.extend(done.keys.iter().map(|(k, _)| *k));
-        }
-        if self.current != Some(done.source) {
-            self.current = Some(done.source);
-            self.offset = 0;
-        }
-        let name = &self.sources[done.source].name;
-        for (line, reason) in &done.invalid {
-            let at = self.offset + line;
-            if self.engine.strict {
-                return Err(crate::exit::input(format!(
-                    "{name}:{at}: {reason} (--strict)"
-                )));
-            }
-            if self.shown < self.engine.warn_limit {
-                self.shown += 1;
-                warn(progress, &format!("{name}:{at}: {reason}"));
-            }
-        }
-        self.total.add(&done.stats);
-        self.offset += done.stats.lines;
-        Ok(done.acc)
-    }
-}
-
 /// Prints a warning on stderr without tearing the progress bar; a closed stderr is ignored.
 pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
     let print = || {
@@ -639,6 +347,12 @@ pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
         None => print(),
     }
 }
+
+mod merge;
+mod unit;
+
+use merge::Merger;
+pub use unit::process;
 
 #[cfg(test)]
 mod tests;

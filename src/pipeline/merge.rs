@@ -1,0 +1,139 @@
+//! The merger: takes unit results strictly in input order, finishes
+//! de-duplication across units (re-processing a unit in the rare case that
+//! one of its turns was seen earlier), turns block-relative line numbers into
+//! absolute ones, reports invalid lines, and hands accumulators to the sink.
+
+use super::{Accumulator, Done, DoneMsg, Engine, InputStats, KeySet, Unit, process, warn};
+use crate::input::Source;
+use anyhow::Result;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
+
+/// Merges units strictly in input order.
+pub(super) struct Merger<'e> {
+    pub(super) engine: &'e Engine,
+    pub(super) sources: &'e [Source],
+    pub(super) seen: KeySet,
+    pub(super) total: InputStats,
+    pub(super) shown: u64,
+    /// The source of the last unit merged, and its lines so far: block line
+    /// numbers are relative, and become absolute here.
+    pub(super) current: Option<usize>,
+    pub(super) offset: u64,
+    /// Spent block buffers go back to the reader.
+    pub(super) recycle: SyncSender<Vec<u8>>,
+}
+
+impl Merger<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn run<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
+        mut self,
+        done_rx: Receiver<DoneMsg<A>>,
+        permit_tx: SyncSender<()>,
+        progress: Option<&indicatif::ProgressBar>,
+        counter: &AtomicU64,
+        make: &F,
+        sink: &mut S,
+    ) -> Result<InputStats> {
+        let mut pending = BTreeMap::new();
+        let mut next = 0u64;
+        for (seq, msg) in done_rx.iter() {
+            pending.insert(seq, msg);
+            while let Some(msg) = pending.remove(&next) {
+                let (done, unit) = msg.map_err(|f| self.locate(f))?;
+                let acc = self.absorb(done, &unit, next, make, progress)?;
+                if let Ok(Unit::Lines(block)) = Arc::try_unwrap(unit) {
+                    let _ = self.recycle.try_send(block.data);
+                }
+                sink(acc)?;
+                next += 1;
+                let _ = permit_tx.send(());
+                if let Some(p) = progress {
+                    p.set_position(counter.load(Ordering::Relaxed));
+                }
+            }
+        }
+        if let Some((_, msg)) = pending.into_iter().next() {
+            msg.map_err(|f| self.locate(f))?;
+        }
+        self.total.files = self.sources.len() as u64;
+        if self.total.invalid_lines > self.shown {
+            let more = self.total.invalid_lines - self.shown;
+            warn(
+                progress,
+                &format!(
+                    "warning: {more} more invalid line(s) not shown ({} in total)",
+                    self.total.invalid_lines
+                ),
+            );
+        }
+        if let Some(max) = self.engine.max_invalid
+            && self.total.invalid_lines > max
+        {
+            return Err(crate::exit::input(format!(
+                "{} invalid line(s), more than --max-invalid {max}: refusing to judge a log that could not be read",
+                self.total.invalid_lines
+            )));
+        }
+        Ok(self.total)
+    }
+
+    /// Names where a read failed: `path:line` after the lines merged so far.
+    fn locate(&self, (err, source): (anyhow::Error, Option<usize>)) -> anyhow::Error {
+        match source {
+            Some(i) => {
+                let line = if self.current == Some(i) {
+                    self.offset + 1
+                } else {
+                    1
+                };
+                crate::exit::input(format!("{}:{line}: {err:#}", self.sources[i].name))
+            }
+            None => err,
+        }
+    }
+
+    fn absorb<A: Accumulator, F: Fn() -> A + Sync>(
+        &mut self,
+        mut done: Done<A>,
+        unit: &Unit,
+        seq: u64,
+        make: &F,
+        progress: Option<&indicatif::ProgressBar>,
+    ) -> Result<A> {
+        if self.engine.dedupe {
+            let dups: HashSet<u64> = done
+                .keys
+                .iter()
+                .filter(|(k, _)| self.seen.contains(k))
+                .map(|(_, l)| *l)
+                .collect();
+            if !dups.is_empty() {
+                done = process(self.engine, self.sources, unit, seq, make(), Some(&dups))?;
+            }
+            self.seen.extend(done.keys.iter().map(|(k, _)| *k));
+        }
+        if self.current != Some(done.source) {
+            self.current = Some(done.source);
+            self.offset = 0;
+        }
+        let name = &self.sources[done.source].name;
+        for (line, reason) in &done.invalid {
+            let at = self.offset + line;
+            if self.engine.strict {
+                return Err(crate::exit::input(format!(
+                    "{name}:{at}: {reason} (--strict)"
+                )));
+            }
+            if self.shown < self.engine.warn_limit {
+                self.shown += 1;
+                warn(progress, &format!("{name}:{at}: {reason}"));
+            }
+        }
+        self.total.add(&done.stats);
+        self.offset += done.stats.lines;
+        Ok(done.acc)
+    }
+}
