@@ -1,0 +1,310 @@
+//! One run's observations, kept distinct as the grounding guide asks
+//! (injected context, each model call, the delivered answer), and how a run
+//! maps to the shared turn model and to `explain`'s extras.
+
+use super::*;
+
+/// Which export a run was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    /// Event lines (JSONL exporter or a catch-all listener).
+    Events,
+    /// A recording envelope.
+    Recording,
+    /// An audit bundle.
+    Audit,
+}
+
+impl Export {
+    /// The name written in evidence records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Export::Events => "events",
+            Export::Recording => "recording",
+            Export::Audit => "audit",
+        }
+    }
+}
+
+/// Text as the export kept it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Text {
+    /// The text itself (an audit in verbatim mode may have capped it).
+    Observed(String),
+    /// A bounded audit kept only the length in characters.
+    Bounded(u64),
+}
+
+impl Text {
+    /// The text when it was observed.
+    pub fn observed(&self) -> Option<&str> {
+        match self {
+            Text::Observed(s) => Some(s),
+            Text::Bounded(_) => None,
+        }
+    }
+}
+
+/// What one model call produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// The call's text.
+    Observed(String),
+    /// Output middleware withheld the draft (`contentWithheld: true`): not an empty answer.
+    Withheld,
+    /// A bounded audit kept only the length.
+    Bounded(u64),
+}
+
+/// One `stream.llm_end`.
+#[derive(Debug, Clone)]
+pub struct ModelCall {
+    pub iteration: Option<u64>,
+    /// `usage` as the framework wrote it (`{"input":…,"output":…}`).
+    pub usage: Option<Value>,
+    pub output: Output,
+    pub stop_reason: Option<String>,
+    pub duration_ms: Option<f64>,
+    pub tool_call_count: Option<u64>,
+}
+
+/// One injected piece of context (`context.injected`), de-duplicated within the run.
+#[derive(Debug, Clone)]
+pub struct Injection {
+    pub source: String,
+    pub slot: Option<String>,
+    pub source_id: Option<String>,
+    pub score: Option<f64>,
+    pub rank: Option<u64>,
+    /// `rawContent`, else `contentSummary`.
+    pub content: Option<Text>,
+    /// 1-based index among the turn's chunks, for RAG injections.
+    pub chunk: Option<u32>,
+}
+
+/// One admitted RAG chunk: what grading resolves markers against.
+#[derive(Debug, Clone)]
+pub struct RagChunk {
+    pub chunk_id: Option<String>,
+    pub document_id: Option<String>,
+    pub score: Option<f64>,
+}
+
+/// One retrieval candidate (`memory.retrieved`).
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub id: String,
+    pub score: Option<f64>,
+    pub rank: Option<u64>,
+    pub admitted: bool,
+    pub reason: Option<String>,
+    pub doc_uri: Option<String>,
+}
+
+/// One tool call from a `tool_start`/`tool_end` pair.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    pub name: String,
+    pub call_id: Option<String>,
+    pub args: Option<Value>,
+    pub result: Option<Value>,
+    pub duration_ms: Option<f64>,
+    /// True when the end event said `error: true`.
+    pub error: bool,
+    /// True when a `tool_end` was seen.
+    pub ended: bool,
+}
+
+impl Tool {
+    /// `ok`, `error`, or `no_end` (started, never ended).
+    pub fn status(&self) -> &'static str {
+        if !self.ended {
+            "no_end"
+        } else if self.error {
+            "error"
+        } else {
+            "ok"
+        }
+    }
+}
+
+/// `agent.turn_end`.
+#[derive(Debug, Clone)]
+pub struct TurnEnd {
+    /// `finalContent`; None when absent or not a string.
+    pub final_content: Option<Text>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub duration_ms: Option<f64>,
+    pub stopped_early: Option<bool>,
+}
+
+/// Everything observed about one run (one turn), owned.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub run_id: String,
+    /// Position of the run's first event (see the module doc).
+    pub line: u64,
+    pub export: Export,
+    pub agent: String,
+    pub session_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+    /// True when the run's text was replaced by lengths (a bounded audit).
+    pub bounded: bool,
+    pub question: Option<Text>,
+    pub injections: Vec<Injection>,
+    pub chunks: Vec<RagChunk>,
+    pub candidates: Vec<Candidate>,
+    /// `k` and `threshold` of each retrieval.
+    pub retrievals: Vec<(Option<u64>, Option<f64>)>,
+    pub model_calls: Vec<ModelCall>,
+    pub tools: Vec<Tool>,
+    pub turn_end: Option<TurnEnd>,
+    pub model: Option<String>,
+    /// Other facts worth showing (evidence checks, incomplete recordings).
+    pub notes: Vec<String>,
+}
+
+impl Run {
+    /// What the run says about the answer.
+    pub fn answer(&self) -> Answer<'static> {
+        match &self.turn_end {
+            Some(_) if self.bounded => Answer::Unobserved(Unobserved::BoundedAudit),
+            Some(end) => match &end.final_content {
+                Some(Text::Observed(s)) => Answer::Reply(Reply::Text(Cow::Owned(s.clone()))),
+                Some(Text::Bounded(_)) => Answer::Unobserved(Unobserved::BoundedAudit),
+                None => Answer::Unobserved(Unobserved::NoReply),
+            },
+            None if self
+                .model_calls
+                .iter()
+                .any(|c| c.output == Output::Withheld) =>
+            {
+                Answer::Unobserved(Unobserved::Withheld)
+            }
+            None => Answer::Unobserved(Unobserved::NoTurnEnd),
+        }
+    }
+
+    /// The run as the shared turn model.
+    pub fn turn(&self) -> Turn<'static> {
+        let chunks = self
+            .chunks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Chunk {
+                index: (i + 1) as u32,
+                document_id: c.document_id.clone().map(Id::string),
+                chunk_id: c.chunk_id.clone().map(Id::string),
+                score: c.score,
+            })
+            .collect();
+        let end = self.turn_end.as_ref();
+        let tokens = end.and_then(|e| match (e.input_tokens, e.output_tokens) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+        });
+        Turn {
+            turn_id: Id::string(self.run_id.clone()),
+            agent_id: Cow::Owned(self.agent.clone()),
+            conversation_id: self.session_id.clone().map(Id::string),
+            channel: Cow::Borrowed("chat"),
+            created_at: self.created_at,
+            answer: self.answer(),
+            chunks,
+            tool_calls: self.tools.len().min(u32::MAX as usize) as u32,
+            tool_errors: self
+                .tools
+                .iter()
+                .filter(|t| t.error)
+                .count()
+                .min(u32::MAX as usize) as u32,
+            model: self.model.clone().map(Cow::Owned),
+            tokens_used: tokens,
+            cost_cents: None,
+            latency_ms: end.and_then(|e| e.duration_ms),
+        }
+    }
+
+    /// What `explain` shows beyond the row.
+    pub fn extras(&self) -> Extras {
+        let mut notes = Vec::new();
+        notes.push(format!(
+            "read from an agentfootprint {} export",
+            self.export.as_str()
+        ));
+        if self.bounded {
+            notes.push("bounded audit: text was replaced by its length, so neither the question nor the answer can be read".into());
+        }
+        if self.turn_end.is_none() {
+            notes.push(
+                "no turn_end: no delivered answer was observed (the run may have paused, failed or been captured incompletely)".into(),
+            );
+        }
+        for (i, c) in self.model_calls.iter().enumerate() {
+            let iteration = c
+                .iteration
+                .map_or_else(|| "?".to_owned(), |n| n.to_string());
+            let usage = c
+                .usage
+                .as_ref()
+                .map_or_else(|| "no usage".to_owned(), |u| format!("usage {u}"));
+            let output = match &c.output {
+                Output::Observed(s) if s.is_empty() => "no text".to_owned(),
+                Output::Observed(s) => format!("{} chars of text", s.chars().count()),
+                Output::Withheld => {
+                    "draft withheld by output middleware (not an empty answer)".to_owned()
+                }
+                Output::Bounded(n) => format!("{n} chars (text not kept by the bounded audit)"),
+            };
+            let stop = c
+                .stop_reason
+                .as_deref()
+                .map(|s| format!(", stop {s}"))
+                .unwrap_or_default();
+            notes.push(format!(
+                "model call {} (iteration {iteration}): {usage}{stop}; {output}",
+                i + 1
+            ));
+        }
+        for (k, threshold) in &self.retrievals {
+            let k = k.map_or_else(|| "?".to_owned(), |k| k.to_string());
+            let t = threshold.map_or_else(|| "?".to_owned(), |t| t.to_string());
+            notes.push(format!("retrieval: top-k {k}, threshold {t}"));
+        }
+        for c in &self.candidates {
+            let score = c
+                .score
+                .map_or_else(|| "no score".to_owned(), |s| format!("score {s:.4}"));
+            let fate = if c.admitted {
+                "admitted".to_owned()
+            } else {
+                format!(
+                    "rejected ({})",
+                    c.reason.as_deref().unwrap_or("no reason given")
+                )
+            };
+            let rank = c.rank.map(|r| format!("rank {r}, ")).unwrap_or_default();
+            notes.push(format!("candidate {}: {rank}{score}, {fate}", c.id));
+        }
+        notes.extend(self.notes.iter().cloned());
+        Extras {
+            question: self
+                .question
+                .as_ref()
+                .and_then(|q| q.observed().map(str::to_owned)),
+            tools: self
+                .tools
+                .iter()
+                .map(|t| ToolCall {
+                    name: t.name.clone(),
+                    status: t.status().to_owned(),
+                    duration_ms: t.duration_ms,
+                    arguments: t.args.clone(),
+                    result: t.result.clone(),
+                })
+                .collect(),
+            notes,
+        }
+    }
+}
