@@ -100,12 +100,68 @@ impl ToolUse {
 pub struct Telemetry {
     /// Latency in ms → count. Exact below 10 s, three significant digits above,
     /// so the number of buckets stays small whatever the input.
-    pub latency: BTreeMap<u64, u64>,
+    pub latency: Histogram,
     pub tokens_used: u64,
     pub turns_with_tokens: u64,
     /// Cost in millionths of a cent, summed as integers.
     pub cost_micro_cents: i128,
     pub turns_with_cost: u64,
+}
+
+/// Latencies below this many ms are counted exactly, in a dense array.
+const EXACT_MS: u64 = 10_000;
+
+/// Counts per latency bucket: a dense array for the exact range (an index
+/// per turn, and a plain sum to merge) and an ordered map for the rounded
+/// buckets above it, which are few.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Histogram {
+    dense: Vec<u64>,
+    sparse: BTreeMap<u64, u64>,
+}
+
+impl Histogram {
+    /// Counts one bucket (see [`latency_bucket`]).
+    pub fn add(&mut self, bucket: u64, n: u64) {
+        if bucket < EXACT_MS {
+            if self.dense.is_empty() {
+                self.dense = vec![0; EXACT_MS as usize];
+            }
+            self.dense[bucket as usize] += n;
+        } else {
+            *self.sparse.entry(bucket).or_default() += n;
+        }
+    }
+    /// Adds another histogram's counts.
+    pub fn merge(&mut self, o: &Histogram) {
+        if !o.dense.is_empty() {
+            if self.dense.is_empty() {
+                self.dense = o.dense.clone();
+            } else {
+                self.dense
+                    .iter_mut()
+                    .zip(&o.dense)
+                    .for_each(|(a, b)| *a += b);
+            }
+        }
+        for (k, v) in &o.sparse {
+            *self.sparse.entry(*k).or_default() += v;
+        }
+    }
+    /// (bucket, count) for every non-empty bucket, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let dense = self
+            .dense
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(b, c)| (b as u64, *c));
+        dense.chain(self.sparse.iter().map(|(b, c)| (*b, *c)))
+    }
+    /// Non-empty buckets: what the state's size grows with.
+    pub fn buckets(&self) -> usize {
+        self.iter().count()
+    }
 }
 
 /// The latency bucket of a value in ms.
@@ -126,7 +182,7 @@ pub fn latency_bucket(ms: f64) -> u64 {
 impl Telemetry {
     fn add(&mut self, r: &Row<'_>) {
         if let Some(l) = r.latency_ms {
-            *self.latency.entry(latency_bucket(l)).or_default() += 1;
+            self.latency.add(latency_bucket(l), 1);
         }
         if let Some(t) = r.tokens_used {
             self.tokens_used += t;
@@ -138,9 +194,7 @@ impl Telemetry {
         }
     }
     fn merge(&mut self, o: &Telemetry) {
-        for (k, v) in &o.latency {
-            *self.latency.entry(*k).or_default() += v;
-        }
+        self.latency.merge(&o.latency);
         self.tokens_used += o.tokens_used;
         self.turns_with_tokens += o.turns_with_tokens;
         self.cost_micro_cents += o.cost_micro_cents;
@@ -148,23 +202,23 @@ impl Telemetry {
     }
     /// The q-quantile (nearest rank) of latency, in ms.
     pub fn latency_quantile(&self, q: f64) -> Option<u64> {
-        let n: u64 = self.latency.values().sum();
+        let n = self.latency_count();
         if n == 0 {
             return None;
         }
         let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
         let mut seen = 0;
-        for (v, c) in &self.latency {
+        for (v, c) in self.latency.iter() {
             seen += c;
             if seen >= rank {
-                return Some(*v);
+                return Some(v);
             }
         }
         None
     }
     /// Latency samples.
     pub fn latency_count(&self) -> u64 {
-        self.latency.values().sum()
+        self.latency.iter().map(|(_, c)| c).sum()
     }
 }
 
@@ -339,7 +393,10 @@ mod tests {
     fn state_size(s: &Summary) -> usize {
         s.groups.len()
             + s.days.len()
-            + s.telemetry.iter().map(|t| t.latency.len()).sum::<usize>()
+            + s.telemetry
+                .iter()
+                .map(|t| t.latency.buckets())
+                .sum::<usize>()
             + s.triage.clone().into_rows().len()
     }
 
