@@ -66,3 +66,22 @@ pub fn run_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
 pub fn json(s: &str) -> serde_json::Value {
     serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}):\n{s}"))
 }
+
+/// The sum of the input categories of an `input` object: every line read is
+/// exactly one of them, so this must equal `lines`.
+pub fn categories_sum(input: &serde_json::Value) -> u64 {
+    [
+        "turns",
+        "blank_lines",
+        "skipped_records",
+        "invalid_lines",
+        "duplicates",
+    ]
+    .iter()
+    .map(|k| {
+        input[k]
+            .as_u64()
+            .unwrap_or_else(|| panic!("input.{k} missing in {input}"))
+    })
+    .sum()
+}

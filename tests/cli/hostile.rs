@@ -7,7 +7,7 @@
 //! be read in full. A file in the folder without an entry fails the test, so
 //! the corpus and its expectations cannot drift apart.
 
-use crate::common::{fixture, json, run};
+use crate::common::{categories_sum, fixture, json, run};
 use serde_json::Value;
 
 fn expectations() -> serde_json::Map<String, Value> {
@@ -74,16 +74,7 @@ fn every_hostile_file_is_accounted_for() {
             let doc = json(&out);
             assert_eq!(doc["input"], e["input"], "{name}: input accounting");
             let i = &doc["input"];
-            let sum: u64 = [
-                "turns",
-                "blank_lines",
-                "skipped_records",
-                "invalid_lines",
-                "duplicates",
-            ]
-            .iter()
-            .map(|k| i[k].as_u64().unwrap())
-            .sum();
+            let sum = categories_sum(i);
             assert_eq!(i["lines"].as_u64(), Some(sum), "{name}: lines = sum");
             if let Some(v) = e.get("verdicts") {
                 assert_eq!(&doc["summary"]["verdicts"], v, "{name}: verdicts");

@@ -83,16 +83,7 @@ fn report_accounts_for_every_line() {
             let v = json(&out);
             let i = &v["input"];
             assert_eq!(i["lines"], lines, "{d}/{file}");
-            let sum: u64 = [
-                "turns",
-                "blank_lines",
-                "skipped_records",
-                "invalid_lines",
-                "duplicates",
-            ]
-            .iter()
-            .map(|k| i[k].as_u64().unwrap())
-            .sum();
+            let sum = categories_sum(i);
             assert_eq!(sum, lines, "{d}/{file}: every line is exactly one kind");
             // These logs are clean: one turn per line, nothing dropped.
             assert_eq!(i["turns"], lines, "{d}/{file}: {i}");
