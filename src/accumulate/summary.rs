@@ -267,6 +267,13 @@ impl Summary {
         }
     }
 
+    /// Adds a day's counts; `day` counts days since 1970-01-01 at the `--tz` offset.
+    fn add_day(&mut self, day: i64, counts: &Rollup) {
+        let date =
+            NaiveDate::from_num_days_from_ce_opt((day + 719_163) as i32).unwrap_or(NaiveDate::MIN);
+        self.days.entry(date).or_default().merge(counts);
+    }
+
     fn group_key<'r>(&self, r: &'r Row<'_>) -> &'r str {
         match self.opts.by {
             GroupBy::Agent => &r.agent_id,
@@ -278,14 +285,28 @@ impl Summary {
 
 impl Accumulator for Summary {
     fn add_block(&mut self, rows: &[Graded<'_>]) {
+        // Logs are mostly in time order: count a run of turns of one day
+        // locally and touch the day map once per run, not once per turn.
+        let offset = self.opts.tz.local_minus_utc() as i64;
+        let mut run: Option<(i64, Rollup)> = None;
         for g in rows {
             let r = &g.row;
             self.totals.add(r);
             self.retrieval.add(r, self.opts.low_score);
             self.tools.add(r);
             self.telemetry[r.verdict.slot()].add(r);
-            let day = (r.created_at.with_timezone(&self.opts.tz)).date_naive();
-            self.days.entry(day).or_default().add(r);
+            let day = (r.created_at.timestamp() + offset).div_euclid(86_400);
+            match &mut run {
+                Some((d, acc)) if *d == day => acc.add(r),
+                _ => {
+                    if let Some((d, acc)) = run.take() {
+                        self.add_day(d, &acc);
+                    }
+                    let mut acc = Rollup::default();
+                    acc.add(r);
+                    run = Some((day, acc));
+                }
+            }
             let key = self.group_key(r);
             let group = match self.groups.get_mut(key) {
                 Some(g) => g,
@@ -294,6 +315,9 @@ impl Accumulator for Summary {
             group.rollup.add(r);
             group.retrieval.add(r, self.opts.low_score);
             group.tools.add(r);
+        }
+        if let Some((d, acc)) = run {
+            self.add_day(d, &acc);
         }
         self.triage.add_where(rows, |r| r.verdict.is_ungrounded());
     }
