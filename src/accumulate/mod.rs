@@ -90,11 +90,13 @@ fn key_of<'g>(g: &'g Graded<'_>) -> (DateTime<Utc>, &'g str, Pos) {
 }
 
 /// A position in the report order, for cursors: rows strictly after it
-/// (older) belong to the next page.
+/// (older) belong to the next page. The input position breaks ties between
+/// repeated turns kept by `--no-dedupe`, so no row falls between two pages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct After {
     pub created_at: DateTime<Utc>,
     pub turn_id: String,
+    pub pos: Pos,
 }
 
 /// Selects the `cap` newest rows older than an optional cursor.
@@ -119,15 +121,18 @@ impl PageHeap {
     fn admits(&self, g: &Graded<'_>) -> bool {
         match &self.after {
             None => true,
-            Some(a) => {
-                (g.row.created_at, g.row.turn_id.as_str()) < (a.created_at, a.turn_id.as_str())
-            }
+            Some(a) => key_of(g) < (a.created_at, a.turn_id.as_str(), a.pos),
         }
     }
 
     /// The rows, newest first.
     pub fn into_rows(self) -> Vec<Row<'static>> {
         self.rows.into_iter().map(|(r, _)| r).collect()
+    }
+
+    /// The rows with their input positions, newest first.
+    pub fn into_entries(self) -> Vec<(Row<'static>, Pos)> {
+        self.rows
     }
 
     fn insert_sorted(&mut self, mut more: Vec<(Row<'static>, Pos)>) {

@@ -16,7 +16,8 @@ use std::io::Write;
 /// Encodes the position after which the next page starts.
 pub fn encode_cursor(a: &After) -> String {
     let nanos = a.created_at.timestamp_nanos_opt().unwrap_or(i64::MAX);
-    URL_SAFE_NO_PAD.encode(format!("v1:{nanos}:{}", a.turn_id))
+    let (seq, line) = a.pos;
+    URL_SAFE_NO_PAD.encode(format!("v1:{nanos}:{seq}:{line}:{}", a.turn_id))
 }
 
 /// Decodes a cursor; a malformed one is a usage error.
@@ -29,11 +30,22 @@ pub fn decode_cursor(s: &str) -> Result<After> {
     let bytes = URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| bad())?;
     let text = String::from_utf8(bytes).map_err(|_| bad())?;
     let rest = text.strip_prefix("v1:").ok_or_else(bad)?;
-    let (nanos, turn_id) = rest.split_once(':').ok_or_else(bad)?;
-    let nanos: i64 = nanos.parse().map_err(|_| bad())?;
+    let mut parts = rest.splitn(4, ':');
+    let mut number = || {
+        parts
+            .next()
+            .and_then(|p| p.parse::<i64>().ok())
+            .ok_or_else(bad)
+    };
+    let (nanos, seq, line) = (number()?, number()?, number()?);
+    let turn_id = parts.next().ok_or_else(bad)?;
+    if seq < 0 || line < 0 {
+        return Err(bad());
+    }
     Ok(After {
         created_at: DateTime::from_timestamp_nanos(nanos),
         turn_id: turn_id.to_owned(),
+        pos: (seq as u64, line as u64),
     })
 }
 
@@ -63,18 +75,20 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut rows = page.into_rows();
-    let next_cursor = if rows.len() > limit {
-        rows.truncate(limit);
-        rows.last().map(|r| {
+    let mut entries = page.into_entries();
+    let next_cursor = if entries.len() > limit {
+        entries.truncate(limit);
+        entries.last().map(|(r, pos)| {
             encode_cursor(&After {
                 created_at: r.created_at,
                 turn_id: r.turn_id.as_str().to_owned(),
+                pos: *pos,
             })
         })
     } else {
         None
     };
+    let rows: Vec<_> = entries.into_iter().map(|(r, _)| r).collect();
     let mut summary = Rollup::default();
     rows.iter().for_each(|r| summary.add(r));
     let doc = ReportDoc {
@@ -220,6 +234,7 @@ mod tests {
         let a = After {
             created_at: DateTime::from_timestamp(1_700_000_000, 5).unwrap(),
             turn_id: "t:9".into(),
+            pos: (3, 17),
         };
         assert_eq!(decode_cursor(&encode_cursor(&a)).unwrap(), a);
     }

@@ -376,3 +376,38 @@ fn table_hint_for_next_page_goes_to_stderr() {
     assert!(err.contains("--cursor"), "{err}");
     assert!(!out.contains("--cursor"));
 }
+
+#[test]
+fn cursor_does_not_lose_repeated_turns_between_pages() {
+    // With --no-dedupe the same turn appears twice with the same time and id;
+    // an odd page size puts a page boundary between the two copies.
+    let d = demo();
+    let mut cursor: Option<String> = None;
+    let mut seen = 0;
+    for _ in 0..40 {
+        let mut args = vec![
+            "report",
+            "--no-dedupe",
+            "--format",
+            "json",
+            "--limit",
+            "3",
+            &d,
+            &d,
+        ];
+        let c;
+        if let Some(x) = &cursor {
+            c = x.clone();
+            args.extend(["--cursor", &c]);
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        let v = json(&out);
+        seen += v["rows"].as_array().unwrap().len();
+        match v["next_cursor"].as_str() {
+            Some(x) => cursor = Some(x.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(seen, 44);
+}
