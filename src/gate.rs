@@ -193,6 +193,27 @@ fn rate_gate(g: &Gates, min: f64, scope: &str, r: &Rollup) -> GateResult {
     }
 }
 
+/// The decision when the input could not be read (exit 3): one failing
+/// `input` gate, so that every format still says FAIL and why.
+pub fn input_failure(error: &str, max_invalid: u64) -> Decision {
+    let message = format!("input error: {error}");
+    Decision {
+        pass: false,
+        line: format!("FAIL {message}"),
+        gates: vec![GateResult {
+            gate: "input",
+            scope: "overall".into(),
+            outcome: Outcome::Fail,
+            observed: None,
+            threshold: max_invalid as f64,
+            count: None,
+            point_rate: None,
+            message,
+        }],
+        warnings: Vec::new(),
+    }
+}
+
 /// Evaluates every gate that was asked for.
 pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
     let overall = &data.overall;

@@ -119,28 +119,21 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         }
         input
     })();
-    let input = match result {
-        Ok(i) => i,
+    let (decision, input, code) = match result {
+        Ok(input) => {
+            let d = gate::evaluate(&gates, &data, &input);
+            let code = if d.pass { exit::SUCCESS } else { exit::FAILED };
+            (d, input, code)
+        }
+        // A gate must never pass on a log it could not read: the decision is
+        // FAIL, every format still gets its whole document, and the exit is 3.
         Err(e) if exit::code_for(&e) == exit::INPUT => {
-            // A gate must never pass on a log it could not read: say FAIL, exit 3.
-            let line = format!("FAIL input error: {e:#}");
-            if args.format == CheckFormat::Text || args.output.is_some() {
-                writeln!(out, "{}", render::escape::terminal(&line))?;
-            } else {
-                pipeline::warn(None, &line);
-            }
-            if args.format == CheckFormat::Github {
-                writeln!(
-                    out,
-                    "::error title=grounding-audit input::{}",
-                    render::github::escape(&format!("{e:#}"))
-                )?;
-            }
-            return Ok(exit::INPUT);
+            data = Grouped::default();
+            let d = gate::input_failure(&format!("{e:#}"), args.max_invalid);
+            (d, InputStats::default(), exit::INPUT)
         }
         Err(e) => return Err(e),
     };
-    let decision = gate::evaluate(&gates, &data, &input);
     let mut doc = Vec::new();
     match args.format {
         CheckFormat::Text => {
@@ -189,9 +182,5 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
             }
         }
     }
-    Ok(if decision.pass {
-        exit::SUCCESS
-    } else {
-        exit::FAILED
-    })
+    Ok(code)
 }

@@ -392,3 +392,37 @@ fn markdown_and_text_snapshots() {
     let (_, md, _) = run(&[&["check", p, "--format", "markdown"][..], &args].concat());
     insta::assert_snapshot!("check_markdown", md.replace(p, "LOG"));
 }
+
+#[test]
+fn unreadable_input_still_gets_a_whole_failing_document_in_every_format() {
+    for format in ["json", "junit", "markdown", "github"] {
+        let (code, out, err) = run(&[
+            "check",
+            "/no/such/log.jsonl",
+            "--min-rate",
+            "0",
+            "--format",
+            format,
+        ]);
+        assert_eq!(code, 3, "{format}");
+        assert!(
+            err.lines().any(|l| l.starts_with("FAIL input error")),
+            "{format}: {err}"
+        );
+        match format {
+            "json" => assert_eq!(json(&out)["decision"], "fail"),
+            "junit" => {
+                assert!(
+                    out.starts_with("<?xml") && out.contains("<failure"),
+                    "{out}"
+                );
+                assert!(out.contains(r#"failures="1""#), "{out}");
+            }
+            "github" => assert!(
+                out.contains("::error title=grounding-audit input::"),
+                "{out}"
+            ),
+            _ => assert!(out.contains("**FAIL input error"), "{out}"),
+        }
+    }
+}
