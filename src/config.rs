@@ -3,7 +3,6 @@
 //! (terminals, `NO_COLOR`, `TERM`, `CI`) and validates option combinations.
 
 use crate::cli::{ColorChoice, FilterArgs, InputArgs, MarkerArgs};
-use crate::dialect::InputFormat;
 use crate::exit;
 use crate::filter::{Filter, parse_bound};
 use crate::input::{self, Source};
@@ -165,6 +164,5 @@ pub fn sources(settings: &Settings, input: &InputArgs) -> Result<Vec<Source>> {
             ),
         );
     }
-    let _ = InputFormat::Auto;
     Ok(expanded.sources)
 }

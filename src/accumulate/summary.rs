@@ -437,8 +437,6 @@ mod tests {
             block.push(Graded {
                 row: row(i),
                 pos: (i / 10_000, i % 10_000),
-                line: &[],
-                source: 0,
             });
             if block.len() == 10_000 {
                 s.add_block(&block);
@@ -479,8 +477,6 @@ mod tests {
             .map(|i| Graded {
                 row: row(i),
                 pos: (0, i),
-                line: &[],
-                source: 0,
             })
             .collect();
         left.add_block(&rows[..12_345]);

@@ -58,7 +58,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     let sources = config::sources(settings, &args.input)?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
     if args.all {
-        return run_all(args, settings, &engine, &sources, bar.as_ref(), out);
+        return run_all(args, &engine, &sources, bar.as_ref(), out);
     }
     let limit = args.limit as usize;
     let mut page = PageHeap::new(limit + 1, None);
@@ -175,7 +175,6 @@ impl Accumulator for Rendered {
 
 fn run_all(
     args: &ReportArgs,
-    settings: &Settings,
     engine: &pipeline::Engine,
     sources: &[crate::input::Source],
     bar: Option<&indicatif::ProgressBar>,
@@ -221,7 +220,6 @@ fn run_all(
         ReportFormat::Table => render::table::stream::footer(out, &total, &input)?,
         ReportFormat::Csv | ReportFormat::Jsonl => {}
     }
-    let _ = settings;
     Ok(())
 }
 

@@ -27,15 +27,11 @@ use std::sync::{Arc, Mutex};
 /// Later rows compare greater; used to break ties deterministically.
 pub type Pos = (u64, u64);
 
-/// A graded row with its position and the line it came from.
+/// A graded row with its position in the input.
 #[derive(Debug, Clone)]
 pub struct Graded<'a> {
     pub row: Row<'a>,
     pub pos: Pos,
-    /// The raw input line (empty for turns built from several records).
-    pub line: &'a [u8],
-    /// Source index.
-    pub source: usize,
 }
 
 /// State that consumes graded rows block by block and merges with a later

@@ -37,8 +37,6 @@ pub fn process<A: Accumulator>(
                     turn,
                     known,
                     (seq, line_no),
-                    &[],
-                    *source,
                 );
             }
             Ok(unit.finish(acc, *source))
@@ -72,7 +70,6 @@ impl<'a> UnitState<'a> {
     /// earlier unit), or a turn that is filtered and graded. The one place
     /// both dialects share. A known turn still enters the unit's key set, so
     /// its later copies in this unit are duplicates too.
-    #[allow(clippy::too_many_arguments)]
     fn take(
         &mut self,
         engine: &Engine,
@@ -80,8 +77,6 @@ impl<'a> UnitState<'a> {
         turn: crate::model::Turn<'a>,
         known: bool,
         pos: Pos,
-        line: &'a [u8],
-        source: usize,
     ) {
         if engine.dedupe {
             let key = id_key(turn.turn_id.as_str());
@@ -97,12 +92,7 @@ impl<'a> UnitState<'a> {
         }
         let row = grade(turn, grammar);
         if engine.filter.keep_row(&row) {
-            self.rows.push(Graded {
-                row,
-                pos,
-                line,
-                source,
-            });
+            self.rows.push(Graded { row, pos });
         }
     }
 
@@ -167,8 +157,6 @@ fn process_block<A: Accumulator>(
                     turn,
                     skip.is_some_and(|s| s.contains(&rel)),
                     (seq, rel),
-                    line,
-                    block.source,
                 ),
             }
         }

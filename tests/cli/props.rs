@@ -447,8 +447,6 @@ proptest! {
                 Parsed::Turn(turn) => Some(Graded {
                     row: grade(turn, &grammar),
                     pos: (0, i as u64),
-                    line: t.as_bytes(),
-                    source: 0,
                 }),
                 _ => None,
             })
