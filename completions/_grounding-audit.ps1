@@ -43,7 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;report' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
@@ -70,7 +70,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;summary' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
@@ -98,7 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;check' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
@@ -129,7 +129,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;explain' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
             [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
@@ -149,7 +149,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;evidence' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
             [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
@@ -166,7 +166,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;convert' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)')
+            [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')

@@ -110,7 +110,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto turns agentfootprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -226,7 +226,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto turns agentfootprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -264,7 +264,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto turns agentfootprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -310,7 +310,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto turns agentfootprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -534,7 +534,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto turns agentfootprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -612,7 +612,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto turns agentfootprint" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)

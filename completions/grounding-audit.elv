@@ -39,7 +39,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;report'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --agent-name 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)'
+            cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
             cand --agent 'Only this agent (repeatable)'
@@ -65,7 +65,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;summary'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --agent-name 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)'
+            cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
             cand --agent 'Only this agent (repeatable)'
@@ -92,7 +92,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;check'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --agent-name 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)'
+            cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
             cand --agent 'Only this agent (repeatable)'
@@ -122,7 +122,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;explain'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --agent-name 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)'
+            cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
             cand --marker-base 'Index base of --marker-regex captures'
@@ -141,7 +141,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;evidence'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --agent-name 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)'
+            cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
             cand --marker-base 'Index base of --marker-regex captures'
@@ -157,7 +157,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;convert'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --agent-name 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)'
+            cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --to 'Output format'
             cand --threads 'Worker threads (default: all cores)'
             cand --color 'When to colour tables'

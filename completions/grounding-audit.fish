@@ -42,9 +42,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "gen
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
-turns\t'The native turn log: one JSON turn per line'
-agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)' -r
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent -d 'Only this agent (repeatable)' -r
@@ -80,9 +80,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
-turns\t'The native turn log: one JSON turn per line'
-agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)' -r
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent -d 'Only this agent (repeatable)' -r
@@ -118,9 +118,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
-turns\t'The native turn log: one JSON turn per line'
-agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)' -r
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent -d 'Only this agent (repeatable)' -r
@@ -156,9 +156,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
-turns\t'The native turn log: one JSON turn per line'
-agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)' -r
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -180,9 +180,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
-turns\t'The native turn log: one JSON turn per line'
-agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)' -r
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -200,9 +200,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
-turns\t'The native turn log: one JSON turn per line'
-agentfootprint\t'agentfootprint event streams, recordings and audit bundles'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`)' -r
+agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l to -d 'Output format' -r -f -a "turns\t'The native turn-log JSONL'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'

@@ -1,7 +1,6 @@
 //! The command line, as plain data (clap derive). Nothing here decides
 //! anything: `config` resolves these structs once into what commands use.
 
-use crate::dialect::InputFormat;
 use crate::markers::Preset;
 use crate::model::Verdict;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -87,9 +86,9 @@ pub struct InputArgs {
     #[arg(long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_LINE)]
     pub max_line_bytes: u64,
     /// Input dialect; `auto` decides per file from its first bytes.
-    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
-    pub input_format: InputFormat,
-    /// Agent name for agentfootprint turns (default: the agent id in the data, else `agentfootprint`).
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(crate::dialect::format_values()))]
+    pub input_format: String,
+    /// Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it.
     #[arg(long, value_name = "NAME")]
     pub agent_name: Option<String>,
 }

@@ -6,7 +6,7 @@ use crate::cli::{ColorChoice, FilterArgs, InputArgs, MarkerArgs};
 use crate::exit;
 use crate::filter::{Filter, parse_bound};
 use crate::input::{self, Source};
-use crate::markers::{Grammar, Preset};
+use crate::markers::Grammar;
 use crate::pipeline::Engine;
 use anyhow::Result;
 use std::io::IsTerminal;
@@ -133,17 +133,24 @@ pub fn engine(
         return Err(exit::usage("--max-line-bytes must be at least 1"));
     }
     Ok(Engine {
-        agentfootprint_grammar: chosen.clone().unwrap_or(Grammar::Preset(Preset::Id)),
-        grammar: chosen.unwrap_or_default(),
+        markers: chosen,
         filter,
         dedupe: !input.no_dedupe,
         threads: settings.threads,
         max_line: input.max_line_bytes,
         strict: input.strict,
-        input_format: input.input_format,
-        agent_name: input.agent_name.clone(),
+        input_format: input_format(input),
+        assemble: crate::dialect::AssembleOptions {
+            agent_name: input.agent_name.clone(),
+            all_retrievals: false,
+        },
         ..Engine::default()
     })
+}
+
+/// The dialect `--input-format` forces; None for `auto`.
+pub fn input_format(input: &InputArgs) -> Option<&'static dyn crate::dialect::Dialect> {
+    crate::dialect::by_name(&input.input_format)
 }
 
 /// Expands the input paths, refusing to wait on a terminal for stdin and

@@ -188,6 +188,32 @@ pub struct Turn<'a> {
     pub latency_ms: Option<f64>,
 }
 
+impl Turn<'_> {
+    /// An owned copy (a reply still in JSON form is decoded).
+    pub fn into_owned(self) -> Turn<'static> {
+        let own = |s: Str<'_>| -> Str<'static> { Cow::Owned(s.into_owned()) };
+        Turn {
+            turn_id: self.turn_id.into_owned(),
+            agent_id: own(self.agent_id),
+            conversation_id: self.conversation_id.map(Id::into_owned),
+            channel: own(self.channel),
+            created_at: self.created_at,
+            answer: match self.answer {
+                Answer::Reply(r) => Answer::Reply(Reply::Text(own(r.decoded()))),
+                Answer::Citations(c) => Answer::Citations(c),
+                Answer::Unobserved(u) => Answer::Unobserved(u),
+            },
+            chunks: self.chunks.into_iter().map(Chunk::into_owned).collect(),
+            tool_calls: self.tool_calls,
+            tool_errors: self.tool_errors,
+            model: self.model.map(own),
+            tokens_used: self.tokens_used,
+            cost_cents: self.cost_cents,
+            latency_ms: self.latency_ms,
+        }
+    }
+}
+
 /// The five verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
@@ -339,4 +365,30 @@ pub struct ToolCall {
     pub arguments: Option<serde_json::Value>,
     /// Shown only with `--show-tools`.
     pub result: Option<serde_json::Value>,
+}
+
+/// Input accounting: every line read is exactly one of
+/// turns, blank_lines, skipped_records, invalid_lines or duplicates.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct InputStats {
+    pub files: u64,
+    pub lines: u64,
+    pub turns: u64,
+    pub blank_lines: u64,
+    pub skipped_records: u64,
+    pub invalid_lines: u64,
+    pub duplicates: u64,
+}
+
+impl InputStats {
+    /// Adds another block's counts (files excepted).
+    pub fn add(&mut self, o: &InputStats) {
+        self.files += o.files;
+        self.lines += o.lines;
+        self.turns += o.turns;
+        self.blank_lines += o.blank_lines;
+        self.skipped_records += o.skipped_records;
+        self.invalid_lines += o.invalid_lines;
+        self.duplicates += o.duplicates;
+    }
 }

@@ -437,6 +437,7 @@ mod tests {
             block.push(Graded {
                 row: row(i),
                 pos: (i / 10_000, i % 10_000),
+                detail: None,
             });
             if block.len() == 10_000 {
                 s.add_block(&block);
@@ -477,6 +478,7 @@ mod tests {
             .map(|i| Graded {
                 row: row(i),
                 pos: (0, i),
+                detail: None,
             })
             .collect();
         left.add_block(&rows[..12_345]);

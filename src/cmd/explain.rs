@@ -5,19 +5,16 @@
 
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::config::{self, Settings};
-use crate::dialect::{self, Dialect, Parsed};
 use crate::exit;
+use crate::filter::Filter;
 use crate::grade::{grade, tally};
-use crate::input::{self, Blocks};
-use crate::markers::{Grammar, MarkerKind, Preset};
+use crate::markers::{Grammar, MarkerKind};
 use crate::model::{Answer, Extras, Row, Turn, format_time};
 use crate::render::escape::terminal;
 use crate::render::{self, Section};
 use anyhow::Result;
 use serde::Serialize;
 use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
 /// One marker as `explain` shows it.
 #[derive(Debug, Clone, Serialize)]
@@ -179,78 +176,39 @@ pub fn explain(
     }
 }
 
-/// Finds the first turn with `id` in the sources.
+/// Finds the first turn with `id` in the sources (the one de-duplication
+/// keeps), reading them as every other subcommand does.
 fn find(
     args: &ExplainArgs,
     settings: &Settings,
     grammar: Option<&Grammar>,
 ) -> Result<Option<Explained>> {
-    let sources = config::sources(settings, &args.input)?;
-    for (i, src) in sources.iter().enumerate() {
-        let reader = input::open(src, Arc::new(AtomicU64::new(0)))?;
-        let mut blocks = Blocks::new(reader, i, args.input.max_line_bytes);
-        let mut kind = None;
-        let mut document = Vec::new();
-        let mut lines = 0u64;
-        while let Some(block) = blocks
-            .next_block()
-            .map_err(|e| exit::input(format!("{}: read error: {e}", src.name)))?
-        {
-            match *kind.get_or_insert_with(|| dialect::detect(args.input.input_format, &block.data))
-            {
-                Dialect::Agentfootprint => document.extend_from_slice(&block.data),
-                Dialect::Native => {
-                    let data = block.data.strip_suffix(b"\n").unwrap_or(&block.data);
-                    let before = lines;
-                    lines += if block.oversized.is_some() {
-                        1
-                    } else {
-                        data.split(|&b| b == b'\n').count() as u64
-                    };
-                    for (rel, raw) in data.split(|&b| b == b'\n').enumerate() {
-                        let line = input::clean_line(raw, block.first && rel == 0);
-                        let Ok(line) = std::str::from_utf8(line) else {
-                            continue;
-                        };
-                        if let Parsed::Turn(t) = dialect::native::parse_line(line)
-                            && t.turn_id.as_str() == args.turn_id
-                        {
-                            let g = grammar.cloned().unwrap_or_default();
-                            let extras = dialect::native::parse_extras(line.as_bytes());
-                            let at = before + rel as u64 + 1;
-                            return Ok(Some(explain(
-                                t,
-                                extras,
-                                &g,
-                                src.name.clone(),
-                                at,
-                                args.show_text,
-                            )));
-                        }
-                    }
-                }
-            }
-        }
-        if kind == Some(Dialect::Agentfootprint) {
-            let turns =
-                dialect::agentfootprint::explain_turns(&document, args.input.agent_name.as_deref())
-                    .map_err(|e| exit::input(format!("{}: {e}", src.name)))?;
-            for (t, extras) in turns {
-                if t.turn_id.as_str() == args.turn_id {
-                    let g = grammar.cloned().unwrap_or(Grammar::Preset(Preset::Id));
-                    return Ok(Some(explain(
-                        t,
-                        extras,
-                        &g,
-                        src.name.clone(),
-                        0,
-                        args.show_text,
-                    )));
-                }
-            }
-        }
-    }
-    Ok(None)
+    let filter = Filter {
+        turn_id: Some(args.turn_id.clone()),
+        ..Filter::default()
+    };
+    let mut found = None;
+    super::turns::read(
+        settings,
+        &args.input,
+        &args.markers,
+        filter,
+        Some(1),
+        |c, sources| {
+            let d = &c.detail;
+            let g = grammar.cloned().unwrap_or_else(|| d.dialect.grammar());
+            found = Some(explain(
+                d.turn.clone(),
+                d.extras.clone(),
+                &g,
+                sources[d.source].name.clone(),
+                c.line,
+                args.show_text,
+            ));
+            Ok(())
+        },
+    )?;
+    Ok(found)
 }
 
 /// Highlights markers in the reply on a terminal.

@@ -8,8 +8,8 @@ pub mod evidence;
 pub mod explain;
 pub mod generate;
 pub mod report;
-pub mod runs;
 pub mod summary;
+pub mod turns;
 
 use crate::cli::{Cli, Command};
 use crate::config::Settings;

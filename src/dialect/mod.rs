@@ -6,9 +6,107 @@
 //! formats (agentfootprint) group several lines into one turn.
 
 pub mod agentfootprint;
+pub mod assembly;
 pub mod native;
 
-use crate::model::Turn;
+pub use assembly::{Assembly, Group};
+
+use crate::markers::{Grammar, Preset};
+use crate::model::{Extras, Turn};
+use std::any::Any;
+
+/// Every dialect the tool reads, in detection order: the first whose
+/// [`Dialect::sniff`] accepts a source's first block reads it, and the native
+/// turn log, which accepts anything, comes last. Adding a dialect is a module
+/// under `src/dialect/` plus one line here.
+pub static DIALECTS: &[&dyn Dialect] = &[&agentfootprint::AGENTFOOTPRINT, &native::NATIVE];
+
+/// One input dialect: how its sources are recognised, how a line (or a whole
+/// document) becomes turns or records, and how records assemble into turns.
+///
+/// Line dialects (the native log) produce one [`Turn`] per line, parsed in
+/// parallel. Record dialects (agentfootprint events, spans) produce
+/// [`Record`]s, pieces of a turn that may arrive in any order, over lines
+/// and files; the engine groups them by [`Record::group`] and calls
+/// [`Dialect::assemble`] once per group when the input ends.
+pub trait Dialect: Sync {
+    /// The name `--input-format` takes and messages use.
+    fn name(&self) -> &'static str;
+    /// One line for `--help`.
+    fn about(&self) -> &'static str;
+    /// True when a source whose first block is `first` is in this dialect.
+    fn sniff(&self, first: &[u8]) -> bool;
+    /// The marker grammar used when `--markers` is not given.
+    fn grammar(&self) -> Grammar;
+    /// Groups of dialects with the same family assemble together (a trace
+    /// exported by two tools is still one trace).
+    fn family(&self) -> &'static str {
+        self.name()
+    }
+    /// True when a source is one whole document (read by
+    /// [`Dialect::parse_document`]) rather than one record per line.
+    fn is_document(&self, _first: &[u8]) -> bool {
+        false
+    }
+    /// Reads one non-blank line: a turn, or records pushed onto `out`.
+    fn parse_line<'a>(&self, line: &'a str, out: &mut Vec<Record>) -> Parsed<'a>;
+    /// Reads a whole document into records, with its own accounting.
+    fn parse_document(&self, data: &[u8], out: &mut DocumentRecords) {
+        let _ = data;
+        out.invalid(1, format!("{} sources are read line by line", self.name()));
+    }
+    /// What `explain` shows beyond the row, for a turn read from `line`.
+    fn extras(&self, _line: &str) -> Extras {
+        Extras::default()
+    }
+    /// Builds the turn of one group of records (all of this dialect's
+    /// family), in input order. An error makes the group an invalid record.
+    fn assemble(
+        &self,
+        group: &str,
+        records: Vec<Record>,
+        opts: &AssembleOptions,
+    ) -> Result<Box<dyn Assembled>, String> {
+        let _ = (group, records, opts);
+        Err(format!("{} does not assemble records", self.name()))
+    }
+}
+
+impl std::fmt::Debug for dyn Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The dialect named `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
+    DIALECTS.iter().copied().find(|d| d.name() == name)
+}
+
+/// `--input-format` values: `auto` and every dialect's name, with help.
+pub fn format_values() -> Vec<clap::builder::PossibleValue> {
+    std::iter::once(
+        clap::builder::PossibleValue::new("auto").help("Decide per file from its first bytes"),
+    )
+    .chain(
+        DIALECTS
+            .iter()
+            .map(|d| clap::builder::PossibleValue::new(d.name()).help(d.about())),
+    )
+    .collect()
+}
+
+/// Decides the dialect of a source from its first block; `forced` is the
+/// dialect `--input-format` named, if any.
+pub fn detect(forced: Option<&'static dyn Dialect>, first: &[u8]) -> &'static dyn Dialect {
+    forced.unwrap_or_else(|| {
+        DIALECTS
+            .iter()
+            .copied()
+            .find(|d| d.sniff(first))
+            .unwrap_or(&native::NATIVE)
+    })
+}
 
 /// The result of reading one non-blank line. Not boxed: a turn is made for
 /// nearly every line, and boxing would add an allocation per line.
@@ -17,38 +115,85 @@ use crate::model::Turn;
 pub enum Parsed<'a> {
     /// A turn record.
     Turn(Turn<'a>),
+    /// This many records, pushed onto the caller's list (at least one).
+    Records(usize),
     /// A record that is not a turn (`type` other than `"turn"`).
     Skipped,
     /// Not a valid turn record; the reason names what is wrong.
     Invalid(String),
 }
 
-/// Which dialect a source is read with (`--input-format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum InputFormat {
-    /// Decide per file from its first bytes.
-    Auto,
-    /// The native turn log: one JSON turn per line.
-    Turns,
-    /// agentfootprint event streams, recordings and audit bundles.
-    Agentfootprint,
+/// A piece of a turn that a record dialect assembles: an event or a span.
+pub struct Record {
+    /// The turn it belongs to (a run id, a trace id).
+    pub group: String,
+    /// Identity for de-duplication: a record whose key was seen is a
+    /// duplicate. None: never a duplicate.
+    pub key: Option<u128>,
+    /// False for notes a document adds about a run: they belong to a group
+    /// but are not input records, so they are not counted.
+    pub counted: bool,
+    /// The dialect's own data; only its [`Dialect::assemble`] reads it.
+    pub body: Box<dyn Any + Send>,
 }
 
-/// How a source is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    Native,
-    Agentfootprint,
-}
-
-/// Decides the dialect of a source from its first block.
-pub fn detect(format: InputFormat, first: &[u8]) -> Dialect {
-    match format {
-        InputFormat::Turns => Dialect::Native,
-        InputFormat::Agentfootprint => Dialect::Agentfootprint,
-        InputFormat::Auto if agentfootprint::sniff(first) => Dialect::Agentfootprint,
-        InputFormat::Auto => Dialect::Native,
+impl std::fmt::Debug for Record {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Record")
+            .field("group", &self.group)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
     }
+}
+
+/// What a whole document gave: records with their lines, and accounting.
+/// Each record counts as one line of input; so does each invalid or skipped
+/// record, so the same events count alike whatever the export.
+#[derive(Debug, Default)]
+pub struct DocumentRecords {
+    /// (1-based physical line where the record starts, record).
+    pub records: Vec<(u64, Record)>,
+    pub skipped: u64,
+    /// (line, reason) of each invalid record.
+    pub invalid: Vec<(u64, String)>,
+}
+
+impl DocumentRecords {
+    /// Notes an invalid record.
+    pub fn invalid(&mut self, line: u64, reason: String) {
+        self.invalid.push((line, reason));
+    }
+}
+
+/// Options that shape assembly, resolved once.
+#[derive(Debug, Clone, Default)]
+pub struct AssembleOptions {
+    /// `--agent-name`: the agent for every assembled turn.
+    pub agent_name: Option<String>,
+    /// `--retrievals all`: every retrieval before the answer, not the last.
+    pub all_retrievals: bool,
+}
+
+/// A turn assembled from records, with what the commands that show more
+/// than a row (`explain`, `evidence`, `convert`) need.
+pub trait Assembled: Send + Sync {
+    /// The turn to grade.
+    fn turn(&self) -> Turn<'_>;
+    /// What `explain` shows beyond the row.
+    fn extras(&self) -> Extras;
+    /// The dialect's part of an evidence record (free text only with `show_text`).
+    fn evidence(&self, show_text: bool) -> serde_json::Map<String, serde_json::Value>;
+    /// The span that produced the reply, where the dialect has spans.
+    fn reply_span(&self) -> Option<&str> {
+        None
+    }
+    /// The concrete value, for a dialect's own renderers.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A grammar from a preset.
+pub fn preset(p: Preset) -> Grammar {
+    Grammar::Preset(p)
 }
 
 /// Longest reason printed for an invalid line, in bytes.

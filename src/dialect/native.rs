@@ -385,6 +385,34 @@ fn count(v: Option<f64>, name: &str) -> Result<Option<u64>, String> {
     }
 }
 
+/// The native turn log: one JSON turn per line.
+pub struct Native;
+
+/// The native dialect, as listed in [`super::DIALECTS`].
+pub static NATIVE: Native = Native;
+
+impl super::Dialect for Native {
+    fn name(&self) -> &'static str {
+        "turns"
+    }
+    fn about(&self) -> &'static str {
+        "The native turn log: one JSON turn per line"
+    }
+    /// The fallback: any source no other dialect claims.
+    fn sniff(&self, _first: &[u8]) -> bool {
+        true
+    }
+    fn grammar(&self) -> crate::markers::Grammar {
+        crate::markers::Grammar::default()
+    }
+    fn parse_line<'a>(&self, line: &'a str, _out: &mut Vec<super::Record>) -> Parsed<'a> {
+        parse_line(line)
+    }
+    fn extras(&self, line: &str) -> crate::model::Extras {
+        parse_extras(line.as_bytes())
+    }
+}
+
 /// Parses one non-blank line of a turn log.
 pub fn parse_line(line: &str) -> Parsed<'_> {
     // serde would read an array as a struct; a turn must be an object.

@@ -3,7 +3,12 @@
 //! one of its turns was seen earlier), turns block-relative line numbers into
 //! absolute ones, reports invalid lines, and hands accumulators to the sink.
 
-use super::{Accumulator, Done, DoneMsg, Engine, InputStats, KeySet, Unit, process, warn};
+use super::{
+    Accumulator, Detail, Done, DoneMsg, Engine, Graded, InputStats, KeySet, Unit, id_key, process,
+    warn,
+};
+use crate::dialect::{Assembly, assembly::Fate};
+use crate::grade::grade;
 use crate::input::Source;
 use anyhow::Result;
 use std::collections::{BTreeMap, HashSet};
@@ -24,6 +29,8 @@ pub(super) struct Merger<'e> {
     pub(super) offset: u64,
     /// Spent block buffers go back to the reader.
     pub(super) recycle: SyncSender<Vec<u8>>,
+    /// Records of record dialects, grouped into turns across units and sources.
+    pub(super) assembly: Assembly,
 }
 
 impl Merger<'_> {
@@ -44,7 +51,7 @@ impl Merger<'_> {
             while let Some(msg) = pending.remove(&next) {
                 let (done, unit) = msg.map_err(|f| self.locate(f))?;
                 let acc = self.absorb(done, &unit, next, make, progress)?;
-                if let Ok(Unit::Lines(block)) = Arc::try_unwrap(unit) {
+                if let Ok(Unit::Lines(block, _)) = Arc::try_unwrap(unit) {
                     let _ = self.recycle.try_send(block.data);
                 }
                 sink(acc)?;
@@ -58,6 +65,7 @@ impl Merger<'_> {
         if let Some((_, msg)) = pending.into_iter().next() {
             msg.map_err(|f| self.locate(f))?;
         }
+        self.assemble(next, progress, make, sink)?;
         self.total.files = self.sources.len() as u64;
         if self.total.invalid_lines > self.shown {
             let more = self.total.invalid_lines - self.shown;
@@ -119,21 +127,109 @@ impl Merger<'_> {
             self.current = Some(done.source);
             self.offset = 0;
         }
-        let name = &self.sources[done.source].name;
         for (line, reason) in &done.invalid {
-            let at = self.offset + line;
-            if self.engine.strict {
-                return Err(crate::exit::input(format!(
-                    "{name}:{at}: {reason} (--strict)"
-                )));
-            }
-            if self.shown < self.engine.warn_limit {
-                self.shown += 1;
-                warn(progress, &format!("{name}:{at}: {reason}"));
-            }
+            self.invalid(done.source, self.offset + line, reason, progress)?;
         }
         self.total.add(&done.stats);
-        self.offset += done.stats.lines;
-        Ok(done.acc)
+        for (k, (line, record)) in done.records.drain(..).enumerate() {
+            let pos = (seq, (line << 20) | (k as u64).min((1 << 20) - 1));
+            let at = self.offset + line;
+            match self
+                .assembly
+                .add(done.dialect, record, done.source, at, pos)
+            {
+                Fate::Turn => self.total.turns += 1,
+                Fate::Skipped => self.total.skipped_records += 1,
+                Fate::Duplicate => self.total.duplicates += 1,
+                Fate::Uncounted => {}
+            }
+        }
+        let mut acc = done.acc;
+        acc.relocate(done.source, self.offset);
+        self.offset += done.physical;
+        Ok(acc)
+    }
+
+    /// Reports one invalid line or record: fatal under `--strict`, printed
+    /// for the first few.
+    fn invalid(
+        &mut self,
+        source: usize,
+        at: u64,
+        reason: &str,
+        progress: Option<&indicatif::ProgressBar>,
+    ) -> Result<()> {
+        let name = &self.sources[source].name;
+        if self.engine.strict {
+            return Err(crate::exit::input(format!(
+                "{name}:{at}: {reason} (--strict)"
+            )));
+        }
+        if self.shown < self.engine.warn_limit {
+            self.shown += 1;
+            warn(progress, &format!("{name}:{at}: {reason}"));
+        }
+        Ok(())
+    }
+
+    /// Assembles every group of records into its turn, once the input has
+    /// ended, and hands the graded turns to the sink as one last unit, in
+    /// order of each group's first record. A group that cannot be a turn is
+    /// an invalid record at its first line; a turn whose id was already
+    /// seen (as a line turn) is a duplicate.
+    fn assemble<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
+        &mut self,
+        _seq: u64,
+        progress: Option<&indicatif::ProgressBar>,
+        make: &F,
+        sink: &mut S,
+    ) -> Result<()> {
+        if self.assembly.is_empty() {
+            return Ok(());
+        }
+        let engine = self.engine;
+        let mut acc = make();
+        for group in std::mem::take(&mut self.assembly).finish() {
+            let built = group
+                .dialect
+                .assemble(&group.id, group.records, &engine.assemble);
+            let assembled = match built {
+                Ok(a) => std::sync::Arc::<dyn crate::dialect::Assembled>::from(a),
+                Err(reason) => {
+                    self.total.turns -= 1;
+                    self.total.invalid_lines += 1;
+                    self.invalid(group.source, group.line, &reason, progress)?;
+                    continue;
+                }
+            };
+            let turn = assembled.turn();
+            if engine.dedupe && !self.seen.insert(id_key(turn.turn_id.as_str())) {
+                self.total.turns -= 1;
+                self.total.duplicates += 1;
+                continue;
+            }
+            if !engine.filter.keep_turn(&turn) {
+                continue;
+            }
+            let detail = engine.detail.then(|| {
+                Arc::new(Detail {
+                    dialect: group.dialect,
+                    source: group.source,
+                    line: group.line,
+                    turn: turn.clone().into_owned(),
+                    extras: assembled.extras(),
+                    assembled: Some(assembled.clone()),
+                })
+            });
+            let row = grade(turn, &engine.grammar_for(group.dialect));
+            if engine.filter.keep_row(&row) {
+                acc.add_block(&[Graded {
+                    row,
+                    pos: group.pos,
+                    detail,
+                }]);
+            }
+        }
+        sink(acc)
     }
 }

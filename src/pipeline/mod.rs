@@ -7,15 +7,14 @@
 //! whatever the thread count. A window of permits bounds the blocks in
 //! flight, so memory does not grow with the input.
 
-use crate::dialect::{self, InputFormat};
+use crate::dialect::{self, AssembleOptions, Assembled, Dialect, Record};
 
 use crate::filter::Filter;
 
 use crate::input::{self, Block, Blocks, Source};
 use crate::markers::Grammar;
-use crate::model::Row;
+use crate::model::{Extras, Row, Turn};
 use anyhow::Result;
-use serde::Serialize;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
@@ -32,6 +31,31 @@ pub type Pos = (u64, u64);
 pub struct Graded<'a> {
     pub row: Row<'a>,
     pub pos: Pos,
+    /// What `explain`, `evidence` and `convert` need beyond the row; only
+    /// when [`Engine::detail`] asks for it.
+    pub detail: Option<Arc<Detail>>,
+}
+
+/// A turn in full, for the commands that show more than a row.
+pub struct Detail {
+    pub dialect: &'static dyn Dialect,
+    /// Source index and line of the turn (its first record, for assembled turns).
+    pub source: usize,
+    pub line: u64,
+    pub turn: Turn<'static>,
+    pub extras: Extras,
+    /// The assembled object, for dialects that assemble records.
+    pub assembled: Option<Arc<dyn Assembled>>,
+}
+
+impl std::fmt::Debug for Detail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Detail")
+            .field("dialect", &self.dialect.name())
+            .field("source", &self.source)
+            .field("line", &self.line)
+            .finish_non_exhaustive()
+    }
 }
 
 /// State that consumes graded rows block by block and merges with a later
@@ -42,68 +66,56 @@ pub trait Accumulator: Send + Sized {
     fn add_block(&mut self, rows: &[Graded<'_>]);
     /// Folds a later accumulator into this one.
     fn merge(&mut self, later: Self);
+    /// Called before the sink receives a unit of lines from `source` that
+    /// started after `offset` lines: details carry unit-relative lines until then.
+    fn relocate(&mut self, _source: usize, _offset: u64) {}
 }
 
-/// Input accounting: every line read is exactly one of
-/// turns, blank_lines, skipped_records, invalid_lines or duplicates.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct InputStats {
-    pub files: u64,
-    pub lines: u64,
-    pub turns: u64,
-    pub blank_lines: u64,
-    pub skipped_records: u64,
-    pub invalid_lines: u64,
-    pub duplicates: u64,
-}
-
-impl InputStats {
-    /// Adds another block's counts (files excepted).
-    pub fn add(&mut self, o: &InputStats) {
-        self.files += o.files;
-        self.lines += o.lines;
-        self.turns += o.turns;
-        self.blank_lines += o.blank_lines;
-        self.skipped_records += o.skipped_records;
-        self.invalid_lines += o.invalid_lines;
-        self.duplicates += o.duplicates;
-    }
-}
+pub use crate::model::InputStats;
 
 /// Everything a run needs besides its accumulator, resolved once.
 #[derive(Debug, Clone)]
 pub struct Engine {
-    pub grammar: Grammar,
-    /// The grammar for agentfootprint sources when `--markers` was not given.
-    pub agentfootprint_grammar: Grammar,
+    /// `--markers`: the grammar for every source; None: each dialect's own.
+    pub markers: Option<Grammar>,
     pub filter: Filter,
     pub dedupe: bool,
     pub threads: usize,
     pub max_line: u64,
     pub strict: bool,
-    pub input_format: InputFormat,
+    /// `--input-format`: None decides per source by content.
+    pub input_format: Option<&'static dyn Dialect>,
     /// Invalid lines printed on stderr before only a count is given.
     pub warn_limit: u64,
     /// Invalid lines above this fail the run (exit 3); None: never.
     pub max_invalid: Option<u64>,
-    /// Name for agentfootprint turns when the data carries none.
-    pub agent_name: Option<String>,
+    /// How record dialects assemble turns (`--agent-name`, `--retrievals`).
+    pub assemble: AssembleOptions,
+    /// Attach a [`Detail`] to every graded row (`explain`, `evidence`, `convert`).
+    pub detail: bool,
+}
+
+impl Engine {
+    /// The grammar a source of `dialect` is graded with.
+    pub fn grammar_for(&self, dialect: &dyn Dialect) -> Grammar {
+        self.markers.clone().unwrap_or_else(|| dialect.grammar())
+    }
 }
 
 impl Default for Engine {
     fn default() -> Self {
         Engine {
-            grammar: Grammar::default(),
-            agentfootprint_grammar: Grammar::Preset(crate::markers::Preset::Id),
+            markers: None,
             filter: Filter::default(),
             dedupe: true,
             threads: 1,
             max_line: input::DEFAULT_MAX_LINE,
             strict: false,
-            input_format: InputFormat::Auto,
+            input_format: None,
             warn_limit: 10,
             max_invalid: None,
-            agent_name: None,
+            assemble: AssembleOptions::default(),
+            detail: false,
         }
     }
 }
@@ -132,11 +144,15 @@ impl Hasher for KeyHasher {
 }
 type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
 
-/// One unit of work: a block of native lines, or a whole agentfootprint source.
-#[derive(Debug)]
+/// One unit of work: a block of lines, or a whole-document source, with
+/// the dialect it is read in.
 pub enum Unit {
-    Lines(Block),
-    Document { source: usize, data: Vec<u8> },
+    Lines(Block, &'static dyn Dialect),
+    Document {
+        source: usize,
+        data: Vec<u8>,
+        dialect: &'static dyn Dialect,
+    },
 }
 
 /// What the reader hands to workers.
@@ -155,6 +171,11 @@ pub struct Done<A> {
     pub invalid: Vec<(u64, String)>,
     /// De-duplication keys of the turns kept, with their line numbers.
     pub keys: Vec<(u128, u64)>,
+    /// Records for assembly: (line within the unit, record).
+    pub records: Vec<(u64, Record)>,
+    /// Physical lines the unit spans (its `stats.lines` counts records).
+    pub physical: u64,
+    pub dialect: &'static dyn Dialect,
 }
 
 /// A unit's result, or a failure with the source it happened in (if known).
@@ -217,6 +238,7 @@ where
             current: None,
             offset: 0,
             recycle: recycle_tx,
+            assembly: dialect::Assembly::new(engine.dedupe),
         };
         merger.run(done_rx, permit_tx, progress, &counter, &make, &mut sink)
     })
@@ -247,7 +269,7 @@ fn read_all(
         };
         let mut blocks = Blocks::new(reader, i, engine.max_line);
         blocks.pool = std::mem::take(&mut pool);
-        let mut dialect = None;
+        let mut dialect: Option<(&'static dyn Dialect, bool)> = None;
         let mut document: Vec<u8> = Vec::new();
         loop {
             while let Ok(buf) = recycle.try_recv() {
@@ -266,29 +288,30 @@ fn read_all(
                     return;
                 }
             };
-            match *dialect.get_or_insert_with(|| dialect::detect(engine.input_format, &block.data))
-            {
-                dialect::Dialect::Native => {
-                    if !send(Unit::Lines(block), &mut seq) {
-                        return;
-                    }
+            let (d, whole) = *dialect.get_or_insert_with(|| {
+                let d = dialect::detect(engine.input_format, &block.data);
+                (d, d.is_document(&block.data))
+            });
+            if !whole {
+                if !send(Unit::Lines(block, d), &mut seq) {
+                    return;
                 }
-                dialect::Dialect::Agentfootprint => {
-                    if block.oversized.is_some() {
-                        let msg = "a line longer than --max-line-bytes in a whole-document export";
-                        let _ = permits.recv();
-                        let _ = tx.send(Work::Failed(seq, crate::exit::input(msg), Some(i)));
-                        return;
-                    }
-                    document.extend_from_slice(&block.data)
+            } else {
+                if block.oversized.is_some() {
+                    let msg = "a line longer than --max-line-bytes in a whole-document export";
+                    let _ = permits.recv();
+                    let _ = tx.send(Work::Failed(seq, crate::exit::input(msg), Some(i)));
+                    return;
                 }
+                document.extend_from_slice(&block.data)
             }
         }
-        if dialect == Some(dialect::Dialect::Agentfootprint)
+        if let Some((d, true)) = dialect
             && !send(
                 Unit::Document {
                     source: i,
                     data: document,
+                    dialect: d,
                 },
                 &mut seq,
             )

@@ -10,12 +10,15 @@ fn line(id: &str) -> String {
 }
 
 fn block(lines: &[String]) -> Unit {
-    Unit::Lines(Block {
-        source: 0,
-        data: (lines.join("\n") + "\n").into_bytes(),
-        first: true,
-        oversized: None,
-    })
+    Unit::Lines(
+        Block {
+            source: 0,
+            data: (lines.join("\n") + "\n").into_bytes(),
+            first: true,
+            oversized: None,
+        },
+        &crate::dialect::native::NATIVE,
+    )
 }
 
 /// Regression (found by `props::splits_and_threads_agree`): a turn seen in an

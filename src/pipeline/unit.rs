@@ -1,61 +1,68 @@
-//! Processing one unit of work (a block of native lines, or a whole
-//! agentfootprint source) into an accumulator: accounting for every line,
-//! parsing, de-duplicating within the unit, filtering and grading. Runs on
-//! the worker threads; knows nothing of ordering or of other units.
+//! Processing one unit of work (a block of lines, or a whole-document
+//! source) into an accumulator: accounting for every line, parsing,
+//! de-duplicating within the unit, filtering and grading line turns, and
+//! collecting records for assembly. Runs on the worker threads; knows
+//! nothing of ordering or of other units.
 
-use super::{Accumulator, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key};
-use crate::dialect::{self, Parsed};
+use super::{Accumulator, Detail, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key};
+use crate::dialect::{Dialect, DocumentRecords, Parsed, Record};
 use crate::grade::grade;
 use crate::input::{self, Block, Source};
 use crate::markers::Grammar;
+use crate::model::Turn;
 use anyhow::Result;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Processes one unit into `acc`. `skip` holds line numbers known to be
 /// duplicates of turns in earlier units.
 pub fn process<A: Accumulator>(
     engine: &Engine,
-    sources: &[Source],
+    _sources: &[Source],
     unit: &Unit,
     seq: u64,
     acc: A,
     skip: Option<&HashSet<u64>>,
 ) -> Result<Done<A>> {
     match unit {
-        Unit::Lines(block) => Ok(process_block(engine, block, seq, acc, skip)),
-        Unit::Document { source, data } => {
-            let doc = dialect::agentfootprint::read(data, engine.agent_name.as_deref())
-                .map_err(|e| crate::exit::input(format!("{}: {e}", sources[*source].name)))?;
-            let mut unit = UnitState::new(0, false);
-            unit.stats = doc.stats;
+        Unit::Lines(block, dialect) => Ok(process_block(engine, *dialect, block, seq, acc, skip)),
+        Unit::Document {
+            source,
+            data,
+            dialect,
+        } => {
+            let mut doc = DocumentRecords::default();
+            dialect.parse_document(data, &mut doc);
+            let mut unit = UnitState::new(0, false, *dialect);
+            let counted = doc.records.iter().filter(|(_, r)| r.counted).count() as u64;
+            unit.stats.lines = counted + doc.skipped + doc.invalid.len() as u64;
+            unit.stats.skipped_records = doc.skipped;
+            unit.stats.invalid_lines = doc.invalid.len() as u64;
             unit.invalid = doc.invalid;
-            for (turn, line_no) in doc.turns {
-                let known = skip.is_some_and(|s| s.contains(&line_no));
-                unit.take(
-                    engine,
-                    &engine.agentfootprint_grammar,
-                    turn,
-                    known,
-                    (seq, line_no),
-                );
-            }
+            unit.records = doc.records;
+            unit.physical = memchr::memchr_iter(b'\n', data).count() as u64
+                + u64::from(!data.is_empty() && !data.ends_with(b"\n"));
             Ok(unit.finish(acc, *source))
         }
     }
 }
 
 /// What processing one unit gathers: accounting, invalid lines, the
-/// de-duplication keys of its turns, and the graded rows that passed the filter.
+/// de-duplication keys of its turns, the graded rows that passed the
+/// filter, and records for assembly.
 struct UnitState<'a> {
     stats: InputStats,
     invalid: Vec<(u64, String)>,
     keys: Vec<(u128, u64)>,
     local: KeySet,
     rows: Vec<Graded<'a>>,
+    records: Vec<(u64, Record)>,
+    physical: u64,
+    dialect: &'static dyn Dialect,
 }
 
 impl<'a> UnitState<'a> {
-    fn new(estimate: usize, dedupe: bool) -> Self {
+    fn new(estimate: usize, dedupe: bool, dialect: &'static dyn Dialect) -> Self {
         let keyed = if dedupe { estimate } else { 0 };
         UnitState {
             stats: InputStats::default(),
@@ -63,20 +70,24 @@ impl<'a> UnitState<'a> {
             keys: Vec::with_capacity(keyed),
             local: KeySet::with_capacity_and_hasher(keyed, Default::default()),
             rows: Vec::with_capacity(estimate),
+            records: Vec::new(),
+            physical: 0,
+            dialect,
         }
     }
 
-    /// Counts one turn: a duplicate (within the unit, or `known` from an
-    /// earlier unit), or a turn that is filtered and graded. The one place
-    /// both dialects share. A known turn still enters the unit's key set, so
-    /// its later copies in this unit are duplicates too.
+    /// Counts one line turn: a duplicate (within the unit, or `known` from
+    /// an earlier unit), or a turn that is filtered and graded. A known turn
+    /// still enters the unit's key set, so its later copies in this unit are
+    /// duplicates too.
     fn take(
         &mut self,
         engine: &Engine,
         grammar: &Grammar,
-        turn: crate::model::Turn<'a>,
+        turn: Turn<'a>,
         known: bool,
         pos: Pos,
+        detail: impl FnOnce(&Turn<'a>) -> Option<Arc<Detail>>,
     ) {
         if engine.dedupe {
             let key = id_key(turn.turn_id.as_str());
@@ -90,9 +101,10 @@ impl<'a> UnitState<'a> {
         if !engine.filter.keep_turn(&turn) {
             return;
         }
+        let detail = detail(&turn);
         let row = grade(turn, grammar);
         if engine.filter.keep_row(&row) {
-            self.rows.push(Graded { row, pos });
+            self.rows.push(Graded { row, pos, detail });
         }
     }
 
@@ -109,19 +121,24 @@ impl<'a> UnitState<'a> {
             source,
             invalid: self.invalid,
             keys: self.keys,
+            records: self.records,
+            physical: self.physical,
+            dialect: self.dialect,
         }
     }
 }
 
 fn process_block<A: Accumulator>(
     engine: &Engine,
+    dialect: &'static dyn Dialect,
     block: &Block,
     seq: u64,
     acc: A,
     skip: Option<&HashSet<u64>>,
 ) -> Done<A> {
     // Sized for typical lines of a few KB; they grow if lines are shorter.
-    let mut unit = UnitState::new(block.data.len() / 2048 + 16, engine.dedupe);
+    let mut unit = UnitState::new(block.data.len() / 2048 + 16, engine.dedupe, dialect);
+    let grammar = engine.grammar_for(dialect);
     let too_long = |len: usize| {
         format!(
             "line of {len} bytes is longer than --max-line-bytes ({})",
@@ -130,34 +147,62 @@ fn process_block<A: Accumulator>(
     };
     if let Some(len) = block.oversized {
         unit.stats.lines = 1;
+        unit.physical = 1;
         unit.invalid(1, too_long(len as usize));
     }
     let data = &block.data[..];
     let mut start = 0;
     let mut rel = 0u64;
+    let mut records = Vec::new();
     while start < data.len() {
         let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |p| start + p);
         let raw = &data[start..end];
         start = end + 1;
         rel += 1;
         unit.stats.lines += 1;
+        unit.physical += 1;
         let line = input::clean_line(raw, block.first && rel == 1);
         if line.iter().all(u8::is_ascii_whitespace) {
             unit.stats.blank_lines += 1;
-        } else if line.len() as u64 > engine.max_line {
+            continue;
+        }
+        if line.len() as u64 > engine.max_line {
             unit.invalid(rel, too_long(line.len()));
-        } else {
-            match std::str::from_utf8(line).map(dialect::native::parse_line) {
-                Err(_) => unit.invalid(rel, "invalid UTF-8".to_owned()),
-                Ok(Parsed::Skipped) => unit.stats.skipped_records += 1,
-                Ok(Parsed::Invalid(reason)) => unit.invalid(rel, reason),
-                Ok(Parsed::Turn(turn)) => unit.take(
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(line) else {
+            unit.invalid(rel, "invalid UTF-8".to_owned());
+            continue;
+        };
+        match dialect.parse_line(text, &mut records) {
+            Parsed::Skipped => unit.stats.skipped_records += 1,
+            Parsed::Invalid(reason) => unit.invalid(rel, reason),
+            Parsed::Records(n) => {
+                // Each record counts as one line of input (see `DocumentRecords`).
+                unit.stats.lines += n.saturating_sub(1) as u64;
+                unit.records.extend(records.drain(..).map(|r| (rel, r)));
+            }
+            Parsed::Turn(turn) => {
+                let detail = |t: &Turn<'_>| {
+                    engine.detail.then(|| {
+                        Arc::new(Detail {
+                            dialect,
+                            source: block.source,
+                            line: rel,
+                            turn: t.clone().into_owned(),
+                            extras: dialect.extras(text),
+                            assembled: None,
+                        })
+                    })
+                };
+                unit.take(
                     engine,
-                    &engine.grammar,
+                    &grammar,
                     turn,
                     skip.is_some_and(|s| s.contains(&rel)),
                     (seq, rel),
-                ),
+                    detail,
+                )
             }
         }
     }

@@ -106,3 +106,25 @@ fn agentfootprint_fixture_withheld_turn_is_unobserved() {
     assert_eq!(code, 0);
     assert!(out.contains("withheld"), "{out}");
 }
+
+/// Issue 18, bug 7: when the only line with the id is invalid, `explain`
+/// names it (`path:line: reason`) like every other subcommand, and
+/// `--strict` makes it fatal (exit 3).
+#[test]
+fn an_invalid_line_is_named_and_strict_is_honoured() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("log.jsonl");
+    std::fs::write(
+        &f,
+        "{\"turn_id\":\"x1\",\"agent_id\":\"a\",\"created_at\":\"not a time\",\"reply\":\"hi\"}\n",
+    )
+    .unwrap();
+    let path = f.to_str().unwrap();
+    let (code, _, err) = run(&["explain", "x1", path]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(&format!("{path}:1: created_at")), "{err}");
+    assert!(err.contains("not found"), "{err}");
+    let (code, _, err) = run(&["explain", "--strict", "x1", path]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("--strict"), "{err}");
+}

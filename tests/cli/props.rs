@@ -446,8 +446,7 @@ proptest! {
             .filter_map(|(i, t)| match parse_line(t) {
                 Parsed::Turn(turn) => Some(Graded {
                     row: grade(turn, &grammar),
-                    pos: (0, i as u64),
-                }),
+                    pos: (0, i as u64), detail: None }),
                 _ => None,
             })
             .collect();

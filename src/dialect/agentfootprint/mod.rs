@@ -34,15 +34,16 @@
 //!   document written on one line, later runs take the following numbers so
 //!   that every turn keeps a distinct position).
 
+use crate::dialect::{AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record};
+use crate::markers::{Grammar, Preset};
+use crate::model::InputStats;
 use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
-use crate::pipeline::InputStats;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// The recording envelope's `format`.
 pub const RECORDING_FORMAT: &str = "agentfootprint.recording.v1";
@@ -130,15 +131,6 @@ impl Probe<'_> {
     }
 }
 
-/// Turns read from one whole agentfootprint source.
-pub struct Document<'a> {
-    /// Each turn with its position (see the module doc).
-    pub turns: Vec<(Turn<'a>, u64)>,
-    pub stats: InputStats,
-    /// (line, reason) of each invalid line or record.
-    pub invalid: Vec<(u64, String)>,
-}
-
 /// Runs read from one whole source, with the accounting.
 #[derive(Debug, Default)]
 pub struct Runs {
@@ -147,26 +139,65 @@ pub struct Runs {
     pub invalid: Vec<(u64, String)>,
 }
 
-/// Reads a whole agentfootprint source into turns.
-pub fn read<'a>(data: &'a [u8], agent: Option<&str>) -> Result<Document<'a>, String> {
-    let r = read_runs(data, agent)?;
-    Ok(Document {
-        turns: r.runs.iter().map(|run| (run.turn(), run.line)).collect(),
-        stats: r.stats,
-        invalid: r.invalid,
-    })
+/// The agentfootprint dialect, as listed in [`crate::dialect::DIALECTS`].
+pub struct Agentfootprint;
+
+/// The dialect's one instance.
+pub static AGENTFOOTPRINT: Agentfootprint = Agentfootprint;
+
+impl Dialect for Agentfootprint {
+    fn name(&self) -> &'static str {
+        "agentfootprint"
+    }
+    fn about(&self) -> &'static str {
+        "agentfootprint event streams, recordings and audit bundles"
+    }
+    fn sniff(&self, first: &[u8]) -> bool {
+        sniff(first)
+    }
+    fn grammar(&self) -> Grammar {
+        Grammar::Preset(Preset::Id)
+    }
+    fn is_document(&self, first: &[u8]) -> bool {
+        parse::is_document(first)
+    }
+    fn parse_line<'a>(&self, line: &'a str, out: &mut Vec<Record>) -> Parsed<'a> {
+        match parse::parse_event(line.as_bytes(), 0, false) {
+            parse::Item::Event(e) => {
+                out.push(parse::record(*e, true));
+                Parsed::Records(1)
+            }
+            parse::Item::Skipped => Parsed::Skipped,
+            parse::Item::Invalid(reason) => Parsed::Invalid(reason),
+        }
+    }
+    fn parse_document(&self, data: &[u8], out: &mut DocumentRecords) {
+        parse::read_document(data, out)
+    }
+    fn assemble(
+        &self,
+        _group: &str,
+        records: Vec<Record>,
+        opts: &AssembleOptions,
+    ) -> Result<Box<dyn Assembled>, String> {
+        let events = parse::events_of(records);
+        parse::build(&events, parse::agent_of(opts)).map(|r| Box::new(r) as Box<dyn Assembled>)
+    }
 }
 
-/// The same turns as [`read`], each with what `explain` shows beyond the row.
-pub fn explain_turns<'a>(
-    data: &'a [u8],
-    agent: Option<&str>,
-) -> Result<Vec<(Turn<'a>, Extras)>, String> {
-    Ok(read_runs(data, agent)?
-        .runs
-        .iter()
-        .map(|r| (r.turn(), r.extras()))
-        .collect())
+impl Assembled for Run {
+    fn turn(&self) -> Turn<'_> {
+        Run::turn(self)
+    }
+    fn extras(&self) -> Extras {
+        Run::extras(self)
+    }
+    fn evidence(&self, _show_text: bool) -> serde_json::Map<String, Value> {
+        Run::evidence(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 mod parse;

@@ -5,7 +5,7 @@
 use super::*;
 
 /// One event, normalised across the three exports.
-struct Event {
+pub(super) struct Event {
     kind: String,
     payload: Value,
     run_id: Option<String>,
@@ -13,6 +13,9 @@ struct Event {
     time_ms: Option<f64>,
     composition: Option<String>,
     line: u64,
+    export: Export,
+    /// Identity across exports (see [`event_key`]).
+    key: u128,
 }
 
 /// An event line or record as written.
@@ -35,7 +38,7 @@ struct EventIn {
 }
 
 /// What reading one line or record gave.
-enum Item {
+pub(super) enum Item {
     Event(Box<Event>),
     /// Valid, but not an event of any run.
     Skipped,
@@ -56,7 +59,7 @@ fn reason_of(e: &serde_json::Error, with_column: bool) -> String {
     }
 }
 
-fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
+pub(super) fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
     let e: EventIn = match serde_json::from_slice(bytes) {
         Ok(e) => e,
         Err(err) if err.classify() == serde_json::error::Category::Data => {
@@ -111,7 +114,9 @@ fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
         .and_then(Value::as_array)
         .and_then(|a| a.iter().rev().find_map(Value::as_str))
         .map(|s| s.strip_prefix("Agent:").unwrap_or(s).to_owned());
+    let key = event_key(&kind, run_id.as_deref(), time_ms, &meta, &payload);
     Item::Event(Box::new(Event {
+        key,
         kind,
         payload,
         run_id,
@@ -119,6 +124,7 @@ fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
         time_ms,
         composition,
         line,
+        export: Export::Events,
     }))
 }
 
@@ -158,16 +164,15 @@ fn line_at(data: &[u8], from: (usize, u64), at: usize) -> u64 {
     line + memchr::memchr_iter(b'\n', &data[off..at.min(data.len())]).count() as u64
 }
 
-/// Reads a whole source into runs (the engine behind [`read`], [`explain_turns`],
-/// `evidence` and `convert`). An unreadable source is counted, not an error.
-pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
-    let body = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-    let bom = data.len() - body.len();
-    let first = body
+/// True when a source whose first block is `first` is a recording or an
+/// audit bundle (one document), not event lines.
+pub(super) fn is_document(first: &[u8]) -> bool {
+    let body = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+    let line = body
         .split(|&b| b == b'\n')
         .find(|l| !l.iter().all(u8::is_ascii_whitespace))
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
-    let document = match first {
+    match line {
         None => false,
         Some(l) => match serde_json::from_slice::<Probe<'_>>(l) {
             Ok(p) => p.document_format().is_some(),
@@ -177,59 +182,166 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
                 .filter(|b| !b.is_ascii_whitespace())
                 .eq(b"{".iter()),
         },
-    };
-    let mut out = Runs::default();
-    let mut events = Vec::new();
-    let mut export = Export::Events;
-    if document {
-        export = read_document(data, bom, &mut out, &mut events);
-    } else {
-        read_lines(body, &mut out, &mut events);
     }
-    group(events, export, agent, &mut out);
-    Ok(out)
 }
 
-fn read_lines(body: &[u8], out: &mut Runs, events: &mut Vec<Event>) {
-    let mut start = 0;
-    let mut line_no = 0u64;
-    while start < body.len() {
-        let end = memchr::memchr(b'\n', &body[start..]).map_or(body.len(), |p| start + p);
-        let raw = &body[start..end];
-        start = end + 1;
-        line_no += 1;
-        out.stats.lines += 1;
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            out.stats.blank_lines += 1;
-            continue;
+/// The de-duplication key of an event: its type, run, stage, offset in the
+/// run, time and payload. The same event read twice (a file given twice, or the
+/// same run in another export: event lines, a recording, a verbatim audit)
+/// counts once, while a run split over files (log rotation) assembles
+/// whole. Two events of one stage at the same millisecond differ by payload.
+fn event_key(
+    kind: &str,
+    run: Option<&str>,
+    time_ms: Option<f64>,
+    meta: &Value,
+    payload: &Value,
+) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let mut part = |b: &[u8]| {
+        h.update(&(b.len() as u64).to_le_bytes());
+        h.update(b);
+    };
+    part(kind.as_bytes());
+    part(run.unwrap_or("").as_bytes());
+    part(
+        meta.get("runtimeStageId")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .as_bytes(),
+    );
+    part(
+        meta.get("runOffsetMs")
+            .map(Value::to_string)
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    part(&time_ms.map_or([0xff; 8], f64::to_le_bytes));
+    // serde_json's map is ordered by key: the same payload gives the same bytes.
+    part(&serde_json::to_vec(payload).unwrap_or_default());
+    h.digest128()
+}
+
+/// One event as a record of its run.
+pub(super) fn record(e: Event, counted: bool) -> crate::dialect::Record {
+    crate::dialect::Record {
+        group: e.run_id.clone().unwrap_or_default(),
+        key: counted.then_some(e.key),
+        counted,
+        body: Box::new(e),
+    }
+}
+
+/// Reads a whole source into runs, as the engine would: records grouped by
+/// run through [`crate::dialect::Assembly`], each run built once. For tests
+/// and tools that hold a source in memory; the engine streams instead.
+pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
+    use crate::dialect::{Assembly, Dialect, DocumentRecords, Parsed, assembly::Fate};
+    let dialect = &super::AGENTFOOTPRINT;
+    let mut out = Runs::default();
+    let mut assembly = Assembly::new(true);
+    let count = |fate: Fate, stats: &mut InputStats| match fate {
+        Fate::Turn => stats.turns += 1,
+        Fate::Skipped => stats.skipped_records += 1,
+        Fate::Duplicate => stats.duplicates += 1,
+        Fate::Uncounted => {}
+    };
+    if dialect.is_document(data) {
+        let mut doc = DocumentRecords::default();
+        dialect.parse_document(data, &mut doc);
+        out.stats.lines += (doc.records.iter().filter(|(_, r)| r.counted).count()
+            + doc.invalid.len()) as u64
+            + doc.skipped;
+        out.stats.skipped_records += doc.skipped;
+        out.stats.invalid_lines += doc.invalid.len() as u64;
+        out.invalid = doc.invalid;
+        for (k, (line, r)) in doc.records.into_iter().enumerate() {
+            let fate = assembly.add(dialect, r, 0, line, (line, k as u64));
+            count(fate, &mut out.stats);
         }
-        match parse_event(line, line_no, false) {
-            Item::Event(e) => events.push(*e),
-            Item::Skipped => out.stats.skipped_records += 1,
-            Item::Invalid(reason) => {
+    } else {
+        let body = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+        for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
+            if i > 0 && i == body.split(|&b| b == b'\n').count() - 1 && raw.is_empty() {
+                break;
+            }
+            let line_no = i as u64 + 1;
+            out.stats.lines += 1;
+            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                out.stats.blank_lines += 1;
+                continue;
+            }
+            let Ok(text) = std::str::from_utf8(line) else {
                 out.stats.invalid_lines += 1;
-                out.invalid.push((line_no, reason));
+                out.invalid.push((line_no, "invalid UTF-8".into()));
+                continue;
+            };
+            let mut records = Vec::new();
+            match dialect.parse_line(text, &mut records) {
+                Parsed::Records(_) => {
+                    for r in records {
+                        let fate = assembly.add(dialect, r, 0, line_no, (line_no, 0));
+                        count(fate, &mut out.stats);
+                    }
+                }
+                Parsed::Skipped | Parsed::Turn(_) => out.stats.skipped_records += 1,
+                Parsed::Invalid(reason) => {
+                    out.stats.invalid_lines += 1;
+                    out.invalid.push((line_no, reason));
+                }
             }
         }
     }
+    let opts = crate::dialect::AssembleOptions {
+        agent_name: agent.map(str::to_owned),
+        all_retrievals: false,
+    };
+    let mut last_pos = 0u64;
+    for g in assembly.finish() {
+        let events = events_of(g.records);
+        match build(&events, agent_of(&opts)) {
+            Ok(mut run) => {
+                run.line = g.line.max(last_pos + 1);
+                last_pos = run.line;
+                out.runs.push(run);
+            }
+            Err(reason) => {
+                out.stats.turns -= 1;
+                out.stats.invalid_lines += 1;
+                out.invalid.push((g.line, reason));
+            }
+        }
+    }
+    Ok(out)
 }
 
-/// Reads a recording or audit bundle; returns which it was.
-fn read_document(data: &[u8], bom: usize, out: &mut Runs, events: &mut Vec<Event>) -> Export {
+/// The events of a group, in input order.
+pub(super) fn events_of(records: Vec<crate::dialect::Record>) -> Vec<Event> {
+    records
+        .into_iter()
+        .filter_map(|r| r.body.downcast::<Event>().ok().map(|b| *b))
+        .collect()
+}
+
+pub(super) fn agent_of(opts: &crate::dialect::AssembleOptions) -> Option<&str> {
+    opts.agent_name.as_deref()
+}
+
+/// Reads a recording or audit bundle into records.
+pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecords) {
+    let bom = data.len() - data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data).len();
     let doc: DocIn<'_> = match serde_json::from_slice(&data[bom..]) {
         Ok(d) => d,
         Err(e) => {
-            out.stats.lines += 1;
-            out.stats.invalid_lines += 1;
-            out.invalid.push((
+            out.invalid(
                 e.line().max(1) as u64,
                 format!(
                     "not a readable agentfootprint document: {}",
                     reason_of(&e, true)
                 ),
-            ));
-            return Export::Events;
+            );
+            return;
         }
     };
     let header_format = doc.header.as_ref().and_then(|h| h.format.clone());
@@ -237,14 +349,12 @@ fn read_document(data: &[u8], bom: usize, out: &mut Runs, events: &mut Vec<Event
         (Some(RECORDING_FORMAT), _) => (Export::Recording, doc.recording.and_then(|r| r.events)),
         (_, Some(AUDIT_FORMAT)) => (Export::Audit, doc.records),
         (f, h) => {
-            let found = f.or(h).unwrap_or("none");
-            out.stats.lines += 1;
-            out.stats.invalid_lines += 1;
-            out.invalid.push((
+            let found = if f.or(h).is_some() { "another" } else { "no" };
+            out.invalid(
                 1,
-                format!("unsupported agentfootprint document format {found:?} (this tool reads {RECORDING_FORMAT} and {AUDIT_FORMAT})"),
-            ));
-            return Export::Events;
+                format!("unsupported agentfootprint document: {found} format (this tool reads {RECORDING_FORMAT} and {AUDIT_FORMAT})"),
+            );
+            return;
         }
     };
     let Some(records) = records else {
@@ -253,11 +363,8 @@ fn read_document(data: &[u8], bom: usize, out: &mut Runs, events: &mut Vec<Event
         } else {
             "records"
         };
-        out.stats.lines += 1;
-        out.stats.invalid_lines += 1;
-        out.invalid
-            .push((1, format!("the document has no `{place}` list of events")));
-        return export;
+        out.invalid(1, format!("the document has no `{place}` list of events"));
+        return;
     };
     let base = data.as_ptr() as usize;
     let mut cursor = (0usize, 1u64);
@@ -265,16 +372,16 @@ fn read_document(data: &[u8], bom: usize, out: &mut Runs, events: &mut Vec<Event
         let at = (raw.get().as_ptr() as usize).saturating_sub(base);
         let line = line_at(data, cursor, at);
         cursor = (at.max(cursor.0), line);
-        out.stats.lines += 1;
         match parse_event(raw.get().as_bytes(), line, true) {
-            Item::Event(e) => events.push(*e),
-            Item::Skipped => out.stats.skipped_records += 1,
-            Item::Invalid(reason) => {
-                out.stats.invalid_lines += 1;
-                out.invalid.push((line, reason));
+            Item::Event(mut e) => {
+                e.export = export;
+                out.records.push((line, record(*e, true)));
             }
+            Item::Skipped => out.skipped += 1,
+            Item::Invalid(reason) => out.invalid(line, reason),
         }
     }
+    // Every run of the document knows its export, even with no events read.
     let incomplete = doc.run.as_ref().and_then(|r| {
         let complete = r.get("complete").and_then(Value::as_bool);
         let dropped = r.get("droppedEvents").and_then(Value::as_u64).unwrap_or(0);
@@ -288,65 +395,24 @@ fn read_document(data: &[u8], bom: usize, out: &mut Runs, events: &mut Vec<Event
             }
             _ => format!("the recording dropped {dropped} event(s)"),
         };
-        // A note for the run, not a record: `group` does not count it.
-        events.push(Event {
-            kind: "grounding-audit.note".into(),
+        // A note for the run, not a record: it is not counted.
+        let e = Event {
+            kind: NOTE_KIND.into(),
             payload: Value::String(note),
             run_id: Some(id),
             session_id: None,
             time_ms: None,
             composition: None,
             line: 0,
-        });
+            export,
+            key: 0,
+        };
+        out.records.push((0, record(e, false)));
     }
-    export
 }
 
-/// Per-run accumulation while grouping.
-struct Acc {
-    first_line: u64,
-    events: Vec<Event>,
-}
-
-/// Groups events by run, in order of each run's first event, and builds runs.
-fn group(events: Vec<Event>, export: Export, agent: Option<&str>, out: &mut Runs) {
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut accs: Vec<Acc> = Vec::new();
-    for e in events {
-        let Some(id) = e.run_id.clone() else { continue };
-        let synthetic = e.kind == "grounding-audit.note";
-        match index.get(&id) {
-            Some(&i) => {
-                if !synthetic {
-                    out.stats.skipped_records += 1;
-                }
-                accs[i].events.push(e);
-            }
-            None if synthetic => {}
-            None => {
-                index.insert(id, accs.len());
-                accs.push(Acc {
-                    first_line: e.line,
-                    events: vec![e],
-                });
-            }
-        }
-    }
-    let mut last_pos = 0u64;
-    for acc in accs {
-        match build(&acc.events, export, agent) {
-            Ok(mut run) => {
-                run.line = acc.first_line.max(last_pos + 1);
-                last_pos = run.line;
-                out.runs.push(run);
-            }
-            Err(reason) => {
-                out.stats.invalid_lines += 1;
-                out.invalid.push((acc.first_line, reason));
-            }
-        }
-    }
-}
+/// The kind of the note a document adds about its run.
+const NOTE_KIND: &str = "grounding-audit.note";
 
 /// `[N chars]`: a bounded audit's stand-in for text.
 pub fn bounded_len(s: &str) -> Option<u64> {
@@ -410,8 +476,16 @@ fn doc_attribute(raw: &str) -> Option<String> {
 type InjectionKey = (String, Option<String>, Option<String>, Option<String>);
 
 /// Builds one run from its events, in dispatch order.
-fn build(events: &[Event], export: Export, agent_flag: Option<&str>) -> Result<Run, String> {
-    let first = &events[0];
+pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, String> {
+    let first = events
+        .iter()
+        .find(|e| e.kind != NOTE_KIND)
+        .ok_or("a run with no events")?;
+    let export = events
+        .iter()
+        .map(|e| e.export)
+        .find(|x| *x != Export::Events)
+        .unwrap_or(Export::Events);
     let run_id = first.run_id.clone().unwrap_or_default();
     let created_at = events
         .iter()

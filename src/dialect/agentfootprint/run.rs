@@ -308,3 +308,106 @@ impl Run {
         }
     }
 }
+
+impl Run {
+    /// The run's part of an evidence record: the export, the question, the
+    /// injected context, every retrieval candidate with its fate, each model
+    /// call with its output kept distinct, the delivered answer (only when a
+    /// `turn_end` exists) and the limitations of the record.
+    pub fn evidence(&self) -> serde_json::Map<String, Value> {
+        use serde_json::json;
+        let mut limitations = Vec::new();
+        if self.bounded || matches!(self.answer(), Answer::Unobserved(Unobserved::BoundedAudit)) {
+            limitations.push("bounded audit: text was replaced by its length; the question, injected text and answers cannot be read or graded".to_owned());
+        }
+        if self.turn_end.is_none() {
+            limitations.push("no turn_end: no delivered answer was observed; this alone does not tell whether the run paused, failed or was captured incompletely".to_owned());
+        }
+        for c in &self.model_calls {
+            if c.output == Output::Withheld {
+                let at = c
+                    .iteration
+                    .map_or_else(|| "a model call".to_owned(), |i| format!("iteration {i}"));
+                limitations.push(format!("the draft of {at} was withheld by output middleware; an event-only record cannot show it"));
+            }
+        }
+        limitations.extend(
+            self.notes
+                .iter()
+                .filter(|n| n.starts_with("the recording"))
+                .cloned(),
+        );
+        let text = |t: Option<&Text>| {
+            t.and_then(Text::observed)
+                .map_or(Value::Null, |s| Value::String(s.to_owned()))
+        };
+        let injected: Vec<Value> = self
+            .injections
+            .iter()
+            .map(|i| {
+                json!({
+                    "source": i.source,
+                    "slot": i.slot,
+                    "sourceId": i.source_id,
+                    "score": i.score,
+                    "rank": i.rank,
+                    "chunk": i.chunk,
+                    "content": text(i.content.as_ref()),
+                })
+            })
+            .collect();
+        let candidates: Vec<Value> = self
+            .candidates
+            .iter()
+            .map(|c| {
+                json!({
+                    "id": c.id,
+                    "score": c.score,
+                    "rank": c.rank,
+                    "admitted": c.admitted,
+                    "reason": c.reason,
+                    "doc_uri": c.doc_uri,
+                })
+            })
+            .collect();
+        let calls: Vec<Value> = self
+            .model_calls
+            .iter()
+            .map(|c| {
+                json!({
+                    "iteration": c.iteration,
+                    "usage": c.usage,
+                    "stop_reason": c.stop_reason,
+                    "output": output_value(&c.output),
+                })
+            })
+            .collect();
+        let mut m = serde_json::Map::new();
+        m.insert("export".into(), json!(self.export.as_str()));
+        m.insert("question".into(), text(self.question.as_ref()));
+        m.insert("injected_chunks".into(), Value::Array(injected));
+        m.insert("retrieval_candidates".into(), Value::Array(candidates));
+        m.insert("model_calls".into(), Value::Array(calls));
+        m.insert("limitations".into(), json!(limitations));
+        m.insert("notes".into(), json!(self.notes));
+        if let Some(end) = &self.turn_end {
+            let delivered = match (&end.final_content, self.bounded) {
+                (Some(Text::Bounded(n)), _) => output_value(&Output::Bounded(*n)),
+                (Some(Text::Observed(s)), false) => output_value(&Output::Observed(s.clone())),
+                (Some(Text::Observed(_)), true) | (None, _) => json!({"status": "absent"}),
+            };
+            m.insert("delivered_answer".into(), delivered);
+        }
+        m
+    }
+}
+
+/// A model call's output, or a delivered answer, as a tagged value.
+fn output_value(o: &Output) -> Value {
+    use serde_json::json;
+    match o {
+        Output::Observed(text) => json!({"status": "observed", "text": text}),
+        Output::Withheld => json!({"status": "withheld"}),
+        Output::Bounded(chars) => json!({"status": "bounded", "chars": chars}),
+    }
+}

@@ -316,12 +316,11 @@ fn bounded_len_reads_only_the_exact_marker() {
 }
 
 #[test]
-fn document_uses_the_explain_and_read_paths_alike() {
+fn a_run_is_one_run_however_its_records_are_read() {
     let data = lines(&[ev("agent.turn_start", r#"{"userPrompt":"hi"}"#, "r", 1)]);
-    let doc = read(&data, None).unwrap();
-    let explained = explain_turns(&data, None).unwrap();
-    assert_eq!(doc.turns.len(), 1);
-    assert_eq!(doc.turns[0].1, 1);
-    assert_eq!(explained[0].1.question.as_deref(), Some("hi"));
-    assert_eq!(explained[0].0.turn_id.as_str(), "r");
+    let r = read_runs(&data, None).unwrap();
+    assert_eq!(r.runs.len(), 1);
+    assert_eq!(r.runs[0].line, 1);
+    assert_eq!(r.runs[0].extras().question.as_deref(), Some("hi"));
+    assert_eq!(r.runs[0].turn().turn_id.as_str(), "r");
 }
