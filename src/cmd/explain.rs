@@ -185,7 +185,7 @@ fn find(
     settings: &Settings,
     grammar: Option<&Grammar>,
 ) -> Result<Option<Explained>> {
-    let sources = config::sources(settings, &args.input)?;
+    let sources = config::sources(settings, &args.input, "explain TURN_ID")?;
     for (i, src) in sources.iter().enumerate() {
         let reader = input::open(src, Arc::new(AtomicU64::new(0)))?;
         let mut blocks = Blocks::new(reader, i, args.input.max_line_bytes);

@@ -38,7 +38,7 @@ pub fn read(settings: &Settings, input: &InputArgs, command: &str) -> Result<Vec
     if input.max_line_bytes == 0 {
         return Err(exit::usage("--max-line-bytes must be at least 1"));
     }
-    let sources = config::sources(settings, input)?;
+    let sources = config::sources(settings, input, command)?;
     let mut seen = HashSet::new();
     let mut shown = 0u64;
     let mut invalid_total = 0u64;
