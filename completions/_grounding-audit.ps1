@@ -83,7 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'Day boundaries at this UTC offset, e.g. +02:00 (default UTC)')
             [CompletionResult]::new('--low-score', '--low-score', [CompletionResultType]::ParameterName, 'Citations of chunks scoring below this count as low-confidence citations')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'With --format csv: which table')
+            [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'With --format csv: which table (default groups)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')

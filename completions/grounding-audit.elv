@@ -78,7 +78,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --tz 'Day boundaries at this UTC offset, e.g. +02:00 (default UTC)'
             cand --low-score 'Citations of chunks scoring below this count as low-confidence citations'
             cand --format 'Output format'
-            cand --section 'With --format csv: which table'
+            cand --section 'With --format csv: which table (default groups)'
             cand --threads 'Worker threads (default: all cores)'
             cand --color 'When to colour tables'
             cand --strict 'Make the first invalid line fatal (exit 3)'

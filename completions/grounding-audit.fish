@@ -104,7 +104,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 json\t'One document with a key per section'
 markdown\t'Markdown tables'
 csv\t'One section as CSV (see --section)'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l section -d 'With --format csv: which table' -r -f -a "groups\t''
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l section -d 'With --format csv: which table (default groups)' -r -f -a "groups\t''
 days\t''
 triage\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l threads -d 'Worker threads (default: all cores)' -r

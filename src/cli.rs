@@ -221,9 +221,11 @@ pub struct SummaryArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = SummaryFormat::Table)]
     pub format: SummaryFormat,
-    /// With --format csv: which table.
-    #[arg(long, value_enum, default_value_t = Section::Groups)]
-    pub section: Section,
+    /// With --format csv: which table (default groups).
+    ///
+    /// The other formats print every section, so --section without --format csv is a usage error.
+    #[arg(long, value_enum)]
+    pub section: Option<Section>,
     /// CSV: write values as they are, without neutralising leading = + - @.
     #[arg(long)]
     pub csv_raw: bool,

@@ -154,12 +154,14 @@ pub fn input_format(input: &InputArgs) -> Option<&'static dyn crate::dialect::Di
 }
 
 /// Expands the input paths, refusing to wait on a terminal for stdin and
-/// reporting files a directory walk passed over.
-pub fn sources(settings: &Settings, input: &InputArgs) -> Result<Vec<Source>> {
+/// reporting files a directory walk passed over. `command` is how the hint
+/// spells the subcommand that was run, with any argument before the paths
+/// (`summary`, `explain TURN_ID`).
+pub fn sources(settings: &Settings, input: &InputArgs, command: &str) -> Result<Vec<Source>> {
     if input.paths.is_empty() && settings.stdin_tty {
-        return Err(exit::usage(
-            "no input: pass turn-log files or directories (grounding-audit report logs/), or pipe a log on stdin (… | grounding-audit report -)",
-        ));
+        return Err(exit::usage(format!(
+            "no input: pass turn-log files or directories (grounding-audit {command} logs/), or pipe a log on stdin (… | grounding-audit {command} -)"
+        )));
     }
     let expanded = input::expand(&input.paths)?;
     for p in &expanded.ignored {

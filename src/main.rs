@@ -8,12 +8,15 @@ fn main() {
     let cli = Cli::parse();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let result = cmd::dispatch(&cli, &mut out).and_then(|code| {
-        out.flush()?;
-        Ok(code)
+    let result = cmd::dispatch(&cli, &mut out).and_then(|code| match out.flush() {
+        // The command has already decided: a reader that left early does not
+        // change its exit code (`check … | head -1` still exits 1 on a failing gate).
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(code),
+        flushed => flushed.map(|()| code).map_err(Into::into),
     });
     let code = match result {
         Ok(code) => code,
+        // `report` and `summary` stop at a closed stdout: that is success, silently.
         Err(err) if exit::is_broken_pipe(&err) => exit::SUCCESS,
         Err(err) => {
             // A failed flush of what was written so far is not worth a second message.

@@ -1,15 +1,16 @@
 //! `check`: a CI gate. Reads like `summary`, evaluates the gates in
 //! [`crate::gate`], prints exactly one decision line, and exits 0 (pass),
-//! 1 (a gate failed), 2 (usage) or 3 (input error).
+//! 1 (a gate failed), 2 (usage) or 3 (input error). A closed stdout cuts the
+//! document short but never changes that exit code.
 
 use crate::accumulate::{Grouped, Rollup};
 use crate::cli::{CheckArgs, CheckFormat};
 use crate::config::{self, Settings};
 use crate::exit;
-use crate::gate::{self, Decision, Gates, Outcome};
+use crate::gate::{self, Gates};
 use crate::pipeline::Accumulator as _;
 use crate::pipeline::{self, InputStats};
-use crate::render::{self, Section};
+use crate::render;
 use anyhow::{Context, Result};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -63,41 +64,16 @@ pub fn gates(args: &CheckArgs) -> Result<Gates> {
     })
 }
 
-fn markdown(out: &mut dyn Write, d: &Decision, input: &InputStats) -> Result<()> {
-    writeln!(out, "**{}**\n", render::escape::markdown_cell(&d.line))?;
-    let mut s = Section::new(
-        "Gates",
-        &[
-            "scope",
-            "gate",
-            "outcome",
-            "observed",
-            "threshold",
-            "detail",
-        ],
-    );
-    s.rows = d
-        .gates
-        .iter()
-        .map(|g| {
-            vec![
-                g.scope.clone(),
-                g.gate.to_owned(),
-                match g.outcome {
-                    Outcome::Pass => "✅ pass",
-                    Outcome::Fail => "❌ fail",
-                    Outcome::Skipped => "⚪ skipped",
-                }
-                .to_owned(),
-                g.observed.map_or_else(|| "-".into(), |o| format!("{o:.4}")),
-                format!("{:.4}", g.threshold),
-                g.message.clone(),
-            ]
-        })
-        .collect();
-    s.notes = d.warnings.iter().map(|w| format!("warning: {w}")).collect();
-    s.notes.push(render::input_line(input));
-    render::markdown::sections(out, &[s])
+/// Writes `bytes` to stdout and flushes. `Ok(false)` when the reader has
+/// gone away (`| head -1`, `| true`): the document is cut short, but a
+/// gate's decision and exit code must outlive its reader, so this is not an
+/// error here (unlike `report` and `summary`, where it ends the run quietly).
+fn deliver(out: &mut dyn Write, bytes: &[u8]) -> Result<bool> {
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Runs `check`; returns the exit code.
@@ -108,7 +84,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     engine.max_invalid = Some(args.max_invalid);
     let mut data = Grouped::default();
     let result = (|| {
-        let sources = config::sources(settings, &args.input)?;
+        let sources = config::sources(settings, &args.input, "check")?;
         let bar = settings.progress_bar(crate::input::total_bytes(&sources));
         let input = pipeline::run(&engine, &sources, bar.as_ref(), Grouped::default, |g| {
             data.merge(g);
@@ -154,13 +130,13 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         )?,
         CheckFormat::Junit => render::junit::check(&mut doc, &decision)?,
         CheckFormat::Github => render::github::check(&mut doc, &decision)?,
-        CheckFormat::Markdown => markdown(&mut doc, &decision, &input)?,
+        CheckFormat::Markdown => render::markdown::check(&mut doc, &decision, &input)?,
     }
     if args.format == CheckFormat::Github
         && let Some(path) = &settings.github_step_summary
     {
         let mut summary = Vec::new();
-        markdown(&mut summary, &decision, &input)?;
+        render::markdown::check(&mut summary, &decision, &input)?;
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -169,18 +145,18 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         f.write_all(&summary)?;
     }
     let line = render::escape::terminal(&decision.line).into_owned();
-    match &args.output {
+    let delivered = match &args.output {
         Some(path) => {
             std::fs::write(path, &doc).with_context(|| format!("writing {}", path.display()))?;
-            writeln!(out, "{line}")?;
+            deliver(out, format!("{line}\n").as_bytes())?
         }
-        None => {
-            out.write_all(&doc)?;
-            if args.format != CheckFormat::Text {
-                out.flush()?;
-                pipeline::warn(None, &line);
-            }
-        }
+        None => deliver(out, &doc)?,
+    };
+    // The decision line goes to stderr when stdout carries a document
+    // instead, and also when stdout was closed before it could be read.
+    let on_stdout = args.output.is_some() || args.format == CheckFormat::Text;
+    if !on_stdout || !delivered {
+        pipeline::warn(None, &line);
     }
     Ok(code)
 }

@@ -29,6 +29,7 @@ pub fn run(args: &ConvertArgs, settings: &Settings, out: &mut dyn Write) -> Resu
                 &markers,
                 Filter::default(),
                 None,
+                "convert",
                 |c, _| {
                     serde_json::to_writer(&mut *out, &turn_line(c))?;
                     out.write_all(b"\n")?;

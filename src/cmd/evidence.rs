@@ -23,6 +23,7 @@ pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Res
         &args.markers,
         Filter::default(),
         None,
+        "evidence",
         |c, sources| {
             serde_json::to_writer(&mut *out, &record(c, &sources[c.detail.source].name))?;
             out.write_all(b"\n")?;

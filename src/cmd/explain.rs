@@ -194,6 +194,7 @@ fn find(
         &args.markers,
         filter,
         Some(1),
+        "explain TURN_ID",
         |c, sources| {
             let d = &c.detail;
             let g = grammar.cloned().unwrap_or_else(|| d.dialect.grammar());

@@ -20,14 +20,59 @@ use std::io::Write;
 /// Runs the parsed command line, writing results to `out`. Returns the exit code.
 pub fn dispatch(cli: &Cli, out: &mut dyn Write) -> Result<i32> {
     let settings = Settings::resolve(cli.quiet, cli.threads, cli.color);
+    dispatch_with(cli, &settings, out)
+}
+
+/// [`dispatch`] with settings already resolved (tests pass their own).
+pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
     match &cli.command {
-        Command::Report(a) => report::run(a, &settings, out).map(|_| SUCCESS),
-        Command::Summary(a) => summary::run(a, &settings, out).map(|_| SUCCESS),
-        Command::Check(a) => check::run(a, &settings, out),
-        Command::Explain(a) => explain::run(a, &settings, out),
-        Command::Evidence(a) => evidence::run(a, &settings, out).map(|_| SUCCESS),
-        Command::Convert(a) => convert::run(a, &settings, out).map(|_| SUCCESS),
+        Command::Report(a) => report::run(a, settings, out).map(|_| SUCCESS),
+        Command::Summary(a) => summary::run(a, settings, out).map(|_| SUCCESS),
+        Command::Check(a) => check::run(a, settings, out),
+        Command::Explain(a) => explain::run(a, settings, out),
+        Command::Evidence(a) => evidence::run(a, settings, out).map(|_| SUCCESS),
+        Command::Convert(a) => convert::run(a, settings, out).map(|_| SUCCESS),
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
         Command::Generate(a) => generate::run(a, out).map(|_| SUCCESS),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// With no path and a terminal on stdin, every reading subcommand refuses
+    /// to wait, and its hint names that subcommand (not always `report`).
+    #[test]
+    fn no_input_hint_names_the_subcommand_that_was_run() {
+        let settings = Settings {
+            stdin_tty: true,
+            ..Settings::plain()
+        };
+        for (args, shown) in [
+            (&["report"][..], "grounding-audit report logs/"),
+            (&["summary"], "grounding-audit summary logs/"),
+            (
+                &["check", "--min-rate", "0.9"],
+                "grounding-audit check logs/",
+            ),
+            (&["explain", "t-1"], "grounding-audit explain TURN_ID logs/"),
+            (&["evidence"], "grounding-audit evidence logs/"),
+            (&["convert"], "grounding-audit convert logs/"),
+        ] {
+            let cli = Cli::try_parse_from([&["grounding-audit"][..], args].concat()).unwrap();
+            let err = dispatch_with(&cli, &settings, &mut Vec::new()).unwrap_err();
+            let msg = format!("{err:#}");
+            assert!(msg.starts_with("no input: "), "{args:?}: {msg}");
+            assert!(msg.contains(shown), "{args:?}: {msg}");
+            assert_eq!(crate::exit::code_for(&err), crate::exit::USAGE, "{args:?}");
+            let other = if args[0] == "report" {
+                "summary"
+            } else {
+                "report"
+            };
+            assert!(!msg.contains(&format!("grounding-audit {other}")), "{msg}");
+        }
     }
 }

@@ -55,7 +55,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     filter.verdicts = args.verdict.clone();
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
     let after = args.cursor.as_deref().map(decode_cursor).transpose()?;
-    let sources = config::sources(settings, &args.input)?;
+    let sources = config::sources(settings, &args.input, "report")?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
     if args.all {
         return run_all(args, &engine, &sources, bar.as_ref(), out);

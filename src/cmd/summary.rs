@@ -446,6 +446,11 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     if !(args.low_score.is_finite()) {
         return Err(exit::usage("--low-score must be a number"));
     }
+    if args.section.is_some() && args.format != SummaryFormat::Csv {
+        return Err(exit::usage(
+            "--section picks the table of --format csv; the other formats print every section",
+        ));
+    }
     let filter = config::filter(&args.filter)?;
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
     let tz = args
@@ -460,7 +465,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         tz,
         low_score: args.low_score,
     };
-    let sources = config::sources(settings, &args.input)?;
+    let sources = config::sources(settings, &args.input, "summary")?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
     let mut summary = Summary::new(opts);
     let input = pipeline::run(
@@ -487,7 +492,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         SummaryFormat::Table => render::table::sections(out, &sections(&doc, true)),
         SummaryFormat::Markdown => render::markdown::sections(out, &sections(&doc, true)),
         SummaryFormat::Csv => {
-            let (header, rows): (&[&str], _) = match args.section {
+            let (header, rows): (&[&str], _) = match args.section.unwrap_or(CsvSection::Groups) {
                 CsvSection::Groups => (&GROUP_HEADER, group_rows(&doc)),
                 CsvSection::Days => (&DAY_HEADER[..5], day_rows(&doc, false)),
                 CsvSection::Triage => (&TRIAGE_HEADER, triage_rows(&doc)),

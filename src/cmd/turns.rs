@@ -13,18 +13,19 @@ use anyhow::Result;
 
 /// Reads every source named by `input`, handing each turn that passes
 /// `filter` to `each` in input order (assembled turns after line turns),
-/// at most `limit` of them.
+/// at most `limit` of them. `command` names the subcommand in messages.
 pub fn read(
     settings: &Settings,
     input: &InputArgs,
     markers: &MarkerArgs,
     filter: Filter,
     limit: Option<usize>,
+    command: &str,
     mut each: impl FnMut(&Collected, &[Source]) -> Result<()>,
 ) -> Result<InputStats> {
     let mut engine = config::engine(settings, input, filter, markers)?;
     engine.detail = true;
-    let sources = config::sources(settings, input)?;
+    let sources = config::sources(settings, input, command)?;
     let mut left = limit;
     pipeline::run(
         &engine,

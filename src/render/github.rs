@@ -22,7 +22,7 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
         writeln!(
             out,
             "::error title=grounding-audit {}::{}",
-            escape(g.gate),
+            escape(g.gate.as_str()),
             escape(&g.message)
         )?;
     }

@@ -2,15 +2,15 @@
 //! agent, a testcase per gate, so CI test reporters show each gate.
 
 use super::escape::xml;
-use crate::gate::{Decision, Outcome};
+use crate::gate::{Decision, Outcome, Scope};
 use anyhow::Result;
 use std::io::Write;
 
 /// Writes the decision as a JUnit `<testsuites>` document.
 pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
-    let mut scopes: Vec<&str> = Vec::new();
+    let mut scopes: Vec<&Scope> = Vec::new();
     for g in &d.gates {
-        if !scopes.contains(&g.scope.as_str()) {
+        if !scopes.contains(&&g.scope) {
             scopes.push(&g.scope);
         }
     }
@@ -31,12 +31,9 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
         d.gates.len()
     )?;
     for scope in scopes {
-        let gates: Vec<_> = d.gates.iter().filter(|g| g.scope == scope).collect();
-        let name = if scope == "overall" {
-            "overall".to_owned()
-        } else {
-            format!("agent {scope}")
-        };
+        let gates: Vec<_> = d.gates.iter().filter(|g| &g.scope == scope).collect();
+        // `overall` or `agent <id>`: an agent named `overall` gets its own suite.
+        let name = scope.to_string();
         writeln!(
             out,
             r#"  <testsuite name="{}" tests="{}" failures="{}" errors="0" skipped="{}">"#,
@@ -49,19 +46,15 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
                 .count()
         )?;
         for g in gates {
-            let class = format!(
-                "grounding-audit.{}",
-                if scope == "overall" {
-                    "overall"
-                } else {
-                    "agent"
-                }
-            );
+            let class = match scope {
+                Scope::Overall => "grounding-audit.overall",
+                Scope::Agent(_) => "grounding-audit.agent",
+            };
             write!(
                 out,
                 r#"    <testcase name="{}" classname="{}""#,
                 xml(&format!("{} ({})", g.gate, g.scope)),
-                xml(&class)
+                xml(class)
             )?;
             match g.outcome {
                 Outcome::Pass => writeln!(out, "/>")?,
@@ -71,7 +64,7 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
                         out,
                         r#"      <failure message="{}" type="{}">{}</failure>"#,
                         xml(&g.message),
-                        g.gate,
+                        g.gate.as_str(),
                         xml(&g.message)
                     )?;
                     writeln!(out, "    </testcase>")?;

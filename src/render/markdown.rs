@@ -125,3 +125,47 @@ pub fn sections(out: &mut dyn Write, sections: &[super::Section]) -> Result<()> 
     }
     Ok(())
 }
+
+/// `check --format markdown` (and the GitHub job summary): the decision line
+/// in bold, then a table with a row per gate.
+pub fn check(
+    out: &mut dyn Write,
+    d: &crate::gate::Decision,
+    input: &crate::pipeline::InputStats,
+) -> Result<()> {
+    use crate::gate::Outcome;
+    writeln!(out, "**{}**\n", markdown_cell(&d.line))?;
+    let mut s = super::Section::new(
+        "Gates",
+        &[
+            "scope",
+            "gate",
+            "outcome",
+            "observed",
+            "threshold",
+            "detail",
+        ],
+    );
+    s.rows = d
+        .gates
+        .iter()
+        .map(|g| {
+            vec![
+                g.scope.to_string(),
+                g.gate.as_str().to_owned(),
+                match g.outcome {
+                    Outcome::Pass => "✅ pass",
+                    Outcome::Fail => "❌ fail",
+                    Outcome::Skipped => "⚪ skipped",
+                }
+                .to_owned(),
+                g.observed.map_or_else(|| "-".into(), |o| o.to_string()),
+                g.threshold.to_string(),
+                g.message.clone(),
+            ]
+        })
+        .collect();
+    s.notes = d.warnings.iter().map(|w| format!("warning: {w}")).collect();
+    s.notes.push(input_line(input));
+    sections(out, &[s])
+}

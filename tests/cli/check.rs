@@ -426,3 +426,271 @@ fn unreadable_input_still_gets_a_whole_failing_document_in_every_format() {
         }
     }
 }
+
+const FORMATS: [&str; 5] = ["text", "json", "junit", "github", "markdown"];
+
+/// Runs the binary with stdout a pipe whose read end is already closed, so
+/// that the first write to stdout fails with EPIPE. Returns (code, stderr).
+fn run_with_closed_stdout(args: &[&str]) -> (i32, String) {
+    use std::process::{Command, Stdio};
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(assert_cmd::cargo::cargo_bin("grounding-audit"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env("CI", "true")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn closed_stdout_keeps_the_decision_and_its_exit_code_in_every_format() {
+    let f = log(&[("a", 3, 1, 0, 0, 0)]); // 3/4
+    let p = f.path().to_str().unwrap();
+    for format in FORMATS {
+        for (min, code, word) in [("0.5", 0, "PASS "), ("0.99", 1, "FAIL ")] {
+            let (got, err) =
+                run_with_closed_stdout(&["check", p, "--min-rate", min, "--format", format]);
+            assert_eq!(got, code, "{format} --min-rate {min}: {err}");
+            // The decision line reaches stderr, once, even for `text`, whose
+            // stdout would have carried it: proof that the write failed.
+            let lines: Vec<_> = err.lines().filter(|l| l.starts_with(word)).collect();
+            assert_eq!(lines.len(), 1, "{format} --min-rate {min}: {err}");
+            assert!(!err.contains("error:"), "{format}: {err}");
+        }
+        let (got, err) = run_with_closed_stdout(&[
+            "check",
+            "/no/such/log.jsonl",
+            "--min-rate",
+            "0",
+            "--format",
+            format,
+        ]);
+        assert_eq!(got, 3, "{format}: {err}");
+        assert!(
+            err.lines().any(|l| l.starts_with("FAIL input error")),
+            "{format}: {err}"
+        );
+    }
+    // Same with --output: the document goes to the file, the decision line to
+    // the closed stdout, so to stderr instead.
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("g.xml");
+    let (got, err) = run_with_closed_stdout(&[
+        "check",
+        p,
+        "--min-rate",
+        "0.99",
+        "--format",
+        "junit",
+        "--output",
+        xml.to_str().unwrap(),
+    ]);
+    assert_eq!(got, 1, "{err}");
+    assert!(err.starts_with("FAIL "), "{err}");
+    assert!(std::fs::read_to_string(&xml).unwrap().contains("<failure"));
+}
+
+#[test]
+fn a_reader_that_leaves_after_one_byte_does_not_change_the_exit_code() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    // 20,000 agents, one failing: every format's document is far larger than
+    // a pipe's buffer, so the writer is still writing when the reader leaves.
+    let mut spec: Vec<(String, u32, u32, u32, u32, u32)> = (0..20_000)
+        .map(|i| (format!("agent-{i:05}"), 1, 0, 0, 0, 0))
+        .collect();
+    spec.push(("z-failing".into(), 0, 1, 0, 0, 0));
+    let spec: Vec<_> = spec
+        .iter()
+        .map(|(a, b, c, d, e, f)| (a.as_str(), *b, *c, *d, *e, *f))
+        .collect();
+    let f = log(&spec);
+    for format in FORMATS {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("grounding-audit"))
+            .args([
+                "check",
+                f.path().to_str().unwrap(),
+                "--min-rate",
+                "0.5",
+                "--per-agent",
+                "--format",
+                format,
+            ])
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .env("CI", "true")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{format}: {err}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with("FAIL ")
+                    && l.contains("agent z-failing 0.0000 (0/1) < 0.5000")),
+            "{format}: {err}"
+        );
+    }
+}
+
+#[test]
+fn an_agent_named_overall_is_never_the_overall_scope() {
+    use quick_xml::Reader;
+    use quick_xml::events::Event;
+    // Overall 10/12 passes 0.8; the agent called `overall` (1/2) fails.
+    let f = log(&[("a", 9, 1, 0, 0, 0), ("overall", 1, 1, 0, 0, 0)]);
+    let p = f.path().to_str().unwrap();
+    let gate = ["--min-rate", "0.8", "--per-agent"];
+    let (code, out, _) = check(&f, &gate);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "FAIL agent overall 0.5000 (1/2) < 0.8000"
+    );
+
+    let (code, out, _) = run(&[&["check", p, "--format", "json"][..], &gate].concat());
+    assert_eq!(code, 1);
+    let v = json(&out);
+    let rate: Vec<_> = v["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["gate"] == "min_rate")
+        .map(|g| {
+            (
+                g["scope"].as_str().unwrap().to_owned(),
+                g["agent"].clone(),
+                g["outcome"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rate,
+        [
+            ("overall".into(), serde_json::Value::Null, "pass".into()),
+            ("agent".into(), serde_json::json!("a"), "pass".into()),
+            ("agent".into(), serde_json::json!("overall"), "fail".into()),
+        ]
+    );
+
+    let (code, out, _) = run(&[&["check", p, "--format", "junit"][..], &gate].concat());
+    assert_eq!(code, 1);
+    // The failure sits in the suite `agent overall`, not in `overall`.
+    let mut reader = Reader::from_str(&out);
+    let mut suite = String::new();
+    let mut suites = Vec::new();
+    let mut failures_in = Vec::new();
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
+                "testsuite" => {
+                    suite = e
+                        .try_get_attribute("name")
+                        .unwrap()
+                        .unwrap()
+                        .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .unwrap()
+                        .into_owned();
+                    suites.push(suite.clone());
+                }
+                "failure" => failures_in.push(suite.clone()),
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(suites, ["overall", "agent a", "agent overall"]);
+    assert_eq!(failures_in, ["agent overall"]);
+
+    let (_, md, _) = run(&[&["check", p, "--format", "markdown"][..], &gate].concat());
+    assert!(
+        md.contains("| agent overall | min_rate | ❌ fail | 0.5000 | 0.8000 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| overall | min_rate | ✅ pass | 0.8333 | 0.8000 |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_rate_just_under_the_bar_never_prints_equal_to_it() {
+    // 16/17 at 95%: the Wilson lower bound is 0.730180 (0.7302 at four decimals).
+    let f = log(&[("a", 16, 1, 0, 0, 0)]);
+    let (code, out, _) = check(&f, &["--min-rate", "0.7302", "--confidence", "0.95"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(
+            "FAIL wilson95_lower=0.73018 < min_rate=0.73020 [grounded_rate=0.9412 (16/17)]"
+        ),
+        "{out}"
+    );
+    // A rate exactly at the bar still prints with four decimals.
+    let f = log(&[("a", 3, 1, 0, 0, 0)]);
+    let (_, out, _) = check(&f, &["--min-rate", "0.75"]);
+    assert!(out.starts_with("PASS grounded_rate=0.7500 (3/4) >= min_rate=0.7500"));
+}
+
+#[test]
+fn min_turns_0_lists_an_agent_without_retrieval_sensibly() {
+    // Agent `quiet` has turns, but none with retrieval.
+    let f = log(&[("a", 3, 0, 0, 0, 0), ("quiet", 0, 0, 0, 0, 2)]);
+    let (code, out, _) = check(
+        &f,
+        &["--min-rate", "0.5", "--per-agent", "--min-turns", "0"],
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("agent quiet: not enough evidence (no turn with retrieval)"),
+        "{out}"
+    );
+    assert!(!out.contains("< 1)"), "{out}");
+    let (_, out, _) = check(
+        &f,
+        &["--min-rate", "0.5", "--per-agent", "--min-turns", "5"],
+    );
+    assert!(
+        out.contains("agent a: not enough evidence (3 turn(s) with retrieval < min_turns=5)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn markdown_counts_are_integers() {
+    let f = log(&[("a", 566, 0, 2, 0, 0)]);
+    let (_, md, _) = run(&[
+        "check",
+        f.path().to_str().unwrap(),
+        "--max-orphans",
+        "3",
+        "--min-rate",
+        "0.5",
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        md.contains("| overall | min_turns | ✅ pass | 568 | 1 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| overall | max_orphans | ✅ pass | 2 | 3 |"),
+        "{md}"
+    );
+    assert!(!md.contains(".0000 |"), "{md}");
+}

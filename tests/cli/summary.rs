@@ -167,3 +167,20 @@ fn table_and_markdown_snapshots() {
     let (_, js, _) = run(&["summary", "--format", "json", &demo()]);
     insta::assert_snapshot!("summary_json", js);
 }
+
+#[test]
+fn section_without_csv_is_a_usage_error() {
+    for format in ["table", "json", "markdown"] {
+        let (code, out, err) = run(&["summary", "--format", format, "--section", "days", &demo()]);
+        assert_eq!(code, 2, "{format}: {err}");
+        assert!(out.is_empty(), "{format}: {out}");
+        assert!(
+            err.contains("--section picks the table of --format csv"),
+            "{format}: {err}"
+        );
+    }
+    // Without --section, csv still defaults to the groups table.
+    let (code, out, _) = run(&["summary", "--format", "csv", &demo()]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("group,turns"), "{out}");
+}
