@@ -34,7 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show one turn''s full audit: chunks, markers, tools, telemetry')
             [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Print one JSON evidence record per turn of agentfootprint logs')
-            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert agentfootprint logs to the native turn-log JSONL')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;report' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
@@ -70,6 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;summary' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
@@ -98,6 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;check' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
@@ -129,6 +132,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;explain' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
@@ -149,6 +153,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;evidence' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
@@ -166,7 +171,11 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;convert' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
+            [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
+            [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
+            [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
@@ -205,7 +214,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show one turn''s full audit: chunks, markers, tools, telemetry')
             [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Print one JSON evidence record per turn of agentfootprint logs')
-            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert agentfootprint logs to the native turn-log JSONL')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')

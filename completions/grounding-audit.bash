@@ -99,7 +99,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --max-orphans --max-unobserved-rate --max-invalid --allow-empty --format --output --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --max-orphans --max-unobserved-rate --max-invalid --allow-empty --format --output --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,6 +111,10 @@ _grounding__audit() {
                     ;;
                 --input-format)
                     COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
+                    return 0
+                    ;;
+                --retrievals)
+                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -215,7 +219,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__convert)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --agent-name --to --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --markers --marker-regex --marker-base --to --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -229,12 +233,28 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
                     return 0
                     ;;
+                --retrievals)
+                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    return 0
+                    ;;
                 --agent-name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --markers)
+                    COMPREPLY=($(compgen -W "kb numeric doc footnote id" -- "${cur}"))
+                    return 0
+                    ;;
+                --marker-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --marker-base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --to)
-                    COMPREPLY=($(compgen -W "turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turns otel-eval phoenix-annotations" -- "${cur}"))
                     return 0
                     ;;
                 --threads)
@@ -253,7 +273,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__evidence)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --agent-name --markers --marker-regex --marker-base --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --markers --marker-regex --marker-base --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -265,6 +285,10 @@ _grounding__audit() {
                     ;;
                 --input-format)
                     COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
+                    return 0
+                    ;;
+                --retrievals)
+                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -299,7 +323,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__explain)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --agent-name --markers --marker-regex --marker-base --show-text --show-tools --format --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --markers --marker-regex --marker-base --show-text --show-tools --format --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -311,6 +335,10 @@ _grounding__audit() {
                     ;;
                 --input-format)
                     COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
+                    return 0
+                    ;;
+                --retrievals)
+                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -523,7 +551,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__report)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --verdict --limit --cursor --all --format --csv-raw --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --verdict --limit --cursor --all --format --csv-raw --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -535,6 +563,10 @@ _grounding__audit() {
                     ;;
                 --input-format)
                     COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
+                    return 0
+                    ;;
+                --retrievals)
+                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -601,7 +633,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --by --triage --tz --low-score --format --section --csv-raw --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --by --triage --tz --low-score --format --section --csv-raw --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +645,10 @@ _grounding__audit() {
                     ;;
                 --input-format)
                     COMPREPLY=($(compgen -W "auto agentfootprint turns" -- "${cur}"))
+                    return 0
+                    ;;
+                --retrievals)
+                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
                     return 0
                     ;;
                 --agent-name)

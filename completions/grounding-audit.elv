@@ -31,7 +31,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand check 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
             cand explain 'Show one turn''s full audit: chunks, markers, tools, telemetry'
             cand evidence 'Print one JSON evidence record per turn of agentfootprint logs'
-            cand convert 'Convert agentfootprint logs to the native turn-log JSONL'
+            cand convert 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
             cand completions 'Print a shell completion script'
             cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -39,6 +39,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;report'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
@@ -65,6 +66,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;summary'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
@@ -92,6 +94,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;check'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
@@ -122,6 +125,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;explain'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
@@ -141,6 +145,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;evidence'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
@@ -157,7 +162,11 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;convert'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
+            cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
+            cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
+            cand --marker-base 'Index base of --marker-regex captures'
             cand --to 'Output format'
             cand --threads 'Worker threads (default: all cores)'
             cand --color 'When to colour tables'
@@ -193,7 +202,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand check 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
             cand explain 'Show one turn''s full audit: chunks, markers, tools, telemetry'
             cand evidence 'Print one JSON evidence record per turn of agentfootprint logs'
-            cand convert 'Convert agentfootprint logs to the native turn-log JSONL'
+            cand convert 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
             cand completions 'Print a shell completion script'
             cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
             cand help 'Print this message or the help of the given subcommand(s)'

@@ -36,7 +36,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "sum
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
-complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "convert" -d 'Convert agentfootprint logs to the native turn-log JSONL'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -44,6 +44,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
@@ -82,6 +84,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
@@ -120,6 +124,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
@@ -158,6 +164,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
@@ -182,6 +190,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
@@ -202,8 +212,19 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 turns\t'The native turn log: one JSON turn per line'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l to -d 'Output format' -r -f -a "turns\t'The native turn-log JSONL'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
+numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
+doc\t'`[docN]`, 1-based (Azure "on your data" style)'
+footnote\t'`[^N]`, 1-based footnotes'
+id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l to -d 'Output format' -r -f -a "turns\t'The native turn-log JSONL'
+otel-eval\t'One OpenTelemetry `gen_ai.evaluation.result` event per turn, as OTLP/JSON logs (one ExportLogsServiceRequest per line)'
+phoenix-annotations\t'One Phoenix span annotation per turn with a reply span (JSONL; wrap in {"data": [...]} to upload)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
@@ -232,7 +253,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; an
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "convert" -d 'Convert agentfootprint logs to the native turn-log JSONL'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -57,7 +57,7 @@ pub enum Command {
     /// Print one JSON evidence record per turn of agentfootprint logs.
     #[command(after_help = crate::exit::HELP)]
     Evidence(EvidenceArgs),
-    /// Convert agentfootprint logs to the native turn-log JSONL.
+    /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations.
     #[command(after_help = crate::exit::HELP)]
     Convert(ConvertArgs),
     /// Print a shell completion script.
@@ -88,9 +88,21 @@ pub struct InputArgs {
     /// Input dialect; `auto` decides per file from its first bytes.
     #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(crate::dialect::format_values()))]
     pub input_format: String,
+    /// Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order.
+    #[arg(long, value_enum, value_name = "WHICH", default_value_t = Retrievals::Last)]
+    pub retrievals: Retrievals,
     /// Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it.
     #[arg(long, value_name = "NAME")]
     pub agent_name: Option<String>,
+}
+
+/// Which retrievals of a trace give its chunks (`--retrievals`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Retrievals {
+    /// The last retrieval that finished before the answer started (what the model answered from).
+    Last,
+    /// Every retrieval before the answer, in start order (sources numbered across searches).
+    All,
 }
 
 /// Which turns count.
@@ -330,6 +342,10 @@ pub struct EvidenceArgs {
 pub enum ConvertTo {
     /// The native turn-log JSONL.
     Turns,
+    /// One OpenTelemetry `gen_ai.evaluation.result` event per turn, as OTLP/JSON logs (one ExportLogsServiceRequest per line).
+    OtelEval,
+    /// One Phoenix span annotation per turn with a reply span (JSONL; wrap in {"data": [...]} to upload).
+    PhoenixAnnotations,
 }
 
 /// Arguments of `convert`.
@@ -337,6 +353,8 @@ pub enum ConvertTo {
 pub struct ConvertArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ConvertTo::Turns)]
     pub to: ConvertTo,

@@ -142,7 +142,7 @@ pub fn engine(
         input_format: input_format(input),
         assemble: crate::dialect::AssembleOptions {
             agent_name: input.agent_name.clone(),
-            all_retrievals: false,
+            all_retrievals: input.retrievals == crate::cli::Retrievals::All,
         },
         ..Engine::default()
     })

@@ -1,44 +1,151 @@
-//! `convert --to turns`: writes turns of any dialect as the native turn log
-//! (one JSON turn per line, the format `dialect::native` reads), so other
-//! tools can consume them. A converted log grades exactly like its source
-//! when read with the same grammar (`--markers id`, the agentfootprint
-//! default): chunks, reply, tools and telemetry are carried over, and a run
-//! without an observed answer keeps its reason in `unobserved`.
+//! `convert`: `--to turns` writes turns of any dialect as the native turn
+//! log (one JSON turn per line, the format `dialect::native` reads); read
+//! back with the same grammar it grades exactly like its source: chunks,
+//! reply, tools and telemetry are carried over, and a turn without an
+//! observed answer keeps its reason in `unobserved`. `--to otel-eval` and
+//! `--to phoenix-annotations` write each verdict back where a trace team
+//! looks: an OTel evaluation event on the reply span, a Phoenix span
+//! annotation.
 
 use crate::accumulate::details::Collected;
 use crate::cli::{ConvertArgs, ConvertTo};
 use crate::config::Settings;
 use crate::filter::Filter;
-use crate::model::{Answer, format_time};
+use crate::model::{Answer, Extras, Verdict, format_time};
 use anyhow::Result;
 use serde_json::{Map, Value, json};
 use std::io::Write;
 
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
-    let markers = crate::cli::MarkerArgs {
-        markers: None,
-        marker_regex: None,
-        marker_base: 1,
-    };
-    match args.to {
-        ConvertTo::Turns => {
-            super::turns::read(
-                settings,
-                &args.input,
-                &markers,
-                Filter::default(),
-                None,
-                "convert",
-                |c, _| {
-                    serde_json::to_writer(&mut *out, &turn_line(c))?;
+    let chosen = crate::config::grammar(&args.markers)?;
+    let mut skipped = 0u64;
+    super::turns::read(
+        settings,
+        &args.input,
+        &args.markers,
+        Filter::default(),
+        None,
+        "convert",
+        |c, _| {
+            let value = match args.to {
+                ConvertTo::Turns => Some(turn_line(c)),
+                ConvertTo::OtelEval => Some(otel_eval(c, &reason(c, chosen.as_ref()))),
+                ConvertTo::PhoenixAnnotations => {
+                    phoenix_annotation(c, &reason(c, chosen.as_ref()))
+                }
+            };
+            match value {
+                Some(v) => {
+                    serde_json::to_writer(&mut *out, &v)?;
                     out.write_all(b"\n")?;
-                    Ok(())
-                },
-            )?;
-        }
+                }
+                None => skipped += 1,
+            }
+            Ok(())
+        },
+    )?;
+    if skipped > 0 {
+        crate::pipeline::warn(
+            None,
+            &format!("note: {skipped} turn(s) have no span to annotate (not read from a trace export): not written"),
+        );
     }
     Ok(())
+}
+
+/// The one-sentence reason for a turn's verdict, as `explain` gives it.
+fn reason(c: &Collected, chosen: Option<&crate::markers::Grammar>) -> String {
+    let d = &c.detail;
+    let grammar = chosen.cloned().unwrap_or_else(|| d.dialect.grammar());
+    super::explain::explain(d.turn.clone(), Extras::default(), &grammar, String::new(), 0, false).reason
+}
+
+/// The evaluation score: 1 for `ok`, 0 for an ungrounded answer, none when
+/// the turn had nothing to ground or no answer was observed.
+fn score(v: Verdict) -> Option<f64> {
+    match v {
+        Verdict::Ok => Some(1.0),
+        Verdict::NoMarker | Verdict::OrphanMarker => Some(0.0),
+        Verdict::EmptyRetrieval | Verdict::Unobserved => None,
+    }
+}
+
+/// The name every written-back evaluation carries.
+pub const EVALUATION_NAME: &str = "citation_grounding";
+
+/// The span that produced the reply, when the turn was assembled from spans.
+fn reply_span(c: &Collected) -> Option<&str> {
+    c.detail.assembled.as_ref().and_then(|a| a.reply_span())
+}
+
+fn attr(key: &str, value: Value) -> Value {
+    json!({ "key": key, "value": value })
+}
+
+/// One `gen_ai.evaluation.result` event as an OTLP/JSON
+/// `ExportLogsServiceRequest`, parented on the reply span when known.
+pub fn otel_eval(c: &Collected, reason: &str) -> Value {
+    let row = &c.row;
+    let mut attributes = vec![
+        attr("gen_ai.evaluation.name", json!({ "stringValue": EVALUATION_NAME })),
+        attr(
+            "gen_ai.evaluation.score.label",
+            json!({ "stringValue": row.verdict.as_str() }),
+        ),
+    ];
+    if let Some(s) = score(row.verdict) {
+        attributes.push(attr("gen_ai.evaluation.score.value", json!({ "doubleValue": s })));
+    }
+    attributes.push(attr(
+        "gen_ai.evaluation.explanation",
+        json!({ "stringValue": reason }),
+    ));
+    attributes.push(attr(
+        "grounding_audit.turn_id",
+        json!({ "stringValue": row.turn_id.as_str() }),
+    ));
+    let nanos = row
+        .created_at
+        .timestamp_nanos_opt()
+        .map_or_else(|| "0".to_owned(), |n| n.max(0).to_string());
+    let mut record = json!({
+        "timeUnixNano": nanos,
+        "eventName": "gen_ai.evaluation.result",
+        "attributes": attributes,
+    });
+    if let (Some(span), Value::Object(m)) = (reply_span(c), &mut record) {
+        m.insert("traceId".into(), json!(row.turn_id.as_str()));
+        m.insert("spanId".into(), json!(span));
+    }
+    json!({
+        "resourceLogs": [{
+            "resource": {"attributes": [attr("service.name", json!({"stringValue": "grounding-audit"}))]},
+            "scopeLogs": [{
+                "scope": {"name": "grounding-audit", "version": env!("CARGO_PKG_VERSION")},
+                "logRecords": [record],
+            }],
+        }],
+    })
+}
+
+/// One span annotation in the shape Phoenix's span-annotation API takes;
+/// None for a turn without a reply span.
+pub fn phoenix_annotation(c: &Collected, reason: &str) -> Option<Value> {
+    let span = reply_span(c)?;
+    let row = &c.row;
+    Some(json!({
+        "span_id": span,
+        "name": EVALUATION_NAME,
+        "annotator_kind": "CODE",
+        "identifier": "grounding-audit",
+        "result": {
+            "label": row.verdict.as_str(),
+            "score": score(row.verdict),
+            "explanation": reason,
+        },
+        "metadata": {"trace_id": row.turn_id.as_str(), "cited_chunks": row.cited_chunks},
+    }))
 }
 
 /// One turn as a native turn record.
