@@ -7,6 +7,7 @@
 
 pub mod agentfootprint;
 pub mod native;
+pub mod spans;
 
 use crate::model::Turn;
 
