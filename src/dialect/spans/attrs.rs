@@ -236,7 +236,21 @@ pub(super) fn wanted(key: &str) -> bool {
         "langfuse.trace.metadata.",
         "span_kind",
     ];
-    !SKIP.iter().any(|p| key.starts_with(p)) && KEEP.iter().any(|p| key.starts_with(p))
+    // Attributes written nested (`{"llm":{"output_messages":…}}`) are
+    // flattened from their namespace.
+    const NESTED: [&str; 9] = [
+        "llm",
+        "retrieval",
+        "reranker",
+        "output",
+        "session",
+        "agent",
+        "tool",
+        "openinference",
+        "error",
+    ];
+    NESTED.contains(&key)
+        || !SKIP.iter().any(|p| key.starts_with(p)) && KEEP.iter().any(|p| key.starts_with(p))
 }
 
 /// Keys whose string value is itself JSON to be flattened (when it looks like JSON).
@@ -448,7 +462,7 @@ fn set_min(slot: &mut Option<(u8, String)>, prio: u8, v: &Val<'_>) {
     }
 }
 
-fn docs_entry<'m>(map: &'m mut Option<BTreeMap<u32, DocAcc>>, i: u32) -> &'m mut DocAcc {
+fn docs_entry(map: &mut Option<BTreeMap<u32, DocAcc>>, i: u32) -> &mut DocAcc {
     map.get_or_insert_with(BTreeMap::new).entry(i).or_default()
 }
 
@@ -526,6 +540,11 @@ impl Builder {
                 }
             }
             "gen_ai.agent.id" => self.agent_id = v.as_id(),
+            // OpenLLMetry writes "unknown" when the model has no name.
+            _ if v
+                .as_str()
+                .is_some_and(|m| m.eq_ignore_ascii_case("unknown"))
+                && key.contains("model") => {}
             "llm.response.model_name" | "gen_ai.response.model" => set_min(&mut self.model, 0, v),
             "llm.model_name" | "gen_ai.request.model" => set_min(&mut self.model, 1, v),
             "llm.token_count.prompt"

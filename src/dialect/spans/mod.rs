@@ -329,9 +329,9 @@ impl Probe {
             Some(SpanFormat::PhoenixOtlp)
         } else if self.df_span_id.is_some() || self.df_trace_id.is_some() {
             Some(SpanFormat::PhoenixDataframe)
-        } else if self.context.is_some() && self.span_kind.is_some() {
-            Some(SpanFormat::PhoenixJsonl)
-        } else if self.data.is_some() && contains(line, b"\"context\"") {
+        } else if (self.context.is_some() && self.span_kind.is_some())
+            || (self.data.is_some() && contains(line, b"\"context\""))
+        {
             Some(SpanFormat::PhoenixJsonl)
         } else {
             None

@@ -1111,3 +1111,18 @@ fn ids_are_normalized() {
     parse_line(SpanFormat::Otlp, b"  \r", &mut out).unwrap();
     assert_eq!(out.len(), 1);
 }
+
+#[test]
+fn nested_phoenix_attributes_are_flattened() {
+    let line = r#"{"name":"r","context":{"trace_id":"t","span_id":"s"},"parent_id":null,"start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","attributes":{"openinference":{"span":{"kind":"AGENT"}},"output":{"value":"Hi [1]."},"session":{"id":"s9"},"retrieval":{"documents":[{"document":{"id":"d1","score":0.4}}]}}}"#;
+    let mut out = Vec::new();
+    parse_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    let s = &out[0];
+    assert_eq!(s.kind, SpanKind::Agent);
+    assert_eq!(s.output.as_deref(), Some("Hi [1]."));
+    assert_eq!(s.conversation.as_deref(), Some("s9"));
+    assert_eq!(
+        s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
+        Some("d1")
+    );
+}
