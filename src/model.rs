@@ -128,6 +128,11 @@ pub enum Unobserved {
     Withheld,
     /// An audit bundle in bounded mode: text was replaced by a length.
     BoundedAudit,
+    /// A trace whose root span never arrived.
+    NoRoot,
+    /// The reply text was not recorded (OTel GenAI message content is opt-in):
+    /// not an empty answer.
+    ContentNotRecorded,
 }
 
 impl Unobserved {
@@ -138,6 +143,8 @@ impl Unobserved {
             Unobserved::NoTurnEnd => "no_turn_end",
             Unobserved::Withheld => "withheld",
             Unobserved::BoundedAudit => "bounded_audit",
+            Unobserved::NoRoot => "no_root",
+            Unobserved::ContentNotRecorded => "content_not_recorded",
         }
     }
 
@@ -153,6 +160,10 @@ impl Unobserved {
             }
             Unobserved::BoundedAudit => {
                 "the audit bundle is bounded: text was replaced by its length"
+            }
+            Unobserved::NoRoot => "the trace's root span never arrived, so its answer is unknown",
+            Unobserved::ContentNotRecorded => {
+                "the reply text was not recorded (message content capture is opt-in), which is not an empty answer"
             }
         }
     }

@@ -8,6 +8,7 @@
 pub mod agentfootprint;
 pub mod assembly;
 pub mod native;
+pub mod spans;
 
 pub use assembly::{Assembly, Group};
 

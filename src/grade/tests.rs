@@ -70,6 +70,8 @@ fn rule_1_unobserved_wins_over_everything() {
         Unobserved::NoTurnEnd,
         Unobserved::Withheld,
         Unobserved::BoundedAudit,
+        Unobserved::NoRoot,
+        Unobserved::ContentNotRecorded,
     ] {
         let row = grade(
             turn(Answer::Unobserved(reason), chunks(&[Some(0.9)])),

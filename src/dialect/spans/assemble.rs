@@ -1,0 +1,638 @@
+//! The spans of one trace → one turn.
+//!
+//! Rules (issue 11, with the choices made where it was silent):
+//! - **Spans** are de-duplicated by span id (the first copy read wins) and
+//!   ordered by start time (unknown last), then end time, then span id, so
+//!   the result never depends on the order spans arrived in.
+//! - **Root**: a span with no parent; when several have none, the earliest
+//!   starting. When *no* span lacks a parent (every top span names a parent
+//!   that never arrived, or the parents form a cycle), the root never
+//!   arrived: the turn is unobserved with reason `no_root`, and the earliest
+//!   orphan (else the earliest span) stands in for agent, conversation,
+//!   channel and time. Chunks and tools are still reported.
+//! - **Reply**: the root's output (`output.value`, OpenLLMetry
+//!   `traceloop.entity.output`, Langfuse `langfuse.observation.output`) when
+//!   it is text, or JSON holding assistant text (`{"output": …}`, message
+//!   lists, `{"outputs": …}`); else the root's output messages (GenAI
+//!   `gen_ai.output.messages` on `invoke_agent`); else the output messages
+//!   of the LLM span that finished last (text parts only).
+//! - **Before the reply**: when the reply came from an LLM span, before that
+//!   span started; otherwise before the last LLM span (other than the root)
+//!   started, or, with no LLM span, before the root ended. A span with an
+//!   unknown time counts as before (and a note says so).
+//! - **Chunks**: the documents of the retrieval that finished last before
+//!   the reply, in document order. A reranker is a retrieval whose list is
+//!   its output documents, so a reranker finishing after the retrieval it
+//!   reranked supplies the list. With `all_retrievals`, every retrieval
+//!   before the reply in start order, a reranker replacing the list of the
+//!   retrieval just before it. A retriever span whose documents were not
+//!   recorded is reported but supplies nothing.
+//! - **Content not recorded**: no reply, no span recorded any output content
+//!   (OTel message capture is opt-in), and some LLM or agent span ran: the
+//!   turn is unobserved with reason `content_not_recorded`, not graded as an
+//!   empty answer. Without any such span it is `no_reply`.
+//! - **Agent**: the option, else `agent.name`/`gen_ai.agent.name`, else
+//!   `gen_ai.agent.id` (dropped for OpenLLMetry, where it is a run id), on
+//!   the root first and then on any span; else the root's name (without a
+//!   leading GenAI operation word); else resource `service.name`; else
+//!   `unknown`.
+//! - **Channel**: a `channel` metadata value, else `chat` (what the native
+//!   dialect uses when a turn has none).
+//! - **Model** from the reply span, else the last LLM span that names one;
+//!   **tokens** and **cost** summed over LLM spans (the root's own counts
+//!   when no LLM span has any); **latency** is the root's duration.
+
+use super::attrs::output_text;
+use super::{Doc, Span, SpanKind};
+use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
+
+/// How a trace becomes a turn.
+#[derive(Debug, Clone, Default)]
+pub struct AssembleOptions {
+    /// Overrides the agent found in the spans.
+    pub agent_name: Option<String>,
+    /// Concatenate every retrieval before the reply instead of the last one.
+    pub all_retrievals: bool,
+}
+
+/// One retrieval (or reranking) of the trace.
+#[derive(Debug, Clone)]
+pub struct Retrieval {
+    pub span_id: String,
+    pub name: String,
+    pub kind: SpanKind,
+    /// False when the span recorded no documents attribute at all.
+    pub recorded: bool,
+    pub docs: Vec<Doc>,
+    /// Finished before the reply (see the module doc).
+    pub before_reply: bool,
+    /// Its documents are (part of) the turn's chunks.
+    pub used: bool,
+    /// The reranker span whose output replaced this list.
+    pub replaced_by: Option<String>,
+}
+
+/// One trace assembled into a turn, owned.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    trace_id: String,
+    agent: String,
+    conversation: Option<String>,
+    channel: String,
+    created_at: DateTime<Utc>,
+    reply: Option<String>,
+    unobserved: Option<Unobserved>,
+    root_span: Option<String>,
+    reply_span: Option<String>,
+    reply_source: Option<String>,
+    /// Chunks in order, each with the span it came from.
+    chunks: Vec<(Doc, String)>,
+    retrievals: Vec<Retrieval>,
+    tools: Vec<ToolCall>,
+    model: Option<String>,
+    tokens: Option<u64>,
+    cost_cents: Option<f64>,
+    latency_ms: Option<f64>,
+    span_count: usize,
+    kinds: BTreeMap<&'static str, u32>,
+    notes: Vec<String>,
+}
+
+fn time_of(ns: i128) -> Option<DateTime<Utc>> {
+    let secs = i64::try_from(ns.div_euclid(1_000_000_000)).ok()?;
+    DateTime::from_timestamp(secs, ns.rem_euclid(1_000_000_000) as u32)
+}
+
+/// Assembles the spans of one trace. Never fails.
+pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) -> Trace {
+    let mut notes = Vec::new();
+    let mut seen = HashSet::new();
+    let read = spans.len();
+    spans.retain(|s| seen.insert(s.span_id.clone()));
+    if spans.len() < read {
+        notes.push(format!(
+            "{} duplicate span(s) ignored (same span id read twice)",
+            read - spans.len()
+        ));
+    }
+    spans.sort_by(|a, b| {
+        (a.start_ns.is_none(), a.start_ns, a.end_ns, &a.span_id).cmp(&(
+            b.start_ns.is_none(),
+            b.start_ns,
+            b.end_ns,
+            &b.span_id,
+        ))
+    });
+    let mut kinds: BTreeMap<&'static str, u32> = BTreeMap::new();
+    for s in &spans {
+        *kinds.entry(s.kind.as_str()).or_default() += 1;
+    }
+
+    // ---------------------------------------------------------------- root
+    let ids: HashSet<&str> = spans.iter().map(|s| s.span_id.as_str()).collect();
+    let parentless: Vec<usize> = (0..spans.len())
+        .filter(|&i| spans[i].parent_id.is_none())
+        .collect();
+    let orphan = (0..spans.len()).find(|&i| {
+        spans[i]
+            .parent_id
+            .as_deref()
+            .is_some_and(|p| !ids.contains(p))
+    });
+    let (root, no_root) = match (parentless.first(), orphan) {
+        (Some(&r), _) => (Some(r), false),
+        (None, Some(o)) => {
+            notes.push(format!(
+                "the root span never arrived: span {} names a parent that is not in the trace",
+                spans[o].span_id
+            ));
+            (Some(o), true)
+        }
+        (None, None) if !spans.is_empty() => {
+            notes.push(
+                "the root span never arrived: every span's parent is in the trace (a cycle)".into(),
+            );
+            (Some(0), true)
+        }
+        (None, None) => {
+            notes.push("the trace has no spans".into());
+            (None, true)
+        }
+    };
+    if parentless.len() > 1 {
+        notes.push(format!(
+            "{} spans have no parent; the earliest is taken as the root",
+            parentless.len()
+        ));
+    }
+    let root_span = root.map(|i| &spans[i]);
+    if let Some(r) = root_span.filter(|_| !no_root) {
+        notes.push(format!(
+            "root span {:?} ({}, {})",
+            r.name,
+            r.span_id,
+            r.kind.as_str()
+        ));
+    }
+
+    // --------------------------------------------------------------- reply
+    let mut reply: Option<(String, usize, String)> = None;
+    if let Some(ri) = root {
+        let r = &spans[ri];
+        if let Some(t) = r
+            .output
+            .as_deref()
+            .and_then(|o| output_text(o, r.output_mime.as_deref()))
+        {
+            reply = Some((t, ri, format!("root span output ({})", r.output_key)));
+        } else if let Some(t) = &r.llm_text {
+            reply = Some((t.clone(), ri, format!("root span {}", r.llm_text_key)));
+        }
+    }
+    let mut from_llm = false;
+    if reply.is_none() {
+        let last = (0..spans.len())
+            .filter(|&i| Some(i) != root && spans[i].kind == SpanKind::Llm)
+            .filter_map(|i| {
+                let s = &spans[i];
+                let (t, key) = match &s.llm_text {
+                    Some(t) => (t.clone(), s.llm_text_key),
+                    None => (
+                        output_text(s.output.as_deref()?, s.output_mime.as_deref())?,
+                        s.output_key,
+                    ),
+                };
+                Some((s.end_ns.or(s.start_ns), i, t, key))
+            })
+            .max_by_key(|(end, i, _, _)| (*end, *i));
+        if let Some((_, i, t, key)) = last {
+            from_llm = true;
+            reply = Some((t, i, format!("last LLM span to finish ({key})")));
+        }
+    }
+
+    // ------------------------------------------------------------- anchor
+    let anchor = match &reply {
+        Some((_, i, _)) if from_llm => spans[*i].start_ns,
+        _ => spans
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| Some(*i) != root && s.kind == SpanKind::Llm)
+            .filter_map(|(_, s)| s.start_ns)
+            .max()
+            .or(root_span.and_then(|r| r.end_ns)),
+    };
+
+    // --------------------------------------------------------- retrievals
+    let mut retrievals = Vec::new();
+    let mut untimed = false;
+    for s in &spans {
+        let reranker = s.kind == SpanKind::Reranker || s.rerank_output.is_some();
+        let docs = if reranker {
+            s.rerank_output.as_ref()
+        } else {
+            s.retrieval.as_ref()
+        };
+        if docs.is_none() && !matches!(s.kind, SpanKind::Retriever | SpanKind::Reranker) {
+            continue;
+        }
+        let before_reply = match (s.end_ns.or(s.start_ns), anchor) {
+            (Some(f), Some(a)) => f <= a,
+            _ => {
+                untimed = true;
+                true
+            }
+        };
+        retrievals.push(Retrieval {
+            span_id: s.span_id.clone(),
+            name: s.name.clone(),
+            kind: if reranker {
+                SpanKind::Reranker
+            } else {
+                SpanKind::Retriever
+            },
+            recorded: docs.is_some(),
+            docs: docs.cloned().unwrap_or_default(),
+            before_reply,
+            used: false,
+            replaced_by: None,
+        });
+    }
+    if untimed {
+        notes.push(
+            "some times are unknown: retrievals that cannot be placed count as before the reply"
+                .into(),
+        );
+    }
+    let eligible: Vec<usize> = (0..retrievals.len())
+        .filter(|&i| retrievals[i].before_reply && retrievals[i].recorded)
+        .collect();
+    let end_of = |i: usize| {
+        spans
+            .iter()
+            .find(|s| s.span_id == retrievals[i].span_id)
+            .and_then(|s| s.end_ns.or(s.start_ns))
+    };
+    let mut used: Vec<usize> = Vec::new();
+    if opts.all_retrievals {
+        for &i in &eligible {
+            if retrievals[i].kind == SpanKind::Reranker
+                && let Some(pos) = used
+                    .iter()
+                    .rposition(|&u| retrievals[u].kind == SpanKind::Retriever)
+            {
+                let replaced = used.remove(pos);
+                retrievals[replaced].replaced_by = Some(retrievals[i].span_id.clone());
+            }
+            used.push(i);
+        }
+    } else if let Some(&last) = eligible.iter().max_by_key(|&&i| (end_of(i), i)) {
+        if retrievals[last].kind == SpanKind::Reranker
+            && let Some(&prev) = eligible
+                .iter()
+                .filter(|&&i| i < last && retrievals[i].kind == SpanKind::Retriever)
+                .max_by_key(|&&i| (end_of(i), i))
+        {
+            retrievals[prev].replaced_by = Some(retrievals[last].span_id.clone());
+        }
+        used.push(last);
+    }
+    let mut chunks = Vec::new();
+    for &i in &used {
+        retrievals[i].used = true;
+        for d in &retrievals[i].docs {
+            chunks.push((d.clone(), retrievals[i].span_id.clone()));
+        }
+    }
+
+    // -------------------------------------------------------------- tools
+    let tools: Vec<ToolCall> = spans
+        .iter()
+        .filter(|s| s.is_tool())
+        .map(|s| ToolCall {
+            name: s.tool_name.clone().unwrap_or_else(|| s.name.clone()),
+            status: if s.failed() { "error" } else { "ok" }.to_owned(),
+            duration_ms: s.duration_ms(),
+            arguments: None,
+            result: None,
+        })
+        .collect();
+
+    // ------------------------------------------------------ who and when
+    let first = |f: &dyn Fn(&Span) -> Option<&String>| -> Option<String> {
+        root_span
+            .and_then(f)
+            .or_else(|| spans.iter().find_map(f))
+            .cloned()
+    };
+    let agent = opts
+        .agent_name
+        .clone()
+        .or_else(|| first(&|s| s.agent_name.as_ref()))
+        .or_else(|| first(&|s| s.agent_id.as_ref()))
+        .or_else(|| {
+            root_span.map(|r| {
+                let n = r.name.as_str();
+                r.operation
+                    .as_deref()
+                    .and_then(|op| n.strip_prefix(op))
+                    .and_then(|rest| rest.strip_prefix(' '))
+                    .unwrap_or(n)
+                    .to_owned()
+            })
+        })
+        .filter(|a| !a.is_empty())
+        .or_else(|| first(&|s| s.service.as_ref()))
+        .unwrap_or_else(|| "unknown".to_owned());
+    let conversation = first(&|s| s.conversation.as_ref());
+    let channel = first(&|s| s.channel.as_ref()).unwrap_or_else(|| "chat".to_owned());
+    let start = root_span
+        .and_then(|r| r.start_ns)
+        .or_else(|| spans.iter().filter_map(|s| s.start_ns).min());
+    let created_at = match start.and_then(time_of) {
+        Some(t) => t,
+        None => {
+            notes.push("no usable start time: created_at is the Unix epoch".into());
+            DateTime::UNIX_EPOCH
+        }
+    };
+
+    // ------------------------------------------------------ model, usage
+    let llms: Vec<&Span> = spans.iter().filter(|s| s.kind == SpanKind::Llm).collect();
+    let model = reply
+        .as_ref()
+        .filter(|_| from_llm)
+        .and_then(|(_, i, _)| spans[*i].model.clone())
+        .or_else(|| {
+            llms.iter()
+                .filter(|s| s.model.is_some())
+                .max_by_key(|s| s.end_ns)
+                .and_then(|s| s.model.clone())
+        })
+        .or_else(|| root_span.and_then(|r| r.model.clone()));
+    let tokens = llms
+        .iter()
+        .filter_map(|s| s.tokens.sum())
+        .reduce(u64::saturating_add)
+        .or_else(|| root_span.and_then(|r| r.tokens.sum()));
+    let cost_cents = llms
+        .iter()
+        .filter_map(|s| s.cost_usd)
+        .reduce(|a, b| a + b)
+        .or_else(|| root_span.and_then(|r| r.cost_usd))
+        .map(|usd| usd * 100.0)
+        .filter(|c| c.is_finite());
+    let latency_ms = root_span.and_then(Span::duration_ms);
+
+    // ------------------------------------------------------------- answer
+    let modelled = spans
+        .iter()
+        .any(|s| matches!(s.kind, SpanKind::Llm | SpanKind::Agent));
+    let recorded = spans.iter().any(|s| s.content_recorded);
+    let unobserved = if no_root {
+        Some(Unobserved::NoRoot)
+    } else if reply.is_some() {
+        None
+    } else if modelled && !recorded {
+        Some(Unobserved::ContentNotRecorded)
+    } else {
+        Some(Unobserved::NoReply)
+    };
+    match (&reply, unobserved) {
+        (Some((_, i, src)), None) => {
+            notes.push(format!("reply from span {} via {src}", spans[*i].span_id))
+        }
+        (Some((_, i, src)), Some(_)) => notes.push(format!(
+            "a reply was found (span {} via {src}) but is not graded: the root span never arrived",
+            spans[*i].span_id
+        )),
+        (None, Some(Unobserved::ContentNotRecorded)) => notes.push(
+            "no reply text: message content was not recorded (OTel GenAI content capture is opt-in)"
+                .into(),
+        ),
+        (None, _) => notes.push(
+            "no reply text: the root has no text output and no LLM span recorded output text"
+                .into(),
+        ),
+    }
+    for r in &retrievals {
+        let what = if !r.recorded {
+            "documents not recorded".to_owned()
+        } else {
+            format!("{} document(s)", r.docs.len())
+        };
+        let fate = if r.used {
+            "used as the turn's chunks".to_owned()
+        } else if let Some(by) = &r.replaced_by {
+            format!("not used: replaced by reranker span {by}")
+        } else if !r.before_reply {
+            "not used: finished after the reply started".to_owned()
+        } else if !r.recorded {
+            "not used".to_owned()
+        } else {
+            "not used: a later retrieval supplied the chunks".to_owned()
+        };
+        notes.push(format!(
+            "{} {:?} ({}): {what}; {fate}",
+            r.kind.as_str(),
+            r.name,
+            r.span_id
+        ));
+    }
+    let no_id = chunks
+        .iter()
+        .filter(|(d, _)| d.chunk_id.is_none() && d.document_id.is_none())
+        .count();
+    if no_id > 0 {
+        notes.push(format!(
+            "{no_id} chunk(s) have no id, even in their metadata"
+        ));
+    }
+    let no_score = chunks.iter().filter(|(d, _)| d.score.is_none()).count();
+    if no_score > 0 {
+        notes.push(format!("{no_score} chunk(s) have no score"));
+    }
+    if !chunks.is_empty() && chunks.iter().all(|(d, _)| d.content.is_none()) {
+        notes.push("chunk text was not recorded (ids and scores only)".into());
+    }
+    let summary: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    notes.insert(
+        0,
+        format!(
+            "assembled from {} span(s): {}",
+            spans.len(),
+            summary.join(", ")
+        ),
+    );
+
+    let reply_span = reply
+        .as_ref()
+        .filter(|_| unobserved.is_none())
+        .map(|(_, i, _)| spans[*i].span_id.clone());
+    let reply_source = reply.as_ref().map(|(_, _, s)| s.clone());
+    Trace {
+        trace_id: trace_id.to_owned(),
+        agent,
+        conversation,
+        channel,
+        created_at,
+        reply: reply.map(|(t, _, _)| t),
+        unobserved,
+        root_span: root_span.filter(|_| !no_root).map(|r| r.span_id.clone()),
+        reply_span,
+        reply_source,
+        chunks,
+        retrievals,
+        tools,
+        model,
+        tokens,
+        cost_cents,
+        latency_ms,
+        span_count: spans.len(),
+        kinds,
+        notes,
+    }
+}
+
+impl Trace {
+    /// The turn to grade; its id is the trace id.
+    pub fn turn(&self) -> Turn<'_> {
+        let answer = match (self.unobserved, &self.reply) {
+            (Some(r), _) => Answer::Unobserved(r),
+            (None, Some(t)) => Answer::Reply(Reply::Text(Cow::Borrowed(t))),
+            (None, None) => Answer::Unobserved(Unobserved::NoReply),
+        };
+        Turn {
+            turn_id: Id::string(Cow::Borrowed(self.trace_id.as_str())),
+            agent_id: Cow::Borrowed(&self.agent),
+            conversation_id: self
+                .conversation
+                .as_deref()
+                .map(|c| Id::string(Cow::Borrowed(c))),
+            channel: Cow::Borrowed(&self.channel),
+            created_at: self.created_at,
+            answer,
+            chunks: self
+                .chunks
+                .iter()
+                .enumerate()
+                .map(|(i, (d, _))| Chunk {
+                    index: (i + 1).min(u32::MAX as usize) as u32,
+                    document_id: d
+                        .document_id
+                        .as_deref()
+                        .map(|s| Id::string(Cow::Borrowed(s))),
+                    chunk_id: d.chunk_id.as_deref().map(|s| Id::string(Cow::Borrowed(s))),
+                    score: d.score,
+                })
+                .collect(),
+            tool_calls: self.tools.len().min(u32::MAX as usize) as u32,
+            tool_errors: self
+                .tools
+                .iter()
+                .filter(|t| t.status == "error")
+                .count()
+                .min(u32::MAX as usize) as u32,
+            model: self.model.as_deref().map(Cow::Borrowed),
+            tokens_used: self.tokens,
+            cost_cents: self.cost_cents,
+            latency_ms: self.latency_ms,
+        }
+    }
+
+    /// What `explain` shows beyond the row.
+    pub fn extras(&self) -> Extras {
+        Extras {
+            question: None,
+            tools: self.tools.clone(),
+            notes: self.notes.clone(),
+        }
+    }
+
+    /// The trace id.
+    pub fn trace_id(&self) -> &str {
+        &self.trace_id
+    }
+
+    /// The span that produced the graded reply (for writing verdicts back);
+    /// none when the answer is unobserved.
+    pub fn reply_span(&self) -> Option<&str> {
+        self.reply_span.as_deref()
+    }
+
+    /// The root span; none when it never arrived.
+    pub fn root_span(&self) -> Option<&str> {
+        self.root_span.as_deref()
+    }
+
+    /// Every retrieval and reranking of the trace, in start order.
+    pub fn retrievals(&self) -> &[Retrieval] {
+        &self.retrievals
+    }
+
+    /// Evidence without any free text (see [`Trace::evidence_with`]).
+    pub fn evidence(&self) -> Value {
+        self.evidence_with(false)
+    }
+
+    /// Dialect evidence: root and reply spans, every retrieval with its
+    /// documents (ids, scores) and whether it was used, span counts. Reply
+    /// and chunk text only when `show_text`.
+    pub fn evidence_with(&self, show_text: bool) -> Value {
+        let retrievals: Vec<Value> = self
+            .retrievals
+            .iter()
+            .map(|r| {
+                let docs: Vec<Value> = r
+                    .docs
+                    .iter()
+                    .map(|d| {
+                        let mut v = json!({
+                            "chunk_id": d.chunk_id,
+                            "document_id": d.document_id,
+                            "score": d.score,
+                        });
+                        if show_text {
+                            v["content"] = json!(d.content);
+                        }
+                        v
+                    })
+                    .collect();
+                json!({
+                    "span_id": r.span_id,
+                    "name": r.name,
+                    "kind": r.kind.as_str(),
+                    "recorded": r.recorded,
+                    "documents": docs,
+                    "before_reply": r.before_reply,
+                    "used": r.used,
+                    "replaced_by": r.replaced_by,
+                })
+            })
+            .collect();
+        let mut v = json!({
+            "trace_id": self.trace_id,
+            "root_span": self.root_span,
+            "reply_span": self.reply_span,
+            "reply_source": self.reply_source,
+            "unobserved_reason": self.unobserved.map(|u| u.as_str()),
+            "spans": self.span_count,
+            "span_kinds": self.kinds,
+            "retrievals": retrievals,
+            "chunk_spans": self.chunks.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>(),
+        });
+        if show_text {
+            v["reply"] = json!(self.reply);
+        }
+        v
+    }
+
+    /// Each chunk's text when it was recorded, in chunk order.
+    pub fn chunk_texts(&self) -> Vec<Option<String>> {
+        self.chunks.iter().map(|(d, _)| d.content.clone()).collect()
+    }
+}

@@ -1,0 +1,455 @@
+//! Span dialects: OpenInference/Phoenix exports and OTLP/JSON (carrying
+//! OpenInference, OTel GenAI, OpenLLMetry or Langfuse attributes), read into
+//! compact owned [`Span`]s, and the spans of one trace assembled into one
+//! turn ([`assemble`] → [`Trace`]).
+//!
+//! Pure: no I/O, no knowledge of the pipeline. The caller detects the format
+//! of a file ([`sniff`], [`is_document`]), feeds physical lines to
+//! [`parse_line`] (or the whole file to [`parse_document`]), groups the spans
+//! by trace id and calls [`assemble`] once per trace when input ends.
+//!
+//! Files:
+//! - `attrs.rs`: attribute values and the attribute names of every convention;
+//! - `otlp.rs`: OTLP/JSON requests, canonical camelCase and Phoenix's snake_case;
+//! - `phoenix.rs`: Phoenix span JSONL, REST page envelopes and dataframe rows;
+//! - `assemble.rs`: trace → turn (root, reply, chunks, tools, agent).
+//!
+//! Error reasons name the field and what was expected, never an input value.
+
+mod assemble;
+mod attrs;
+mod otlp;
+mod phoenix;
+
+pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
+
+use crate::dialect::{cap_reason, redact_reason};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+
+/// The span export formats read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SpanFormat {
+    /// Phoenix span JSON: one span per line (UI `jsonl` download, REST
+    /// `/v1/projects/{p}/spans`), or a REST page envelope `{"data":[…]}`.
+    PhoenixJsonl,
+    /// Phoenix's `otlp-json` download: one snake_case OTLP document.
+    PhoenixOtlp,
+    /// `get_spans_dataframe()` written as JSON records (lines or an array).
+    PhoenixDataframe,
+    /// OTLP/JSON `ExportTraceServiceRequest`s, one per line (Collector file
+    /// exporter, OTel SDK JSON file exporter).
+    Otlp,
+}
+
+impl SpanFormat {
+    /// Short name, as an `--input-format` value would spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SpanFormat::PhoenixJsonl => "phoenix-jsonl",
+            SpanFormat::PhoenixOtlp => "phoenix-otlp",
+            SpanFormat::PhoenixDataframe => "phoenix-dataframe",
+            SpanFormat::Otlp => "otlp",
+        }
+    }
+
+    /// What the format is, for messages and `explain`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SpanFormat::PhoenixJsonl => "Phoenix spans (JSONL download or REST page)",
+            SpanFormat::PhoenixOtlp => "Phoenix OTLP-JSON download (snake_case OTLP)",
+            SpanFormat::PhoenixDataframe => "Phoenix get_spans_dataframe() rows as JSON",
+            SpanFormat::Otlp => "OTLP/JSON trace requests (Collector or SDK file exporter)",
+        }
+    }
+}
+
+/// A span's semantic kind (OpenInference span kinds; other conventions are
+/// mapped onto them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SpanKind {
+    Agent,
+    Chain,
+    Llm,
+    Retriever,
+    Reranker,
+    Tool,
+    Embedding,
+    Prompt,
+    Guardrail,
+    Evaluator,
+    Unknown,
+}
+
+impl SpanKind {
+    /// An OpenInference span kind (`LLM`, `RETRIEVER`, …) or a Langfuse
+    /// observation type (`generation`, `retriever`, …), any case.
+    pub fn from_openinference(s: &str) -> Option<SpanKind> {
+        Some(match s.to_ascii_uppercase().as_str() {
+            "AGENT" => SpanKind::Agent,
+            "CHAIN" | "SPAN" => SpanKind::Chain,
+            "LLM" | "GENERATION" => SpanKind::Llm,
+            "RETRIEVER" => SpanKind::Retriever,
+            "RERANKER" => SpanKind::Reranker,
+            "TOOL" => SpanKind::Tool,
+            "EMBEDDING" => SpanKind::Embedding,
+            "PROMPT" => SpanKind::Prompt,
+            "GUARDRAIL" => SpanKind::Guardrail,
+            "EVALUATOR" => SpanKind::Evaluator,
+            "UNKNOWN" => SpanKind::Unknown,
+            _ => return None,
+        })
+    }
+
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpanKind::Agent => "agent",
+            SpanKind::Chain => "chain",
+            SpanKind::Llm => "llm",
+            SpanKind::Retriever => "retriever",
+            SpanKind::Reranker => "reranker",
+            SpanKind::Tool => "tool",
+            SpanKind::Embedding => "embedding",
+            SpanKind::Prompt => "prompt",
+            SpanKind::Guardrail => "guardrail",
+            SpanKind::Evaluator => "evaluator",
+            SpanKind::Unknown => "unknown",
+        }
+    }
+}
+
+/// One retrieved (or reranked) document, ids and score already resolved
+/// (see the rules on `attrs::DocAcc::finish`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Doc {
+    pub chunk_id: Option<String>,
+    pub document_id: Option<String>,
+    pub score: Option<f64>,
+    /// The text, when the exporter recorded it.
+    pub content: Option<String>,
+}
+
+/// Token counts of one span, as given (no sums invented).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Tokens {
+    /// `llm.token_count.prompt`, `gen_ai.usage.input_tokens` (pre-1.37: `prompt_tokens`).
+    pub prompt: Option<u64>,
+    /// `llm.token_count.completion`, `gen_ai.usage.output_tokens` (pre-1.37: `completion_tokens`).
+    pub completion: Option<u64>,
+    /// `llm.token_count.total`, `gen_ai.usage.total_tokens` (OpenLLMetry).
+    pub total: Option<u64>,
+}
+
+impl Tokens {
+    /// The total, else prompt + completion, else none.
+    pub fn sum(&self) -> Option<u64> {
+        self.total.or(match (self.prompt, self.completion) {
+            (None, None) => None,
+            (p, c) => Some(p.unwrap_or(0).saturating_add(c.unwrap_or(0))),
+        })
+    }
+}
+
+/// One span, owned and compact: identity, timing, and only the attributes
+/// the assembler reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    trace_id: String,
+    span_id: String,
+    /// None for a root (also when the export wrote `""` or all zeros).
+    pub parent_id: Option<String>,
+    pub name: String,
+    pub kind: SpanKind,
+    /// Nanoseconds since the Unix epoch, exact.
+    pub start_ns: Option<i128>,
+    pub end_ns: Option<i128>,
+    /// Status ERROR (or a Langfuse level ERROR).
+    pub error: bool,
+    /// Resource `service.name` (OTLP only).
+    pub service: Option<String>,
+    /// `gen_ai.operation.name`.
+    pub operation: Option<String>,
+    /// The output value as recorded (text or JSON).
+    pub output: Option<String>,
+    pub output_mime: Option<String>,
+    /// Which attribute `output` came from (`output.value`, `traceloop.entity.output`, …).
+    pub output_key: &'static str,
+    /// Text of the output messages (assistant text parts joined).
+    pub llm_text: Option<String>,
+    /// Which attribute family `llm_text` came from.
+    pub llm_text_key: &'static str,
+    /// Whether any output content attribute was present (OTel content capture is opt-in).
+    pub content_recorded: bool,
+    /// Documents of a retrieval; `Some(empty)` for a recorded empty list.
+    pub retrieval: Option<Vec<Doc>>,
+    pub rerank_input: Option<Vec<Doc>>,
+    pub rerank_output: Option<Vec<Doc>>,
+    /// `agent.name`, `gen_ai.agent.name`.
+    pub agent_name: Option<String>,
+    /// `gen_ai.agent.id` (dropped for OpenLLMetry, where it is a run id).
+    pub agent_id: Option<String>,
+    /// `session.id`, `gen_ai.conversation.id`, else a session/thread/conversation metadata value.
+    pub conversation: Option<String>,
+    /// A `channel` metadata value.
+    pub channel: Option<String>,
+    pub model: Option<String>,
+    pub tokens: Tokens,
+    /// `llm.cost.total` (or prompt + completion), USD.
+    pub cost_usd: Option<f64>,
+    /// `tool.name`, `gen_ai.tool.name`.
+    pub tool_name: Option<String>,
+    /// `error.type`.
+    pub error_type: Option<String>,
+}
+
+impl Span {
+    pub fn trace_id(&self) -> &str {
+        &self.trace_id
+    }
+    pub fn span_id(&self) -> &str {
+        &self.span_id
+    }
+    /// Duration in milliseconds, when both times are known and ordered.
+    pub fn duration_ms(&self) -> Option<f64> {
+        match (self.start_ns, self.end_ns) {
+            (Some(s), Some(e)) if e >= s => Some((e - s) as f64 / 1e6),
+            _ => None,
+        }
+    }
+    /// True for a tool call: a TOOL span, or a GenAI `execute_tool` span.
+    pub fn is_tool(&self) -> bool {
+        self.kind == SpanKind::Tool
+    }
+    /// True when the tool call (or any span) failed: status ERROR or an `error.type`.
+    pub fn failed(&self) -> bool {
+        self.error || self.error_type.is_some()
+    }
+}
+
+/// Normalizes an id as read: trimmed; empty and all-zero ids are none.
+fn clean_id(s: &str) -> Option<String> {
+    let t = s.trim();
+    let t = t.strip_prefix("0x").unwrap_or(t);
+    (!t.is_empty() && !t.bytes().all(|b| b == b'0')).then(|| t.to_owned())
+}
+
+/// Decides whether a file holds spans, from its first bytes (a partial last
+/// line is fine). Never claims native turn lines (`{"turn_id":…}`) or
+/// agentfootprint events.
+pub fn sniff(first_block: &[u8]) -> Option<SpanFormat> {
+    let data = first_block
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(first_block);
+    let start = data.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = &data[start..];
+    if crate::dialect::agentfootprint::sniff(rest) {
+        return None;
+    }
+    match rest[0] {
+        b'[' => {
+            // A JSON array: dataframe records, or Phoenix spans.
+            let head = &rest[..rest.len().min(64 * 1024)];
+            if contains(head, b"\"context.span_id\"") || contains(head, b"\"context.trace_id\"") {
+                Some(SpanFormat::PhoenixDataframe)
+            } else if contains(head, b"\"span_kind\"") && contains(head, b"\"context\"") {
+                Some(SpanFormat::PhoenixJsonl)
+            } else {
+                None
+            }
+        }
+        b'{' => {
+            let line = memchr::memchr(b'\n', rest).map_or(rest, |e| &rest[..e]);
+            if let Ok(p) = serde_json::from_slice::<Probe>(line) {
+                return p.format(line);
+            }
+            // A first line cut by the block, or a pretty-printed document.
+            match first_key(rest) {
+                Some(b"resourceSpans") => Some(SpanFormat::Otlp),
+                Some(b"resource_spans") => Some(SpanFormat::PhoenixOtlp),
+                Some(b"turn_id" | b"type") | None => None,
+                Some(_) => {
+                    if contains(line, b"\"context.span_id\"")
+                        || contains(line, b"\"context.trace_id\"")
+                    {
+                        Some(SpanFormat::PhoenixDataframe)
+                    } else if contains(line, b"\"span_kind\"") && contains(line, b"\"context\"") {
+                        Some(SpanFormat::PhoenixJsonl)
+                    } else {
+                        None
+                    }
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
+}
+
+/// The first key of the object starting at `data[0]` (`{`), when it has no escapes.
+fn first_key(data: &[u8]) -> Option<&[u8]> {
+    let mut i = 1;
+    while i < data.len() && data[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if data.get(i) != Some(&b'"') {
+        return None;
+    }
+    let body = &data[i + 1..];
+    let end = memchr::memchr2(b'"', b'\\', body)?;
+    (body[end] == b'"').then(|| &body[..end])
+}
+
+/// Just enough of a first line to tell the formats apart.
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(rename = "resourceSpans")]
+    resource_spans_camel: Option<IgnoredAny>,
+    resource_spans: Option<IgnoredAny>,
+    context: Option<IgnoredAny>,
+    span_kind: Option<IgnoredAny>,
+    #[serde(rename = "context.span_id")]
+    df_span_id: Option<IgnoredAny>,
+    #[serde(rename = "context.trace_id")]
+    df_trace_id: Option<IgnoredAny>,
+    data: Option<IgnoredAny>,
+    turn_id: Option<IgnoredAny>,
+}
+
+impl Probe {
+    fn format(&self, line: &[u8]) -> Option<SpanFormat> {
+        if self.turn_id.is_some() {
+            None
+        } else if self.resource_spans_camel.is_some() {
+            Some(SpanFormat::Otlp)
+        } else if self.resource_spans.is_some() {
+            Some(SpanFormat::PhoenixOtlp)
+        } else if self.df_span_id.is_some() || self.df_trace_id.is_some() {
+            Some(SpanFormat::PhoenixDataframe)
+        } else if (self.context.is_some() && self.span_kind.is_some())
+            || (self.data.is_some() && contains(line, b"\"context\""))
+        {
+            Some(SpanFormat::PhoenixJsonl)
+        } else {
+            None
+        }
+    }
+}
+
+/// True when the file is one whole JSON document (Phoenix's OTLP download, a
+/// REST page envelope, a JSON array, a pretty-printed request) rather than
+/// one record per line: read it with [`parse_document`].
+pub fn is_document(format: SpanFormat, first_block: &[u8]) -> bool {
+    let data = first_block
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(first_block);
+    let Some(start) = data.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return false;
+    };
+    let rest = &data[start..];
+    if format == SpanFormat::PhoenixOtlp || rest[0] == b'[' {
+        return true;
+    }
+    if format == SpanFormat::PhoenixJsonl && first_key(rest) == Some(b"data") {
+        return true;
+    }
+    // Pretty-printed: the first line is not a whole object.
+    match memchr::memchr(b'\n', rest) {
+        Some(e) => !rest[..e].trim_ascii_end().ends_with(b"}"),
+        None => false,
+    }
+}
+
+/// Parses one physical line into `out` (an OTLP request line holds many
+/// spans; a REST envelope on one line holds a page). Blank lines give none.
+/// On `Err` nothing was added: the reason names the field and what was
+/// expected, never an input value, and is capped.
+pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(), String> {
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Ok(());
+    }
+    let before = out.len();
+    let mut sink = |_: usize, s: Span| out.push(s);
+    let r = match format {
+        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(line, &mut sink),
+        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
+            phoenix::parse(format, line, &mut sink)
+        }
+    };
+    if r.is_err() {
+        out.truncate(before);
+    }
+    r.map_err(cap_reason)
+}
+
+/// Parses a whole document (or a stream of them) into `out`, each span with
+/// the 1-based physical line where its object starts. On `Err` the spans
+/// read before the fault stay in `out`.
+pub fn parse_document(
+    format: SpanFormat,
+    data: &[u8],
+    out: &mut Vec<(u64, Span)>,
+) -> Result<(), String> {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let mut lines = LineCounter::new(data);
+    let mut sink = |offset: usize, s: Span| out.push((lines.line_at(offset), s));
+    let r = match format {
+        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(data, &mut sink),
+        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
+            phoenix::parse(format, data, &mut sink)
+        }
+    };
+    r.map_err(cap_reason)
+}
+
+/// Turns byte offsets (mostly increasing) into 1-based line numbers.
+struct LineCounter<'a> {
+    data: &'a [u8],
+    at: usize,
+    line: u64,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        LineCounter {
+            data,
+            at: 0,
+            line: 1,
+        }
+    }
+    fn line_at(&mut self, offset: usize) -> u64 {
+        let offset = offset.min(self.data.len());
+        if offset < self.at {
+            self.at = 0;
+            self.line = 1;
+        }
+        self.line += memchr::memchr_iter(b'\n', &self.data[self.at..offset]).count() as u64;
+        self.at = offset;
+        self.line
+    }
+}
+
+/// Byte offset of `inner` within `outer` (both from the same input), or 0.
+fn offset_in(outer: &[u8], inner: &str) -> usize {
+    let o = outer.as_ptr() as usize;
+    let i = inner.as_ptr() as usize;
+    if i >= o && i <= o + outer.len() {
+        i - o
+    } else {
+        0
+    }
+}
+
+/// A serde error as a reason: values redacted, position dropped.
+fn reason(what: &str, e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg);
+    redact_reason(&format!("{what}: {msg}"))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+//! Phoenix span JSON in its three shapes, read by one row visitor:
+//! - a span as the REST API and the UI `jsonl` download write it
+//!   (`context.{trace_id,span_id}`, `span_kind`, ISO times, flattened
+//!   `attributes`);
+//! - a REST page envelope `{"data":[span…],"next_cursor":…}` (also a bare
+//!   array of spans, or a Phoenix CLI trace file `{"spans":[…]}`);
+//! - a `get_spans_dataframe()` row written by pandas `to_json`: flat columns
+//!   (`context.span_id`, `attributes.retrieval.documents`, …) whose values
+//!   may be nested, times as epoch milliseconds or ISO strings, every
+//!   column present (absent values are `null`).
+
+use super::attrs::{BStr, Builder, IdIn, Val, wanted};
+use super::{Span, SpanFormat, clean_id, offset_in, reason};
+use chrono::{DateTime, NaiveDateTime};
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+/// A time as written: a string (ISO 8601) or a number (epoch, unit by magnitude).
+enum TimeIn {
+    Text(String),
+    Int(i128),
+    Float(f64),
+}
+
+impl<'de> Deserialize<'de> for TimeIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = TimeIn;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a time (ISO 8601 string or epoch number)")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<TimeIn, E> {
+                Ok(TimeIn::Int(v as i128))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<TimeIn, E> {
+                Ok(TimeIn::Int(v as i128))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<TimeIn, E> {
+                Ok(TimeIn::Float(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<TimeIn, E> {
+                Ok(TimeIn::Text(v.chars().take(64).collect()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl TimeIn {
+    /// Nanoseconds since the epoch. Numbers are seconds, milliseconds,
+    /// microseconds or nanoseconds by magnitude (pandas writes milliseconds).
+    fn nanos(&self) -> Option<i128> {
+        match self {
+            TimeIn::Text(s) => iso_nanos(s),
+            TimeIn::Int(n) => Some(epoch_nanos(*n)),
+            TimeIn::Float(f) if f.is_finite() && f.abs() < 1e20 => {
+                let a = f.abs();
+                let scale = if a >= 1e17 {
+                    1.0
+                } else if a >= 1e14 {
+                    1e3
+                } else if a >= 1e11 {
+                    1e6
+                } else {
+                    1e9
+                };
+                Some((f * scale).round() as i128)
+            }
+            TimeIn::Float(_) => None,
+        }
+    }
+}
+
+fn epoch_nanos(n: i128) -> i128 {
+    let a = n.abs();
+    if a >= 100_000_000_000_000_000 {
+        n
+    } else if a >= 100_000_000_000_000 {
+        n * 1_000
+    } else if a >= 100_000_000_000 {
+        n * 1_000_000
+    } else {
+        n * 1_000_000_000
+    }
+}
+
+/// Parses RFC 3339 (`T` or space, `Z` or offset), or a zone-less time as UTC.
+pub(super) fn iso_nanos(s: &str) -> Option<i128> {
+    let s = s.trim();
+    let to_ns = |secs: i64, nanos: u32| secs as i128 * 1_000_000_000 + nanos as i128;
+    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
+        return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
+    }
+    for fmt in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f"] {
+        if let Ok(t) = NaiveDateTime::parse_from_str(s, fmt) {
+            let t = t.and_utc();
+            return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
+        }
+    }
+    None
+}
+
+#[derive(Deserialize)]
+struct Context<'a> {
+    #[serde(borrow, default)]
+    trace_id: Option<IdIn<'a>>,
+    #[serde(borrow, default)]
+    span_id: Option<IdIn<'a>>,
+}
+
+/// Attributes as a JSON object: wanted keys keep their raw value.
+#[derive(Default)]
+struct Attrs<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Attrs<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Attrs<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an attributes object")
+            }
+            fn visit_unit<E>(self) -> Result<Attrs<'a>, E> {
+                Ok(Attrs::default())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Attrs<'a>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<BStr<'a>>()? {
+                    if wanted(&k.0) {
+                        out.push((k.0, map.next_value::<&'a RawValue>()?));
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Attrs(out))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// One top-level object: a span, a dataframe row, or an envelope of spans.
+#[derive(Default)]
+struct Row<'a> {
+    name: Option<BStr<'a>>,
+    span_kind: Option<BStr<'a>>,
+    parent_id: Option<IdIn<'a>>,
+    start: Option<TimeIn>,
+    end: Option<TimeIn>,
+    status_code: Option<BStr<'a>>,
+    trace_id: Option<IdIn<'a>>,
+    span_id: Option<IdIn<'a>>,
+    attrs: Vec<(Cow<'a, str>, &'a RawValue)>,
+    /// `data` (REST page) or `spans` (CLI trace file).
+    spans: Option<Vec<&'a RawValue>>,
+}
+
+/// Strips `attributes.` from a dataframe column name, borrowing when it can.
+fn strip_attr<'a>(k: Cow<'a, str>) -> Option<Cow<'a, str>> {
+    const P: &str = "attributes.";
+    match k {
+        Cow::Borrowed(s) => s.strip_prefix(P).map(Cow::Borrowed),
+        Cow::Owned(s) => s.strip_prefix(P).map(|r| Cow::Owned(r.to_owned())),
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Row<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Row<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a span object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Row<'a>, A::Error> {
+                let mut r = Row::default();
+                while let Some(k) = map.next_key::<BStr<'a>>()? {
+                    let field = |e: A::Error| de::Error::custom(format!("`{}`: {e}", short(&k.0)));
+                    match &*k.0 {
+                        "name" => r.name = map.next_value().map_err(field)?,
+                        "span_kind" => r.span_kind = map.next_value().map_err(field)?,
+                        "parent_id" => r.parent_id = map.next_value().map_err(field)?,
+                        "start_time" => r.start = map.next_value().map_err(field)?,
+                        "end_time" => r.end = map.next_value().map_err(field)?,
+                        "status_code" => r.status_code = map.next_value().map_err(field)?,
+                        "context" => {
+                            if let Some(c) =
+                                map.next_value::<Option<Context<'a>>>().map_err(field)?
+                            {
+                                r.trace_id = c.trace_id.or(r.trace_id);
+                                r.span_id = c.span_id.or(r.span_id);
+                            }
+                        }
+                        "context.trace_id" => r.trace_id = map.next_value().map_err(field)?,
+                        "context.span_id" => r.span_id = map.next_value().map_err(field)?,
+                        "attributes" => {
+                            let a: Attrs<'a> = map.next_value().map_err(field)?;
+                            r.attrs.extend(a.0);
+                        }
+                        "data" | "spans" => r.spans = map.next_value().map_err(field)?,
+                        _ => match strip_attr(k.0.clone()) {
+                            Some(a) if wanted(&a) => r.attrs.push((a, map.next_value()?)),
+                            _ => {
+                                map.next_value::<IgnoredAny>()?;
+                            }
+                        },
+                    }
+                }
+                Ok(r)
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// A field name for a message: the tool's own names are short; anything
+/// else is cut so a hostile key cannot fill the reason.
+fn short(k: &str) -> String {
+    k.chars().take(40).collect()
+}
+
+/// Reads every top-level value in `data` (a line, a document, or several)
+/// and hands each span with its byte offset to `sink`.
+pub(super) fn parse(
+    format: SpanFormat,
+    data: &[u8],
+    sink: &mut dyn FnMut(usize, Span),
+) -> Result<(), String> {
+    let what = match format {
+        SpanFormat::PhoenixDataframe => "not a Phoenix dataframe row",
+        _ => "not a Phoenix span",
+    };
+    let stream = serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>();
+    for top in stream {
+        let top = top.map_err(|e| reason(what, &e))?;
+        let text = top.get();
+        if text.starts_with('[') {
+            let rows: Vec<&RawValue> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
+            for (i, raw) in rows.into_iter().enumerate() {
+                let span = row(raw, what).map_err(|e| format!("element {}: {e}", i + 1))?;
+                sink(offset_in(data, raw.get()), span);
+            }
+            continue;
+        }
+        let r: Row<'_> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
+        match r.spans {
+            Some(spans) if r.trace_id.is_none() || r.span_id.is_none() => {
+                for (i, raw) in spans.into_iter().enumerate() {
+                    let span = row(raw, what).map_err(|e| format!("span {}: {e}", i + 1))?;
+                    sink(offset_in(data, raw.get()), span);
+                }
+            }
+            _ => sink(offset_in(data, text), build(r)?),
+        }
+    }
+    Ok(())
+}
+
+fn row(raw: &RawValue, what: &str) -> Result<Span, String> {
+    let r: Row<'_> = serde_json::from_str(raw.get()).map_err(|e| reason(what, &e))?;
+    build(r)
+}
+
+fn build(r: Row<'_>) -> Result<Span, String> {
+    let id = |v: &Option<IdIn<'_>>| v.as_ref().and_then(|b| clean_id(&b.0));
+    let trace_id = id(&r.trace_id).ok_or("span without a trace id (`context.trace_id`)")?;
+    let span_id = id(&r.span_id).ok_or("span without a span id (`context.span_id`)")?;
+    let mut b = Builder {
+        trace_id,
+        span_id,
+        parent_id: id(&r.parent_id),
+        name: r.name.map(|n| n.0.into_owned()).unwrap_or_default(),
+        start_ns: r.start.as_ref().and_then(TimeIn::nanos),
+        end_ns: r.end.as_ref().and_then(TimeIn::nanos),
+        error: r
+            .status_code
+            .is_some_and(|s| s.0.eq_ignore_ascii_case("ERROR")),
+        oi_kind: r.span_kind.map(|k| k.0.into_owned()),
+        ..Builder::default()
+    };
+    for (k, raw) in &r.attrs {
+        if let Ok(v) = serde_json::from_str::<Val<'_>>(raw.get()) {
+            b.attr(k, &v);
+        }
+    }
+    Ok(b.finish())
+}

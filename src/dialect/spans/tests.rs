@@ -1,0 +1,1128 @@
+use super::*;
+use crate::grade::grade;
+use crate::markers::{Grammar, Preset};
+use crate::model::{Row, Unobserved, Verdict};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+// ------------------------------------------------------------ helpers
+
+fn shared() -> Option<PathBuf> {
+    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is absent", p.display());
+        None
+    }
+}
+
+/// Reads a file the way the pipeline will: sniff, then lines or document.
+fn read_spans(data: &[u8]) -> (SpanFormat, Vec<Span>) {
+    let head = &data[..data.len().min(64 * 1024)];
+    let format = sniff(head).expect("sniffed as spans");
+    let mut spans = Vec::new();
+    if is_document(format, head) {
+        let mut out = Vec::new();
+        parse_document(format, data, &mut out).expect("document parses");
+        let mut last = 0;
+        for (line, s) in out {
+            assert!(line >= 1 && line >= last, "line numbers ascend");
+            last = line;
+            spans.push(s);
+        }
+    } else {
+        for (n, line) in data.split(|&b| b == b'\n').enumerate() {
+            if let Err(e) = parse_line(format, line, &mut spans) {
+                panic!("line {}: {e}", n + 1);
+            }
+        }
+    }
+    (format, spans)
+}
+
+fn group(spans: Vec<Span>) -> BTreeMap<String, Vec<Span>> {
+    let mut by: BTreeMap<String, Vec<Span>> = BTreeMap::new();
+    for s in spans {
+        by.entry(s.trace_id().to_owned()).or_default().push(s);
+    }
+    by
+}
+
+fn numeric() -> Grammar {
+    Grammar::Preset(Preset::Numeric)
+}
+
+fn graded(t: &Trace, g: &Grammar) -> Row<'static> {
+    grade(t.turn(), g).into_owned()
+}
+
+/// turn number → (agent, session, trace id) from a capture README's table.
+fn turn_table(readme: &str) -> BTreeMap<u32, (String, String, String)> {
+    let mut out = BTreeMap::new();
+    for line in readme.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() < 6 {
+            continue;
+        }
+        if let Ok(n) = cells[1].parse::<u32>() {
+            let id = cells[4].trim_matches('`').to_owned();
+            if id.len() == 32 {
+                out.insert(n, (cells[2].to_owned(), cells[3].to_owned(), id));
+            }
+        }
+    }
+    out
+}
+
+fn ids(row: &Row<'_>) -> Vec<String> {
+    row.chunks
+        .iter()
+        .map(|c| {
+            c.chunk_id
+                .as_ref()
+                .map(|i| i.as_str().to_owned())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Checks every turn of one capture file against the expected situations.
+fn check_capture(folder: &str, file: &str, expect_format: SpanFormat, channel: &str) {
+    let Some(root) = shared() else { return };
+    let dir = root.join(folder);
+    let table = turn_table(&std::fs::read_to_string(dir.join("README.md")).unwrap());
+    assert_eq!(table.len(), 8, "{folder}: turn table");
+    let data = std::fs::read(dir.join(file)).unwrap();
+    let (format, spans) = read_spans(&data);
+    assert_eq!(format, expect_format, "{folder}/{file}");
+    let traces = group(spans);
+    assert_eq!(traces.len(), 8, "{folder}/{file}: traces");
+    let opts = AssembleOptions::default();
+    for (turn, (agent, session, trace_id)) in &table {
+        let spans = traces
+            .get(trace_id)
+            .unwrap_or_else(|| panic!("{file}: trace of turn {turn}"))
+            .clone();
+        let t = assemble(trace_id, spans, &opts);
+        let row = graded(&t, &numeric());
+        let ctx = format!(
+            "{folder}/{file} turn {turn}: {row:?}\n{:#?}",
+            t.extras().notes
+        );
+        assert_eq!(row.turn_id.as_str(), trace_id, "{ctx}");
+        assert_eq!(&*row.agent_id, agent, "{ctx}");
+        assert_eq!(
+            row.conversation_id.as_ref().map(|c| c.as_str()),
+            Some(session.as_str()),
+            "{ctx}"
+        );
+        assert_eq!(&*row.channel, channel, "{ctx}");
+        assert!(t.reply_span().is_some(), "{ctx}");
+        assert!(row.latency_ms.is_some_and(|l| l > 0.0), "{ctx}");
+        let expected = match turn {
+            1 | 8 => Verdict::Ok,
+            2 | 3 => Verdict::NoMarker,
+            4 | 7 => Verdict::OrphanMarker,
+            _ => Verdict::EmptyRetrieval,
+        };
+        assert_eq!(row.verdict, expected, "{ctx}");
+        let chunks = match turn {
+            1..=4 | 8 => 3,
+            _ => 0,
+        };
+        assert_eq!(row.chunk_count, chunks, "{ctx}");
+        match turn {
+            1 => {
+                assert_eq!(row.cited_chunks, vec![1], "{ctx}");
+                assert_eq!(ids(&row)[0], "KB-1", "{ctx}");
+            }
+            2 => {
+                // Cited by chunk id: the id grammar resolves it.
+                let by_id = graded(&t, &Grammar::Preset(Preset::Id));
+                assert_eq!(by_id.verdict, Verdict::Ok, "{ctx}");
+                assert_eq!(by_id.cited_chunks, vec![1], "{ctx}");
+                assert_eq!(ids(&row)[0], "KB-4", "{ctx}");
+            }
+            4 => assert_eq!(row.out_of_range_markers, 1, "{ctx}"),
+            6 => assert_eq!((row.tool_calls, row.tool_errors), (1, 1), "{ctx}"),
+            8 => {
+                assert_eq!(row.cited_chunks, vec![1, 2], "{ctx}");
+                assert_eq!(ids(&row), ["KB-7", "KB-1", "KB-4"], "{ctx}");
+                let r = t.retrievals();
+                assert_eq!(r.len(), 2, "{ctx}");
+                assert_eq!((r[0].used, r[1].used), (false, true), "{ctx}");
+                // all_retrievals: both lists, in start order.
+                let all = assemble(
+                    trace_id,
+                    traces[trace_id].clone(),
+                    &AssembleOptions {
+                        all_retrievals: true,
+                        ..Default::default()
+                    },
+                );
+                assert_eq!(all.turn().chunks.len(), 6, "{ctx}");
+                assert_eq!(
+                    ids(&graded(&all, &numeric()))[..3],
+                    ["KB-7", "KB-3", "KB-4"]
+                );
+            }
+            _ => {}
+        }
+        if (1..=4).contains(turn) || *turn == 8 {
+            assert!(row.confidence.is_some(), "{ctx}");
+            assert!(row.tokens_used.is_some_and(|t| t > 0), "{ctx}");
+        }
+        // Evidence carries no free text unless asked.
+        let ev = t.evidence().to_string();
+        assert!(!ev.contains("business days"), "{ctx}");
+        assert!(t.evidence_with(true).get("reply").is_some());
+        assert_eq!(t.chunk_texts().len(), row.chunk_count as usize);
+    }
+}
+
+// ------------------------------------------------------------ captures
+
+#[test]
+fn phoenix_jsonl_capture() {
+    check_capture(
+        "phoenix-openinference-langchain",
+        "spans.jsonl",
+        SpanFormat::PhoenixJsonl,
+        "web",
+    );
+}
+
+#[test]
+fn phoenix_otlp_capture() {
+    check_capture(
+        "phoenix-openinference-langchain",
+        "spans.otlp.json",
+        SpanFormat::PhoenixOtlp,
+        "web",
+    );
+}
+
+#[test]
+fn phoenix_dataframe_captures() {
+    for file in ["spans_dataframe.jsonl", "spans_dataframe.iso.jsonl"] {
+        check_capture(
+            "phoenix-openinference-langchain",
+            file,
+            SpanFormat::PhoenixDataframe,
+            "web",
+        );
+    }
+}
+
+#[test]
+fn otlp_genai_util_captures() {
+    for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
+        check_capture("otlp-genai-util", file, SpanFormat::Otlp, "chat");
+    }
+}
+
+#[test]
+fn otlp_openllmetry_captures() {
+    for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
+        check_capture("otlp-openllmetry-langchain", file, SpanFormat::Otlp, "web");
+    }
+}
+
+#[test]
+fn phoenix_formats_agree_on_chunk_text_and_times() {
+    let Some(root) = shared() else { return };
+    let dir = root.join("phoenix-openinference-langchain");
+    let read = |f: &str| group(read_spans(&std::fs::read(dir.join(f)).unwrap()).1);
+    let jsonl = read("spans.jsonl");
+    let otlp = read("spans.otlp.json");
+    let df = read("spans_dataframe.jsonl");
+    let opts = AssembleOptions::default();
+    for (id, spans) in &jsonl {
+        let a = assemble(id, spans.clone(), &opts);
+        let b = assemble(id, otlp[id].clone(), &opts);
+        let c = assemble(id, df[id].clone(), &opts);
+        assert_eq!(a.chunk_texts(), b.chunk_texts());
+        assert_eq!(a.chunk_texts(), c.chunk_texts());
+        assert_eq!(a.evidence()["retrievals"], b.evidence()["retrievals"]);
+        // ISO microseconds vs exact nanoseconds vs milliseconds.
+        let (ta, tb) = (a.turn().created_at, b.turn().created_at);
+        assert!((ta - tb).num_microseconds().unwrap().abs() <= 1);
+        let tc = c.turn().created_at;
+        assert!((ta - tc).num_milliseconds().abs() <= 1);
+    }
+    // The exact nanosecond integer above 2^53 survives.
+    let data = std::fs::read(dir.join("spans.otlp.json")).unwrap();
+    let mut out = Vec::new();
+    parse_document(SpanFormat::PhoenixOtlp, &data, &mut out).unwrap();
+    let root = out
+        .iter()
+        .find(|(_, s)| s.span_id() == "32643381aa209a54")
+        .unwrap();
+    assert_eq!(root.1.start_ns, Some(1_796_028_320_611_558_912));
+    assert_eq!(root.1.end_ns, Some(1_796_028_320_693_167_872));
+}
+
+#[test]
+fn rest_page_envelope_is_a_document() {
+    let Some(root) = shared() else { return };
+    let data = std::fs::read(root.join("phoenix-openinference-langchain/rest_page_envelope.json"))
+        .unwrap();
+    assert_eq!(sniff(&data), Some(SpanFormat::PhoenixJsonl));
+    assert!(is_document(SpanFormat::PhoenixJsonl, &data));
+    let mut out = Vec::new();
+    parse_document(SpanFormat::PhoenixJsonl, &data, &mut out).unwrap();
+    assert_eq!(out.len(), 2);
+    assert!(out.iter().all(|(line, _)| *line == 1));
+    // The same page on one line reads through parse_line too.
+    let mut spans = Vec::new();
+    parse_line(SpanFormat::PhoenixJsonl, &data, &mut spans).unwrap();
+    assert_eq!(spans.len(), 2);
+}
+
+#[test]
+fn langfuse_otlp_does_not_crash() {
+    let Some(root) = shared() else { return };
+    for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
+        let data = std::fs::read(root.join("langfuse-otel-langchain").join(file)).unwrap();
+        let (format, spans) = read_spans(&data);
+        assert_eq!(format, SpanFormat::Otlp);
+        let traces = group(spans);
+        assert_eq!(traces.len(), 8);
+        for (id, spans) in traces {
+            let t = assemble(&id, spans, &AssembleOptions::default());
+            let _ = graded(&t, &numeric());
+            assert!(t.root_span().is_some());
+        }
+    }
+}
+
+#[test]
+fn other_captures_are_not_claimed() {
+    let Some(root) = shared() else { return };
+    for f in [
+        "langsmith-langchain/runs.jsonl",
+        "langsmith-langchain/ingest_parts.jsonl",
+        "langsmith-traceable/runs.jsonl",
+    ] {
+        let data = std::fs::read(root.join(f)).unwrap();
+        assert_eq!(sniff(&data[..data.len().min(64 * 1024)]), None, "{f}");
+    }
+}
+
+// ------------------------------------------------------------ sniffing
+
+#[test]
+fn sniff_tells_formats_apart() {
+    assert_eq!(sniff(br#"{"resourceSpans":[]}"#), Some(SpanFormat::Otlp));
+    assert_eq!(
+        sniff(b"{\n  \"resourceSpans\": [\n"),
+        Some(SpanFormat::Otlp)
+    );
+    assert_eq!(
+        sniff(br#"{"resource_spans":[{"scope_spans":[{"spans":[{"#),
+        Some(SpanFormat::PhoenixOtlp)
+    );
+    assert_eq!(
+        sniff(br#"{"id":"x","name":"a","context":{"trace_id":"t","span_id":"s"},"span_kind":"LLM","attributes":{"output.value":"cut he"#),
+        Some(SpanFormat::PhoenixJsonl)
+    );
+    assert_eq!(
+        sniff(br#"{"name":"a","span_kind":"LLM","context.span_id":"s","context.trace_id":"t"}"#),
+        Some(SpanFormat::PhoenixDataframe)
+    );
+    assert_eq!(
+        sniff(br#"[{"name":"a","context.span_id":"s"}]"#),
+        Some(SpanFormat::PhoenixDataframe)
+    );
+    // Never native turns or agentfootprint events.
+    assert_eq!(
+        sniff(br#"{"turn_id":"t","agent_id":"a","context":{},"span_kind":"x","reply":"y"}"#),
+        None
+    );
+    assert_eq!(sniff(br#"{"turn_id":"t","reply":"cut"#), None);
+    assert_eq!(
+        sniff(br#"{"type":"agentfootprint.stream.llm_end","payload":{},"meta":{}}"#),
+        None
+    );
+    assert_eq!(sniff(b""), None);
+    assert_eq!(sniff(b"   \n"), None);
+    assert_eq!(sniff(b"not json"), None);
+}
+
+#[test]
+fn documents_and_lines() {
+    assert!(is_document(
+        SpanFormat::PhoenixOtlp,
+        br#"{"resource_spans":[]}"#
+    ));
+    assert!(is_document(
+        SpanFormat::PhoenixJsonl,
+        br#"{"data":[],"next_cursor":null}"#
+    ));
+    assert!(!is_document(
+        SpanFormat::PhoenixJsonl,
+        br#"{"name":"a","context":{}}"#
+    ));
+    assert!(is_document(
+        SpanFormat::Otlp,
+        b"{\n  \"resourceSpans\": [\n"
+    ));
+    assert!(!is_document(
+        SpanFormat::Otlp,
+        b"{\"resourceSpans\":[]}\n{\"resourceSpans\":[]}\n"
+    ));
+    assert!(is_document(SpanFormat::PhoenixDataframe, b"[{\"name\":1}]"));
+}
+
+// ------------------------------------------------------------ fixtures
+
+/// A Phoenix JSONL span line.
+fn px(
+    trace: &str,
+    id: &str,
+    parent: Option<&str>,
+    kind: &str,
+    start_ms: u32,
+    end_ms: u32,
+    attrs: &str,
+) -> String {
+    let parent = parent.map_or("null".to_owned(), |p| format!("\"{p}\""));
+    format!(
+        r#"{{"name":"{kind}-{id}","context":{{"trace_id":"{trace}","span_id":"{id}"}},"span_kind":"{kind}","parent_id":{parent},"start_time":"2026-01-01T00:00:00.{start_ms:03}000+00:00","end_time":"2026-01-01T00:00:00.{end_ms:03}000+00:00","status_code":"OK","attributes":{{{attrs}}}}}"#
+    )
+}
+
+fn spans_of(lines: &[String]) -> Vec<Span> {
+    let mut out = Vec::new();
+    for l in lines {
+        parse_line(SpanFormat::PhoenixJsonl, l.as_bytes(), &mut out).unwrap();
+    }
+    out
+}
+
+fn docs(prefix: &str, ids: &[&str]) -> String {
+    ids.iter()
+        .enumerate()
+        .map(|(i, id)| {
+            format!(
+                r#""{prefix}.{i}.document.id":"{id}","{prefix}.{i}.document.score":0.{i}5,"{prefix}.{i}.document.content":"text {id}""#
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn rag_trace() -> Vec<String> {
+    vec![
+        px(
+            "t1",
+            "root",
+            None,
+            "AGENT",
+            0,
+            900,
+            r#""output.value":"A [1] and [2].","agent.name":"bot","session.id":"s1","metadata.channel":"web""#,
+        ),
+        px(
+            "t1",
+            "r1",
+            Some("root"),
+            "RETRIEVER",
+            10,
+            20,
+            &docs("retrieval.documents", &["a", "b", "c"]),
+        ),
+        px(
+            "t1",
+            "llm",
+            Some("root"),
+            "LLM",
+            30,
+            800,
+            r#""llm.output_messages.0.message.content":"A [1] and [2].","llm.token_count.prompt":10,"llm.token_count.completion":5,"llm.model_name":"m1","llm.cost.total":0.01"#,
+        ),
+        px(
+            "t1",
+            "tool",
+            Some("root"),
+            "TOOL",
+            25,
+            28,
+            r#""tool.name":"lookup""#,
+        ),
+    ]
+}
+
+#[test]
+fn fixture_basic_and_out_of_order() {
+    let lines = rag_trace();
+    let t = assemble("t1", spans_of(&lines), &AssembleOptions::default());
+    let row = graded(&t, &numeric());
+    assert_eq!(row.verdict, Verdict::Ok);
+    assert_eq!(row.cited_chunks, vec![1, 2]);
+    assert_eq!(ids(&row), ["a", "b", "c"]);
+    assert_eq!(row.chunks[1].score, Some(0.15));
+    assert_eq!(
+        (&*row.agent_id, &*row.channel, row.model.as_deref()),
+        ("bot", "web", Some("m1"))
+    );
+    assert_eq!(row.tokens_used, Some(15));
+    assert!((row.cost_cents.unwrap() - 1.0).abs() < 1e-9);
+    assert_eq!((row.tool_calls, row.tool_errors), (1, 0));
+    assert_eq!(row.latency_ms, Some(900.0));
+    assert_eq!(t.reply_span(), Some("root"));
+    assert_eq!(
+        t.chunk_texts(),
+        vec![
+            Some("text a".into()),
+            Some("text b".into()),
+            Some("text c".into())
+        ]
+    );
+    // Every arrival order gives the same turn.
+    let mut rev = lines.clone();
+    rev.reverse();
+    let mut rot = lines.clone();
+    rot.rotate_left(2);
+    for order in [rev, rot] {
+        let u = assemble("t1", spans_of(&order), &AssembleOptions::default());
+        assert_eq!(format!("{:?}", u.turn()), format!("{:?}", t.turn()));
+        assert_eq!(u.evidence(), t.evidence());
+    }
+    // The agent option wins.
+    let o = AssembleOptions {
+        agent_name: Some("forced".into()),
+        all_retrievals: false,
+    };
+    assert_eq!(
+        &*assemble("t1", spans_of(&lines), &o).turn().agent_id,
+        "forced"
+    );
+}
+
+#[test]
+fn fixture_missing_root() {
+    let mut lines = rag_trace();
+    lines.remove(0);
+    let t = assemble("t1", spans_of(&lines), &AssembleOptions::default());
+    let row = graded(&t, &numeric());
+    assert_eq!(row.verdict, Verdict::Unobserved);
+    assert_eq!(row.unobserved_reason, Some(Unobserved::NoRoot));
+    assert_eq!(row.chunk_count, 3, "chunks are still reported");
+    assert_eq!(t.root_span(), None);
+    assert_eq!(t.reply_span(), None);
+    // A parent cycle is handled too.
+    let cyc = vec![
+        px("t2", "a", Some("b"), "CHAIN", 0, 5, ""),
+        px("t2", "b", Some("a"), "CHAIN", 1, 4, ""),
+    ];
+    let t = assemble("t2", spans_of(&cyc), &AssembleOptions::default());
+    assert!(matches!(
+        t.turn().answer,
+        crate::model::Answer::Unobserved(Unobserved::NoRoot)
+    ));
+    // No spans at all.
+    let t = assemble("t3", Vec::new(), &AssembleOptions::default());
+    assert_eq!(graded(&t, &numeric()).verdict, Verdict::Unobserved);
+}
+
+#[test]
+fn fixture_reranker_replaces_its_list() {
+    let lines = vec![
+        px(
+            "t",
+            "root",
+            None,
+            "CHAIN",
+            0,
+            900,
+            r#""output.value":"See [1].""#,
+        ),
+        px(
+            "t",
+            "r1",
+            Some("root"),
+            "RETRIEVER",
+            10,
+            20,
+            &docs("retrieval.documents", &["a", "b", "c"]),
+        ),
+        px(
+            "t",
+            "rr",
+            Some("root"),
+            "RERANKER",
+            21,
+            25,
+            &format!(
+                "{},{}",
+                docs("reranker.input_documents", &["a", "b", "c"]),
+                docs("reranker.output_documents", &["c", "a"])
+            ),
+        ),
+        px(
+            "t",
+            "llm",
+            Some("root"),
+            "LLM",
+            30,
+            800,
+            r#""llm.output_messages.0.message.content":"See [1].""#,
+        ),
+    ];
+    for all in [false, true] {
+        let o = AssembleOptions {
+            agent_name: None,
+            all_retrievals: all,
+        };
+        let t = assemble("t", spans_of(&lines), &o);
+        let row = graded(&t, &numeric());
+        assert_eq!(ids(&row), ["c", "a"], "all={all}");
+        assert_eq!(t.retrievals()[0].replaced_by.as_deref(), Some("rr"));
+        assert!(
+            t.extras()
+                .notes
+                .iter()
+                .any(|n| n.contains("replaced by reranker"))
+        );
+    }
+}
+
+#[test]
+fn fixture_retrieval_after_the_answer_is_not_a_source() {
+    let lines = vec![
+        px("t", "root", None, "CHAIN", 0, 900, ""),
+        px(
+            "t",
+            "r1",
+            Some("root"),
+            "RETRIEVER",
+            10,
+            20,
+            &docs("retrieval.documents", &["a"]),
+        ),
+        px(
+            "t",
+            "llm",
+            Some("root"),
+            "LLM",
+            30,
+            40,
+            r#""llm.output_messages.0.message.content":"Done [1].""#,
+        ),
+        px(
+            "t",
+            "r2",
+            Some("root"),
+            "RETRIEVER",
+            50,
+            60,
+            &docs("retrieval.documents", &["late1", "late2"]),
+        ),
+    ];
+    let t = assemble("t", spans_of(&lines), &AssembleOptions::default());
+    let row = graded(&t, &numeric());
+    assert_eq!(t.reply_span(), Some("llm"));
+    assert_eq!(ids(&row), ["a"]);
+    assert_eq!(row.verdict, Verdict::Ok);
+    assert!(!t.retrievals()[1].used && !t.retrievals()[1].before_reply);
+    // Also with all_retrievals.
+    let all = AssembleOptions {
+        agent_name: None,
+        all_retrievals: true,
+    };
+    assert_eq!(assemble("t", spans_of(&lines), &all).turn().chunks.len(), 1);
+    // An empty retrieval is a single unflattened empty list.
+    let empty = vec![
+        px(
+            "t",
+            "root",
+            None,
+            "CHAIN",
+            0,
+            900,
+            r#""output.value":"Sure [1].""#,
+        ),
+        px(
+            "t",
+            "r1",
+            Some("root"),
+            "RETRIEVER",
+            10,
+            20,
+            r#""retrieval.documents":[]"#,
+        ),
+    ];
+    let t = assemble("t", spans_of(&empty), &AssembleOptions::default());
+    let row = graded(&t, &numeric());
+    assert_eq!(row.verdict, Verdict::OrphanMarker);
+    assert_eq!(t.retrievals().len(), 1);
+    assert!(t.retrievals()[0].recorded && t.retrievals()[0].used);
+}
+
+#[test]
+fn fixture_documents_without_ids_or_scores() {
+    let a = r#""retrieval.documents.0.document.content":"x","retrieval.documents.0.document.metadata.doc_id":"D1","retrieval.documents.0.document.metadata.chunk_id":"C1","retrieval.documents.0.document.metadata.source":"src.md","retrieval.documents.0.document.metadata.score":0.5"#;
+    let b = r#""retrieval.documents.1.document.metadata":"{\"source\":\"s.md\",\"id\":\"M2\"}""#;
+    let c = r#""retrieval.documents.2.document.content":"no ids at all","retrieval.documents.2.document.score":0"#;
+    let lines = vec![
+        px(
+            "t",
+            "root",
+            None,
+            "CHAIN",
+            0,
+            900,
+            r#""output.value":"[1]""#,
+        ),
+        px(
+            "t",
+            "r1",
+            Some("root"),
+            "RETRIEVER",
+            10,
+            20,
+            &format!("{a},{b},{c}"),
+        ),
+    ];
+    let t = assemble("t", spans_of(&lines), &AssembleOptions::default());
+    let row = graded(&t, &numeric());
+    let c0 = &row.chunks[0];
+    assert_eq!(c0.chunk_id.as_ref().unwrap().as_str(), "C1");
+    assert_eq!(c0.document_id.as_ref().unwrap().as_str(), "D1");
+    assert_eq!(c0.score, Some(0.5), "metadata score");
+    let c1 = &row.chunks[1];
+    assert_eq!(c1.chunk_id.as_ref().unwrap().as_str(), "M2");
+    assert_eq!(c1.document_id.as_ref().unwrap().as_str(), "s.md");
+    assert_eq!(c1.score, None, "no score is null, never 0");
+    let c2 = &row.chunks[2];
+    assert!(c2.chunk_id.is_none() && c2.document_id.is_none());
+    assert_eq!(c2.score, Some(0.0), "a real 0 stays");
+    let notes = t.extras().notes.join("\n");
+    assert!(notes.contains("1 chunk(s) have no id"), "{notes}");
+    assert!(notes.contains("1 chunk(s) have no score"), "{notes}");
+}
+
+/// An OTLP request line with the given spans (each already JSON).
+fn otlp(spans: &[String]) -> String {
+    format!(
+        r#"{{"resourceSpans":[{{"resource":{{"attributes":[{{"key":"service.name","value":{{"stringValue":"svc"}}}}]}},"scopeSpans":[{{"scope":{{"name":"x"}},"spans":[{}]}}]}}]}}"#,
+        spans.join(",")
+    )
+}
+
+fn ospan(id: &str, parent: Option<&str>, start: u64, end: u64, attrs: &[(&str, &str)]) -> String {
+    let parent = parent.map_or(String::new(), |p| format!(r#""parentSpanId":"{p}","#));
+    let attrs: Vec<String> = attrs
+        .iter()
+        .map(|(k, v)| format!(r#"{{"key":"{k}","value":{v}}}"#))
+        .collect();
+    format!(
+        r#"{{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"{id}",{parent}"name":"n-{id}","kind":1,"startTimeUnixNano":"{start}","endTimeUnixNano":"{end}","attributes":[{}],"status":{{}}}}"#,
+        attrs.join(",")
+    )
+}
+
+fn otlp_trace(line: &str) -> Trace {
+    let mut out = Vec::new();
+    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    let id = out[0].trace_id().to_owned();
+    assemble(&id, out, &AssembleOptions::default())
+}
+
+const S: &str = r#"{"stringValue":"#;
+
+#[test]
+fn fixture_content_not_recorded() {
+    let op = |o: &str| format!(r#"{S}"{o}"}}"#);
+    let line = otlp(&[
+        ospan(
+            "00000000000000a1",
+            None,
+            1_000,
+            9_000,
+            &[
+                ("gen_ai.operation.name", &op("invoke_agent")),
+                ("gen_ai.agent.name", &op("bot")),
+            ],
+        ),
+        ospan(
+            "00000000000000a2",
+            Some("00000000000000a1"),
+            2_000,
+            3_000,
+            &[("gen_ai.operation.name", &op("retrieval"))],
+        ),
+        ospan(
+            "00000000000000a3",
+            Some("00000000000000a1"),
+            4_000,
+            8_000,
+            &[
+                ("gen_ai.operation.name", &op("chat")),
+                ("gen_ai.usage.input_tokens", r#"{"intValue":"7"}"#),
+            ],
+        ),
+    ]);
+    let t = otlp_trace(&line);
+    let row = graded(&t, &numeric());
+    assert_eq!(row.verdict, Verdict::Unobserved);
+    assert_eq!(row.unobserved_reason, Some(Unobserved::ContentNotRecorded));
+    assert_eq!(&*row.agent_id, "bot");
+    assert_eq!(row.tokens_used, Some(7));
+    assert!(!t.retrievals()[0].recorded);
+    // Without any model span, a missing reply is just no_reply.
+    let line = otlp(&[ospan("00000000000000a1", None, 1, 9, &[])]);
+    let row = graded(&otlp_trace(&line), &numeric());
+    assert_eq!(row.unobserved_reason, Some(Unobserved::NoReply));
+    assert_eq!(&*row.agent_id, "n-00000000000000a1");
+}
+
+#[test]
+fn fixture_genai_reply_chunks_and_usage_names() {
+    let docs =
+        r#"{"stringValue":"[{\"id\":\"KB-1\",\"score\":0.9},{\"id\":\"KB-2\",\"score\":null}]"}"#;
+    let out = r#"{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"name\":\"x\"},{\"content\":\"Yes [2].\",\"type\":\"text\"}],\"finish_reason\":\"stop\"}]"}"#;
+    let line = otlp(&[
+        ospan(
+            "00000000000000a1",
+            None,
+            1_000,
+            9_000,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"invoke_agent"}"#),
+                ("gen_ai.agent.id", r#"{"stringValue":"agt-7"}"#),
+                ("gen_ai.conversation.id", r#"{"stringValue":"c9"}"#),
+            ],
+        ),
+        ospan(
+            "00000000000000a2",
+            Some("00000000000000a1"),
+            2_000,
+            3_000,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"retrieval"}"#),
+                ("gen_ai.retrieval.documents", docs),
+            ],
+        ),
+        ospan(
+            "00000000000000a3",
+            Some("00000000000000a1"),
+            4_000,
+            5_000,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"chat"}"#),
+                ("gen_ai.usage.prompt_tokens", r#"{"intValue":"10"}"#),
+                ("gen_ai.usage.completion_tokens", r#"{"intValue":3}"#),
+                ("gen_ai.response.model", r#"{"stringValue":"m"}"#),
+            ],
+        ),
+        ospan(
+            "00000000000000a4",
+            Some("00000000000000a1"),
+            6_000,
+            8_000,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"chat"}"#),
+                ("gen_ai.usage.input_tokens", r#"{"intValue":"20"}"#),
+                ("gen_ai.usage.output_tokens", r#"{"intValue":"5"}"#),
+                ("gen_ai.output.messages", out),
+            ],
+        ),
+        ospan(
+            "00000000000000a5",
+            Some("00000000000000a1"),
+            5_100,
+            5_900,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"execute_tool"}"#),
+                ("gen_ai.tool.name", r#"{"stringValue":"lookup"}"#),
+                ("error.type", r#"{"stringValue":"Timeout"}"#),
+            ],
+        ),
+    ]);
+    let t = otlp_trace(&line);
+    let row = graded(&t, &numeric());
+    assert_eq!(row.verdict, Verdict::Ok);
+    assert_eq!(row.cited_chunks, vec![2]);
+    assert_eq!(row.chunks[1].score, None);
+    assert_eq!(t.reply_span(), Some("00000000000000a4"));
+    assert_eq!(row.tokens_used, Some(38), "old and new usage names summed");
+    assert_eq!((row.tool_calls, row.tool_errors), (1, 1));
+    assert_eq!(&*row.agent_id, "agt-7");
+    assert_eq!(row.conversation_id.as_ref().unwrap().as_str(), "c9");
+    assert_eq!(row.latency_ms, Some(0.008));
+    assert_eq!(t.extras().tools[0].status, "error");
+    assert_eq!(t.extras().tools[0].duration_ms, Some(0.0008));
+}
+
+#[test]
+fn fixture_structured_attributes_as_kvlist() {
+    // gen_ai.output.messages as a structured arrayValue of kvlists.
+    let kv = |k: &str, v: &str| format!(r#"{{"key":"{k}","value":{v}}}"#);
+    let part = format!(
+        r#"{{"kvlistValue":{{"values":[{},{}]}}}}"#,
+        kv("type", r#"{"stringValue":"text"}"#),
+        kv("content", r#"{"stringValue":"Hello [1]."}"#)
+    );
+    let msg = format!(
+        r#"{{"arrayValue":{{"values":[{{"kvlistValue":{{"values":[{},{}]}}}}]}}}}"#,
+        kv("role", r#"{"stringValue":"assistant"}"#),
+        kv(
+            "parts",
+            &format!(r#"{{"arrayValue":{{"values":[{part}]}}}}"#)
+        )
+    );
+    let line = otlp(&[ospan(
+        "00000000000000a1",
+        None,
+        1,
+        9,
+        &[
+            ("gen_ai.operation.name", r#"{"stringValue":"invoke_agent"}"#),
+            ("gen_ai.output.messages", &msg),
+        ],
+    )]);
+    let t = otlp_trace(&line);
+    assert_eq!(graded(&t, &numeric()).verdict, Verdict::OrphanMarker);
+    assert_eq!(&*t.turn().agent_id, "n-00000000000000a1", "the root's name");
+}
+
+#[test]
+fn output_text_reads_json_replies() {
+    use super::attrs::output_text;
+    assert_eq!(output_text("plain [1]", None).as_deref(), Some("plain [1]"));
+    assert_eq!(
+        output_text(r#"{"output":"x [1]"}"#, None).as_deref(),
+        Some("x [1]")
+    );
+    assert_eq!(
+        output_text(r#"{"outputs":"y","kwargs":{"tags":["a"]}}"#, None).as_deref(),
+        Some("y")
+    );
+    assert_eq!(
+        output_text(
+            r#"{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":"a [2]"}]}"#,
+            Some("application/json")
+        )
+        .as_deref(),
+        Some("a [2]")
+    );
+    assert_eq!(
+        output_text(
+            r#"{"messages":[{"type":"ai","content":"z"},{"type":"human","content":"q"}]}"#,
+            None
+        )
+        .as_deref(),
+        Some("z")
+    );
+    assert_eq!(
+        output_text(r#"{"documents":[]}"#, None),
+        None,
+        "non-text JSON"
+    );
+    assert_eq!(output_text("", None), None);
+    assert_eq!(
+        output_text("[1] cites first", None).as_deref(),
+        Some("[1] cites first")
+    );
+    assert_eq!(output_text("[1]", None).as_deref(), Some("[1]"));
+    assert_eq!(
+        output_text("{not json", Some("application/json")).as_deref(),
+        Some("{not json")
+    );
+}
+
+// ------------------------------------------------------------ hostile input
+
+const SECRET: &str = "SECRET-VALUE";
+
+fn reason_of(format: SpanFormat, line: &str) -> String {
+    let mut out = Vec::new();
+    let r = parse_line(format, line.as_bytes(), &mut out);
+    assert!(out.is_empty(), "nothing kept on error");
+    r.expect_err("invalid")
+}
+
+#[test]
+fn hostile_lines_give_clean_reasons() {
+    let cases: Vec<(SpanFormat, String)> = vec![
+        (
+            SpanFormat::Otlp,
+            format!(
+                r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":5,"spanId":"{SECRET}"}}]}}]}}]}}"#
+            ),
+        ),
+        (
+            SpanFormat::Otlp,
+            format!(
+                r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":"{SECRET}","spanId":"b","startTimeUnixNano":"{SECRET}"}}]}}]}}]}}"#
+            ),
+        ),
+        (
+            SpanFormat::Otlp,
+            format!(r#"{{"resourceSpans":"{SECRET}"}}"#),
+        ),
+        (SpanFormat::Otlp, format!(r#"{{"other":"{SECRET}"}}"#)),
+        (
+            SpanFormat::Otlp,
+            format!(
+                r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"spanId":"{SECRET}"}}]}}]}}]}}"#
+            ),
+        ),
+        (
+            SpanFormat::Otlp,
+            format!(r#"{{"resourceSpans":[ "{SECRET}"#),
+        ),
+        (
+            SpanFormat::PhoenixJsonl,
+            format!(r#"{{"context":{{"trace_id":"{SECRET}"}},"name":"x"}}"#),
+        ),
+        (
+            SpanFormat::PhoenixJsonl,
+            format!(r#"{{"context":{{"trace_id":"a","span_id":"b"}},"name":["{SECRET}"]}}"#),
+        ),
+        (
+            SpanFormat::PhoenixJsonl,
+            format!(
+                r#"{{"context":{{"trace_id":"a","span_id":"b"}},"start_time":{{"x":"{SECRET}"}}}}"#
+            ),
+        ),
+        (SpanFormat::PhoenixJsonl, format!(r#"["{SECRET}"]"#)),
+        (
+            SpanFormat::PhoenixDataframe,
+            format!(r#"{{"context.span_id":"b","context.trace_id":["{SECRET}"]}}"#),
+        ),
+        (SpanFormat::PhoenixJsonl, format!(r#"{{"{SECRET}":1"#)),
+    ];
+    for (format, line) in cases {
+        let r = reason_of(format, &line);
+        assert!(!r.contains("SECRET"), "{r}");
+        assert!(r.len() <= crate::dialect::MAX_REASON + 3, "{r}");
+        assert!(!r.is_empty());
+    }
+}
+
+#[test]
+fn hostile_attribute_values_are_ignored_not_fatal() {
+    let deep_any = format!(
+        "{}{{\"stringValue\":\"x\"}}{}",
+        r#"{"arrayValue":{"values":["#.repeat(300),
+        "]}}".repeat(300)
+    );
+    let deep_json = format!(
+        r#"{{"stringValue":"{}1{}"}}"#,
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    let line = otlp(&[ospan(
+        "00000000000000a1",
+        None,
+        1,
+        9,
+        &[
+            ("output.value", r#"{"stringValue":5}"#),
+            (
+                "gen_ai.usage.input_tokens",
+                r#"{"intValue":"99999999999999999999999999"}"#,
+            ),
+            ("gen_ai.usage.output_tokens", r#"{"intValue":"-4"}"#),
+            ("llm.token_count.total", r#"{"doubleValue":"NaN"}"#),
+            ("gen_ai.agent.name", &deep_any),
+            ("gen_ai.output.messages", &deep_json),
+            (
+                "gen_ai.retrieval.documents",
+                r#"{"stringValue":"[{\"id\":{\"x\":1},\"score\":\"high\"}]"}"#,
+            ),
+            (
+                "retrieval.documents.99999999999.document.id",
+                r#"{"stringValue":"far"}"#,
+            ),
+            (
+                "retrieval.documents.4294967296.document.id",
+                r#"{"stringValue":"far"}"#,
+            ),
+            ("llm.cost.total", r#"{"doubleValue":1e308}"#),
+            ("session.id", r#"{"boolValue":true}"#),
+        ],
+    )]);
+    let mut out = Vec::new();
+    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    let s = &out[0];
+    assert_eq!(s.output, None);
+    assert_eq!(s.tokens.prompt, None);
+    assert_eq!(s.tokens.completion, None);
+    assert_eq!(s.tokens.total, None);
+    assert_eq!(s.conversation, None);
+    assert_eq!(s.retrieval.as_ref().map(Vec::len), Some(1));
+    let d = &s.retrieval.as_ref().unwrap()[0];
+    assert_eq!((d.chunk_id.as_deref(), d.score), (None, None));
+    let t = assemble(s.trace_id(), out.clone(), &AssembleOptions::default());
+    let _ = graded(&t, &numeric());
+    let _ = t.evidence_with(true);
+
+    // Phoenix: wrong-typed, huge and deep attribute values.
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    let line = format!(
+        r#"{{"context":{{"trace_id":"a","span_id":"b"}},"span_kind":"RETRIEVER","start_time":123456789012345678901234567890,"end_time":"garbage","attributes":{{"retrieval.documents":{deep},"retrieval.documents.0.document.score":"0.5","retrieval.documents.0.document.id":12,"output.value":{{"a":1}},"metadata":{{"channel":7,"session_id":["x"]}},"llm.token_count.total":1e400}}}}"#
+    );
+    let mut out = Vec::new();
+    let r = parse_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out);
+    // 1e400 is not a number serde accepts: the line may be invalid, but never a panic.
+    if r.is_ok() {
+        let s = &out[0];
+        assert_eq!(
+            s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
+            Some("12")
+        );
+        assert_eq!(s.retrieval.as_ref().unwrap()[0].score, Some(0.5));
+        assert_eq!(s.channel, None);
+        assert_eq!(s.end_ns, None);
+    }
+    let line = line.replace("1e400", "1");
+    let mut out = Vec::new();
+    parse_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    assert_eq!(out[0].retrieval.as_ref().unwrap()[0].score, Some(0.5));
+    let t = assemble("a", out, &AssembleOptions::default());
+    let _ = graded(&t, &numeric());
+}
+
+#[test]
+fn ids_are_normalized() {
+    let line = otlp(&[ospan(
+        "00000000000000a1",
+        Some("0000000000000000"),
+        1,
+        9,
+        &[],
+    )]);
+    let mut out = Vec::new();
+    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    assert_eq!(out[0].parent_id, None, "an all-zero parent is no parent");
+    let line = line.replace(
+        r#""parentSpanId":"0000000000000000","#,
+        r#""parentSpanId":"","#,
+    );
+    let mut out = Vec::new();
+    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    assert_eq!(out[0].parent_id, None);
+    // Blank lines give nothing.
+    parse_line(SpanFormat::Otlp, b"  \r", &mut out).unwrap();
+    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn nested_phoenix_attributes_are_flattened() {
+    let line = r#"{"name":"r","context":{"trace_id":"t","span_id":"s"},"parent_id":null,"start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","attributes":{"openinference":{"span":{"kind":"AGENT"}},"output":{"value":"Hi [1]."},"session":{"id":"s9"},"retrieval":{"documents":[{"document":{"id":"d1","score":0.4}}]}}}"#;
+    let mut out = Vec::new();
+    parse_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    let s = &out[0];
+    assert_eq!(s.kind, SpanKind::Agent);
+    assert_eq!(s.output.as_deref(), Some("Hi [1]."));
+    assert_eq!(s.conversation.as_deref(), Some("s9"));
+    assert_eq!(
+        s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
+        Some("d1")
+    );
+}
