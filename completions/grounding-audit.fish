@@ -43,6 +43,10 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "hel
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
+phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
+phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
+phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -83,6 +87,10 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
+phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
+phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
+phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -123,6 +131,10 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
+phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
+phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
+phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -163,6 +175,10 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
+phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
+phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
+phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -189,6 +205,10 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
+phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
+phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
+phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -211,6 +231,10 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
+otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
+phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
+phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
+phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"

@@ -31,9 +31,7 @@ pub fn run(args: &ConvertArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             let value = match args.to {
                 ConvertTo::Turns => Some(turn_line(c)),
                 ConvertTo::OtelEval => Some(otel_eval(c, &reason(c, chosen.as_ref()))),
-                ConvertTo::PhoenixAnnotations => {
-                    phoenix_annotation(c, &reason(c, chosen.as_ref()))
-                }
+                ConvertTo::PhoenixAnnotations => phoenix_annotation(c, &reason(c, chosen.as_ref())),
             };
             match value {
                 Some(v) => {
@@ -48,7 +46,9 @@ pub fn run(args: &ConvertArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     if skipped > 0 {
         crate::pipeline::warn(
             None,
-            &format!("note: {skipped} turn(s) have no span to annotate (not read from a trace export): not written"),
+            &format!(
+                "note: {skipped} turn(s) have no span to annotate (not read from a trace export): not written"
+            ),
         );
     }
     Ok(())
@@ -58,7 +58,15 @@ pub fn run(args: &ConvertArgs, settings: &Settings, out: &mut dyn Write) -> Resu
 fn reason(c: &Collected, chosen: Option<&crate::markers::Grammar>) -> String {
     let d = &c.detail;
     let grammar = chosen.cloned().unwrap_or_else(|| d.dialect.grammar());
-    super::explain::explain(d.turn.clone(), Extras::default(), &grammar, String::new(), 0, false).reason
+    super::explain::explain(
+        d.turn.clone(),
+        Extras::default(),
+        &grammar,
+        String::new(),
+        0,
+        false,
+    )
+    .reason
 }
 
 /// The evaluation score: 1 for `ok`, 0 for an ungrounded answer, none when
@@ -88,14 +96,20 @@ fn attr(key: &str, value: Value) -> Value {
 pub fn otel_eval(c: &Collected, reason: &str) -> Value {
     let row = &c.row;
     let mut attributes = vec![
-        attr("gen_ai.evaluation.name", json!({ "stringValue": EVALUATION_NAME })),
+        attr(
+            "gen_ai.evaluation.name",
+            json!({ "stringValue": EVALUATION_NAME }),
+        ),
         attr(
             "gen_ai.evaluation.score.label",
             json!({ "stringValue": row.verdict.as_str() }),
         ),
     ];
     if let Some(s) = score(row.verdict) {
-        attributes.push(attr("gen_ai.evaluation.score.value", json!({ "doubleValue": s })));
+        attributes.push(attr(
+            "gen_ai.evaluation.score.value",
+            json!({ "doubleValue": s }),
+        ));
     }
     attributes.push(attr(
         "gen_ai.evaluation.explanation",

@@ -20,7 +20,14 @@ use std::any::Any;
 /// [`Dialect::sniff`] accepts a source's first block reads it, and the native
 /// turn log, which accepts anything, comes last. Adding a dialect is a module
 /// under `src/dialect/` plus one line here.
-pub static DIALECTS: &[&dyn Dialect] = &[&agentfootprint::AGENTFOOTPRINT, &native::NATIVE];
+pub static DIALECTS: &[&dyn Dialect] = &[
+    &agentfootprint::AGENTFOOTPRINT,
+    &spans::OTLP,
+    &spans::PHOENIX_JSONL,
+    &spans::PHOENIX_OTLP,
+    &spans::PHOENIX_DATAFRAME,
+    &native::NATIVE,
+];
 
 /// One input dialect: how its sources are recognised, how a line (or a whole
 /// document) becomes turns or records, and how records assemble into turns.

@@ -17,3 +17,4 @@ mod realdata;
 mod report;
 mod safety;
 mod summary;
+mod traces;

@@ -50,14 +50,7 @@ use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
-/// How a trace becomes a turn.
-#[derive(Debug, Clone, Default)]
-pub struct AssembleOptions {
-    /// Overrides the agent found in the spans.
-    pub agent_name: Option<String>,
-    /// Concatenate every retrieval before the reply instead of the last one.
-    pub all_retrievals: bool,
-}
+pub use crate::dialect::AssembleOptions;
 
 /// One retrieval (or reranking) of the trace.
 #[derive(Debug, Clone)]

@@ -18,10 +18,12 @@
 
 mod assemble;
 mod attrs;
+mod dialect;
 mod otlp;
 mod phoenix;
 
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
+pub use dialect::{OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
 
 use crate::dialect::{cap_reason, redact_reason};
 use serde::Deserialize;

@@ -1,0 +1,116 @@
+//! The span formats as dialects of the engine: each span is a record of
+//! its trace (group = trace id, identity = trace and span id), and every
+//! span format shares one family, so a trace whose spans came through two
+//! exports still assembles once.
+
+use super::{Span, SpanFormat, Trace};
+use crate::dialect::{AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record};
+use crate::markers::{Grammar, Preset};
+use crate::model::{Extras, Turn};
+
+/// One span format read as a dialect.
+pub struct SpanDialect(pub SpanFormat);
+
+/// Phoenix span JSONL (UI download, REST span API).
+pub static PHOENIX_JSONL: SpanDialect = SpanDialect(SpanFormat::PhoenixJsonl);
+/// Phoenix's OTLP-JSON download.
+pub static PHOENIX_OTLP: SpanDialect = SpanDialect(SpanFormat::PhoenixOtlp);
+/// `get_spans_dataframe()` written as JSON lines.
+pub static PHOENIX_DATAFRAME: SpanDialect = SpanDialect(SpanFormat::PhoenixDataframe);
+/// OTLP/JSON as the Collector file exporter writes it.
+pub static OTLP: SpanDialect = SpanDialect(SpanFormat::Otlp);
+
+/// The record of one span.
+fn record(span: Span) -> Record {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(span.trace_id().as_bytes());
+    h.update(&[0]);
+    h.update(span.span_id().as_bytes());
+    Record {
+        group: span.trace_id().to_owned(),
+        key: Some(h.digest128()),
+        counted: true,
+        body: Box::new(span),
+    }
+}
+
+impl Dialect for SpanDialect {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn about(&self) -> &'static str {
+        self.0.describe()
+    }
+    fn sniff(&self, first: &[u8]) -> bool {
+        super::sniff(first) == Some(self.0)
+    }
+    /// RAG prompts number their sources: `[1]`, `[1, 2]`, `[1-3]`.
+    fn grammar(&self) -> Grammar {
+        Grammar::Preset(Preset::Numeric)
+    }
+    fn family(&self) -> &'static str {
+        "spans"
+    }
+    fn is_document(&self, first: &[u8]) -> bool {
+        super::is_document(self.0, first)
+    }
+    fn parse_line<'a>(&self, line: &'a str, out: &mut Vec<Record>) -> Parsed<'a> {
+        let mut spans = Vec::new();
+        match super::parse_line(self.0, line.as_bytes(), &mut spans) {
+            Err(reason) => Parsed::Invalid(reason),
+            Ok(()) if spans.is_empty() => Parsed::Skipped,
+            Ok(()) => {
+                let n = spans.len();
+                out.extend(spans.into_iter().map(record));
+                Parsed::Records(n)
+            }
+        }
+    }
+    fn parse_document(&self, data: &[u8], out: &mut DocumentRecords) {
+        let mut spans = Vec::new();
+        let result = super::parse_document(self.0, data, &mut spans);
+        let last = spans.last().map_or(1, |(l, _)| *l);
+        out.records
+            .extend(spans.into_iter().map(|(line, s)| (line, record(s))));
+        if let Err(reason) = result {
+            out.invalid(last, reason);
+        }
+    }
+    fn assemble(
+        &self,
+        group: &str,
+        records: Vec<Record>,
+        opts: &AssembleOptions,
+    ) -> Result<Box<dyn Assembled>, String> {
+        let spans = records
+            .into_iter()
+            .filter_map(|r| r.body.downcast::<Span>().ok().map(|b| *b))
+            .collect();
+        Ok(Box::new(super::assemble(group, spans, opts)))
+    }
+}
+
+impl Assembled for Trace {
+    fn turn(&self) -> Turn<'_> {
+        Trace::turn(self)
+    }
+    fn extras(&self) -> Extras {
+        Trace::extras(self)
+    }
+    fn evidence(&self, show_text: bool) -> serde_json::Map<String, serde_json::Value> {
+        match self.evidence_with(show_text) {
+            serde_json::Value::Object(m) => m,
+            other => {
+                let mut m = serde_json::Map::new();
+                m.insert("trace".into(), other);
+                m
+            }
+        }
+    }
+    fn reply_span(&self) -> Option<&str> {
+        Trace::reply_span(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,212 @@
+//! Span dialects end to end: every genuine export in `../shared/traces/`
+//! (Phoenix JSONL, REST page, OTLP-JSON download and dataframe lines; OTLP
+//! from the OTel GenAI util and from OpenLLMetry) grades as its README says,
+//! spans assemble across files in any order, and verdicts write back onto
+//! the reply span.
+
+use crate::common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The toy agent's eight turns in time order, graded with the default
+/// (`numeric`) grammar: turn 2 cites by chunk id, so it is `no_marker`
+/// here and `ok` with `--markers id`.
+const EXPECTED: [&str; 8] = [
+    "ok",
+    "no_marker",
+    "no_marker",
+    "orphan_marker",
+    "empty_retrieval",
+    "empty_retrieval",
+    "orphan_marker",
+    "ok",
+];
+
+fn exports() -> Option<Vec<PathBuf>> {
+    let dir = shared("traces")?;
+    Some(
+        [
+            "phoenix-openinference-langchain/spans.jsonl",
+            "phoenix-openinference-langchain/spans.otlp.json",
+            "phoenix-openinference-langchain/spans_dataframe.jsonl",
+            "phoenix-openinference-langchain/spans_dataframe.iso.jsonl",
+            "otlp-genai-util/traces.otlp.jsonl",
+            "otlp-genai-util/traces.sdk-json-file.jsonl",
+            "otlp-openllmetry-langchain/traces.otlp.jsonl",
+            "otlp-openllmetry-langchain/traces.sdk-json-file.jsonl",
+        ]
+        .iter()
+        .map(|f| dir.join(f))
+        .collect(),
+    )
+}
+
+/// Rows of `report --all --format jsonl`, oldest first.
+fn rows(args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["report", "--all", "--format", "jsonl"];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(&all);
+    assert_eq!(code, 0, "{err}");
+    let mut rows: Vec<Value> = out.lines().map(json).collect();
+    rows.sort_by(|a, b| a["created_at"].as_str().cmp(&b["created_at"].as_str()));
+    rows
+}
+
+fn verdicts(rows: &[Value]) -> Vec<&str> {
+    rows.iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn every_export_grades_as_its_readme_says() {
+    let Some(files) = exports() else { return };
+    for f in &files {
+        let rows = rows(&[p(f)]);
+        assert_eq!(verdicts(&rows), EXPECTED, "{}", f.display());
+        // Turn 8 answered from its second retrieval: KB-7, KB-1, KB-4.
+        let ids: Vec<&str> = rows[7]["chunks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["chunk_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["KB-7", "KB-1", "KB-4"], "{}", f.display());
+        assert_eq!(rows[0]["agent_id"], "billing-bot", "{}", f.display());
+        assert_eq!(rows[0]["conversation_id"], "sess-a1", "{}", f.display());
+        assert_eq!(rows[5]["tool_errors"], 1, "{}", f.display());
+        // Turn 2 cites [KB-4] by chunk id.
+        let by_id = self::rows(&["--markers", "id", p(f)]);
+        assert_eq!(by_id[1]["verdict"], "ok", "{}", f.display());
+        assert_eq!(by_id[1]["cited_chunks"], serde_json::json!([1]));
+    }
+}
+
+#[test]
+fn every_export_works_with_summary_check_explain_and_evidence() {
+    let Some(files) = exports() else { return };
+    for f in &files {
+        let (code, out, err) = run(&["summary", "--format", "json", p(f)]);
+        assert_eq!(code, 0, "{}: {err}", f.display());
+        let v = json(&out);
+        assert_eq!(v["input"]["turns"], 8, "{}", f.display());
+        let (code, _, err) = run(&["check", "--min-rate", "0.9", p(f)]);
+        assert_eq!(code, 1, "{}: {err}", f.display());
+        let (_, out, _) = run(&["evidence", p(f)]);
+        let recs: Vec<Value> = out.lines().map(json).collect();
+        assert_eq!(recs.len(), 8, "{}", f.display());
+        assert!(recs.iter().all(|r| r["dialect"].is_string()));
+        let id = rows(&[p(f)])[7]["turn_id"].as_str().unwrap().to_owned();
+        let (code, out, err) = run(&["explain", &id, p(f)]);
+        assert_eq!(code, 0, "{}: {err}", f.display());
+        assert!(out.contains("verdict ok"), "{out}");
+        assert!(out.contains("retrieval"), "{out}");
+    }
+}
+
+/// Spans of one trace spread over files, in any order, assemble as one turn.
+#[test]
+fn spans_assemble_across_files_in_any_order() {
+    let Some(dir) = shared("traces/phoenix-openinference-langchain") else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("spans.jsonl")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    // Oldest first instead of newest first, and dealt into three files.
+    lines.reverse();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut parts = [String::new(), String::new(), String::new()];
+    for (i, l) in lines.iter().enumerate() {
+        parts[i % 3].push_str(l);
+        parts[i % 3].push('\n');
+    }
+    let paths: Vec<PathBuf> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let f = tmp.path().join(format!("part{i}.jsonl"));
+            std::fs::write(&f, s).unwrap();
+            f
+        })
+        .collect();
+    let args: Vec<&str> = paths.iter().map(|f| p(f)).collect();
+    let split = rows(&args);
+    let whole = rows(&[p(&dir.join("spans.jsonl"))]);
+    assert_eq!(split, whole);
+    // The same spans twice are duplicates, span by span.
+    let (_, out, _) = run(&[
+        "summary", "--format", "json", args[0], args[1], args[2], args[0],
+    ]);
+    let v = json(&out);
+    assert_eq!(v["input"]["turns"], 8);
+    assert!(v["input"]["duplicates"].as_u64().unwrap() > 0);
+}
+
+/// A trace whose root never arrived is a turn, `unobserved` / `no_root`.
+#[test]
+fn a_trace_without_its_root_is_unobserved_no_root() {
+    let Some(dir) = shared("traces/phoenix-openinference-langchain") else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("spans.jsonl")).unwrap();
+    let kept: String = text
+        .lines()
+        .filter(|l| !l.contains("\"parent_id\":null"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let (code, out, err) = run_stdin(&["report", "--all", "--format", "jsonl"], kept.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out.lines().map(json).collect();
+    assert_eq!(rows.len(), 8);
+    assert!(
+        rows.iter()
+            .all(|r| r["verdict"] == "unobserved" && r["unobserved_reason"] == "no_root"),
+        "{out}"
+    );
+}
+
+#[test]
+fn verdicts_write_back_onto_the_reply_span() {
+    let Some(files) = exports() else { return };
+    let f = &files[4]; // the OTel GenAI util: the reply is on the invoke_agent root
+    let (code, out, err) = run(&["convert", "--to", "otel-eval", p(f)]);
+    assert_eq!(code, 0, "{err}");
+    let events: Vec<Value> = out.lines().map(json).collect();
+    assert_eq!(events.len(), 8);
+    for e in &events {
+        let rec = &e["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0];
+        assert_eq!(rec["eventName"], "gen_ai.evaluation.result");
+        assert_eq!(rec["traceId"].as_str().unwrap().len(), 32, "{rec}");
+        assert_eq!(rec["spanId"].as_str().unwrap().len(), 16, "{rec}");
+        let attrs = rec["attributes"].as_array().unwrap();
+        let get = |k: &str| {
+            attrs
+                .iter()
+                .find(|a| a["key"] == k)
+                .map(|a| a["value"].clone())
+        };
+        assert_eq!(
+            get("gen_ai.evaluation.name").unwrap()["stringValue"],
+            "citation_grounding"
+        );
+        let label = get("gen_ai.evaluation.score.label").unwrap()["stringValue"].clone();
+        let score = get("gen_ai.evaluation.score.value");
+        match label.as_str().unwrap() {
+            "ok" => assert_eq!(score.unwrap()["doubleValue"], 1.0),
+            "no_marker" | "orphan_marker" => assert_eq!(score.unwrap()["doubleValue"], 0.0),
+            _ => assert!(score.is_none()),
+        }
+    }
+    let (code, out, err) = run(&["convert", "--to", "phoenix-annotations", p(&files[0])]);
+    assert_eq!(code, 0, "{err}");
+    let notes: Vec<Value> = out.lines().map(json).collect();
+    assert_eq!(notes.len(), 8);
+    assert!(notes.iter().all(|n| n["annotator_kind"] == "CODE"
+        && n["name"] == "citation_grounding"
+        && n["span_id"].as_str().is_some_and(|s| s.len() == 16)
+        && n["result"]["label"].is_string()));
+}
