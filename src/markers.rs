@@ -61,7 +61,8 @@ impl Default for Grammar {
 
 /// Widest numeric range (`[1-100]`) that still counts as markers.
 pub const MAX_RANGE: u64 = 100;
-/// Longest bracketed run the scanners look at; longer text is prose, not a marker.
+/// Longest text between `[` and `]` the scanners look at, in bytes: up to
+/// 256 can be a marker, 257 or more is prose.
 const MAX_BRACKET: usize = 256;
 
 impl Grammar {
@@ -165,9 +166,10 @@ fn parse_digits(s: &[u8]) -> Option<Option<u64>> {
 }
 
 /// Finds the bracketed run starting at `open` (a `[`): the index of its `]`,
-/// provided no other `[` or line break comes first and it is short.
+/// provided no other `[` or line break comes first and at most
+/// [`MAX_BRACKET`] bytes lie between them.
 fn close_of(b: &[u8], open: usize) -> Option<usize> {
-    let end = (open + 1 + MAX_BRACKET).min(b.len());
+    let end = (open + 2 + MAX_BRACKET).min(b.len());
     for (i, &c) in b[open + 1..end].iter().enumerate() {
         match c {
             b']' => return Some(open + 1 + i),
@@ -200,7 +202,7 @@ fn escape_in_bracket(b: &[u8]) -> bool {
     let mut at = 0;
     while let Some(off) = memchr(b'[', &b[at..]) {
         let open = at + off;
-        let end = (open + 1 + MAX_BRACKET).min(b.len());
+        let end = (open + 2 + MAX_BRACKET).min(b.len());
         for &c in &b[open + 1..end] {
             match c {
                 b'\\' => return true,
