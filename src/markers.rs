@@ -5,7 +5,7 @@
 //! malformed. It allocates nothing on the hot path and does no I/O; the
 //! verdict rules in `grade` are the only consumer that decides anything.
 
-use crate::model::Chunk;
+use crate::model::{Chunk, CitationIndex};
 use memchr::memchr;
 
 /// What one marker resolved to.
@@ -145,9 +145,36 @@ fn resolve(index: Option<u64>, n: u64) -> MarkerKind {
     }
 }
 
-/// Parses ASCII digits. `Some(None)` would be overflow; we fold that into
-/// `Some(v)` = value, `None` = not digits, and overflow into `u64::MAX`
-/// which is out of range for any real chunk list.
+/// Reads the text of a JSON value given as a citation `index` by the rule
+/// of inline markers: ASCII digits are an index, however many (too large
+/// for any integer is out of range, like `[KB-99999999999999999999999]`); a
+/// negative whole number is out of range, like index 0; anything else (a
+/// fraction, an exponent, a string, null) is malformed.
+pub fn citation_index(json: &str) -> CitationIndex {
+    let (negative, digits) = match json.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, json),
+    };
+    match parse_digits(digits.as_bytes()) {
+        None => CitationIndex::Malformed,
+        Some(_) if negative => CitationIndex::OutOfRange,
+        Some(Some(i)) => CitationIndex::Index(i),
+        Some(None) => CitationIndex::OutOfRange,
+    }
+}
+
+/// Resolves one element of a citations list against `n` chunks: the same
+/// rule as a marker in a reply.
+pub fn resolve_citation(index: CitationIndex, n: u64) -> MarkerKind {
+    match index {
+        CitationIndex::Index(i) => resolve(Some(i), n),
+        CitationIndex::OutOfRange => resolve(None, n),
+        CitationIndex::Malformed => MarkerKind::Malformed,
+    }
+}
+
+/// Parses ASCII digits: `None` when `s` is not digits, `Some(None)` when
+/// they are too large for any integer (out of range for any chunk list).
 fn parse_digits(s: &[u8]) -> Option<Option<u64>> {
     if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
         return None;

@@ -163,11 +163,24 @@ impl Unobserved {
 pub enum Answer<'a> {
     /// The reply text (markers are scanned from it).
     Reply(Reply<'a>),
-    /// No reply, but a citations list: each element's `index`, or `None` when
-    /// the element had no integer index (counted as malformed).
-    Citations(Vec<Option<u64>>),
+    /// No reply, but a citations list: each element's `index`.
+    Citations(Vec<CitationIndex>),
     /// No answer was observed.
     Unobserved(Unobserved),
+}
+
+/// The `index` of one element of a citations list, as read. Resolved
+/// against the chunks by [`crate::markers::resolve_citation`], the rule of
+/// inline markers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CitationIndex {
+    /// A whole number: 1-based, so 0 is out of range.
+    Index(u64),
+    /// A whole number that is negative or too large for any integer: out of
+    /// range whatever the chunks, as `[KB-99999999999999999999999]` is.
+    OutOfRange,
+    /// No whole-number index (none, a string, a fraction): malformed.
+    Malformed,
 }
 
 /// One turn as a dialect produced it, before grading.

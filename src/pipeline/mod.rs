@@ -13,6 +13,7 @@ use crate::filter::Filter;
 
 use crate::input::{self, Block, Blocks, Source};
 use crate::markers::Grammar;
+use crate::messages::Warnings;
 use crate::model::Row;
 use anyhow::Result;
 use serde::Serialize;
@@ -45,7 +46,8 @@ pub trait Accumulator: Send + Sized {
 }
 
 /// Input accounting: every line read is exactly one of
-/// turns, blank_lines, skipped_records, invalid_lines or duplicates.
+/// turns, blank_lines, skipped_records, invalid_lines or duplicates; and
+/// the warnings about turns that were read all the same.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct InputStats {
     pub files: u64,
@@ -55,6 +57,8 @@ pub struct InputStats {
     pub skipped_records: u64,
     pub invalid_lines: u64,
     pub duplicates: u64,
+    /// Counted warnings (e.g. an optional field of the wrong type, dropped).
+    pub warnings: Warnings,
 }
 
 impl InputStats {
@@ -67,6 +71,7 @@ impl InputStats {
         self.skipped_records += o.skipped_records;
         self.invalid_lines += o.invalid_lines;
         self.duplicates += o.duplicates;
+        self.warnings.merge(&o.warnings);
     }
 }
 

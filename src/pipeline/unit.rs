@@ -1,7 +1,8 @@
 //! Processing one unit of work (a block of native lines, or a whole
 //! agentfootprint source) into an accumulator: accounting for every line,
-//! parsing, de-duplicating within the unit, filtering and grading. Runs on
-//! the worker threads; knows nothing of ordering or of other units.
+//! parsing, de-duplicating within the unit, filtering and grading, and
+//! counting warnings (in the unit's `stats`). Runs on the worker threads;
+//! knows nothing of ordering or of other units.
 
 use super::{Accumulator, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key};
 use crate::dialect::{self, Parsed};
@@ -69,7 +70,8 @@ impl<'a> UnitState<'a> {
     /// Counts one turn: a duplicate (within the unit, or `known` from an
     /// earlier unit), or a turn that is filtered and graded. The one place
     /// both dialects share. A known turn still enters the unit's key set, so
-    /// its later copies in this unit are duplicates too.
+    /// its later copies in this unit are duplicates too. Returns whether it
+    /// counted as a turn (not a duplicate).
     fn take(
         &mut self,
         engine: &Engine,
@@ -77,23 +79,24 @@ impl<'a> UnitState<'a> {
         turn: crate::model::Turn<'a>,
         known: bool,
         pos: Pos,
-    ) {
+    ) -> bool {
         if engine.dedupe {
             let key = id_key(turn.turn_id.as_str());
             if !self.local.insert(key) || known {
                 self.stats.duplicates += 1;
-                return;
+                return false;
             }
             self.keys.push((key, pos.1));
         }
         self.stats.turns += 1;
         if !engine.filter.keep_turn(&turn) {
-            return;
+            return true;
         }
         let row = grade(turn, grammar);
         if engine.filter.keep_row(&row) {
             self.rows.push(Graded { row, pos });
         }
+        true
     }
 
     fn invalid(&mut self, line: u64, reason: String) {
@@ -147,17 +150,18 @@ fn process_block<A: Accumulator>(
         } else if line.len() as u64 > engine.max_line {
             unit.invalid(rel, too_long(line.len()));
         } else {
-            match std::str::from_utf8(line).map(dialect::native::parse_line) {
+            match std::str::from_utf8(line).map(dialect::native::parse_line_reporting) {
                 Err(_) => unit.invalid(rel, "invalid UTF-8".to_owned()),
-                Ok(Parsed::Skipped) => unit.stats.skipped_records += 1,
-                Ok(Parsed::Invalid(reason)) => unit.invalid(rel, reason),
-                Ok(Parsed::Turn(turn)) => unit.take(
-                    engine,
-                    &engine.grammar,
-                    turn,
-                    skip.is_some_and(|s| s.contains(&rel)),
-                    (seq, rel),
-                ),
+                Ok((Parsed::Skipped, _)) => unit.stats.skipped_records += 1,
+                Ok((Parsed::Invalid(reason), _)) => unit.invalid(rel, reason),
+                Ok((Parsed::Turn(turn), dropped)) => {
+                    let known = skip.is_some_and(|s| s.contains(&rel));
+                    // Warnings count turns, as `stats.turns` does: a
+                    // duplicate's dropped fields are not counted again.
+                    if unit.take(engine, &engine.grammar, turn, known, (seq, rel)) {
+                        dropped.record(&mut unit.stats.warnings);
+                    }
+                }
             }
         }
     }

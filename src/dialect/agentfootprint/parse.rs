@@ -69,9 +69,17 @@ fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
     };
     let kind = match e.kind.or(e.event_type) {
         Some(Value::String(s)) => s,
+        // Named by its JSON type: a reason never echoes a value.
         Some(other) => {
+            let found = match other {
+                Value::Number(_) => "a number",
+                Value::Bool(_) => "a boolean",
+                Value::Array(_) => "an array",
+                Value::Object(_) => "an object",
+                Value::Null | Value::String(_) => "null",
+            };
             return Item::Invalid(format!(
-                "not an agentfootprint event: `type` is {other}, not a string"
+                "not an agentfootprint event: `type` is {found}, not a string"
             ));
         }
         None if !in_document && (e.format.is_some() || e.header.is_some()) => {
