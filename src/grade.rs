@@ -4,7 +4,7 @@
 //! answer for markers, resolves them against the chunk list and applies the
 //! five rules in order; it never reads or writes anything.
 
-use crate::markers::{Grammar, Marker, MarkerKind};
+use crate::markers::{Grammar, Marker, MarkerKind, resolve_citation};
 use crate::model::{Answer, Chunk, MarkersFrom, Row, Turn, Verdict};
 
 /// Counts of the markers of one answer.
@@ -78,13 +78,8 @@ pub fn tally(
             Some((t, MarkersFrom::Reply))
         }
         Answer::Citations(list) => {
-            for index in list {
-                let kind = match index {
-                    Some(i) if *i >= 1 && *i <= n as u64 => MarkerKind::Cited(*i as u32),
-                    Some(_) => MarkerKind::OutOfRange,
-                    None => MarkerKind::Malformed,
-                };
-                t.add(kind, n);
+            for &index in list {
+                t.add(resolve_citation(index, n as u64), n);
             }
             Some((t, MarkersFrom::Citations))
         }

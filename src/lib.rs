@@ -4,7 +4,8 @@
 //! maps the result to an exit code. Data flows one way:
 //! sources ([`input`]) → turns ([`dialect`]) → graded rows ([`grade`], with
 //! [`markers`]) → accumulators ([`accumulate`], driven by [`pipeline`]) →
-//! renderers ([`render`]). Subcommands live in [`cmd`].
+//! renderers ([`render`]). Subcommands live in [`cmd`]; warnings about the
+//! input are counted in [`messages`].
 
 pub mod accumulate;
 pub mod cli;
@@ -17,6 +18,7 @@ pub mod gate;
 pub mod grade;
 pub mod input;
 pub mod markers;
+pub mod messages;
 pub mod model;
 pub mod pipeline;
 pub mod render;

@@ -5,7 +5,7 @@
 //! malformed. It allocates nothing on the hot path and does no I/O; the
 //! verdict rules in `grade` are the only consumer that decides anything.
 
-use crate::model::Chunk;
+use crate::model::{Chunk, CitationIndex};
 use memchr::memchr;
 
 /// What one marker resolved to.
@@ -61,7 +61,8 @@ impl Default for Grammar {
 
 /// Widest numeric range (`[1-100]`) that still counts as markers.
 pub const MAX_RANGE: u64 = 100;
-/// Longest bracketed run the scanners look at; longer text is prose, not a marker.
+/// Longest text between `[` and `]` the scanners look at, in bytes: up to
+/// 256 can be a marker, 257 or more is prose.
 const MAX_BRACKET: usize = 256;
 
 impl Grammar {
@@ -144,9 +145,36 @@ fn resolve(index: Option<u64>, n: u64) -> MarkerKind {
     }
 }
 
-/// Parses ASCII digits. `Some(None)` would be overflow; we fold that into
-/// `Some(v)` = value, `None` = not digits, and overflow into `u64::MAX`
-/// which is out of range for any real chunk list.
+/// Reads the text of a JSON value given as a citation `index` by the rule
+/// of inline markers: ASCII digits are an index, however many (too large
+/// for any integer is out of range, like `[KB-99999999999999999999999]`); a
+/// negative whole number is out of range, like index 0; anything else (a
+/// fraction, an exponent, a string, null) is malformed.
+pub fn citation_index(json: &str) -> CitationIndex {
+    let (negative, digits) = match json.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, json),
+    };
+    match parse_digits(digits.as_bytes()) {
+        None => CitationIndex::Malformed,
+        Some(_) if negative => CitationIndex::OutOfRange,
+        Some(Some(i)) => CitationIndex::Index(i),
+        Some(None) => CitationIndex::OutOfRange,
+    }
+}
+
+/// Resolves one element of a citations list against `n` chunks: the same
+/// rule as a marker in a reply.
+pub fn resolve_citation(index: CitationIndex, n: u64) -> MarkerKind {
+    match index {
+        CitationIndex::Index(i) => resolve(Some(i), n),
+        CitationIndex::OutOfRange => resolve(None, n),
+        CitationIndex::Malformed => MarkerKind::Malformed,
+    }
+}
+
+/// Parses ASCII digits: `None` when `s` is not digits, `Some(None)` when
+/// they are too large for any integer (out of range for any chunk list).
 fn parse_digits(s: &[u8]) -> Option<Option<u64>> {
     if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
         return None;
@@ -165,9 +193,10 @@ fn parse_digits(s: &[u8]) -> Option<Option<u64>> {
 }
 
 /// Finds the bracketed run starting at `open` (a `[`): the index of its `]`,
-/// provided no other `[` or line break comes first and it is short.
+/// provided no other `[` or line break comes first and at most
+/// [`MAX_BRACKET`] bytes lie between them.
 fn close_of(b: &[u8], open: usize) -> Option<usize> {
-    let end = (open + 1 + MAX_BRACKET).min(b.len());
+    let end = (open + 2 + MAX_BRACKET).min(b.len());
     for (i, &c) in b[open + 1..end].iter().enumerate() {
         match c {
             b']' => return Some(open + 1 + i),
@@ -200,7 +229,7 @@ fn escape_in_bracket(b: &[u8]) -> bool {
     let mut at = 0;
     while let Some(off) = memchr(b'[', &b[at..]) {
         let open = at + off;
-        let end = (open + 1 + MAX_BRACKET).min(b.len());
+        let end = (open + 2 + MAX_BRACKET).min(b.len());
         for &c in &b[open + 1..end] {
             match c {
                 b'\\' => return true,

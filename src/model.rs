@@ -174,11 +174,24 @@ impl Unobserved {
 pub enum Answer<'a> {
     /// The reply text (markers are scanned from it).
     Reply(Reply<'a>),
-    /// No reply, but a citations list: each element's `index`, or `None` when
-    /// the element had no integer index (counted as malformed).
-    Citations(Vec<Option<u64>>),
+    /// No reply, but a citations list: each element's `index`.
+    Citations(Vec<CitationIndex>),
     /// No answer was observed.
     Unobserved(Unobserved),
+}
+
+/// The `index` of one element of a citations list, as read. Resolved
+/// against the chunks by [`crate::markers::resolve_citation`], the rule of
+/// inline markers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CitationIndex {
+    /// A whole number: 1-based, so 0 is out of range.
+    Index(u64),
+    /// A whole number that is negative or too large for any integer: out of
+    /// range whatever the chunks, as `[KB-99999999999999999999999]` is.
+    OutOfRange,
+    /// No whole-number index (none, a string, a fraction): malformed.
+    Malformed,
 }
 
 /// One turn as a dialect produced it, before grading.
@@ -379,7 +392,8 @@ pub struct ToolCall {
 }
 
 /// Input accounting: every line read is exactly one of
-/// turns, blank_lines, skipped_records, invalid_lines or duplicates.
+/// turns, blank_lines, skipped_records, invalid_lines or duplicates; and
+/// the warnings about turns that were read all the same.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct InputStats {
     pub files: u64,
@@ -389,6 +403,8 @@ pub struct InputStats {
     pub skipped_records: u64,
     pub invalid_lines: u64,
     pub duplicates: u64,
+    /// Counted warnings (e.g. an optional field of the wrong type, dropped).
+    pub warnings: crate::messages::Warnings,
 }
 
 impl InputStats {
@@ -401,5 +417,6 @@ impl InputStats {
         self.skipped_records += o.skipped_records;
         self.invalid_lines += o.invalid_lines;
         self.duplicates += o.duplicates;
+        self.warnings.merge(&o.warnings);
     }
 }

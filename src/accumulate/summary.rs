@@ -101,12 +101,20 @@ pub struct Telemetry {
     /// Latency in ms → count. Exact below 10 s, three significant digits above,
     /// so the number of buckets stays small whatever the input.
     pub latency: Histogram,
-    pub tokens_used: u64,
+    /// Summed in 128 bits: no count of turns of up to 2^64 − 1 tokens each
+    /// can overflow it, so the sum is exact and any split merges to it.
+    pub tokens_used: u128,
     pub turns_with_tokens: u64,
-    /// Cost in millionths of a cent, summed as integers.
+    /// Cost in millionths of a cent, summed as integers; each turn's is
+    /// clamped to ±[`COST_LIMIT_MICRO_CENTS`], so no sum can overflow.
     pub cost_micro_cents: i128,
     pub turns_with_cost: u64,
 }
+
+/// The largest cost one turn can add, in millionths of a cent (about 92
+/// billion dollars): with at most 2^64 turns the `i128` sum cannot overflow,
+/// so it stays exact and associative.
+pub const COST_LIMIT_MICRO_CENTS: i128 = i64::MAX as i128;
 
 /// Latencies below this many ms are counted exactly, in a dense array.
 const EXACT_MS: u64 = 10_000;
@@ -164,19 +172,27 @@ impl Histogram {
     }
 }
 
-/// The latency bucket of a value in ms.
+/// The histogram's top bucket, in ms: a latency of 2^64 ms or more (and
+/// anything from 1.835e19 up) is counted here, never as 0.
+pub const TOP_LATENCY_BUCKET: u64 = 18_400_000_000_000_000_000;
+
+/// The latency bucket of a value in ms: exact below 10 s, three significant
+/// digits above; values past the range go to [`TOP_LATENCY_BUCKET`], and
+/// negative ones (and NaN) to 0.
 pub fn latency_bucket(ms: f64) -> u64 {
-    let v = if ms.is_finite() && ms > 0.0 {
-        ms.round().min(u64::MAX as f64) as u64
-    } else {
+    let v = if ms.is_nan() || ms <= 0.0 {
         0
+    } else {
+        // `as` saturates: +inf and anything past 2^64 become u64::MAX.
+        ms.round() as u64
     };
-    if v < 10_000 {
+    if v < EXACT_MS {
         return v;
     }
-    let digits = v.ilog10();
-    let unit = 10u64.pow(digits - 2);
-    (v + unit / 2) / unit * unit
+    let unit = 10u64.pow(v.ilog10() - 2);
+    // Rounds half up without `v + unit / 2`, which overflows near u64::MAX.
+    let (q, r) = (v / unit, v % unit);
+    (q + u64::from(r >= unit / 2)) * unit
 }
 
 impl Telemetry {
@@ -185,11 +201,13 @@ impl Telemetry {
             self.latency.add(latency_bucket(l), 1);
         }
         if let Some(t) = r.tokens_used {
-            self.tokens_used += t;
+            self.tokens_used += u128::from(t);
             self.turns_with_tokens += 1;
         }
         if let Some(c) = r.cost_cents.filter(|c| c.is_finite()) {
-            self.cost_micro_cents += (c * 1e6).round() as i128;
+            let micro =
+                ((c * 1e6).round() as i128).clamp(-COST_LIMIT_MICRO_CENTS, COST_LIMIT_MICRO_CENTS);
+            self.cost_micro_cents += micro;
             self.turns_with_cost += 1;
         }
     }
@@ -466,6 +484,50 @@ mod tests {
         assert_eq!(latency_bucket(12_345.0), 12_300);
         assert_eq!(latency_bucket(-5.0), 0);
         assert_eq!(latency_bucket(f64::NAN), 0);
+    }
+
+    /// Issue 18, item 5: a latency of 1e20 ms was counted as 0 (the rounding
+    /// overflowed), so p50 and p95 read 0.
+    #[test]
+    fn latencies_past_the_range_land_in_the_top_bucket() {
+        assert_eq!(latency_bucket(1e20), TOP_LATENCY_BUCKET);
+        assert_eq!(latency_bucket(f64::INFINITY), TOP_LATENCY_BUCKET);
+        assert_eq!(latency_bucket(u64::MAX as f64), TOP_LATENCY_BUCKET);
+        assert_eq!(latency_bucket(1.83e19), 18_300_000_000_000_000_000);
+        assert_eq!(latency_bucket(99_950.0), 100_000);
+        let mut t = Telemetry::default();
+        let mut r = row(0);
+        for ms in [1e20, 1e20, 5.0] {
+            r.latency_ms = Some(ms);
+            t.add(&r);
+        }
+        assert_eq!(t.latency_quantile(0.5), Some(TOP_LATENCY_BUCKET));
+        assert_eq!(t.latency_quantile(0.95), Some(TOP_LATENCY_BUCKET));
+        assert_eq!(t.latency_quantile(0.0), Some(5));
+    }
+
+    /// Issue 18, item 5: token sums wrapped (2^64 − 1 twice plus 5 gave 3).
+    #[test]
+    fn token_and_cost_sums_do_not_overflow() {
+        let mut r = row(0);
+        let (mut whole, mut a, mut b) = (
+            Telemetry::default(),
+            Telemetry::default(),
+            Telemetry::default(),
+        );
+        for (i, (tokens, cost)) in [(u64::MAX, 1e300), (u64::MAX, 1e300), (5, -1e300)]
+            .into_iter()
+            .enumerate()
+        {
+            r.tokens_used = Some(tokens);
+            r.cost_cents = Some(cost);
+            whole.add(&r);
+            (if i == 0 { &mut a } else { &mut b }).add(&r);
+        }
+        assert_eq!(whole.tokens_used, 2 * u128::from(u64::MAX) + 5);
+        assert_eq!(whole.cost_micro_cents, COST_LIMIT_MICRO_CENTS);
+        a.merge(&b);
+        assert_eq!(a, whole);
     }
 
     #[test]

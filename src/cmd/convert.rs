@@ -11,7 +11,7 @@ use crate::accumulate::details::Collected;
 use crate::cli::{ConvertArgs, ConvertTo};
 use crate::config::Settings;
 use crate::filter::Filter;
-use crate::model::{Answer, Extras, Verdict, format_time};
+use crate::model::{Answer, CitationIndex, Extras, Verdict, format_time};
 use anyhow::Result;
 use serde_json::{Map, Value, json};
 use std::io::Write;
@@ -183,7 +183,16 @@ pub fn turn_line(c: &Collected) -> Value {
         }
         Answer::Citations(list) => {
             m.insert("reply".into(), Value::Null);
-            let cites: Vec<Value> = list.iter().map(|i| json!({ "index": i })).collect();
+            // Written so that reading the line back grades the same:
+            // out of range as a negative index, malformed as null.
+            let cites: Vec<Value> = list
+                .iter()
+                .map(|i| match i {
+                    CitationIndex::Index(n) => json!({ "index": n }),
+                    CitationIndex::OutOfRange => json!({ "index": -1 }),
+                    CitationIndex::Malformed => json!({ "index": null }),
+                })
+                .collect();
             m.insert("citations".into(), Value::Array(cites));
         }
     }

@@ -8,8 +8,8 @@ use crate::config::{self, Settings};
 use crate::exit;
 use crate::filter::Filter;
 use crate::grade::{grade, tally};
-use crate::markers::{Grammar, MarkerKind};
-use crate::model::{Answer, Extras, Row, Turn, format_time};
+use crate::markers::{Grammar, MarkerKind, resolve_citation};
+use crate::model::{Answer, CitationIndex, Extras, Row, Turn, format_time};
 use crate::render::escape::terminal;
 use crate::render::{self, Section};
 use anyhow::Result;
@@ -135,14 +135,18 @@ pub fn explain(
             });
         }
         (Answer::Citations(list), _) => {
-            for (i, idx) in list.iter().enumerate() {
-                let n = turn.chunks.len() as u64;
-                let (resolves, chunk) = match idx {
-                    Some(x) if *x >= 1 && *x <= n => ("cited", Some(*x as u32)),
-                    Some(_) => ("out_of_range", None),
-                    None => ("malformed", None),
+            for (i, &idx) in list.iter().enumerate() {
+                let kind = resolve_citation(idx, turn.chunks.len() as u64);
+                let (resolves, chunk) = match kind {
+                    MarkerKind::Cited(c) => ("cited", Some(c)),
+                    MarkerKind::OutOfRange => ("out_of_range", None),
+                    MarkerKind::Malformed => ("malformed", None),
                 };
-                let shown = idx.map_or_else(|| "?".to_owned(), |x| x.to_string());
+                let shown = match idx {
+                    CitationIndex::Index(x) => x.to_string(),
+                    CitationIndex::OutOfRange => "(negative or too large)".to_owned(),
+                    CitationIndex::Malformed => "?".to_owned(),
+                };
                 markers.push(MarkerView {
                     text: format!("citations[{i}].index={shown}"),
                     offset: None,

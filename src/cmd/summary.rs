@@ -101,7 +101,7 @@ pub struct TelemetryDoc {
     pub latency_samples: u64,
     pub latency_ms_median: Option<u64>,
     pub latency_ms_p95: Option<u64>,
-    pub tokens_used: Option<u64>,
+    pub tokens_used: Option<u128>,
     pub cost_cents: Option<f64>,
 }
 

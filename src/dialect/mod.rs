@@ -13,6 +13,7 @@ pub mod spans;
 pub use assembly::{Assembly, Group};
 
 use crate::markers::{Grammar, Preset};
+use crate::messages::Warnings;
 use crate::model::{Extras, Turn};
 use std::any::Any;
 
@@ -57,7 +58,14 @@ pub trait Dialect: Sync {
         false
     }
     /// Reads one non-blank line: a turn, or records pushed onto `out`.
-    fn parse_line<'a>(&self, line: &'a str, out: &mut Vec<Record>) -> Parsed<'a>;
+    /// Fields read leniently (dropped, the turn still read) are counted in
+    /// `warnings`; the engine keeps them only for turns it counts.
+    fn parse_line<'a>(
+        &self,
+        line: &'a str,
+        out: &mut Vec<Record>,
+        warnings: &mut Warnings,
+    ) -> Parsed<'a>;
     /// Reads a whole document into records, with its own accounting.
     fn parse_document(&self, data: &[u8], out: &mut DocumentRecords) {
         let _ = data;
@@ -214,9 +222,14 @@ pub const MAX_REASON: usize = 300;
 ///
 /// serde quotes a string value as a Rust string literal (`invalid type:
 /// string "…", expected …`), an unknown enum variant in backticks (`unknown
-/// variant `…`, expected one of …`) and a character in backticks
-/// (`character `x``); each of those becomes `…`. Field names and the
-/// "expected" part come from this tool's own types and stay.
+/// variant `…`, expected one of …`), and a character, a number or a boolean
+/// in backticks (`integer `4111111111111111``); each of those becomes `…`.
+/// Field names and the "expected" part come from this tool's own types and
+/// stay, except that Rust type names become JSON ones (`struct ChunkIn` →
+/// `an object`, `u64` → `an integer`, `f64` → `a number`).
+///
+/// The native dialect checks types itself and names field and type in its
+/// own words; this is the safety net for every message serde still writes.
 pub fn redact_reason(msg: &str) -> String {
     let mut out = String::with_capacity(msg.len().min(MAX_REASON));
     let mut rest = msg;
@@ -251,6 +264,14 @@ pub fn redact_reason(msg: &str) -> String {
             let end = chars.nth(1).filter(|&(_, c)| c == '`').map(|(j, _)| j);
             out.push_str("`…`");
             rest = end.map_or("", |j| &from[j + 1..]);
+        } else if ["integer ", "floating point ", "boolean "]
+            .iter()
+            .any(|p| before.ends_with(p))
+        {
+            // A number or a boolean from the input, which holds no backtick.
+            let end = from[1..].find('`').map(|j| j + 1);
+            out.push_str("`…`");
+            rest = end.map_or("", |j| &from[j + 1..]);
         } else {
             // A field name or an expected value: the tool's own text.
             let close = from[1..].find('`').map(|j| j + 1);
@@ -267,7 +288,48 @@ pub fn redact_reason(msg: &str) -> String {
         }
     }
     out.push_str(rest);
-    cap_reason(out)
+    cap_reason(json_type_names(out))
+}
+
+/// Replaces the Rust type names serde puts after "expected" with the JSON
+/// types a user writes.
+fn json_type_names(msg: String) -> String {
+    const NAMES: [(&str, &str); 13] = [
+        ("u8", "an integer"),
+        ("u16", "an integer"),
+        ("u32", "an integer"),
+        ("u64", "an integer"),
+        ("u128", "an integer"),
+        ("usize", "an integer"),
+        ("i8", "an integer"),
+        ("i16", "an integer"),
+        ("i32", "an integer"),
+        ("i64", "an integer"),
+        ("i128", "an integer"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+    ];
+    let Some(at) = msg.find("expected ") else {
+        return msg;
+    };
+    let (head, tail) = msg.split_at(at + "expected ".len());
+    let word_end = |s: &str| {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let replaced = if let Some(name) = tail.strip_prefix("struct ") {
+        Some(("an object", &name[word_end(name)..]))
+    } else {
+        let word = &tail[..word_end(tail)];
+        NAMES
+            .iter()
+            .find(|(n, _)| *n == word)
+            .map(|(_, json)| (*json, &tail[word.len()..]))
+    };
+    match replaced {
+        Some((json, after)) => format!("{head}{json}{after}"),
+        None => msg,
+    }
 }
 
 /// Cuts a reason to at most [`MAX_REASON`] bytes (on a character boundary,
@@ -327,6 +389,30 @@ mod tests {
         assert_eq!(redact_reason("a `b"), "a `b");
     }
 
+    #[test]
+    fn numbers_booleans_and_type_names_are_redacted() {
+        assert_eq!(
+            redact_reason("invalid type: integer `4111111111111111`, expected a string"),
+            "invalid type: integer `…`, expected a string"
+        );
+        assert_eq!(
+            redact_reason("invalid type: integer `-5`, expected u64 at line 1 column 9"),
+            "invalid type: integer `…`, expected an integer at line 1 column 9"
+        );
+        assert_eq!(
+            redact_reason("invalid type: floating point `1.5`, expected f64"),
+            "invalid type: floating point `…`, expected a number"
+        );
+        assert_eq!(
+            redact_reason("invalid type: boolean `true`, expected struct ChunkIn"),
+            "invalid type: boolean `…`, expected an object"
+        );
+        assert_eq!(
+            redact_reason("invalid value: integer `7`, expected u64s"),
+            "invalid value: integer `…`, expected u64s"
+        );
+    }
+
     fn invalid(line: &str) -> String {
         match native::parse_line(line) {
             Parsed::Invalid(r) => r,
@@ -340,7 +426,8 @@ mod tests {
         for body in [
             r#""reply":"x","grounding":{"chunks":["SECRET chunk"]}}"#,
             r#""reply":"x","grounding":"SECRET"}"#,
-            r#""reply":"x","unobserved":"SECRET"}"#,
+            r#""reply":["SECRET"]}"#,
+            r#""reply":"x","agent_id":"SECRET"}"#,
             r#""reply":"x","grounding":{"chunks":[{"score":"SECRET"}]}}"#,
         ] {
             let r = invalid(&format!("{head}{body}"));
@@ -353,6 +440,151 @@ mod tests {
         ));
         assert!(r.starts_with("created_at "), "{r}");
         assert!(r.len() <= MAX_REASON + '…'.len_utf8(), "{} bytes", r.len());
+    }
+
+    /// An otherwise valid turn line with `value` at `path`.
+    fn line_with(path: &str, value: &str) -> String {
+        use serde_json::{Value, json};
+        let v: Value = serde_json::from_str(value).expect("a JSON value");
+        let mut line = json!({
+            "turn_id": "t", "agent_id": "a", "created_at": "2026-08-01T00:00:00Z",
+            "reply": "see [KB-1]", "grounding": {"chunks": [{"document_id": "d"}]},
+        });
+        let chunk = |field: &str, v: Value| json!([{ "document_id": "d", field: v }]);
+        match path {
+            "grounding.chunks[]" => line["grounding"]["chunks"] = json!([v]),
+            "grounding.chunks[].document_id" => {
+                line["grounding"]["chunks"] = json!([{ "document_id": v }])
+            }
+            "grounding.chunks[].chunk_id" => line["grounding"]["chunks"] = chunk("chunk_id", v),
+            "grounding.chunks[].score" => line["grounding"]["chunks"] = chunk("score", v),
+            "grounding.tools[].status" => {
+                line["grounding"]["tools"] = json!([{ "name": "x", "status": v }])
+            }
+            // Read only when there is no reply.
+            "grounding.citations" => {
+                line["reply"] = Value::Null;
+                line["grounding"]["citations"] = v;
+            }
+            // Read only when no answer was observed.
+            "unobserved" => {
+                line["reply"] = Value::Null;
+                line["grounding"] = Value::Null;
+                line["unobserved"] = v;
+            }
+            _ => match path.strip_prefix("grounding.") {
+                Some(field) => line["grounding"][field] = v,
+                None => line[path] = v,
+            },
+        }
+        line.to_string()
+    }
+
+    /// Issue 18, items 9 and 10: a mistyped field names the field and the
+    /// type it should have, never the value; optional descriptive and
+    /// telemetry fields are dropped with a warning and the turn is graded.
+    #[test]
+    fn mistyped_fields_are_named_never_echoed_and_optional_ones_dropped() {
+        // (JSON value, its kind)
+        let values = [
+            ("4111111111111111", "uint"),
+            ("-4111111111111111", "negative"),
+            ("4111.5", "float"),
+            ("4.1111e300", "float"),
+            ("true", "bool"),
+            ("false", "bool"),
+            (r#""SECRET-4111""#, "string"),
+            (r#"{"k":"SECRET-4111"}"#, "object"),
+            (r#"["SECRET-4111"]"#, "array"),
+        ];
+        // (path, kinds it accepts, strict)
+        let fields: &[(&str, &[&str], bool)] = &[
+            ("turn_id", &["string", "uint", "negative"], true),
+            ("agent_id", &["string"], true),
+            ("created_at", &[], true),
+            ("reply", &["string"], true),
+            ("grounding", &["object"], true),
+            ("grounding.chunks", &[], true),
+            ("grounding.chunks[]", &["object"], true),
+            (
+                "grounding.chunks[].document_id",
+                &["string", "uint", "negative"],
+                true,
+            ),
+            (
+                "grounding.chunks[].chunk_id",
+                &["string", "uint", "negative"],
+                true,
+            ),
+            (
+                "grounding.chunks[].score",
+                &["uint", "negative", "float"],
+                true,
+            ),
+            ("grounding.citations", &["array"], true),
+            ("conversation_id", &["string", "uint", "negative"], false),
+            ("channel", &["string"], false),
+            ("model", &["string"], false),
+            ("tokens_used", &["uint"], false),
+            ("cost_cents", &["uint", "negative", "float"], false),
+            ("latency_ms", &["uint", "negative", "float"], false),
+            ("unobserved", &[], false),
+            ("grounding.model", &["string"], false),
+            ("grounding.tokens_used", &["uint"], false),
+            (
+                "grounding.cost_cents",
+                &["uint", "negative", "float"],
+                false,
+            ),
+            (
+                "grounding.latency_ms",
+                &["uint", "negative", "float"],
+                false,
+            ),
+            ("grounding.tools", &[], false),
+            ("grounding.tools[].status", &["string"], false),
+        ];
+        for &(path, accepts, strict) in fields {
+            for (value, kind) in values {
+                // A string in `created_at` is parsed as a time (and quoted by a prefix).
+                if path == "created_at" && kind == "string" {
+                    continue;
+                }
+                let line = line_with(path, value);
+                let (parsed, dropped) = native::parse_line_reporting(&line);
+                let ok = accepts.contains(&kind);
+                match parsed {
+                    Parsed::Turn(_) if ok || !strict => {
+                        let names: Vec<_> = dropped.fields().map(|f| f.0).collect();
+                        let want: &[&str] = if ok { &[] } else { &[path] };
+                        assert_eq!(names, want, "{path} = {value}");
+                    }
+                    Parsed::Invalid(r) if strict && !ok => {
+                        // An array of strings as chunks names `grounding.chunks[]`.
+                        assert!(
+                            r.starts_with(&format!("field `{path}")),
+                            "{path} = {value}: {r}"
+                        );
+                        assert!(r.contains("`: expected ") && r.contains(", found "), "{r}");
+                        for leak in [
+                            "4111", "SECRET", "true", "false", "e300", "Chunk", "struct", "64",
+                        ] {
+                            assert!(!r.contains(leak), "{path} = {value}: {r}");
+                        }
+                    }
+                    other => panic!("{path} = {value}: {other:?}"),
+                }
+            }
+        }
+        // The example of the issue, and what a number too large for an id says.
+        assert_eq!(
+            invalid(&line_with("agent_id", "4111111111111111")),
+            "field `agent_id`: expected a string, found a number"
+        );
+        assert_eq!(
+            invalid(&line_with("turn_id", "1e30")),
+            "field `turn_id`: expected a string or an integer, found a fractional or too large number"
+        );
     }
 
     #[test]

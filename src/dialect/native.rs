@@ -4,87 +4,184 @@
 //! reply stays a raw JSON string literal so markers can be scanned without
 //! decoding it. [`parse_line`] is the one entry point, so another JSON engine
 //! can be swapped in behind it.
+//!
+//! Every field is read as whatever JSON it holds, and its type is checked
+//! here, not by serde, so a message names the field and the type it should
+//! have and never quotes the value. What a wrong type does depends on the
+//! field: where the verdict or the turn's identity depends on it (`turn_id`,
+//! `agent_id`, `created_at`, `reply`, `grounding` with its `chunks`, their
+//! ids and `score`, and `citations`) the line is invalid; the optional
+//! descriptive and telemetry fields ([`LENIENT`]) are dropped, as if absent,
+//! and reported in [`Dropped`], and the turn is graded.
 
 use super::Parsed;
-use crate::model::{Answer, Chunk, Id, Reply, Turn, Unobserved};
+use crate::messages::Warnings;
+use crate::model::{Answer, Chunk, CitationIndex, Id, Reply, Turn, Unobserved};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 #[derive(Deserialize)]
 struct LineIn<'a> {
     #[serde(rename = "type", borrow, default)]
     kind: Option<&'a RawValue>,
     #[serde(borrow, default)]
-    turn_id: Option<IdIn<'a>>,
+    turn_id: Option<Field<IdIn<'a>>>,
     #[serde(borrow, default)]
-    agent_id: Option<StrIn<'a>>,
+    agent_id: Option<Field<StrIn<'a>>>,
     #[serde(borrow, default)]
-    conversation_id: Option<IdIn<'a>>,
+    conversation_id: Option<Field<IdIn<'a>>>,
     #[serde(borrow, default)]
-    channel: Option<StrIn<'a>>,
+    channel: Option<Field<StrIn<'a>>>,
     #[serde(borrow, default)]
-    created_at: Option<StrIn<'a>>,
+    created_at: Option<Field<StrIn<'a>>>,
     #[serde(borrow, default)]
     reply: Option<&'a RawValue>,
     #[serde(borrow, default)]
-    grounding: Option<GroundingIn<'a>>,
+    grounding: Option<Field<GroundingIn<'a>>>,
     #[serde(borrow, default)]
-    model: Option<StrIn<'a>>,
+    model: Option<Field<StrIn<'a>>>,
     #[serde(default)]
-    tokens_used: Option<f64>,
+    tokens_used: Option<Field<Count>>,
     #[serde(default)]
-    cost_cents: Option<f64>,
+    cost_cents: Option<Field<Number>>,
     #[serde(default)]
-    latency_ms: Option<f64>,
+    latency_ms: Option<Field<Number>>,
     /// Why no answer was observed, when `reply` is null (written by `convert`).
-    #[serde(default)]
-    unobserved: Option<Unobserved>,
-}
-
-/// Telemetry fields, read from `grounding` first and the top level second.
-#[derive(Default)]
-struct TelemetryIn<'a> {
-    model: Option<StrIn<'a>>,
-    tokens_used: Option<f64>,
-    cost_cents: Option<f64>,
-    latency_ms: Option<f64>,
+    #[serde(borrow, default)]
+    unobserved: Option<Field<StrIn<'a>>>,
 }
 
 #[derive(Deserialize)]
 struct GroundingIn<'a> {
     #[serde(borrow, default)]
-    chunks: Option<ChunksIn<'a>>,
+    chunks: Option<Field<ChunksIn<'a>>>,
     #[serde(default)]
-    citations: Option<CitationsIn>,
+    citations: Option<Field<CitationsIn>>,
     #[serde(default)]
-    tools: Option<ToolsIn>,
+    tools: Option<Field<ToolsIn>>,
     #[serde(borrow, default)]
-    model: Option<StrIn<'a>>,
+    model: Option<Field<StrIn<'a>>>,
     #[serde(default)]
-    tokens_used: Option<f64>,
+    tokens_used: Option<Field<Count>>,
     #[serde(default)]
-    cost_cents: Option<f64>,
+    cost_cents: Option<Field<Number>>,
     #[serde(default)]
-    latency_ms: Option<f64>,
+    latency_ms: Option<Field<Number>>,
 }
 
 #[derive(Deserialize)]
 struct ChunkIn<'a> {
     #[serde(borrow, default)]
-    document_id: Option<IdIn<'a>>,
+    document_id: Option<Field<IdIn<'a>>>,
     #[serde(borrow, default)]
-    chunk_id: Option<IdIn<'a>>,
+    chunk_id: Option<Field<IdIn<'a>>>,
     #[serde(default)]
-    score: Option<f64>,
+    score: Option<Field<Number>>,
 }
+
+/// What a field held instead of the type it should have: "a number",
+/// "an object". Names a JSON type, never a value.
+type Found = &'static str;
+
+/// A field's value, or what it held when that was not the type it should
+/// have. As an `Option<Field<_>>`, a field that is `null` reads as absent.
+struct Field<T>(Result<T, Found>);
+
+/// The type a field should have: each method takes one kind of JSON value
+/// and gives the field's value, or what was found instead. A value of the
+/// wrong type is consumed without being kept (nested arrays and objects are
+/// skipped without recursion).
+trait Expect<'de>: Sized {
+    fn string(_: Cow<'de, str>) -> Result<Self, Found> {
+        Err("a string")
+    }
+    fn unsigned(_: u64) -> Result<Self, Found> {
+        Err("a number")
+    }
+    fn negative(_: i64) -> Result<Self, Found> {
+        Err("a number")
+    }
+    /// A number with a fraction or an exponent, or an integer beyond 64 bits.
+    fn float(_: f64) -> Result<Self, Found> {
+        Err("a number")
+    }
+    fn object<A: MapAccess<'de>>(mut map: A) -> Result<Result<Self, Found>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Err("an object"))
+    }
+    fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, Found>, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Err("an array"))
+    }
+}
+
+impl<'de, T: Expect<'de>> Deserialize<'de> for Field<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Expect<'de>> Visitor<'de> for V<T> {
+            type Value = Field<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Field(Err("a boolean")))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(Field(T::unsigned(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(Field(T::negative(v)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                Ok(Field(T::float(v)))
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Field(T::string(Cow::Borrowed(v))))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Field(T::string(Cow::Owned(v.to_owned()))))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Field(T::string(Cow::Owned(v))))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Field(Err("null")))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                T::object(map).map(Field)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                T::array(seq).map(Field)
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
+/// What each type is called in messages.
+const A_STRING: &str = "a string";
+const AN_ID: &str = "a string or an integer";
+const A_NUMBER: &str = "a number";
+const A_COUNT: &str = "a whole number, 0 or more";
+const AN_OBJECT: &str = "an object";
+const AN_ARRAY: &str = "an array";
 
 /// A string that borrows from the line unless an escape forces a copy.
 struct StrIn<'a>(Cow<'a, str>);
 
+impl<'de: 'a, 'a> Expect<'de> for StrIn<'a> {
+    fn string(v: Cow<'de, str>) -> Result<Self, Found> {
+        Ok(StrIn(v))
+    }
+}
+
+/// Object keys, read as strings (serde_json keys always are).
 impl<'de: 'a, 'a> Deserialize<'de> for StrIn<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -107,215 +204,320 @@ impl<'de: 'a, 'a> Deserialize<'de> for StrIn<'a> {
     }
 }
 
-/// `grounding.chunks`, read straight into the turn model with 1-based
-/// indexes (one allocation per turn, not two).
-struct ChunksIn<'a>(Vec<Chunk<'a>>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for ChunksIn<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ChunksIn<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array of chunks")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
-                while let Some(c) = seq.next_element::<ChunkIn<'de>>()? {
-                    out.push(Chunk {
-                        index: u32::try_from(out.len() + 1).unwrap_or(u32::MAX),
-                        document_id: c.document_id.map(|d| d.0),
-                        chunk_id: c.chunk_id.map(|d| d.0),
-                        score: c.score,
-                    });
-                }
-                Ok(ChunksIn(out))
-            }
-        }
-        d.deserialize_seq(V)
-    }
-}
-
 /// A string-or-integer id.
 struct IdIn<'a>(Id<'a>);
 
-impl<'de: 'a, 'a> Deserialize<'de> for IdIn<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = IdIn<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string or an integer")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(IdIn(Id {
-                    text: Cow::Borrowed(v),
-                    numeric: false,
-                }))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(IdIn(Id {
-                    text: Cow::Owned(v.to_owned()),
-                    numeric: false,
-                }))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-                Ok(IdIn(Id {
-                    text: Cow::Owned(v),
-                    numeric: false,
-                }))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(IdIn(Id {
-                    text: Cow::Owned(v.to_string()),
-                    numeric: true,
-                }))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                Ok(IdIn(Id {
-                    text: Cow::Owned(v.to_string()),
-                    numeric: true,
-                }))
-            }
-        }
-        d.deserialize_any(V)
+impl<'de: 'a, 'a> Expect<'de> for IdIn<'a> {
+    fn string(v: Cow<'de, str>) -> Result<Self, Found> {
+        Ok(IdIn(Id {
+            text: v,
+            numeric: false,
+        }))
+    }
+    fn unsigned(v: u64) -> Result<Self, Found> {
+        Ok(IdIn(Id {
+            text: Cow::Owned(v.to_string()),
+            numeric: true,
+        }))
+    }
+    fn negative(v: i64) -> Result<Self, Found> {
+        Ok(IdIn(Id {
+            text: Cow::Owned(v.to_string()),
+            numeric: true,
+        }))
+    }
+    fn float(_: f64) -> Result<Self, Found> {
+        Err("a fractional or too large number")
     }
 }
 
-/// `grounding.citations`: each element's integer `index`, `None` when it has none.
-struct CitationsIn(Vec<Option<u64>>);
+/// Any JSON number.
+struct Number(f64);
 
-impl<'de> Deserialize<'de> for CitationsIn {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CitationsIn;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array of citations")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(c) = seq.next_element::<CitationIn>()? {
-                    out.push(c.0);
+impl Expect<'_> for Number {
+    fn unsigned(v: u64) -> Result<Self, Found> {
+        Ok(Number(v as f64))
+    }
+    fn negative(v: i64) -> Result<Self, Found> {
+        Ok(Number(v as f64))
+    }
+    fn float(v: f64) -> Result<Self, Found> {
+        Ok(Number(v))
+    }
+}
+
+/// A whole number from 0 to 2^64 − 1 (`1840` or `1840.0`).
+struct Count(u64);
+
+impl Expect<'_> for Count {
+    fn unsigned(v: u64) -> Result<Self, Found> {
+        Ok(Count(v))
+    }
+    fn negative(_: i64) -> Result<Self, Found> {
+        Err("a negative number")
+    }
+    fn float(v: f64) -> Result<Self, Found> {
+        if v < 0.0 {
+            Err("a negative number")
+        } else if v.fract() != 0.0 {
+            Err("a fraction")
+        } else if v >= 18_446_744_073_709_551_616.0 {
+            Err("a number too large")
+        } else {
+            Ok(Count(v as u64))
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Expect<'de> for GroundingIn<'a> {
+    fn object<A: MapAccess<'de>>(map: A) -> Result<Result<Self, Found>, A::Error> {
+        GroundingIn::deserialize(MapAccessDeserializer::new(map)).map(Ok)
+    }
+}
+
+impl<'de: 'a, 'a> Expect<'de> for ChunkIn<'a> {
+    fn object<A: MapAccess<'de>>(map: A) -> Result<Result<Self, Found>, A::Error> {
+        ChunkIn::deserialize(MapAccessDeserializer::new(map)).map(Ok)
+    }
+}
+
+/// `grounding.chunks`, read straight into the turn model with 1-based
+/// indexes (one allocation per turn, not two); or why the line is invalid,
+/// from the first chunk that is not as it should be.
+struct ChunksIn<'a>(Result<Vec<Chunk<'a>>, String>);
+
+impl<'de: 'a, 'a> Expect<'de> for ChunksIn<'a> {
+    fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, Found>, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
+        while let Some(c) = seq.next_element::<Field<ChunkIn<'de>>>()? {
+            let chunk =
+                c.0.map_err(|found| wrong("grounding.chunks[]", AN_OBJECT, found))
+                    .and_then(|c| chunk(c, out.len() + 1));
+            match chunk {
+                Ok(c) => out.push(c),
+                Err(reason) => {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    return Ok(Ok(ChunksIn(Err(reason))));
                 }
-                Ok(CitationsIn(out))
             }
         }
-        d.deserialize_seq(V)
+        Ok(Ok(ChunksIn(Ok(out))))
     }
 }
 
-struct CitationIn(Option<u64>);
+/// The chunk at 1-based `index`, its fields checked.
+fn chunk(c: ChunkIn<'_>, index: usize) -> Result<Chunk<'_>, String> {
+    Ok(Chunk {
+        index: u32::try_from(index).unwrap_or(u32::MAX),
+        document_id: strict(c.document_id, "grounding.chunks[].document_id", AN_ID)?.map(|d| d.0),
+        chunk_id: strict(c.chunk_id, "grounding.chunks[].chunk_id", AN_ID)?.map(|d| d.0),
+        score: strict(c.score, "grounding.chunks[].score", "a number or null")?.map(|s| s.0),
+    })
+}
 
-impl<'de> Deserialize<'de> for CitationIn {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = CitationIn;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a citation object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut index = None;
-                while let Some(key) = map.next_key::<StrIn<'de>>()? {
-                    if key.0 == "index" {
-                        let v: serde_json::Value = map.next_value()?;
-                        index = match v {
-                            serde_json::Value::Number(n) => {
-                                n.as_u64().or_else(|| n.as_i64().map(|_| 0))
-                            }
-                            _ => None,
-                        };
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-                Ok(CitationIn(index))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-                Ok(CitationIn(Some(v)))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(CitationIn(Some(0)))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(CitationIn(None))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(CitationIn(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(CitationIn(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(CitationIn(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(CitationIn(None))
-            }
+/// `grounding.citations`: each element's `index`, read by the marker rule
+/// ([`crate::markers::citation_index`]). An element may be an object with
+/// an `index` or a bare number; anything else is a malformed marker.
+struct CitationsIn(Vec<CitationIndex>);
+
+impl<'de> Expect<'de> for CitationsIn {
+    fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, Found>, A::Error> {
+        let mut out = Vec::new();
+        // Raw, so an index too large for any integer is still seen as digits.
+        while let Some(raw) = seq.next_element::<&'de RawValue>()? {
+            out.push(citation(raw.get()));
         }
-        d.deserialize_any(V)
+        Ok(Ok(CitationsIn(out)))
     }
 }
 
-/// `grounding.tools`: only the number of calls and of failed calls.
+/// Only the `index` of a citation object.
+#[derive(Deserialize)]
+struct IndexOnly<'a> {
+    #[serde(borrow, default)]
+    index: Option<&'a RawValue>,
+}
+
+fn citation(raw: &str) -> CitationIndex {
+    if raw.starts_with('{') {
+        match serde_json::from_str::<IndexOnly<'_>>(raw) {
+            Ok(IndexOnly { index: Some(i) }) => crate::markers::citation_index(i.get()),
+            _ => CitationIndex::Malformed,
+        }
+    } else {
+        crate::markers::citation_index(raw)
+    }
+}
+
+/// `grounding.tools`: only the number of calls and of failed calls, and
+/// whether a status had to be dropped.
 #[derive(Default)]
 struct ToolsIn {
     calls: u32,
     errors: u32,
+    status_dropped: bool,
 }
 
-impl<'de> Deserialize<'de> for ToolsIn {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ToolsIn;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array of tool calls")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut t = ToolsIn::default();
-                while let Some(call) = seq.next_element::<ToolIn>()? {
+impl<'de> Expect<'de> for ToolsIn {
+    fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, Found>, A::Error> {
+        let mut t = ToolsIn::default();
+        let mut all_objects = true;
+        while let Some(call) = seq.next_element::<Field<ToolIn>>()? {
+            match call.0 {
+                Ok(call) => {
                     t.calls = t.calls.saturating_add(1);
-                    if !call.ok {
-                        t.errors = t.errors.saturating_add(1);
-                    }
+                    t.errors = t.errors.saturating_add(u32::from(!call.ok));
+                    t.status_dropped |= call.status_dropped;
                 }
-                Ok(t)
+                Err(_) => all_objects = false,
             }
         }
-        d.deserialize_seq(V)
+        Ok(if all_objects {
+            Ok(t)
+        } else {
+            Err("an array holding something other than objects")
+        })
     }
 }
 
-/// One tool call; `ok` unless its status is present and other than `ok`/`success`.
+/// One tool call; `ok` unless its status is present and other than
+/// `ok`/`success`. A status that is not a string is dropped (the call counts
+/// as `ok`).
 struct ToolIn {
     ok: bool,
+    status_dropped: bool,
 }
 
-impl<'de> Deserialize<'de> for ToolIn {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ToolIn;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a tool call object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut ok = true;
-                while let Some(key) = map.next_key::<StrIn<'de>>()? {
-                    if key.0 == "status" {
-                        let status = map.next_value::<Option<StrIn<'de>>>()?;
-                        ok = status.is_none_or(|s| tool_status_ok(&s.0));
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-                Ok(ToolIn { ok })
+impl<'de> Expect<'de> for ToolIn {
+    fn object<A: MapAccess<'de>>(mut map: A) -> Result<Result<Self, Found>, A::Error> {
+        let mut call = ToolIn {
+            ok: true,
+            status_dropped: false,
+        };
+        while let Some(key) = map.next_key::<StrIn<'de>>()? {
+            if key.0 == "status" {
+                let status = map.next_value::<Option<Field<StrIn<'de>>>>()?;
+                (call.ok, call.status_dropped) = match status.map(|s| s.0) {
+                    None => (true, false),
+                    Some(Ok(s)) => (tool_status_ok(&s.0), false),
+                    Some(Err(_)) => (true, true),
+                };
+            } else {
+                map.next_value::<IgnoredAny>()?;
             }
         }
-        d.deserialize_map(V)
+        Ok(Ok(call))
+    }
+}
+
+/// The optional fields read leniently: a value of the wrong type is dropped
+/// as if absent, counted as a warning, and the turn is graded all the same.
+/// None of them can change a verdict. (path, what it should be.)
+pub const LENIENT: [(&str, &str); 13] = [
+    ("conversation_id", AN_ID),
+    ("channel", A_STRING),
+    ("model", A_STRING),
+    ("tokens_used", A_COUNT),
+    ("cost_cents", A_NUMBER),
+    ("latency_ms", A_NUMBER),
+    (
+        "unobserved",
+        "one of `no_reply`, `no_turn_end`, `withheld`, `bounded_audit`",
+    ),
+    ("grounding.model", A_STRING),
+    ("grounding.tokens_used", A_COUNT),
+    ("grounding.cost_cents", A_NUMBER),
+    ("grounding.latency_ms", A_NUMBER),
+    ("grounding.tools", "an array of objects"),
+    ("grounding.tools[].status", A_STRING),
+];
+
+/// Positions in [`LENIENT`].
+#[derive(Clone, Copy)]
+enum Lenient {
+    ConversationId,
+    Channel,
+    Model,
+    TokensUsed,
+    CostCents,
+    LatencyMs,
+    Unobserved,
+    GroundingModel,
+    GroundingTokensUsed,
+    GroundingCostCents,
+    GroundingLatencyMs,
+    Tools,
+    ToolStatus,
+}
+
+/// The optional fields dropped from one turn because their type was wrong:
+/// a set over [`LENIENT`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dropped(u16);
+
+impl Dropped {
+    fn set(&mut self, f: Lenient) {
+        self.0 |= 1 << f as u16;
+    }
+    /// True when nothing was dropped.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// (path, what it should be) of each dropped field, in [`LENIENT`] order.
+    pub fn fields(self) -> impl Iterator<Item = (&'static str, &'static str)> {
+        LENIENT
+            .into_iter()
+            .enumerate()
+            .filter(move |(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, f)| f)
+    }
+    /// Counts the turn once for each dropped field: warning kind
+    /// `dropped_field`, the field's path as subject.
+    pub fn record(self, warnings: &mut Warnings) {
+        for (path, expected) in self.fields() {
+            warnings.add("dropped_field", path, "turn", 1, || {
+                format!("field `{path}` is not {expected}; dropped")
+            });
+        }
+    }
+}
+
+/// The reason a line is invalid because of a field's type.
+fn wrong(path: &str, expected: &str, found: Found) -> String {
+    format!("field `{path}`: expected {expected}, found {found}")
+}
+
+/// A field the verdict or the turn's identity depends on: its value, absent
+/// (`None`), or the reason the line is invalid.
+fn strict<T>(v: Option<Field<T>>, path: &str, expected: &str) -> Result<Option<T>, String> {
+    match v.map(|f| f.0) {
+        None => Ok(None),
+        Some(Ok(x)) => Ok(Some(x)),
+        Some(Err(found)) => Err(wrong(path, expected, found)),
+    }
+}
+
+/// An optional field read leniently: its value, or `None` (noted in
+/// `dropped`) when it was of the wrong type.
+fn lenient<T>(v: Option<Field<T>>, f: Lenient, dropped: &mut Dropped) -> Option<T> {
+    match v?.0 {
+        Ok(x) => Some(x),
+        Err(_) => {
+            dropped.set(f);
+            None
+        }
+    }
+}
+
+/// What a raw JSON value is, for messages.
+fn kind_of(raw: &str) -> Found {
+    match raw.as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
     }
 }
 
@@ -377,14 +579,6 @@ pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
         })
 }
 
-fn count(v: Option<f64>, name: &str) -> Result<Option<u64>, String> {
-    match v {
-        None => Ok(None),
-        Some(x) if x >= 0.0 && x.fract() == 0.0 && x <= u64::MAX as f64 => Ok(Some(x as u64)),
-        Some(x) => Err(format!("{name} must be a whole number, not {x}")),
-    }
-}
-
 /// The native turn log: one JSON turn per line.
 pub struct Native;
 
@@ -405,8 +599,17 @@ impl super::Dialect for Native {
     fn grammar(&self) -> crate::markers::Grammar {
         crate::markers::Grammar::default()
     }
-    fn parse_line<'a>(&self, line: &'a str, _out: &mut Vec<super::Record>) -> Parsed<'a> {
-        parse_line(line)
+    fn parse_line<'a>(
+        &self,
+        line: &'a str,
+        _out: &mut Vec<super::Record>,
+        warnings: &mut crate::messages::Warnings,
+    ) -> Parsed<'a> {
+        let (parsed, dropped) = parse_line_reporting(line);
+        if !dropped.is_empty() {
+            dropped.record(warnings);
+        }
+        parsed
     }
     fn extras(&self, line: &str) -> crate::model::Extras {
         parse_extras(line.as_bytes())
@@ -415,15 +618,21 @@ impl super::Dialect for Native {
 
 /// Parses one non-blank line of a turn log.
 pub fn parse_line(line: &str) -> Parsed<'_> {
+    parse_line_reporting(line).0
+}
+
+/// Parses one non-blank line of a turn log, and names the optional fields
+/// dropped from the turn because their type was wrong (empty unless the
+/// line is a turn).
+pub fn parse_line_reporting(line: &str) -> (Parsed<'_>, Dropped) {
     // serde would read an array as a struct; a turn must be an object.
     if line.bytes().find(|b| !b.is_ascii_whitespace()) != Some(b'{') {
-        return Parsed::Invalid(
-            if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
-                "not a JSON object".to_owned()
-            } else {
-                "not valid JSON".to_owned()
-            },
-        );
+        let reason = if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
+            "not a JSON object"
+        } else {
+            "not valid JSON"
+        };
+        return (Parsed::Invalid(reason.to_owned()), Dropped::default());
     }
     let parsed: LineIn<'_> = match serde_json::from_str(line) {
         Ok(p) => p,
@@ -431,68 +640,115 @@ pub fn parse_line(line: &str) -> Parsed<'_> {
             if let Ok(t) = serde_json::from_str::<TypeOnly<'_>>(line)
                 && !is_turn_type(t.kind)
             {
-                return Parsed::Skipped;
+                return (Parsed::Skipped, Dropped::default());
             }
-            return Parsed::Invalid(reason_of(&e));
+            return (Parsed::Invalid(reason_of(&e)), Dropped::default());
         }
     };
     if !is_turn_type(parsed.kind) {
-        return Parsed::Skipped;
+        return (Parsed::Skipped, Dropped::default());
     }
-    match build(parsed) {
-        Ok(turn) => Parsed::Turn(turn),
-        Err(reason) => Parsed::Invalid(super::cap_reason(reason)),
+    let mut dropped = Dropped::default();
+    match build(parsed, &mut dropped) {
+        Ok(turn) => (Parsed::Turn(turn), dropped),
+        Err(reason) => (
+            Parsed::Invalid(super::cap_reason(reason)),
+            Dropped::default(),
+        ),
     }
 }
 
-fn build(p: LineIn<'_>) -> Result<Turn<'_>, String> {
-    let turn_id = p.turn_id.ok_or("missing field `turn_id`")?.0;
-    let agent_id = p.agent_id.ok_or("missing field `agent_id`")?.0;
-    let created_at = parse_time(&p.created_at.ok_or("missing field `created_at`")?.0)?;
-    let (chunks_in, citations, tools, g_tel) = match p.grounding {
+fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
+    let turn_id = strict(p.turn_id, "turn_id", AN_ID)?
+        .ok_or("missing field `turn_id`")?
+        .0;
+    let agent_id = strict(p.agent_id, "agent_id", A_STRING)?
+        .ok_or("missing field `agent_id`")?
+        .0;
+    let created_at =
+        strict(p.created_at, "created_at", A_STRING)?.ok_or("missing field `created_at`")?;
+    let created_at = parse_time(&created_at.0)?;
+    let grounding = strict(p.grounding, "grounding", AN_OBJECT)?;
+    let (chunks, citations, tools, g_tel) = match grounding {
         Some(g) => (
-            g.chunks.map_or_else(Vec::new, |c| c.0),
-            g.citations,
-            g.tools.unwrap_or_default(),
-            TelemetryIn {
-                model: g.model,
-                tokens_used: g.tokens_used,
-                cost_cents: g.cost_cents,
-                latency_ms: g.latency_ms,
+            match strict(g.chunks, "grounding.chunks", AN_ARRAY)? {
+                Some(c) => c.0?,
+                None => Vec::new(),
+            },
+            strict(g.citations, "grounding.citations", AN_ARRAY)?,
+            lenient(g.tools, Lenient::Tools, dropped).unwrap_or_default(),
+            Telemetry {
+                model: lenient(g.model, Lenient::GroundingModel, dropped),
+                tokens_used: lenient(g.tokens_used, Lenient::GroundingTokensUsed, dropped),
+                cost_cents: lenient(g.cost_cents, Lenient::GroundingCostCents, dropped),
+                latency_ms: lenient(g.latency_ms, Lenient::GroundingLatencyMs, dropped),
             },
         ),
-        None => (Vec::new(), None, ToolsIn::default(), TelemetryIn::default()),
+        None => (Vec::new(), None, ToolsIn::default(), Telemetry::default()),
     };
-    let answer = match p.reply {
-        Some(raw) if raw.get().starts_with('"') => Answer::Reply(Reply::Json(raw.get())),
-        Some(raw) if raw.get() != "null" => return Err("reply must be a string or null".into()),
+    if tools.status_dropped {
+        dropped.set(Lenient::ToolStatus);
+    }
+    let answer = match p.reply.map(RawValue::get) {
+        Some(raw) if raw.starts_with('"') => Answer::Reply(Reply::Json(raw)),
+        Some(raw) if raw != "null" => {
+            return Err(wrong("reply", "a string or null", kind_of(raw)));
+        }
         _ => match citations {
             Some(c) => Answer::Citations(c.0),
-            None => Answer::Unobserved(p.unobserved.unwrap_or(Unobserved::NoReply)),
+            None => Answer::Unobserved(
+                lenient(p.unobserved, Lenient::Unobserved, dropped)
+                    .and_then(|s| unobserved_reason(&s.0, dropped))
+                    .unwrap_or(Unobserved::NoReply),
+            ),
         },
     };
-    let chunks = chunks_in;
-    let tel = TelemetryIn {
-        model: p.model,
-        tokens_used: p.tokens_used,
-        cost_cents: p.cost_cents,
-        latency_ms: p.latency_ms,
+    let tel = Telemetry {
+        model: lenient(p.model, Lenient::Model, dropped),
+        tokens_used: lenient(p.tokens_used, Lenient::TokensUsed, dropped),
+        cost_cents: lenient(p.cost_cents, Lenient::CostCents, dropped),
+        latency_ms: lenient(p.latency_ms, Lenient::LatencyMs, dropped),
     };
     Ok(Turn {
         turn_id,
         agent_id,
-        conversation_id: p.conversation_id.map(|c| c.0),
-        channel: p.channel.map_or(Cow::Borrowed("chat"), |c| c.0),
+        conversation_id: lenient(p.conversation_id, Lenient::ConversationId, dropped).map(|c| c.0),
+        channel: lenient(p.channel, Lenient::Channel, dropped)
+            .map_or(Cow::Borrowed("chat"), |c| c.0),
         created_at,
         answer,
         chunks,
         tool_calls: tools.calls,
         tool_errors: tools.errors,
         model: g_tel.model.or(tel.model).map(|m| m.0),
-        tokens_used: count(g_tel.tokens_used.or(tel.tokens_used), "tokens_used")?,
-        cost_cents: g_tel.cost_cents.or(tel.cost_cents),
-        latency_ms: g_tel.latency_ms.or(tel.latency_ms),
+        tokens_used: g_tel.tokens_used.or(tel.tokens_used).map(|t| t.0),
+        cost_cents: g_tel.cost_cents.or(tel.cost_cents).map(|c| c.0),
+        latency_ms: g_tel.latency_ms.or(tel.latency_ms).map(|l| l.0),
     })
+}
+
+/// Telemetry fields, read from `grounding` first and the top level second.
+#[derive(Default)]
+struct Telemetry<'a> {
+    model: Option<StrIn<'a>>,
+    tokens_used: Option<Count>,
+    cost_cents: Option<Number>,
+    latency_ms: Option<Number>,
+}
+
+/// The reason named by `unobserved`; an unknown name is dropped.
+fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
+    let known = [
+        Unobserved::NoReply,
+        Unobserved::NoTurnEnd,
+        Unobserved::Withheld,
+        Unobserved::BoundedAudit,
+    ];
+    let found = known.into_iter().find(|u| u.as_str() == name);
+    if found.is_none() {
+        dropped.set(Lenient::Unobserved);
+    }
+    found
 }
 
 /// What `explain` needs beyond the turn: tool calls in full and the question

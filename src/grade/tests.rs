@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::markers::Preset;
-use crate::model::{Reply, Unobserved};
+use crate::model::{CitationIndex, Reply, Unobserved};
 use std::borrow::Cow;
 
 fn chunks(scores: &[Option<f64>]) -> Vec<Chunk<'static>> {
@@ -47,7 +47,12 @@ fn reply(text: &'static str, n: usize) -> Row<'static> {
     )
 }
 
+/// A citations-only answer: `Some(i)` an index, `None` malformed.
 fn citations(list: Vec<Option<u64>>, n: usize) -> Row<'static> {
+    let list = list
+        .into_iter()
+        .map(|i| i.map_or(CitationIndex::Malformed, CitationIndex::Index))
+        .collect();
     grade(
         turn(Answer::Citations(list), chunks(&vec![None; n])),
         &Grammar::default(),
@@ -325,6 +330,52 @@ fn citations_only_from_a_log_line() {
         (row.verdict, row.markers_from),
         (Verdict::NoMarker, Some(MarkersFrom::Reply))
     );
+}
+
+/// Issue 18, item 6: a citation index too large for any integer was
+/// malformed (`no_marker`) while the same marker in a reply is out of range
+/// (`orphan_marker`). One rule for both: out of range.
+#[test]
+fn a_huge_citation_index_is_out_of_range_like_a_huge_marker() {
+    // Two chunks; `reply` and `citations` as given.
+    let line = |reply: &str, citations: &str| {
+        format!(
+            r#"{{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":{reply},"grounding":{{"chunks":[{{"document_id":"a"}},{{"document_id":"b"}}],"citations":{citations}}}}}"#
+        )
+    };
+    let counts = |r: &Row<'_>| {
+        (
+            r.verdict,
+            r.marker_count,
+            r.out_of_range_markers,
+            r.malformed_markers,
+        )
+    };
+    let huge = "99999999999999999999999";
+    let from_reply = parsed(&line(&format!(r#""see [KB-{huge}]""#), "[]"));
+    assert_eq!(from_reply.markers_from, Some(MarkersFrom::Reply));
+    assert_eq!(counts(&from_reply), (Verdict::OrphanMarker, 1, 1, 0));
+    for list in [
+        format!(r#"[{{"index":{huge}}}]"#),
+        format!("[{huge}]"),
+        r#"[{"index":-3}]"#.to_owned(),
+        r#"[{"index":0}]"#.to_owned(),
+    ] {
+        let row = parsed(&line("null", &list));
+        assert_eq!(row.markers_from, Some(MarkersFrom::Citations), "{list}");
+        assert_eq!(counts(&row), counts(&from_reply), "{list}");
+    }
+    // Not a whole number: malformed, as `[KB-1.5]` is.
+    for list in [
+        r#"[{"index":2.0}]"#,
+        r#"[{"index":1e2}]"#,
+        r#"[{"index":null}]"#,
+        r#"[{"index":"2"}]"#,
+        "[true]",
+    ] {
+        let row = parsed(&line("null", list));
+        assert_eq!(counts(&row), (Verdict::NoMarker, 0, 0, 1), "{list}");
+    }
 }
 
 #[test]

@@ -134,6 +134,35 @@ fn kb_bracket_interrupted_by_another_bracket_starts_over() {
     assert_eq!(kb("[[KB-1]]", 3), [Cited(1)]);
 }
 
+/// Issue 18, item 11: the README allows up to 256 bytes between the
+/// brackets; exactly 256 was rejected.
+#[test]
+fn a_bracket_holds_up_to_256_bytes() {
+    let kb_of = |len: usize| format!("[KB-{}1]", "0".repeat(len - 4));
+    assert_eq!(kb(&kb_of(255), 3), [Cited(1)]);
+    assert_eq!(kb(&kb_of(256), 3), [Cited(1)]);
+    assert_eq!(kb(&kb_of(257), 3), []);
+    let id = |len: usize| "d".repeat(len - 1) + "1";
+    for (len, found) in [(255, true), (256, true), (257, false)] {
+        let chunk = Chunk {
+            index: 1,
+            document_id: Some(Id::string(id(len))),
+            chunk_id: None,
+            score: None,
+        };
+        let text = format!("see [{}].", id(len));
+        let got = scan_all(&Grammar::Preset(Preset::Id), &text, &[chunk]);
+        assert_eq!(got.len(), usize::from(found), "{len} bytes");
+    }
+    // An escape inside the bracket (`\/`, two bytes raw, one decoded) at the
+    // limit: the length that counts is the decoded one.
+    for len in [255, 256, 257] {
+        let reply = format!("\"[KB-{}1\\/]\"", "0".repeat(len - 5));
+        let row = graded(&line(&reply, 3), &Grammar::default());
+        assert_eq!(row.malformed_markers, u32::from(len <= 256), "{len} bytes");
+    }
+}
+
 #[test]
 fn kb_overlong_bracket_is_prose() {
     let long = format!("[KB {}]", "x".repeat(MAX_BRACKET));

@@ -1,7 +1,9 @@
 //! The merger: takes unit results strictly in input order, finishes
 //! de-duplication across units (re-processing a unit in the rare case that
 //! one of its turns was seen earlier), turns block-relative line numbers into
-//! absolute ones, reports invalid lines, and hands accumulators to the sink.
+//! absolute ones, reports invalid lines, adds up the counted warnings (each
+//! unit's are in its `stats`) and prints them once at the end, and hands
+//! accumulators to the sink.
 
 use super::{
     Accumulator, Detail, Done, DoneMsg, Engine, Graded, InputStats, KeySet, Unit, id_key, process,
@@ -76,6 +78,11 @@ impl Merger<'_> {
                     self.total.invalid_lines
                 ),
             );
+        }
+        // Counted over the whole run and named once each, in key order: the
+        // same lines whatever the thread count.
+        for w in self.total.warnings.iter() {
+            warn(progress, &w.line());
         }
         if let Some(max) = self.engine.max_invalid
             && self.total.invalid_lines > max

@@ -1,14 +1,16 @@
 //! Processing one unit of work (a block of lines, or a whole-document
 //! source) into an accumulator: accounting for every line, parsing,
 //! de-duplicating within the unit, filtering and grading line turns, and
-//! collecting records for assembly. Runs on the worker threads; knows
-//! nothing of ordering or of other units.
+//! collecting records for assembly, and counting warnings (in the unit's
+//! `stats`). Runs on the worker threads; knows nothing of ordering or of
+//! other units.
 
 use super::{Accumulator, Detail, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key};
 use crate::dialect::{Dialect, DocumentRecords, Parsed, Record};
 use crate::grade::grade;
 use crate::input::{self, Block, Source};
 use crate::markers::Grammar;
+use crate::messages::Warnings;
 use crate::model::Turn;
 use anyhow::Result;
 use std::collections::HashSet;
@@ -80,6 +82,7 @@ impl<'a> UnitState<'a> {
     /// an earlier unit), or a turn that is filtered and graded. A known turn
     /// still enters the unit's key set, so its later copies in this unit are
     /// duplicates too.
+    /// Returns whether it counted as a turn (not a duplicate).
     fn take(
         &mut self,
         engine: &Engine,
@@ -88,24 +91,25 @@ impl<'a> UnitState<'a> {
         known: bool,
         pos: Pos,
         detail: impl FnOnce(&Turn<'a>) -> Option<Arc<Detail>>,
-    ) {
+    ) -> bool {
         if engine.dedupe {
             let key = id_key(turn.turn_id.as_str());
             if !self.local.insert(key) || known {
                 self.stats.duplicates += 1;
-                return;
+                return false;
             }
             self.keys.push((key, pos.1));
         }
         self.stats.turns += 1;
         if !engine.filter.keep_turn(&turn) {
-            return;
+            return true;
         }
         let detail = detail(&turn);
         let row = grade(turn, grammar);
         if engine.filter.keep_row(&row) {
             self.rows.push(Graded { row, pos, detail });
         }
+        true
     }
 
     fn invalid(&mut self, line: u64, reason: String) {
@@ -154,6 +158,7 @@ fn process_block<A: Accumulator>(
     let mut start = 0;
     let mut rel = 0u64;
     let mut records = Vec::new();
+    let mut warnings = Warnings::new();
     while start < data.len() {
         let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |p| start + p);
         let raw = &data[start..end];
@@ -174,13 +179,18 @@ fn process_block<A: Accumulator>(
             unit.invalid(rel, "invalid UTF-8".to_owned());
             continue;
         };
-        match dialect.parse_line(text, &mut records) {
+        if !warnings.is_empty() {
+            warnings = Warnings::new();
+        }
+        let parsed = dialect.parse_line(text, &mut records, &mut warnings);
+        match parsed {
             Parsed::Skipped => unit.stats.skipped_records += 1,
             Parsed::Invalid(reason) => unit.invalid(rel, reason),
             Parsed::Records(n) => {
                 // Each record counts as one line of input (see `DocumentRecords`).
                 unit.stats.lines += n.saturating_sub(1) as u64;
                 unit.records.extend(records.drain(..).map(|r| (rel, r)));
+                unit.stats.warnings.merge(&warnings);
             }
             Parsed::Turn(turn) => {
                 let detail = |t: &Turn<'_>| {
@@ -195,14 +205,12 @@ fn process_block<A: Accumulator>(
                         })
                     })
                 };
-                unit.take(
-                    engine,
-                    &grammar,
-                    turn,
-                    skip.is_some_and(|s| s.contains(&rel)),
-                    (seq, rel),
-                    detail,
-                )
+                // Warnings count turns, as `stats.turns` does: a
+                // duplicate's dropped fields are not counted again.
+                let known = skip.is_some_and(|s| s.contains(&rel));
+                if unit.take(engine, &grammar, turn, known, (seq, rel), detail) {
+                    unit.stats.warnings.merge(&warnings);
+                }
             }
         }
     }

@@ -65,3 +65,50 @@ fn every_fixture_gives_identical_output_on_one_and_two_threads() {
     same_for_threads(&["summary", "--format", "json", r]);
     same_for_threads(&["report", "--format", "csv", r]);
 }
+
+/// Warnings are counted per unit and merged in input order: the same counts
+/// and the same stderr on one and two threads, across blocks, with the
+/// duplicates of the second copy not counted again.
+#[test]
+fn warnings_are_counted_the_same_on_one_and_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = big_log(&dir);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut mangled = String::with_capacity(text.len() + (1 << 20));
+    let mut dropped = 0u64;
+    for (i, line) in text.lines().enumerate() {
+        if i % 5 == 0 && line.contains(r#","latency_ms":"#) {
+            // Still valid JSON: `"latency_ms":true,"x":1234`.
+            mangled.push_str(&line.replacen(r#","latency_ms":"#, r#","latency_ms":true,"x":"#, 1));
+            dropped += 1;
+        } else {
+            mangled.push_str(line);
+        }
+        mangled.push('\n');
+    }
+    let path = dir.path().join("mangled.jsonl");
+    std::fs::write(&path, mangled).unwrap();
+    let p = path.to_str().unwrap();
+    same_for_threads(&["summary", "--format", "json", p, p]);
+    same_for_threads(&["check", "--min-rate", "0", "--format", "json", p, p]);
+    let (code, out, err) = run(&["--threads", "2", "report", "--format", "json", p, p]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["input"]["invalid_lines"], 0);
+    // Latency sits in `grounding` or at the top level, depending on the turn.
+    let warnings = v["input"]["warnings"].as_array().unwrap();
+    let total: u64 = warnings.iter().map(|w| w["count"].as_u64().unwrap()).sum();
+    assert_eq!(total, dropped);
+    for w in warnings {
+        assert!(
+            ["latency_ms", "grounding.latency_ms"].contains(&w["subject"].as_str().unwrap()),
+            "{w}"
+        );
+        let line = format!(
+            "warning: {} turn(s): field `{}` is not a number; dropped",
+            w["count"],
+            w["subject"].as_str().unwrap()
+        );
+        assert_eq!(err.matches(&line).count(), 1, "{line} once in:\n{err}");
+    }
+}

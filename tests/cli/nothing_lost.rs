@@ -328,3 +328,92 @@ fn check_never_passes_on_invalid_lines_by_default() {
     assert_eq!(code, 0, "{out}");
     assert!(out.starts_with("PASS"), "{out}");
 }
+
+/// Issue 18, item 9: an optional field of the wrong type made the whole
+/// turn invalid, and `check` (default `--max-invalid 0`) failed with exit 3.
+/// It is dropped, counted once per field, and the turn is graded.
+#[test]
+fn mistyped_optional_fields_are_dropped_with_a_warning_and_the_turn_graded() {
+    let path = fixture("input/mistyped-optional-fields.jsonl")
+        .display()
+        .to_string();
+    let (code, out, err) = run(&["check", "--min-rate", "0.5", &path]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("PASS"), "{out}");
+    for line in [
+        "warning: 3 turn(s): field `channel` is not a string; dropped",
+        "warning: 1 turn(s): field `model` is not a string; dropped",
+        "warning: 2 turn(s): field `tokens_used` is not a whole number, 0 or more; dropped",
+        "warning: 1 turn(s): field `latency_ms` is not a number; dropped",
+        "warning: 1 turn(s): field `grounding.latency_ms` is not a number; dropped",
+        "warning: 1 turn(s): field `grounding.tools[].status` is not a string; dropped",
+    ] {
+        assert_eq!(err.matches(line).count(), 1, "{line} once in:\n{err}");
+    }
+    let (code, out, err) = run(&["report", "--format", "json", &path]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    let input = &v["input"];
+    assert_eq!(
+        (
+            &input["turns"],
+            &input["invalid_lines"],
+            &input["duplicates"]
+        ),
+        (&8.into(), &0.into(), &1.into())
+    );
+    let warnings: Vec<(String, u64)> = input["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            assert_eq!(
+                (&w["kind"], &w["unit"]),
+                (&"dropped_field".into(), &"turn".into())
+            );
+            (
+                w["subject"].as_str().unwrap().to_owned(),
+                w["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("channel", 3),
+        ("conversation_id", 1),
+        ("cost_cents", 1),
+        ("grounding.latency_ms", 1),
+        ("grounding.model", 1),
+        ("grounding.tools[].status", 1),
+        ("latency_ms", 1),
+        ("model", 1),
+        ("tokens_used", 2),
+    ];
+    let want: Vec<(String, u64)> = want.iter().map(|(s, n)| (s.to_string(), *n)).collect();
+    assert_eq!(warnings, want);
+    // Dropped means absent: defaults and fallbacks apply, the rest is kept.
+    let row = |id: &str| {
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["turn_id"] == id)
+            .unwrap_or_else(|| panic!("no row {id}"))
+            .clone()
+    };
+    assert_eq!(row("m-1")["channel"], "chat");
+    assert_eq!(row("m-3")["tokens_used"], serde_json::Value::Null);
+    assert_eq!(row("m-4")["verdict"], "orphan_marker");
+    assert_eq!(
+        (&row("m-5")["tool_calls"], &row("m-5")["tool_errors"]),
+        (&2.into(), &1.into())
+    );
+    assert_eq!(row("m-7")["latency_ms"], 900.0);
+    assert_eq!(row("m-8")["channel"], "voice");
+    // Every JSON document carries the same warnings.
+    let (_, out, _) = run(&["summary", "--format", "json", &path]);
+    assert_eq!(json(&out)["input"]["warnings"], input["warnings"]);
+    let (_, out, _) = run(&["check", "--min-rate", "0", "--format", "json", &path]);
+    assert_eq!(json(&out)["input"]["warnings"], input["warnings"]);
+    let (_, out, _) = run(&["report", "--all", "--format", "json", &path]);
+    assert_eq!(json(&out)["input"]["warnings"], input["warnings"]);
+}

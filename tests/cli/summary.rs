@@ -184,3 +184,40 @@ fn section_without_csv_is_a_usage_error() {
     assert_eq!(code, 0);
     assert!(out.starts_with("group,turns"), "{out}");
 }
+
+/// Issue 18, item 5: a latency of 1e20 ms gave p50/p95 of 0 and token sums
+/// wrapped (two turns of 2^64 − 1 plus one of 5 summed to 3).
+#[test]
+fn telemetry_past_its_range_is_top_bucket_and_sums_do_not_wrap() {
+    let mut f = tempfile::Builder::new()
+        .suffix(".jsonl")
+        .tempfile()
+        .unwrap();
+    for (i, (latency, tokens)) in [
+        ("1e20", "18446744073709551615"),
+        ("1e20", "18446744073709551615"),
+        ("5", "5"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        writeln!(f, r#"{{"turn_id":"{i}","agent_id":"x","created_at":"2026-08-01T00:00:00Z","reply":"[KB-1]","grounding":{{"chunks":[{{"document_id":"d"}}]}},"latency_ms":{latency},"tokens_used":{tokens}}}"#).unwrap();
+    }
+    let (code, out, err) = run(&["summary", "--format", "json", f.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // Compared as text: the sum is past what a JSON number read as f64 keeps.
+    let ok = &out[out.find(r#""ok": {"#).expect("telemetry of ok")..];
+    let ok = &ok[..ok.find('}').unwrap()];
+    assert!(
+        ok.contains(r#""latency_ms_median": 18400000000000000000"#),
+        "{ok}"
+    );
+    assert!(
+        ok.contains(r#""latency_ms_p95": 18400000000000000000"#),
+        "{ok}"
+    );
+    assert!(
+        ok.contains(r#""tokens_used": 36893488147419103235"#),
+        "{ok}"
+    );
+}

@@ -161,7 +161,12 @@ impl Dialect for Agentfootprint {
     fn is_document(&self, first: &[u8]) -> bool {
         parse::is_document(first)
     }
-    fn parse_line<'a>(&self, line: &'a str, out: &mut Vec<Record>) -> Parsed<'a> {
+    fn parse_line<'a>(
+        &self,
+        line: &'a str,
+        out: &mut Vec<Record>,
+        _warnings: &mut crate::messages::Warnings,
+    ) -> Parsed<'a> {
         match parse::parse_event(line.as_bytes(), 0, false) {
             parse::Item::Event(e) => {
                 out.push(parse::record(*e, true));

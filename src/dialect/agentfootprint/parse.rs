@@ -72,9 +72,17 @@ pub(super) fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
     };
     let kind = match e.kind.or(e.event_type) {
         Some(Value::String(s)) => s,
+        // Named by its JSON type: a reason never echoes a value.
         Some(other) => {
+            let found = match other {
+                Value::Number(_) => "a number",
+                Value::Bool(_) => "a boolean",
+                Value::Array(_) => "an array",
+                Value::Object(_) => "an object",
+                Value::Null | Value::String(_) => "null",
+            };
             return Item::Invalid(format!(
-                "not an agentfootprint event: `type` is {other}, not a string"
+                "not an agentfootprint event: `type` is {found}, not a string"
             ));
         }
         None if !in_document && (e.format.is_some() || e.header.is_some()) => {
@@ -278,7 +286,7 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
                 continue;
             };
             let mut records = Vec::new();
-            match dialect.parse_line(text, &mut records) {
+            match dialect.parse_line(text, &mut records, &mut crate::messages::Warnings::new()) {
                 Parsed::Records(_) => {
                     for r in records {
                         let fate = assembly.add(dialect, r, 0, line_no, (line_no, 0));

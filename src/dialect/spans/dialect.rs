@@ -54,7 +54,12 @@ impl Dialect for SpanDialect {
     fn is_document(&self, first: &[u8]) -> bool {
         super::is_document(self.0, first)
     }
-    fn parse_line<'a>(&self, line: &'a str, out: &mut Vec<Record>) -> Parsed<'a> {
+    fn parse_line<'a>(
+        &self,
+        line: &'a str,
+        out: &mut Vec<Record>,
+        _warnings: &mut crate::messages::Warnings,
+    ) -> Parsed<'a> {
         let mut spans = Vec::new();
         match super::parse_line(self.0, line.as_bytes(), &mut spans) {
             Err(reason) => Parsed::Invalid(reason),
