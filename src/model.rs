@@ -317,6 +317,12 @@ pub fn in_years(t: &DateTime<Utc>) -> bool {
     YEARS.contains(&t.year())
 }
 
+/// `x` with negative zero made positive. A score of `-0.0` is a score of 0;
+/// left signed it would print as `-0.0`, `-0.00` or `0` depending on the format.
+pub fn unsigned_zero(x: f64) -> f64 {
+    if x == 0.0 { 0.0 } else { x }
+}
+
 /// Formats a time as UTC RFC 3339 with `Z`, keeping sub-second digits only when present.
 pub fn format_time(t: &DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::AutoSi, true)

@@ -567,3 +567,27 @@ fn early_years_and_leap_seconds_print_as_rfc3339_in_every_format() {
         assert!(!out.contains("23:59:59Z"), "{args}:\n{out}");
     }
 }
+
+#[test]
+fn negative_zero_scores_print_as_zero_in_every_format() {
+    let log = [
+        turn_at(
+            "nz",
+            "2026-08-01T10:00:00Z",
+            r#"{"score":-0.0},{"score":-0.0}"#,
+        ),
+        turn_at("pz", "2026-08-01T11:00:00Z", r#"{"score":0.0}"#),
+    ]
+    .join("\n");
+    // A minus sign before a zero that is a whole number (not a date part).
+    let minus_zero = regex::Regex::new(r"(^|[^0-9A-Za-z])-0(\.0*)?([^0-9.]|$)").unwrap();
+    for (args, out) in every_output(&log, "nz") {
+        assert!(!minus_zero.is_match(&out), "{args}:\n{out}");
+    }
+    let (_, out, _) = run_stdin(&["report", "--format", "json", "-"], log.as_bytes());
+    let v = json(&out);
+    for r in v["rows"].as_array().unwrap() {
+        assert_eq!(r["confidence"].to_string(), "0.0", "{r}");
+        assert_eq!(r["chunks"][0]["score"].to_string(), "0.0", "{r}");
+    }
+}
