@@ -5,7 +5,7 @@
 //! five rules in order; it never reads or writes anything.
 
 use crate::markers::{Grammar, Marker, MarkerKind, resolve_citation};
-use crate::model::{Answer, Chunk, MarkersFrom, Row, Turn, Verdict};
+use crate::model::{Answer, Chunk, MarkersFrom, Row, Turn, Verdict, unsigned_zero};
 
 /// Counts of the markers of one answer.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -113,7 +113,12 @@ pub fn confidence(chunks: &[Chunk<'_>]) -> Option<f64> {
 }
 
 /// Grades one turn into its row.
-pub fn grade<'a>(turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
+pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
+    // Every output is made from the row, so this is the one place a score of
+    // -0.0 becomes 0 (and so does the confidence taken from it).
+    for c in &mut turn.chunks {
+        c.score = c.score.map(unsigned_zero);
+    }
     let found = tally(&turn.answer, &turn.chunks, grammar, &mut |_| {});
     let observed = found.is_some();
     let (t, from) = match found {

@@ -5,7 +5,7 @@
 //! Everything borrows from the input line where it can (`Cow`), so the hot
 //! path allocates only when an escape forces a copy. Nothing here does I/O.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, SecondsFormat, Utc};
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
 
@@ -355,6 +355,22 @@ impl Row<'_> {
     pub fn with_retrieval(&self) -> bool {
         self.chunk_count > 0 && self.verdict != Verdict::Unobserved
     }
+}
+
+/// The years a turn's time may fall in, in UTC: what RFC 3339's four-digit
+/// year can write. Dialects reject a time outside them as an invalid line,
+/// so every renderer prints valid RFC 3339 (chrono would write `+10000-…`).
+pub const YEARS: std::ops::RangeInclusive<i32> = 0..=9999;
+
+/// True when `t` falls in [`YEARS`].
+pub fn in_years(t: &DateTime<Utc>) -> bool {
+    YEARS.contains(&t.year())
+}
+
+/// `x` with negative zero made positive. A score of `-0.0` is a score of 0;
+/// left signed it would print as `-0.0`, `-0.00` or `0` depending on the format.
+pub fn unsigned_zero(x: f64) -> f64 {
+    if x == 0.0 { 0.0 } else { x }
 }
 
 /// Formats a time as UTC RFC 3339 with `Z`, keeping sub-second digits only when present.

@@ -588,6 +588,36 @@ mod tests {
     }
 
     #[test]
+    fn times_outside_years_0000_to_9999_in_utc_are_invalid() {
+        let line =
+            |t: &str| format!(r#"{{"turn_id":"t","agent_id":"a","created_at":"{t}","reply":"x"}}"#);
+        // Four-digit years that an offset moves out of range, one with a long fraction.
+        let long = format!("9999-12-31T23:59:59.{}-00:01", "9".repeat(5000));
+        for t in [
+            "9999-12-31T23:30:00-01:00",
+            "0000-01-01T00:30:00+01:00",
+            &long,
+        ] {
+            let r = invalid(&line(t));
+            assert!(r.starts_with("created_at "), "{r}");
+            assert!(r.contains("outside years 0000-9999"), "{r}");
+            assert!(r.len() < 120, "{r}");
+        }
+        for t in [
+            "0000-01-01T00:00:00Z",
+            "0000-01-01T00:30:00-01:00",
+            "9999-12-31T23:59:60Z",
+            "9999-12-31T23:59:59.999999999Z",
+            "9999-12-31T23:30:00+01:00",
+        ] {
+            assert!(
+                matches!(native::parse_line(&line(t)), Parsed::Turn(_)),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
     fn long_reasons_are_capped() {
         let long = "x".repeat(5000) + "é";
         let r = redact_reason(&long);

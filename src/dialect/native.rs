@@ -567,16 +567,30 @@ fn reason_of(e: &serde_json::Error) -> String {
     }
 }
 
-/// Parses an RFC 3339 timestamp with an offset into UTC.
+/// Parses an RFC 3339 timestamp with an offset into UTC, in years
+/// 0000–9999 once in UTC ([`crate::model::YEARS`]).
 pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
-    DateTime::parse_from_rfc3339(s)
+    // Quote a short prefix only: enough to recognise, never a whole field.
+    let shown = || {
+        let shown: String = s.chars().take(40).collect();
+        let more = if shown.len() < s.len() { "…" } else { "" };
+        format!("{shown:?}{more}")
+    };
+    let t = DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| {
-            // Quote a short prefix only: enough to recognise, never a whole field.
-            let shown: String = s.chars().take(40).collect();
-            let more = if shown.len() < s.len() { "…" } else { "" };
-            format!("created_at {shown:?}{more} is not an RFC 3339 time with an offset ({e})")
-        })
+            format!(
+                "created_at {} is not an RFC 3339 time with an offset ({e})",
+                shown()
+            )
+        })?;
+    if !crate::model::in_years(&t) {
+        return Err(format!(
+            "created_at {} is outside years 0000-9999 in UTC",
+            shown()
+        ));
+    }
+    Ok(t)
 }
 
 /// The native turn log: one JSON turn per line.

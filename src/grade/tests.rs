@@ -268,6 +268,19 @@ fn confidence_is_null_without_chunks_or_scores_never_zero() {
 }
 
 #[test]
+fn negative_zero_scores_grade_as_zero() {
+    let row = parsed(
+        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"x [KB-1]","grounding":{"chunks":[{"score":-0.0},{"score":-0.0}]}}"#,
+    );
+    for c in &row.chunks {
+        let s = c.score.expect("a score");
+        assert!(s == 0.0 && s.is_sign_positive(), "{s:?}");
+    }
+    let conf = row.confidence.expect("a confidence");
+    assert!(conf == 0.0 && conf.is_sign_positive(), "{conf:?}");
+}
+
+#[test]
 fn confidence_is_recomputed_not_taken_from_the_input() {
     let row = parsed(
         r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"x [KB-1]","grounding":{"confidence":0.99,"chunks":[{"score":0.4},{"score":null}]}}"#,

@@ -122,6 +122,8 @@ fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
     use chrono::{Datelike, Timelike};
     use std::fmt::Write as _;
     out.clear();
+    // chrono keeps a leap second as second 59 with nanoseconds past 1e9.
+    let leap = t.nanosecond() >= 1_000_000_000;
     let _ = write!(
         out,
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
@@ -130,7 +132,7 @@ fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
         t.day(),
         t.hour(),
         t.minute(),
-        t.second()
+        t.second() + u32::from(leap)
     );
     let nanos = t.nanosecond() % 1_000_000_000;
     if nanos != 0 {
@@ -175,6 +177,13 @@ mod tests {
             (1_785_000_000, 7_000),
             (1_785_000_000, 123_456_789),
             (0, 0),
+            // 2016-12-31T23:59:60Z and 23:59:60.5Z: leap seconds.
+            (1_483_228_799, 1_000_000_000),
+            (1_483_228_799, 1_500_000_000),
+            // 0000-01-01T00:00:00Z, 0999-12-31T23:59:59.25Z, 9999-12-31T23:59:59Z.
+            (-62_167_219_200, 0),
+            (-30_610_224_001, 250_000_000),
+            (253_402_300_799, 0),
         ] {
             let t = DateTime::from_timestamp(secs, nanos).unwrap();
             let mut s = String::new();

@@ -476,3 +476,173 @@ proptest! {
         prop_assert_eq!(ids(page), ids(whole_page));
     }
 }
+
+/// One turn of a paging log: an id (string or integer) and an index into the log's times.
+#[derive(Debug, Clone)]
+struct PageTurn {
+    id: u8,
+    numeric: bool,
+    time: usize,
+}
+
+/// An RFC 3339 time as a log may hold it: years at and beyond the edges of
+/// what i64 nanoseconds hold (1677, 2262) and of four digits (0000, 9999),
+/// leap seconds, fractions and offsets, some of which push a time outside
+/// years 0000–9999 in UTC (an invalid line).
+fn rfc3339() -> impl Strategy<Value = String> {
+    let year = prop_oneof![
+        3 => prop::sample::select(vec![0u32, 1, 1677, 1969, 1970, 2016, 2262, 2263, 9999]),
+        1 => 0u32..=9999,
+    ];
+    // Days and hours at the year's edges, so that offsets cross them.
+    let date = prop_oneof![Just((1u32, 1u32)), Just((12, 31)), (1u32..=12, 1u32..=28)];
+    let hour = prop_oneof![Just(0u32), Just(23), 0u32..24];
+    let second = prop_oneof![3 => 0u32..60, 1 => Just(60u32)];
+    let fraction = prop_oneof![
+        Just(String::new()),
+        (0u32..10).prop_map(|d| format!(".{d}")),
+        (0u32..1_000_000_000).prop_map(|n| format!(".{n:09}")),
+    ];
+    let offset = prop::sample::select(vec!["Z", "Z", "+00:00", "+01:00", "-01:00", "-23:59"]);
+    let any = (year, date, hour, 0u32..60, second, fraction, offset).prop_map(
+        |(y, (mo, d), h, mi, s, f, o)| format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}{f}{o}"),
+    );
+    // The edges themselves: of four-digit years, of i64 nanoseconds, leap seconds.
+    let edge = prop::sample::select(vec![
+        "0000-01-01T00:00:00Z",
+        "0000-01-01T00:00:00+00:01",
+        "0001-01-01T00:00:00Z",
+        "1677-09-21T00:12:43.145224191Z",
+        "1677-09-21T00:12:43.145224192Z",
+        "2016-12-31T23:59:59.999999999Z",
+        "2016-12-31T23:59:60Z",
+        "2016-12-31T23:59:60.5Z",
+        "2017-01-01T00:00:00Z",
+        "2262-04-11T23:47:16.854775807Z",
+        "2262-04-11T23:47:16.854775808Z",
+        "9999-12-31T23:59:60.999999999Z",
+    ])
+    .prop_map(str::to_owned);
+    prop_oneof![2 => any, 1 => edge]
+}
+
+/// A log for paging: a few times shared by many turns, so times, ids and
+/// whole turns (with `--no-dedupe`) tie.
+fn paging_log() -> impl Strategy<Value = (Vec<String>, Vec<PageTurn>)> {
+    (
+        prop::collection::vec(rfc3339(), 1..5),
+        prop::collection::vec((0u8..6, any::<bool>(), 0usize..5), 0..30),
+    )
+        .prop_map(|(times, turns)| {
+            let n = times.len();
+            let turns = turns
+                .into_iter()
+                .map(|(id, numeric, t)| PageTurn {
+                    id,
+                    numeric,
+                    time: t % n,
+                })
+                .collect();
+            (times, turns)
+        })
+}
+
+/// Runs the command line in-process and returns stdout.
+fn cli_out(args: &[&str]) -> String {
+    use clap::Parser;
+    let cli = grounding_audit::cli::Cli::try_parse_from(args).expect("a valid command line");
+    let mut out = Vec::new();
+    grounding_audit::cmd::dispatch(&cli, &mut out).expect("the command runs");
+    String::from_utf8(out).expect("UTF-8 output")
+}
+
+/// The sort key of a row: created_at (exact, leap seconds included) and the turn id's text.
+fn page_key(row: &serde_json::Value) -> (chrono::DateTime<chrono::FixedOffset>, String) {
+    let t = row["created_at"].as_str().expect("created_at is text");
+    let time = chrono::DateTime::parse_from_rfc3339(t).expect("created_at is RFC 3339");
+    let id = match &row["turn_id"] {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    (time, id)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Following `next_cursor` page by page, with any limit, yields exactly
+    /// the rows of `--all`, sorted newest first, then turn id descending,
+    /// then later input first; whatever the years (0000–9999) and leap seconds.
+    /// Every time printed is RFC 3339 with a four-digit year.
+    #[test]
+    fn cursor_walk_equals_all_sorted(
+        (times, turns) in paging_log(),
+        limit in 1usize..8,
+        dedupe in any::<bool>(),
+        threads in 1u8..=3,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        let mut log = String::new();
+        for t in &turns {
+            let id = if t.numeric { t.id.to_string() } else { format!("\"{}\"", t.id) };
+            log.push_str(&format!(
+                r#"{{"turn_id":{id},"agent_id":"a","created_at":"{}","reply":"x"}}"#,
+                times[t.time]
+            ));
+            log.push('\n');
+        }
+        std::fs::write(&path, &log).unwrap();
+        let path = path.to_str().unwrap();
+        let threads = threads.to_string();
+        let mut base = vec!["grounding-audit", "--quiet", "--threads", &threads, "report", path];
+        if !dedupe {
+            base.push("--no-dedupe");
+        }
+
+        let mut all_args = base.clone();
+        all_args.extend(["--all", "--format", "jsonl"]);
+        let all: Vec<serde_json::Value> = cli_out(&all_args)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let rfc3339_z = regex::Regex::new(
+            r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3}|\.\d{6}|\.\d{9})?Z$",
+        )
+        .unwrap();
+        for r in &all {
+            let t = r["created_at"].as_str().unwrap();
+            prop_assert!(rfc3339_z.is_match(t), "{}", t);
+        }
+        // `--all` is in input order: a row's index there is its input position.
+        let mut want: Vec<(usize, &serde_json::Value)> = all.iter().enumerate().collect();
+        want.sort_by(|a, b| {
+            (page_key(b.1), b.0).cmp(&(page_key(a.1), a.0))
+        });
+        let want: Vec<&serde_json::Value> = want.into_iter().map(|(_, r)| r).collect();
+
+        let limit = limit.to_string();
+        let mut walked: Vec<serde_json::Value> = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            pages += 1;
+            prop_assert!(pages <= all.len() + 1, "the walk does not end: {} rows of {}", walked.len(), all.len());
+            let mut args = base.clone();
+            args.extend(["--format", "json", "--limit", &limit]);
+            let c;
+            if let Some(x) = &cursor {
+                c = x.clone();
+                args.extend(["--cursor", &c]);
+            }
+            let doc: serde_json::Value = serde_json::from_str(&cli_out(&args)).unwrap();
+            walked.extend(doc["rows"].as_array().unwrap().iter().cloned());
+            match doc["next_cursor"].as_str() {
+                Some(x) => cursor = Some(x.to_owned()),
+                None => break,
+            }
+        }
+        let walked: Vec<&serde_json::Value> = walked.iter().collect();
+        prop_assert_eq!(walked, want);
+    }
+}

@@ -411,3 +411,183 @@ fn cursor_does_not_lose_repeated_turns_between_pages() {
     }
     assert_eq!(seen, 44);
 }
+
+/// A native turn line with the given id, time and chunk scores (no marker).
+fn turn_at(id: &str, created_at: &str, scores: &str) -> String {
+    format!(
+        r#"{{"turn_id":"{id}","agent_id":"a","created_at":"{created_at}","reply":"x","grounding":{{"chunks":[{scores}]}}}}"#
+    )
+}
+
+/// Follows `next_cursor` from the first page to the last (at most `max_pages`)
+/// and returns (turn_id, created_at) of every row in page order.
+fn walk(log: &str, limit: &str, max_pages: usize) -> Vec<(String, String)> {
+    let mut cursor: Option<String> = None;
+    let mut seen = Vec::new();
+    for _ in 0..max_pages {
+        let mut args = vec!["report", "--format", "json", "--limit", limit, "-"];
+        let c;
+        if let Some(x) = &cursor {
+            c = x.clone();
+            args.extend(["--cursor", &c]);
+        }
+        let (code, out, err) = run_stdin(&args, log.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        let v = json(&out);
+        for r in v["rows"].as_array().unwrap() {
+            seen.push((
+                r["turn_id"].as_str().unwrap().to_owned(),
+                r["created_at"].as_str().unwrap().to_owned(),
+            ));
+        }
+        match v["next_cursor"].as_str() {
+            Some(x) => cursor = Some(x.to_owned()),
+            None => return seen,
+        }
+    }
+    panic!("no last page after {max_pages} pages; rows so far: {seen:?}");
+}
+
+#[test]
+fn cursor_walk_reaches_every_year_and_leap_second() {
+    // Go's zero time (0001-01-01) is common in real exports; years outside
+    // 1677–2262 and the leap second once made the walk skip rows or loop.
+    let log = [
+        turn_at("z0", "2026-08-01T10:00:00Z", ""),
+        turn_at("z1", "0001-01-01T00:00:00Z", ""),
+        turn_at("z2", "0001-01-01T00:00:00Z", ""),
+        turn_at("leap", "2016-12-31T23:59:60Z", ""),
+        turn_at("y9999", "9999-12-31T23:59:59.999999999Z", ""),
+        turn_at("before-leap", "2016-12-31T23:59:59.5Z", ""),
+        turn_at("y0000", "0000-01-01T00:00:00Z", ""),
+        turn_at("after-leap", "2017-01-01T00:00:00Z", ""),
+        turn_at("y2263", "2263-01-01T00:00:00Z", ""),
+        turn_at("y1677", "1677-09-21T00:12:43Z", ""),
+        turn_at("leap-offset", "2017-01-01T00:59:60.5+01:00", ""),
+    ]
+    .join("\n");
+    let want = [
+        ("y9999", "9999-12-31T23:59:59.999999999Z"),
+        ("y2263", "2263-01-01T00:00:00Z"),
+        ("z0", "2026-08-01T10:00:00Z"),
+        ("after-leap", "2017-01-01T00:00:00Z"),
+        ("leap-offset", "2016-12-31T23:59:60.500Z"),
+        ("leap", "2016-12-31T23:59:60Z"),
+        ("before-leap", "2016-12-31T23:59:59.500Z"),
+        ("y1677", "1677-09-21T00:12:43Z"),
+        ("z2", "0001-01-01T00:00:00Z"),
+        ("z1", "0001-01-01T00:00:00Z"),
+        ("y0000", "0000-01-01T00:00:00Z"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    for limit in ["1", "2", "3", "200"] {
+        assert_eq!(walk(&log, limit, 20), want, "--limit {limit}");
+    }
+}
+
+#[test]
+fn created_at_outside_years_0000_to_9999_is_an_invalid_line() {
+    let long = format!("9999-12-31T23:59:59.{}-00:01", "9".repeat(500));
+    let log = [
+        turn_at("ok", "9999-12-31T23:30:00+01:00", ""),
+        turn_at("late", "9999-12-31T23:30:00-01:00", ""),
+        turn_at("early", "0000-01-01T00:30:00+01:00", ""),
+        turn_at("long", &long, ""),
+    ]
+    .join("\n");
+    let (code, out, err) = run_stdin(&["report", "--format", "json", "-"], log.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["input"]["turns"], 1);
+    assert_eq!(v["input"]["invalid_lines"], 3);
+    assert_eq!(v["rows"][0]["created_at"], "9999-12-31T22:30:00Z");
+    for line in 2..=4 {
+        assert!(
+            err.contains(&format!("<stdin>:{line}: created_at \"")),
+            "line {line}: {err}"
+        );
+    }
+    assert_eq!(
+        err.matches("is outside years 0000-9999 in UTC").count(),
+        3,
+        "{err}"
+    );
+    assert!(!err.contains(&"9".repeat(100)), "{err}");
+}
+
+/// Every format of `report` (page and `--all`), `summary` and `explain` over `log`.
+fn every_output(log: &str, explain_id: &str) -> Vec<(String, String)> {
+    let mut outs = Vec::new();
+    let mut go = |args: &[&str]| {
+        let (code, out, err) = run_stdin(args, log.as_bytes());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        outs.push((format!("{args:?}"), out));
+    };
+    for format in ["table", "csv", "json", "jsonl", "markdown"] {
+        go(&["report", "--format", format, "-"]);
+        go(&["report", "--all", "--format", format, "-"]);
+    }
+    for format in ["table", "json", "markdown", "csv"] {
+        go(&["summary", "--format", format, "-"]);
+    }
+    for format in ["text", "json"] {
+        go(&["explain", explain_id, "--format", format, "-"]);
+    }
+    outs
+}
+
+#[test]
+fn early_years_and_leap_seconds_print_as_rfc3339_in_every_format() {
+    let log = [
+        turn_at("y0", "0000-01-01T00:00:00Z", ""),
+        turn_at("y999", "0999-06-01T12:00:00.25Z", ""),
+        turn_at("leap", "2016-12-31T23:59:60Z", ""),
+    ]
+    .join("\n");
+    for (args, out) in every_output(&log, "leap") {
+        if args.contains("summary") {
+            // The summary lists days and the triage list, not every turn's time.
+            continue;
+        }
+        let times: &[&str] = if args.contains("explain") {
+            &["2016-12-31T23:59:60Z"]
+        } else {
+            &[
+                "0000-01-01T00:00:00Z",
+                "0999-06-01T12:00:00.250Z",
+                "2016-12-31T23:59:60Z",
+            ]
+        };
+        for t in times {
+            assert!(out.contains(t), "{args}: no {t} in\n{out}");
+        }
+        assert!(!out.contains("23:59:59Z"), "{args}:\n{out}");
+    }
+}
+
+#[test]
+fn negative_zero_scores_print_as_zero_in_every_format() {
+    let log = [
+        turn_at(
+            "nz",
+            "2026-08-01T10:00:00Z",
+            r#"{"score":-0.0},{"score":-0.0}"#,
+        ),
+        turn_at("pz", "2026-08-01T11:00:00Z", r#"{"score":0.0}"#),
+    ]
+    .join("\n");
+    // A minus sign before a zero that is a whole number (not a date part).
+    let minus_zero = regex::Regex::new(r"(^|[^0-9A-Za-z])-0(\.0*)?([^0-9.]|$)").unwrap();
+    for (args, out) in every_output(&log, "nz") {
+        assert!(!minus_zero.is_match(&out), "{args}:\n{out}");
+    }
+    let (_, out, _) = run_stdin(&["report", "--format", "json", "-"], log.as_bytes());
+    let v = json(&out);
+    for r in v["rows"].as_array().unwrap() {
+        assert_eq!(r["confidence"].to_string(), "0.0", "{r}");
+        assert_eq!(r["chunks"][0]["score"].to_string(), "0.0", "{r}");
+    }
+}

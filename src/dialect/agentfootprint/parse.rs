@@ -431,16 +431,19 @@ pub fn bounded_len(s: &str) -> Option<u64> {
     n.parse().ok()
 }
 
-/// Milliseconds since the epoch as a UTC time.
+/// Milliseconds since the epoch as a UTC time, in years 0000–9999
+/// ([`crate::model::YEARS`]).
 fn time_of(ms: f64) -> Option<DateTime<Utc>> {
     if !ms.is_finite() || ms.abs() > 8.0e15 {
         return None;
     }
     let whole = ms.floor();
     let nanos = ((ms - whole) * 1e6).round() as u32;
-    DateTime::from_timestamp_millis(whole as i64).and_then(|t| {
-        t.checked_add_signed(chrono::Duration::nanoseconds(nanos.min(999_999) as i64))
-    })
+    DateTime::from_timestamp_millis(whole as i64)
+        .and_then(|t| {
+            t.checked_add_signed(chrono::Duration::nanoseconds(nanos.min(999_999) as i64))
+        })
+        .filter(crate::model::in_years)
 }
 
 fn as_count(v: Option<&Value>) -> Option<u64> {
@@ -499,7 +502,7 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
         .iter()
         .find_map(|e| e.time_ms)
         .ok_or_else(|| format!("run {run_id:?} has no time (meta.wallClockMs or timestamp) on any event, so it cannot be a turn"))
-        .and_then(|ms| time_of(ms).ok_or_else(|| format!("run {run_id:?}: time {ms} is not a valid epoch-milliseconds value")))?;
+        .and_then(|ms| time_of(ms).ok_or_else(|| format!("run {run_id:?}: time {ms} is not epoch milliseconds in years 0000-9999")))?;
     let mut mode: Option<String> = None;
     let mut genesis_agent = None;
     let mut configured_agent = None;

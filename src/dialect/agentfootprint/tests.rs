@@ -243,6 +243,27 @@ fn bad_lines_are_invalid_with_reasons_and_never_panic() {
 }
 
 #[test]
+fn times_outside_years_0000_to_9999_are_invalid() {
+    // 10000-01-01T00:00:00Z and one millisecond before 0000-01-01T00:00:00Z.
+    let data = lines(&[
+        ev("agent.turn_start", "{}", "late", 253_402_300_800_000),
+        r#"{"type":"agentfootprint.agent.turn_start","payload":{},"meta":{"wallClockMs":-62167219200001,"runId":"early"}}"#.into(),
+        ev("agent.turn_start", "{}", "last", 253_402_300_799_999),
+    ]);
+    let r = read_runs(&data, None).unwrap();
+    check_accounting(&r);
+    assert_eq!(r.runs.len(), 1);
+    assert_eq!(
+        crate::model::format_time(&r.runs[0].created_at),
+        "9999-12-31T23:59:59.999Z"
+    );
+    assert_eq!(r.stats.invalid_lines, 2, "{:?}", r.invalid);
+    for (_, reason) in &r.invalid {
+        assert!(reason.contains("years 0000-9999"), "{reason}");
+    }
+}
+
+#[test]
 fn pretty_audit_counts_records_and_bounded_text_is_never_graded() {
     let doc = r#"{
   "header": {"format": "agentfootprint.audit/1"},
