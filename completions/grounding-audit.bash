@@ -99,7 +99,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --max-orphans --max-unobserved-rate --max-invalid --allow-empty --format --output --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --max-orphans --max-unobserved-rate --max-invalid --allow-empty --format --output --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,6 +115,10 @@ _grounding__audit() {
                     ;;
                 --retrievals)
                     COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    return 0
+                    ;;
+                --assembly-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -219,7 +223,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__convert)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --markers --marker-regex --marker-base --to --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --markers --marker-regex --marker-base --to --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -235,6 +239,10 @@ _grounding__audit() {
                     ;;
                 --retrievals)
                     COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    return 0
+                    ;;
+                --assembly-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -273,7 +281,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__evidence)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --markers --marker-regex --marker-base --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --markers --marker-regex --marker-base --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,6 +297,10 @@ _grounding__audit() {
                     ;;
                 --retrievals)
                     COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    return 0
+                    ;;
+                --assembly-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -323,7 +335,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__explain)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --markers --marker-regex --marker-base --show-text --show-tools --format --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --markers --marker-regex --marker-base --show-text --show-tools --format --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,6 +351,10 @@ _grounding__audit() {
                     ;;
                 --retrievals)
                     COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    return 0
+                    ;;
+                --assembly-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -551,7 +567,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__report)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --verdict --limit --cursor --all --format --csv-raw --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --verdict --limit --cursor --all --format --csv-raw --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -567,6 +583,10 @@ _grounding__audit() {
                     ;;
                 --retrievals)
                     COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    return 0
+                    ;;
+                --assembly-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --agent-name)
@@ -633,7 +653,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --by --triage --tz --low-score --format --section --csv-raw --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --from --to --agent --channel --markers --marker-regex --marker-base --by --triage --tz --low-score --format --section --csv-raw --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -649,6 +669,10 @@ _grounding__audit() {
                     ;;
                 --retrievals)
                     COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    return 0
+                    ;;
+                --assembly-window)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --agent-name)

@@ -50,6 +50,7 @@ phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
@@ -94,6 +95,7 @@ phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
@@ -138,6 +140,7 @@ phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
@@ -182,6 +185,7 @@ phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
@@ -212,6 +216,7 @@ phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
@@ -238,6 +243,7 @@ phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'

@@ -91,6 +91,9 @@ pub struct InputArgs {
     /// Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order.
     #[arg(long, value_enum, value_name = "WHICH", default_value_t = Retrievals::Last)]
     pub retrievals: Retrievals,
+    /// Records (spans, events) read without one of a trace's or run's own before it is assembled; bounds memory by the traces still open.
+    #[arg(long, value_name = "RECORDS", default_value_t = crate::dialect::assembly::DEFAULT_WINDOW)]
+    pub assembly_window: u64,
     /// Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it.
     #[arg(long, value_name = "NAME")]
     pub agent_name: Option<String>,

@@ -140,6 +140,7 @@ pub fn engine(
         max_line: input.max_line_bytes,
         strict: input.strict,
         input_format: input_format(input),
+        assembly_window: input.assembly_window,
         assemble: crate::dialect::AssembleOptions {
             agent_name: input.agent_name.clone(),
             all_retrievals: input.retrievals == crate::cli::Retrievals::All,

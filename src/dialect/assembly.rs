@@ -2,10 +2,16 @@
 //! (agentfootprint runs, spans of a trace) shares. Records arrive in input
 //! order from any number of lines and files; each joins the group of its
 //! dialect family and group id. A record whose key was seen before is a
-//! duplicate. Groups are handed back in order of their first record.
+//! duplicate.
+//!
+//! Memory is bounded by the groups still open: a group is closed once
+//! `window` further records have been read without one of its own (a
+//! collector batches a trace's spans close together; a capture writes a
+//! run's events close together). A record that arrives for a group already
+//! closed is late: the caller reports it rather than starting a second turn.
 
 use super::{Dialect, Record};
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The records of one turn, in input order.
 pub struct Group {
@@ -19,6 +25,8 @@ pub struct Group {
     pub line: u64,
     /// The first record's position in the input, for ordering.
     pub pos: (u64, u64),
+    /// The record count when this group last received a record.
+    last: u64,
 }
 
 /// How a record was counted.
@@ -32,29 +40,66 @@ pub enum Fate {
     Duplicate,
     /// A note that is not an input record.
     Uncounted,
+    /// A record of a group that was already closed and assembled.
+    Late,
 }
 
+/// Records read without a record of a group before the group closes, by default.
+pub const DEFAULT_WINDOW: u64 = 50_000;
+
+type Key = (&'static str, String);
+
 /// Open groups, keyed by family and id.
-#[derive(Default)]
 pub struct Assembly {
-    index: HashMap<(&'static str, String), usize>,
-    groups: Vec<Group>,
+    open: HashMap<Key, Group>,
+    /// (record count at the time, group) for every record added, oldest
+    /// first; an entry is stale when the group received a record since.
+    touched: VecDeque<(u64, Key)>,
+    /// Hashes of closed groups, so a late record is recognised.
+    closed: HashSet<u128>,
     keys: HashSet<u128>,
     dedupe: bool,
+    window: u64,
+    count: u64,
+}
+
+impl Default for Assembly {
+    fn default() -> Self {
+        Assembly::new(true, DEFAULT_WINDOW)
+    }
+}
+
+fn closed_key(family: &str, id: &str) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(family.as_bytes());
+    h.update(&[0]);
+    h.update(id.as_bytes());
+    h.digest128()
 }
 
 impl Assembly {
-    /// An empty assembly; `dedupe` drops records whose key was seen.
-    pub fn new(dedupe: bool) -> Self {
+    /// An empty assembly; `dedupe` drops records whose key was seen; a
+    /// group closes after `window` records without one of its own.
+    pub fn new(dedupe: bool, window: u64) -> Self {
         Assembly {
+            open: HashMap::new(),
+            touched: VecDeque::new(),
+            closed: HashSet::new(),
+            keys: HashSet::new(),
             dedupe,
-            ..Assembly::default()
+            window: window.max(1),
+            count: 0,
         }
     }
 
-    /// True when no record was added.
+    /// True when no group is open.
     pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
+        self.open.is_empty()
+    }
+
+    /// Groups open now.
+    pub fn open_groups(&self) -> usize {
+        self.open.len()
     }
 
     /// Adds one record read at `source:line` (position `pos`).
@@ -74,35 +119,67 @@ impl Assembly {
             return Fate::Duplicate;
         }
         let key = (dialect.family(), record.group.clone());
-        match self.index.get(&key) {
-            Some(&i) => {
-                let counted = record.counted;
-                self.groups[i].records.push(record);
-                if counted {
-                    Fate::Skipped
-                } else {
-                    Fate::Uncounted
-                }
+        if !record.counted {
+            // A note joins its group if open; alone it is dropped.
+            if let Some(g) = self.open.get_mut(&key) {
+                g.records.push(record);
             }
-            // A note about a group that has no records is dropped.
-            None if !record.counted => Fate::Uncounted,
+            return Fate::Uncounted;
+        }
+        self.count += 1;
+        let now = self.count;
+        let fate = match self.open.get_mut(&key) {
+            Some(g) => {
+                g.records.push(record);
+                g.last = now;
+                Fate::Skipped
+            }
+            None if !self.closed.is_empty() && self.closed.contains(&closed_key(key.0, &key.1)) => {
+                return Fate::Late;
+            }
             None => {
-                self.index.insert(key, self.groups.len());
-                self.groups.push(Group {
-                    dialect,
-                    id: record.group.clone(),
-                    records: vec![record],
-                    source,
-                    line,
-                    pos,
-                });
+                self.open.insert(
+                    key.clone(),
+                    Group {
+                        dialect,
+                        id: record.group.clone(),
+                        records: vec![record],
+                        source,
+                        line,
+                        pos,
+                        last: now,
+                    },
+                );
                 Fate::Turn
             }
-        }
+        };
+        self.touched.push_back((now, key));
+        fate
     }
 
-    /// Every group, in order of its first record.
+    /// Closes every group that received no record in the last `window`
+    /// records, in order of each group's first record.
+    pub fn close_idle(&mut self) -> Vec<Group> {
+        let mut out = Vec::new();
+        while let Some((at, _)) = self.touched.front() {
+            if at + self.window > self.count {
+                break;
+            }
+            let (at, key) = self.touched.pop_front().expect("front exists");
+            if self.open.get(&key).is_some_and(|g| g.last == at) {
+                let g = self.open.remove(&key).expect("group is open");
+                self.closed.insert(closed_key(key.0, &key.1));
+                out.push(g);
+            }
+        }
+        out.sort_by_key(|g| g.pos);
+        out
+    }
+
+    /// Every open group, in order of its first record.
     pub fn finish(self) -> Vec<Group> {
-        self.groups
+        let mut out: Vec<Group> = self.open.into_values().collect();
+        out.sort_by_key(|g| g.pos);
+        out
     }
 }

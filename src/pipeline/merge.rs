@@ -33,6 +33,8 @@ pub(super) struct Merger<'e> {
     pub(super) recycle: SyncSender<Vec<u8>>,
     /// Records of record dialects, grouped into turns across units and sources.
     pub(super) assembly: Assembly,
+    /// Groups closed while absorbing the current unit, assembled after it.
+    pub(super) idle: Vec<crate::dialect::Group>,
 }
 
 impl Merger<'_> {
@@ -57,6 +59,8 @@ impl Merger<'_> {
                     let _ = self.recycle.try_send(block.data);
                 }
                 sink(acc)?;
+                let idle = std::mem::take(&mut self.idle);
+                self.assemble(idle, progress, make, sink)?;
                 next += 1;
                 let _ = permit_tx.send(());
                 if let Some(p) = progress {
@@ -67,7 +71,9 @@ impl Merger<'_> {
         if let Some((_, msg)) = pending.into_iter().next() {
             msg.map_err(|f| self.locate(f))?;
         }
-        self.assemble(next, progress, make, sink)?;
+        let mut rest = std::mem::take(&mut self.idle);
+        rest.extend(std::mem::take(&mut self.assembly).finish());
+        self.assemble(rest, progress, make, sink)?;
         self.total.files = self.sources.len() as u64;
         if self.total.invalid_lines > self.shown {
             let more = self.total.invalid_lines - self.shown;
@@ -149,7 +155,17 @@ impl Merger<'_> {
                 Fate::Skipped => self.total.skipped_records += 1,
                 Fate::Duplicate => self.total.duplicates += 1,
                 Fate::Uncounted => {}
+                Fate::Late => {
+                    self.total.invalid_lines += 1;
+                    let reason = format!(
+                        "a record of a turn that was already assembled: its previous record was more than {} records earlier (raise --assembly-window)",
+                        self.engine.assembly_window
+                    );
+                    self.invalid(done.source, at, &reason, progress)?;
+                }
             }
+            let idle = self.assembly.close_idle();
+            self.idle.extend(idle);
         }
         let mut acc = done.acc;
         acc.relocate(done.source, self.offset);
@@ -179,24 +195,24 @@ impl Merger<'_> {
         Ok(())
     }
 
-    /// Assembles every group of records into its turn, once the input has
-    /// ended, and hands the graded turns to the sink as one last unit, in
-    /// order of each group's first record. A group that cannot be a turn is
-    /// an invalid record at its first line; a turn whose id was already
-    /// seen (as a line turn) is a duplicate.
+    /// Assembles closed groups of records into their turns and hands the
+    /// graded turns to the sink as one unit, in order of each group's first
+    /// record. A group that cannot be a turn is an invalid record at its
+    /// first line; a turn whose id was already seen (as a line turn) is a
+    /// duplicate.
     fn assemble<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
         &mut self,
-        _seq: u64,
+        groups: Vec<crate::dialect::Group>,
         progress: Option<&indicatif::ProgressBar>,
         make: &F,
         sink: &mut S,
     ) -> Result<()> {
-        if self.assembly.is_empty() {
+        if groups.is_empty() {
             return Ok(());
         }
         let engine = self.engine;
         let mut acc = make();
-        for group in std::mem::take(&mut self.assembly).finish() {
+        for group in groups {
             let built = group
                 .dialect
                 .assemble(&group.id, group.records, &engine.assemble);

@@ -93,6 +93,8 @@ pub struct Engine {
     pub assemble: AssembleOptions,
     /// Attach a [`Detail`] to every graded row (`explain`, `evidence`, `convert`).
     pub detail: bool,
+    /// Records read without one of a turn's own before its group closes.
+    pub assembly_window: u64,
 }
 
 impl Engine {
@@ -116,6 +118,7 @@ impl Default for Engine {
             max_invalid: None,
             assemble: AssembleOptions::default(),
             detail: false,
+            assembly_window: dialect::assembly::DEFAULT_WINDOW,
         }
     }
 }
@@ -238,7 +241,8 @@ where
             current: None,
             offset: 0,
             recycle: recycle_tx,
-            assembly: dialect::Assembly::new(engine.dedupe),
+            assembly: dialect::Assembly::new(engine.dedupe, engine.assembly_window),
+            idle: Vec::new(),
         };
         merger.run(done_rx, permit_tx, progress, &counter, &make, &mut sink)
     })

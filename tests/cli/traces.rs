@@ -210,3 +210,42 @@ fn verdicts_write_back_onto_the_reply_span() {
         && n["span_id"].as_str().is_some_and(|s| s.len() == 16)
         && n["result"]["label"].is_string()));
 }
+
+/// Memory is bounded by the traces still open: a trace closes once
+/// `--assembly-window` records pass without one of its own, and a span
+/// that arrives after that is reported (invalid, with its line), never
+/// silently dropped or made into a second turn.
+#[test]
+fn a_span_later_than_the_assembly_window_is_reported() {
+    let Some(dir) = shared("traces/phoenix-openinference-langchain") else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("spans.jsonl")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    // Move the first (newest) span to the end: 31 records later.
+    let first = lines.remove(0);
+    lines.push(first);
+    let moved: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let (code, out, err) = run_stdin(&["summary", "--format", "json"], moved.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["input"]["turns"], 8);
+    assert_eq!(v["input"]["invalid_lines"], 0);
+    let (code, out, err) = run_stdin(
+        &["summary", "--format", "json", "--assembly-window", "10"],
+        moved.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["input"]["turns"], 8, "{}", v["input"]);
+    assert_eq!(v["input"]["invalid_lines"], 1, "{}", v["input"]);
+    assert!(
+        err.contains("<stdin>:32: a record of a turn that was already assembled"),
+        "{err}"
+    );
+    let (code, _, _) = run_stdin(
+        &["summary", "--strict", "--assembly-window", "10"],
+        moved.as_bytes(),
+    );
+    assert_eq!(code, 3);
+}

@@ -247,12 +247,12 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
     use crate::dialect::{Assembly, Dialect, DocumentRecords, Parsed, assembly::Fate};
     let dialect = &super::AGENTFOOTPRINT;
     let mut out = Runs::default();
-    let mut assembly = Assembly::new(true);
+    let mut assembly = Assembly::new(true, u64::MAX);
     let count = |fate: Fate, stats: &mut InputStats| match fate {
         Fate::Turn => stats.turns += 1,
         Fate::Skipped => stats.skipped_records += 1,
         Fate::Duplicate => stats.duplicates += 1,
-        Fate::Uncounted => {}
+        Fate::Uncounted | Fate::Late => {}
     };
     if dialect.is_document(data) {
         let mut doc = DocumentRecords::default();
