@@ -4,11 +4,14 @@
 //! dialect family and group id. A record whose key was seen before is a
 //! duplicate.
 //!
-//! Memory is bounded by the groups still open: a group is closed once
-//! `window` further records have been read without one of its own (a
-//! collector batches a trace's spans close together; a capture writes a
-//! run's events close together). A record that arrives for a group already
-//! closed is late: the caller reports it rather than starting a second turn.
+//! Memory is bounded by the groups still open. A group that is complete as
+//! far as its dialect can tell (its root span, its `turn_end` arrived)
+//! closes once [`SHORT_WINDOW`] further records have been read without one
+//! of its own; any group closes after `window` such records (a collector
+//! batches a trace's spans close together, exporting the root last; a
+//! capture writes a run's events close together). A record that arrives for
+//! a group already closed is late: the caller reports it rather than
+//! starting a second turn.
 
 use super::{Dialect, Record};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -27,6 +30,8 @@ pub struct Group {
     pub pos: (u64, u64),
     /// The record count when this group last received a record.
     last: u64,
+    /// A record completed the group (see [`Record::completes`]).
+    complete: bool,
 }
 
 /// How a record was counted.
@@ -46,6 +51,8 @@ pub enum Fate {
 
 /// Records read without a record of a group before the group closes, by default.
 pub const DEFAULT_WINDOW: u64 = 50_000;
+/// The same for a group that is complete as far as its dialect can tell.
+pub const SHORT_WINDOW: u64 = 2_000;
 
 type Key = (&'static str, String);
 
@@ -55,6 +62,8 @@ pub struct Assembly {
     /// (record count at the time, group) for every record added, oldest
     /// first; an entry is stale when the group received a record since.
     touched: VecDeque<(u64, Key)>,
+    /// Incomplete groups idle for the short window, waiting for the long one.
+    waiting: VecDeque<(u64, Key)>,
     /// Hashes of closed groups, so a late record is recognised.
     closed: HashSet<u128>,
     keys: HashSet<u128>,
@@ -84,6 +93,7 @@ impl Assembly {
         Assembly {
             open: HashMap::new(),
             touched: VecDeque::new(),
+            waiting: VecDeque::new(),
             closed: HashSet::new(),
             keys: HashSet::new(),
             dedupe,
@@ -130,6 +140,7 @@ impl Assembly {
         let now = self.count;
         let fate = match self.open.get_mut(&key) {
             Some(g) => {
+                g.complete |= record.completes;
                 g.records.push(record);
                 g.last = now;
                 Fate::Skipped
@@ -141,6 +152,7 @@ impl Assembly {
                 self.open.insert(
                     key.clone(),
                     Group {
+                        complete: record.completes,
                         dialect,
                         id: record.group.clone(),
                         records: vec![record],
@@ -157,23 +169,42 @@ impl Assembly {
         fate
     }
 
-    /// Closes every group that received no record in the last `window`
-    /// records, in order of each group's first record.
+    /// Closes every complete group that received no record in the last
+    /// [`SHORT_WINDOW`] records, and every group idle for `window` records,
+    /// in order of each group's first record.
     pub fn close_idle(&mut self) -> Vec<Group> {
+        let short = SHORT_WINDOW.min(self.window);
         let mut out = Vec::new();
         while let Some((at, _)) = self.touched.front() {
-            if at + self.window > self.count {
+            if at + short > self.count {
                 break;
             }
             let (at, key) = self.touched.pop_front().expect("front exists");
+            match self.open.get(&key) {
+                Some(g) if g.last == at && (g.complete || short >= self.window) => {
+                    out.push(self.close(key));
+                }
+                Some(g) if g.last == at => self.waiting.push_back((at, key)),
+                _ => {}
+            }
+        }
+        while let Some((at, _)) = self.waiting.front() {
+            if at + self.window > self.count {
+                break;
+            }
+            let (at, key) = self.waiting.pop_front().expect("front exists");
             if self.open.get(&key).is_some_and(|g| g.last == at) {
-                let g = self.open.remove(&key).expect("group is open");
-                self.closed.insert(closed_key(key.0, &key.1));
-                out.push(g);
+                out.push(self.close(key));
             }
         }
         out.sort_by_key(|g| g.pos);
         out
+    }
+
+    fn close(&mut self, key: Key) -> Group {
+        let g = self.open.remove(&key).expect("group is open");
+        self.closed.insert(closed_key(key.0, &key.1));
+        g
     }
 
     /// Every open group, in order of its first record.

@@ -149,6 +149,10 @@ pub struct Record {
     /// False for notes a document adds about a run: they belong to a group
     /// but are not input records, so they are not counted.
     pub counted: bool,
+    /// True when, as far as the dialect can tell, the group is complete with
+    /// this record (a trace's root span, a run's `turn_end`): the group then
+    /// closes after a short idle window instead of the long one.
+    pub completes: bool,
     /// The dialect's own data; only its [`Dialect::assemble`] reads it.
     pub body: Box<dyn Any + Send>,
 }

@@ -236,6 +236,7 @@ pub(super) fn record(e: Event, counted: bool) -> crate::dialect::Record {
         group: e.run_id.clone().unwrap_or_default(),
         key: counted.then_some(e.key),
         counted,
+        completes: e.kind.ends_with("agent.turn_end"),
         body: Box::new(e),
     }
 }

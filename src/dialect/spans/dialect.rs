@@ -30,6 +30,7 @@ fn record(span: Span) -> Record {
         group: span.trace_id().to_owned(),
         key: Some(h.digest128()),
         counted: true,
+        completes: span.parent_id.is_none(),
         body: Box::new(span),
     }
 }
