@@ -110,7 +110,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -230,7 +230,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -254,7 +254,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --to)
-                    COMPREPLY=($(compgen -W "turns otel-eval phoenix-annotations" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turns otel-eval phoenix-annotations langfuse-scores langsmith-feedback" -- "${cur}"))
                     return 0
                     ;;
                 --threads)
@@ -284,7 +284,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -334,7 +334,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -562,7 +562,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -644,7 +644,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
