@@ -110,7 +110,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -234,7 +234,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -262,7 +262,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --to)
-                    COMPREPLY=($(compgen -W "turns otel-eval phoenix-annotations" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turns otel-eval phoenix-annotations langfuse-scores langsmith-feedback" -- "${cur}"))
                     return 0
                     ;;
                 --threads)
@@ -292,7 +292,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -346,7 +346,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -578,7 +578,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -664,7 +664,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse parquet turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)

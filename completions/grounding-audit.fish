@@ -47,6 +47,9 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
+langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -92,6 +95,9 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
+langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -137,6 +143,9 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
+langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -182,6 +191,9 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
+langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -213,6 +225,9 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
+langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -240,6 +255,9 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
+langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -254,7 +272,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l marker-base -d 'Index base of --marker-regex captures' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l to -d 'Output format' -r -f -a "turns\t'The native turn-log JSONL'
 otel-eval\t'One OpenTelemetry `gen_ai.evaluation.result` event per turn, as OTLP/JSON logs (one ExportLogsServiceRequest per line)'
-phoenix-annotations\t'One Phoenix span annotation per turn with a reply span (JSONL; wrap in {"data": [...]} to upload)'"
+phoenix-annotations\t'One Phoenix span annotation per turn with a reply span (JSONL; wrap in {"data": [...]} to upload)'
+langfuse-scores\t'One Langfuse score body per traced turn (JSONL; POST each to /api/public/scores)'
+langsmith-feedback\t'One LangSmith feedback per traced turn, on the reply run (JSONL; pass each to Client.create_feedback)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'

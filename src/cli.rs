@@ -349,6 +349,10 @@ pub enum ConvertTo {
     OtelEval,
     /// One Phoenix span annotation per turn with a reply span (JSONL; wrap in {"data": [...]} to upload).
     PhoenixAnnotations,
+    /// One Langfuse score body per traced turn (JSONL; POST each to /api/public/scores).
+    LangfuseScores,
+    /// One LangSmith feedback per traced turn, on the reply run (JSONL; pass each to Client.create_feedback).
+    LangsmithFeedback,
 }
 
 /// Arguments of `convert`.

@@ -26,7 +26,8 @@ pub struct Source {
     pub path: Option<PathBuf>,
 }
 
-/// The file names a directory walk picks up.
+/// The file names a directory walk picks up (Parquet: a bulk export's
+/// `runs/year=…/…` tree).
 pub fn is_log_name(name: &str) -> bool {
     [
         ".jsonl",
@@ -35,6 +36,7 @@ pub fn is_log_name(name: &str) -> bool {
         ".ndjson",
         ".ndjson.gz",
         ".ndjson.zst",
+        ".parquet",
     ]
     .iter()
     .any(|ext| name.ends_with(ext))

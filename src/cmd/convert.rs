@@ -5,7 +5,8 @@
 //! observed answer keeps its reason in `unobserved`. `--to otel-eval` and
 //! `--to phoenix-annotations` write each verdict back where a trace team
 //! looks: an OTel evaluation event on the reply span, a Phoenix span
-//! annotation.
+//! annotation. `--to langfuse-scores` and `--to langsmith-feedback` write
+//! the bodies Langfuse's score API and LangSmith's feedback API take.
 
 use crate::accumulate::details::Collected;
 use crate::cli::{ConvertArgs, ConvertTo};
@@ -32,6 +33,8 @@ pub fn run(args: &ConvertArgs, settings: &Settings, out: &mut dyn Write) -> Resu
                 ConvertTo::Turns => Some(turn_line(c)),
                 ConvertTo::OtelEval => Some(otel_eval(c, &reason(c, chosen.as_ref()))),
                 ConvertTo::PhoenixAnnotations => phoenix_annotation(c, &reason(c, chosen.as_ref())),
+                ConvertTo::LangfuseScores => langfuse_score(c, &reason(c, chosen.as_ref())),
+                ConvertTo::LangsmithFeedback => langsmith_feedback(c, &reason(c, chosen.as_ref())),
             };
             match value {
                 Some(v) => {
@@ -160,6 +163,50 @@ pub fn phoenix_annotation(c: &Collected, reason: &str) -> Option<Value> {
         },
         "metadata": {"trace_id": row.turn_id.as_str(), "cited_chunks": row.cited_chunks},
     }))
+}
+
+/// One Langfuse score body (`POST /api/public/scores`) for a turn read
+/// from a trace export: a CATEGORICAL score named [`EVALUATION_NAME`] on the
+/// trace, on the reply observation when there is one. Its `id` is stable
+/// per trace, so posting again updates the score instead of adding one.
+/// None for a turn that was not read from a trace export.
+pub fn langfuse_score(c: &Collected, reason: &str) -> Option<Value> {
+    c.detail.assembled.as_ref()?;
+    let row = &c.row;
+    let trace = row.turn_id.as_str();
+    let mut m = Map::new();
+    m.insert("id".into(), json!(format!("{trace}-{EVALUATION_NAME}")));
+    m.insert("traceId".into(), json!(trace));
+    // A legacy trace row stands for the trace itself: its id is no observation.
+    if let Some(span) = reply_span(c).filter(|s| *s != trace) {
+        m.insert("observationId".into(), json!(span));
+    }
+    m.insert("name".into(), json!(EVALUATION_NAME));
+    m.insert("dataType".into(), json!("CATEGORICAL"));
+    m.insert("value".into(), json!(row.verdict.as_str()));
+    m.insert("comment".into(), json!(reason));
+    Some(Value::Object(m))
+}
+
+/// One LangSmith feedback (the arguments of `Client.create_feedback`, or
+/// the body of `POST /feedback`) for a turn read from a trace export: on
+/// the run that produced the reply, else on the trace's root run (whose id
+/// is the trace id). `score` is 1 for `ok`, 0 for `no_marker` and
+/// `orphan_marker`, absent otherwise; `value` is the verdict.
+pub fn langsmith_feedback(c: &Collected, reason: &str) -> Option<Value> {
+    c.detail.assembled.as_ref()?;
+    let row = &c.row;
+    let trace = row.turn_id.as_str();
+    let mut m = Map::new();
+    m.insert("run_id".into(), json!(reply_span(c).unwrap_or(trace)));
+    m.insert("trace_id".into(), json!(trace));
+    m.insert("key".into(), json!(EVALUATION_NAME));
+    if let Some(s) = score(row.verdict) {
+        m.insert("score".into(), json!(s as u8));
+    }
+    m.insert("value".into(), json!(row.verdict.as_str()));
+    m.insert("comment".into(), json!(reason));
+    Some(Value::Object(m))
 }
 
 /// One turn as a native turn record.

@@ -8,6 +8,7 @@
 pub mod agentfootprint;
 pub mod assembly;
 pub mod native;
+pub mod parquet;
 pub mod spans;
 
 pub use assembly::{Assembly, Group};
@@ -27,6 +28,9 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::PHOENIX_JSONL,
     &spans::PHOENIX_OTLP,
     &spans::PHOENIX_DATAFRAME,
+    &spans::LANGSMITH,
+    &spans::LANGFUSE,
+    &parquet::PARQUET,
     &native::NATIVE,
 ];
 

@@ -10,6 +10,7 @@ mod determinism;
 mod explain;
 mod generate;
 mod hostile;
+mod langs;
 mod markers;
 mod nothing_lost;
 mod props;

@@ -88,11 +88,9 @@ impl Dialect for SpanDialect {
         records: Vec<Record>,
         opts: &AssembleOptions,
     ) -> Result<Box<dyn Assembled>, String> {
-        let spans = records
-            .into_iter()
-            .filter_map(|r| r.body.downcast::<Span>().ok().map(|b| *b))
-            .collect();
-        Ok(Box::new(super::assemble(group, spans, opts)))
+        // A trace may hold records of other exports of the family (a
+        // LangSmith run part, a Langfuse trace row): one function reads all.
+        Ok(Box::new(super::assemble_records(group, records, opts)))
     }
 }
 

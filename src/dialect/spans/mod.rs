@@ -12,6 +12,11 @@
 //! - `attrs.rs`: attribute values and the attribute names of every convention;
 //! - `otlp.rs`: OTLP/JSON requests, canonical camelCase and Phoenix's snake_case;
 //! - `phoenix.rs`: Phoenix span JSONL, REST page envelopes and dataframe rows;
+//! - `langsmith.rs`: LangSmith runs (parts merged by run id) → spans;
+//! - `langfuse.rs`: Langfuse observations and legacy trace rows → spans;
+//! - `json.rs`: lenient field access, documents and reply text in plain JSON;
+//! - `exports.rs`: those two as dialects, and [`assemble_records`], how any
+//!   group of the span family becomes a trace;
 //! - `assemble.rs`: trace → turn (root, reply, chunks, tools, agent).
 //!
 //! Error reasons name the field and what was expected, never an input value.
@@ -19,11 +24,16 @@
 mod assemble;
 mod attrs;
 mod dialect;
+mod exports;
+mod json;
+mod langfuse;
+mod langsmith;
 mod otlp;
 mod phoenix;
 
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use dialect::{OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
+pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
 
 use crate::dialect::{cap_reason, redact_reason};
 use serde::Deserialize;

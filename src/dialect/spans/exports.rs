@@ -1,0 +1,368 @@
+//! LangSmith runs and Langfuse observations as dialects of the engine, in
+//! the span family: a run or an observation is a record of its trace, and
+//! every trace assembles through [`assemble_records`] like the span
+//! formats. Lines (JSONL) and whole documents (a JSON array, as the Langfuse
+//! UI exports, or pretty-printed objects) are both read.
+//!
+//! Identity for de-duplication: a Langfuse observation is its trace and
+//! observation id (blob-export windows overlap, so the same row is read
+//! twice); a LangSmith run part is its run id *and its content*, so an
+//! exact repeat is a duplicate but a later part of the same run (create,
+//! then patch) is kept and merged when the trace assembles.
+
+use super::langfuse::{self, Row};
+use super::langsmith::{self, RunPart};
+use super::{LineCounter, Span, Trace, assemble, offset_in, reason};
+use crate::dialect::{
+    AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, cap_reason,
+};
+use crate::markers::{Grammar, Preset};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// A legacy Langfuse trace row: the root span of its trace.
+pub struct TraceRow(pub Span);
+
+/// Which export a dialect reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    LangSmith,
+    Langfuse,
+}
+
+/// One export read as a dialect.
+pub struct ExportDialect(pub Export);
+
+/// LangSmith runs (`list_runs()` dumps, JSONL or a JSON array).
+pub static LANGSMITH: ExportDialect = ExportDialect(Export::LangSmith);
+/// Langfuse observations (blob-storage export, UI JSON export).
+pub static LANGFUSE: ExportDialect = ExportDialect(Export::Langfuse);
+
+fn hash(parts: &[&[u8]]) -> u128 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for p in parts {
+        h.update(p);
+        h.update(&[0xff]);
+    }
+    h.digest128()
+}
+
+/// Which export one JSON object belongs to, if any.
+pub fn classify(m: &Map<String, Value>) -> Option<Export> {
+    let has = |k: &str| m.contains_key(k);
+    if has("turn_id") || !has("id") {
+        return None;
+    }
+    if has("run_type") && (has("trace_id") || has("dotted_order") || has("parent_run_id")) {
+        return Some(Export::LangSmith);
+    }
+    let observation = (has("trace_id") || has("traceId"))
+        && (has("parent_observation_id")
+            || has("parentObservationId")
+            || has("is_root_observation")
+            || has("isRootObservation")
+            || m.get("type").and_then(Value::as_str).is_some_and(|t| {
+                matches!(
+                    t,
+                    "SPAN"
+                        | "EVENT"
+                        | "GENERATION"
+                        | "AGENT"
+                        | "TOOL"
+                        | "CHAIN"
+                        | "RETRIEVER"
+                        | "EVALUATOR"
+                        | "EMBEDDING"
+                        | "GUARDRAIL"
+                )
+            }));
+    let trace_row = has("timestamp")
+        && !has("type")
+        && (has("bookmarked") || has("public") || has("project_id") || has("projectId"));
+    (observation || trace_row).then_some(Export::Langfuse)
+}
+
+/// The first JSON object of a source (the first element of an array), when
+/// it parses whole.
+fn first_object(first: &[u8]) -> Option<Map<String, Value>> {
+    let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+    let start = data.iter().position(|b| !b.is_ascii_whitespace())?;
+    let mut rest = &data[start..];
+    if rest[0] == b'[' {
+        rest = &rest[1..];
+        let s = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        rest = &rest[s..];
+    }
+    if rest.first() != Some(&b'{') {
+        return None;
+    }
+    serde_json::Deserializer::from_slice(rest)
+        .into_iter::<Map<String, Value>>()
+        .next()?
+        .ok()
+}
+
+/// One object as records of `export`.
+fn records_of(
+    export: Export,
+    m: Map<String, Value>,
+    text: &str,
+    out: &mut Vec<Record>,
+) -> Result<(), String> {
+    match export {
+        Export::LangSmith => {
+            let p = RunPart::from_map(m)?;
+            out.push(Record {
+                group: p.trace_id.clone(),
+                key: Some(hash(&[
+                    b"langsmith",
+                    p.trace_id.as_bytes(),
+                    p.id.as_bytes(),
+                    &hash(&[text.as_bytes()]).to_le_bytes(),
+                ])),
+                counted: true,
+                body: Box::new(p),
+            });
+        }
+        Export::Langfuse => match langfuse::row(&m)? {
+            Row::Observation(s) => out.push(Record {
+                group: s.trace_id().to_owned(),
+                key: Some(hash(&[
+                    b"langfuse",
+                    s.trace_id().as_bytes(),
+                    s.span_id().as_bytes(),
+                ])),
+                counted: true,
+                body: Box::new(s),
+            }),
+            Row::Trace(s) => out.push(Record {
+                group: s.trace_id().to_owned(),
+                key: Some(hash(&[b"langfuse-trace", s.trace_id().as_bytes()])),
+                counted: true,
+                body: Box::new(TraceRow(s)),
+            }),
+        },
+    }
+    Ok(())
+}
+
+/// Reads one JSON object's text into records: the object must be of
+/// `export` (a row of another export is invalid, not guessed at).
+pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result<(), String> {
+    let what = match export {
+        Export::LangSmith => "not a LangSmith run",
+        Export::Langfuse => "not a Langfuse observation",
+    };
+    let m: Map<String, Value> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
+    records_of(export, m, text, out).map_err(cap_reason)
+}
+
+/// Every record of a span-family group as spans: spans as they are, LangSmith
+/// run parts merged by run id, Langfuse trace rows as roots adopting the
+/// trace's parentless observations.
+pub fn spans_of(records: Vec<Record>) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut parts = Vec::new();
+    let mut traces = Vec::new();
+    for r in records {
+        match r.body.downcast::<Span>() {
+            Ok(s) => spans.push(*s),
+            Err(b) => match b.downcast::<RunPart>() {
+                Ok(p) => parts.push(*p),
+                Err(b) => {
+                    if let Ok(t) = b.downcast::<TraceRow>() {
+                        traces.push(t.0);
+                    }
+                }
+            },
+        }
+    }
+    spans.extend(langsmith::merge_parts(parts));
+    if !traces.is_empty() {
+        let ids: Vec<String> = traces.iter().map(|t| t.span_id().to_owned()).collect();
+        langfuse::adopt(&mut spans, &ids);
+        spans.extend(traces);
+    }
+    spans
+}
+
+/// Assembles one group of the span family, whatever exports its records came from.
+pub fn assemble_records(group: &str, records: Vec<Record>, opts: &AssembleOptions) -> Trace {
+    assemble(group, spans_of(records), opts)
+}
+
+impl Dialect for ExportDialect {
+    fn name(&self) -> &'static str {
+        match self.0 {
+            Export::LangSmith => "langsmith",
+            Export::Langfuse => "langfuse",
+        }
+    }
+    fn about(&self) -> &'static str {
+        match self.0 {
+            Export::LangSmith => "LangSmith runs: list_runs() dumps (JSONL or a JSON array)",
+            Export::Langfuse => {
+                "Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export"
+            }
+        }
+    }
+    fn sniff(&self, first: &[u8]) -> bool {
+        first_object(first).and_then(|m| classify(&m)) == Some(self.0)
+    }
+    /// RAG prompts number their sources: `[1]`, `[1, 2]`, `[1-3]`.
+    fn grammar(&self) -> Grammar {
+        Grammar::Preset(Preset::Numeric)
+    }
+    fn family(&self) -> &'static str {
+        "spans"
+    }
+    fn is_document(&self, first: &[u8]) -> bool {
+        let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+        let Some(start) = data.iter().position(|b| !b.is_ascii_whitespace()) else {
+            return false;
+        };
+        let rest = &data[start..];
+        if rest[0] == b'[' {
+            return true;
+        }
+        // Pretty-printed: the first line is not a whole object.
+        let line = memchr::memchr(b'\n', rest).map_or(rest, |e| &rest[..e]);
+        serde_json::from_slice::<serde::de::IgnoredAny>(line).is_err()
+    }
+    fn parse_line<'a>(
+        &self,
+        line: &'a str,
+        out: &mut Vec<Record>,
+        _warnings: &mut crate::messages::Warnings,
+    ) -> Parsed<'a> {
+        let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        let before = out.len();
+        let r = if line.trim_start().starts_with('[') {
+            parse_array(self.0, line, &mut |_, rec| out.push(rec))
+        } else {
+            parse_object(self.0, line, out)
+        };
+        match r {
+            Err(reason) => {
+                out.truncate(before);
+                Parsed::Invalid(reason)
+            }
+            Ok(()) if out.len() == before => Parsed::Skipped,
+            Ok(()) => Parsed::Records(out.len() - before),
+        }
+    }
+    fn parse_document(&self, data: &[u8], out: &mut DocumentRecords) {
+        let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+        let mut lines = LineCounter::new(data);
+        let what = match self.0 {
+            Export::LangSmith => "not a LangSmith export",
+            Export::Langfuse => "not a Langfuse export",
+        };
+        let mut last = 1;
+        for top in serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>() {
+            let top = match top {
+                Ok(t) => t,
+                Err(e) => {
+                    out.invalid(last, reason(what, &e));
+                    return;
+                }
+            };
+            let text = top.get();
+            let line = lines.line_at(offset_in(data, text));
+            last = line;
+            if text.starts_with('[') {
+                let elements: Vec<&RawValue> = match serde_json::from_str(text) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        out.invalid(line, reason(what, &e));
+                        continue;
+                    }
+                };
+                for el in elements {
+                    let at = lines.line_at(offset_in(data, el.get()));
+                    one(self.0, el.get(), at, out);
+                    last = at;
+                }
+            } else {
+                one(self.0, text, line, out);
+            }
+        }
+    }
+    fn assemble(
+        &self,
+        group: &str,
+        records: Vec<Record>,
+        opts: &AssembleOptions,
+    ) -> Result<Box<dyn Assembled>, String> {
+        Ok(Box::new(assemble_records(group, records, opts)))
+    }
+}
+
+/// One object of a document into `out`, at `line`.
+fn one(export: Export, text: &str, line: u64, out: &mut DocumentRecords) {
+    let mut recs = Vec::new();
+    match parse_object(export, text, &mut recs) {
+        Ok(()) => out.records.extend(recs.into_iter().map(|r| (line, r))),
+        Err(reason) => out.invalid(line, reason),
+    }
+}
+
+/// The objects of a JSON array on one line.
+fn parse_array(
+    export: Export,
+    text: &str,
+    sink: &mut dyn FnMut(usize, Record),
+) -> Result<(), String> {
+    let what = match export {
+        Export::LangSmith => "not a LangSmith export",
+        Export::Langfuse => "not a Langfuse export",
+    };
+    let elements: Vec<&RawValue> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
+    let mut recs = Vec::new();
+    for (i, el) in elements.into_iter().enumerate() {
+        parse_object(export, el.get(), &mut recs).map_err(|e| format!("element {}: {e}", i + 1))?;
+    }
+    for r in recs {
+        sink(0, r);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn classify_tells_the_exports_apart() {
+        let run = obj(json!({"id":"r","run_type":"chain","trace_id":"r"}));
+        assert_eq!(classify(&run), Some(Export::LangSmith));
+        let lf = obj(json!({"id":"o","trace_id":"t","type":"GENERATION"}));
+        assert_eq!(classify(&lf), Some(Export::Langfuse));
+        let camel = obj(json!({"id":"o","traceId":"t","parentObservationId":null}));
+        assert_eq!(classify(&camel), Some(Export::Langfuse));
+        let trace = obj(json!({"id":"t","timestamp":"x","bookmarked":false}));
+        assert_eq!(classify(&trace), Some(Export::Langfuse));
+        let turn = obj(json!({"turn_id":"t","id":"x","run_type":"chain","trace_id":"t"}));
+        assert_eq!(classify(&turn), None);
+        assert_eq!(classify(&obj(json!({"id":"x"}))), None);
+    }
+
+    #[test]
+    fn sniff_reads_the_first_object_of_a_line_or_an_array() {
+        assert!(
+            LANGFUSE.sniff(b"[\n  {\"id\":\"o\",\"traceId\":\"t\",\"type\":\"SPAN\"},\n  {\"id\"")
+        );
+        assert!(
+            LANGSMITH.sniff(b"{\"id\":\"r\",\"run_type\":\"llm\",\"trace_id\":\"r\"}\n{\"id\"")
+        );
+        assert!(!LANGSMITH.sniff(b"{\"turn_id\":\"t\"}\n"));
+        assert!(LANGFUSE.is_document(b"[{}]"));
+        assert!(!LANGFUSE.is_document(b"{\"id\":1}\n{"));
+        assert!(LANGFUSE.is_document(b"{\n \"id\": 1\n}\n"));
+    }
+}

@@ -1,0 +1,365 @@
+//! Helpers for the export formats that arrive as plain JSON rows (LangSmith
+//! runs, Langfuse observations, Parquet rows converted to JSON): lenient
+//! field access, JSON held in strings, retrieved documents in free-form
+//! JSON, and the reply text in an output value.
+
+use super::attrs::output_text;
+use super::{Doc, Span, SpanKind, Tokens};
+use serde_json::{Map, Value};
+
+/// A span with its ids and nothing else known yet.
+pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
+    Span {
+        trace_id,
+        span_id,
+        parent_id: None,
+        name: String::new(),
+        kind: SpanKind::Unknown,
+        start_ns: None,
+        end_ns: None,
+        error: false,
+        service: None,
+        operation: None,
+        output: None,
+        output_mime: None,
+        output_key: "",
+        llm_text: None,
+        llm_text_key: "",
+        content_recorded: false,
+        retrieval: None,
+        rerank_input: None,
+        rerank_output: None,
+        agent_name: None,
+        agent_id: None,
+        conversation: None,
+        channel: None,
+        model: None,
+        tokens: Tokens::default(),
+        cost_usd: None,
+        tool_name: None,
+        error_type: None,
+    }
+}
+
+/// A field under any of `names` (snake_case and camelCase spellings), null
+/// counted as absent.
+pub(super) fn field<'a>(m: &'a Map<String, Value>, names: &[&str]) -> Option<&'a Value> {
+    names
+        .iter()
+        .find_map(|n| m.get(*n).filter(|v| !v.is_null()))
+}
+
+/// A string field; empty strings are absent (Langfuse writes `""` for unset).
+pub(super) fn string(m: &Map<String, Value>, names: &[&str]) -> Option<String> {
+    match field(m, names)? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// An id: a string, or an integer written as a number.
+pub(super) fn id_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => super::clean_id(s),
+        Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// A number, also when written as a decimal string (LangSmith costs).
+pub(super) fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|f| f.is_finite())
+}
+
+/// A non-negative integer count.
+pub(super) fn count(v: &Value) -> Option<u64> {
+    match v {
+        Value::Number(n) => n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                .map(|f| f as u64)
+        }),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// A value that may be JSON written into a string (Parquet and CSV columns
+/// documented as "(JSON)", Langfuse `input`/`output`/`metadata`): the parsed
+/// value when the string holds a JSON object or array, else the value as is.
+pub(super) fn unstring(v: &Value) -> std::borrow::Cow<'_, Value> {
+    use std::borrow::Cow;
+    if let Value::String(s) = v {
+        let t = s.trim_start();
+        if (t.starts_with('{') || t.starts_with('['))
+            && let Ok(parsed) = serde_json::from_str::<Value>(s)
+        {
+            return Cow::Owned(parsed);
+        }
+    }
+    Cow::Borrowed(v)
+}
+
+/// An object field, also when written as a JSON string.
+pub(super) fn object(m: &Map<String, Value>, names: &[&str]) -> Option<Map<String, Value>> {
+    match unstring(field(m, names)?).into_owned() {
+        Value::Object(o) => Some(o),
+        _ => None,
+    }
+}
+
+/// A time: ISO 8601 (`T` or space; a time without an offset is UTC), or
+/// an epoch number (unit by magnitude). Nanoseconds since the epoch.
+pub(super) fn time(v: &Value) -> Option<i128> {
+    match v {
+        Value::String(s) => super::phoenix::iso_nanos(s),
+        Value::Number(n) => {
+            let f = n.as_f64()?;
+            if !f.is_finite() || f.abs() >= 1e20 {
+                return None;
+            }
+            let a = f.abs();
+            let scale = if a >= 1e17 {
+                1.0
+            } else if a >= 1e14 {
+                1e3
+            } else if a >= 1e11 {
+                1e6
+            } else {
+                1e9
+            };
+            match (n.as_i64(), scale) {
+                (Some(i), s) => Some(i as i128 * s as i128),
+                (None, s) => Some((f * s).round() as i128),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The retrieved documents in a free-form output: a list of documents, or
+/// an object holding one under `documents` (LangChain tracer, Langfuse's
+/// documented `{documents, scores}`) or `output` (a LangSmith `@traceable`
+/// function's return value). Each document is an object with its text
+/// under `page_content`, `content` or `text` and ids and score on it or in
+/// its `metadata`, or a bare string. None when the value holds no list.
+pub(super) fn documents(v: &Value) -> Option<Vec<Doc>> {
+    let v = unstring(v);
+    let (list, scores) = match &*v {
+        Value::Array(l) => (l.clone(), None),
+        Value::Object(m) => {
+            let list = ["documents", "output", "docs", "results"]
+                .iter()
+                .find_map(|k| match m.get(*k).map(unstring)?.into_owned() {
+                    Value::Array(l) => Some(l),
+                    _ => None,
+                })?;
+            let scores = match m.get("scores") {
+                Some(Value::Array(s)) if s.len() == list.len() => {
+                    Some(s.iter().map(number).collect::<Vec<_>>())
+                }
+                _ => None,
+            };
+            (list, scores)
+        }
+        _ => return None,
+    };
+    if !list
+        .iter()
+        .all(|d| matches!(d, Value::Object(_) | Value::String(_)))
+    {
+        return None;
+    }
+    let mut docs: Vec<Doc> = list.iter().map(document).collect();
+    if let Some(scores) = scores {
+        for (d, s) in docs.iter_mut().zip(scores) {
+            d.score = d.score.or(s);
+        }
+    }
+    Some(docs)
+}
+
+/// One document. Ids follow the span rules: `chunk_id` is the document's
+/// own `id`, else metadata `id`, else metadata `chunk_id`; `document_id` is
+/// metadata `doc_id`, else `document_id`, else `source`; the score is the
+/// document's, else its metadata's, else none (never 0).
+fn document(v: &Value) -> Doc {
+    let m = match v {
+        Value::String(s) => {
+            return Doc {
+                content: Some(s.clone()),
+                ..Doc::default()
+            };
+        }
+        Value::Object(m) => m,
+        _ => return Doc::default(),
+    };
+    let empty = Map::new();
+    let meta = match m.get("metadata").map(unstring) {
+        Some(std::borrow::Cow::Owned(Value::Object(o))) => std::borrow::Cow::Owned(o),
+        Some(std::borrow::Cow::Borrowed(Value::Object(o))) => std::borrow::Cow::Borrowed(o),
+        _ => std::borrow::Cow::Borrowed(&empty),
+    };
+    let get_id = |m: &Map<String, Value>, k: &str| m.get(k).and_then(id_of);
+    Doc {
+        chunk_id: get_id(m, "id")
+            .or_else(|| get_id(&meta, "id"))
+            .or_else(|| get_id(&meta, "chunk_id"))
+            .or_else(|| get_id(m, "chunk_id")),
+        document_id: get_id(&meta, "doc_id")
+            .or_else(|| get_id(&meta, "document_id"))
+            .or_else(|| get_id(&meta, "source"))
+            .or_else(|| get_id(m, "document_id")),
+        score: m
+            .get("score")
+            .and_then(number)
+            .or_else(|| meta.get("score").and_then(number)),
+        content: ["page_content", "content", "text"]
+            .iter()
+            .find_map(|k| m.get(*k).and_then(Value::as_str))
+            .map(str::to_owned),
+    }
+}
+
+/// Keys under which an output object holds the answer, in the order tried,
+/// with the name `explain` shows for each.
+const REPLY_KEYS: [(&str, &str); 8] = [
+    ("output", "outputs.output"),
+    ("answer", "outputs.answer"),
+    ("text", "outputs.text"),
+    ("content", "outputs.content"),
+    ("result", "outputs.result"),
+    ("response", "outputs.response"),
+    ("messages", "outputs.messages"),
+    ("generations", "outputs.generations"),
+];
+
+/// The reply text in an output value and where it was found: a string as
+/// is; in an object the first of `output`, `answer`, `text`, `content`,
+/// `result`, `response` holding text (a string, or a message or message
+/// list whose last assistant message has text), else the last assistant
+/// message of `messages`, else LangChain `generations[0][0]`; else any
+/// assistant text in it (`outputs`). `prefix` names the value in `explain`
+/// (`outputs` for LangSmith, `output` for Langfuse).
+pub(super) fn reply_text(v: &Value, prefix: &'static str) -> Option<(String, &'static str)> {
+    let v = match v {
+        Value::String(s) => {
+            let parsed = unstring(v);
+            if let Value::String(_) = &*parsed {
+                return (!s.trim().is_empty()).then(|| (s.clone(), prefix));
+            }
+            parsed
+        }
+        _ => std::borrow::Cow::Borrowed(v),
+    };
+    let as_text = |v: &Value| -> Option<String> {
+        match v {
+            Value::String(s) => (!s.trim().is_empty()).then(|| s.clone()),
+            Value::Null => None,
+            other => output_text(&other.to_string(), Some("application/json")),
+        }
+    };
+    match &*v {
+        Value::Object(m) => {
+            for (key, name) in REPLY_KEYS {
+                if let Some(t) = m.get(key).and_then(as_text) {
+                    let name = if prefix == "outputs" {
+                        name
+                    } else {
+                        langfuse_name(key)
+                    };
+                    return Some((t, name));
+                }
+            }
+            as_text(&v).map(|t| (t, prefix))
+        }
+        other => as_text(other).map(|t| (t, prefix)),
+    }
+}
+
+/// The name of an output key for Langfuse (`output.…`).
+fn langfuse_name(key: &str) -> &'static str {
+    match key {
+        "output" => "output.output",
+        "answer" => "output.answer",
+        "text" => "output.text",
+        "content" => "output.content",
+        "result" => "output.result",
+        "response" => "output.response",
+        "messages" => "output.messages",
+        _ => "output.generations",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn documents_in_every_documented_shape() {
+        let lc = json!({"documents": [{"id": "KB-1", "page_content": "t",
+            "metadata": {"chunk_id": "KB-1", "source": "a.md", "score": 0.4}}]});
+        let d = documents(&lc).unwrap();
+        assert_eq!(d[0].chunk_id.as_deref(), Some("KB-1"));
+        assert_eq!(d[0].document_id.as_deref(), Some("a.md"));
+        assert_eq!(d[0].score, Some(0.4));
+        let traceable =
+            json!({"output": [{"page_content": "t", "metadata": {"chunk_id": "KB-2"}}]});
+        assert_eq!(
+            documents(&traceable).unwrap()[0].chunk_id.as_deref(),
+            Some("KB-2")
+        );
+        let lf = json!({"documents": [{"content": "t", "metadata": {"doc_id": "d"}}, "plain"], "scores": [0.9, 0.1]});
+        let d = documents(&lf).unwrap();
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[1].score, Some(0.1));
+        assert_eq!(d[1].content.as_deref(), Some("plain"));
+        let in_string = Value::String(r#"[{"text":"x","metadata":{"id":7}}]"#.into());
+        assert_eq!(
+            documents(&in_string).unwrap()[0].chunk_id.as_deref(),
+            Some("7")
+        );
+        assert_eq!(documents(&json!({"documents": []})).unwrap().len(), 0);
+        assert!(documents(&json!({})).is_none());
+        assert!(documents(&json!("just text")).is_none());
+    }
+
+    #[test]
+    fn reply_text_names_its_key() {
+        assert_eq!(
+            reply_text(&json!({"output": "a [1]"}), "outputs"),
+            Some(("a [1]".into(), "outputs.output"))
+        );
+        assert_eq!(
+            reply_text(&json!({"role": "assistant", "content": "b"}), "outputs"),
+            Some(("b".into(), "outputs.content"))
+        );
+        let gens =
+            json!({"generations": [[{"text": "c", "message": {"kwargs": {"content": "c"}}}]]});
+        assert_eq!(
+            reply_text(&gens, "outputs").map(|r| r.1),
+            Some("outputs.generations")
+        );
+        let msgs = json!({"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "d"}]});
+        assert_eq!(
+            reply_text(&msgs, "outputs"),
+            Some(("d".into(), "outputs.messages"))
+        );
+        assert_eq!(
+            reply_text(&json!("plain"), "output"),
+            Some(("plain".into(), "output"))
+        );
+        assert_eq!(
+            reply_text(&json!(r#"{"answer":"e"}"#), "output"),
+            Some(("e".into(), "output.answer"))
+        );
+        assert_eq!(reply_text(&json!({}), "outputs"), None);
+        assert_eq!(reply_text(&json!(""), "output"), None);
+    }
+}

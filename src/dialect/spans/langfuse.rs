@@ -1,0 +1,195 @@
+//! Langfuse observations as the server exports them: the blob-storage
+//! export (`observations_v2/` enriched rows, or the legacy `traces/` +
+//! `observations/` pair; snake_case, times `YYYY-MM-DD HH:MM:SS.ffffff` in
+//! UTC) and the UI's JSON export and public API rows (camelCase, ISO
+//! times). Both spellings are read.
+//!
+//! - An observation is a [`Span`]: id, `trace_id`, `parent_observation_id`
+//!   (`""` on roots; an `is_root_observation` row is a root whatever its
+//!   parent), `type` as the kind (`GENERATION` is an LLM span, `SPAN` a
+//!   chain), `level` `ERROR` failed.
+//! - Reply: the root observation's `output` (a string holding text or JSON,
+//!   or a JSON value), read by [`super::json::reply_text`]; a GENERATION's
+//!   output is its LLM text.
+//! - A RETRIEVER's documents: its free-form `output` ([`super::json::documents`]).
+//! - Conversation `session_id`; channel from `metadata.channel`; model
+//!   `provided_model_name`; tokens from `usage_details` (`input`, `output`,
+//!   `total`); cost `total_cost`.
+//! - A legacy `traces/` row (or a UI traces export row) is the trace
+//!   itself: it becomes the root span (its id is the trace id), its output
+//!   the reply, and the trace's parentless observations its children.
+
+use super::json::{self, blank_span, count, field, number, object, reply_text, string};
+use super::{Span, SpanKind};
+use serde_json::{Map, Value};
+
+/// What one Langfuse row is.
+pub enum Row {
+    Observation(Span),
+    /// A trace row, as the root span of its trace.
+    Trace(Span),
+}
+
+/// True when the object looks like a trace row rather than an observation.
+fn is_trace_row(m: &Map<String, Value>) -> bool {
+    field(m, &["trace_id", "traceId"]).is_none() && field(m, &["timestamp"]).is_some()
+}
+
+/// Reads one row. Errors name the field, never a value.
+pub fn row(m: &Map<String, Value>) -> Result<Row, String> {
+    let id = field(m, &["id"])
+        .and_then(json::id_of)
+        .ok_or("observation without an id (`id`)")?;
+    if is_trace_row(m) {
+        let mut s = blank_span(id.clone(), id);
+        s.kind = SpanKind::Agent;
+        s.name = string(m, &["name"]).unwrap_or_default();
+        s.start_ns = field(m, &["timestamp"]).and_then(json::time);
+        common(&mut s, m);
+        return Ok(Row::Trace(s));
+    }
+    let trace_id = field(m, &["trace_id", "traceId"])
+        .and_then(json::id_of)
+        .ok_or("observation without a trace id (`trace_id`)")?;
+    let mut s = blank_span(trace_id, id);
+    let root = matches!(
+        field(m, &["is_root_observation", "isRootObservation"]),
+        Some(Value::Bool(true))
+    );
+    s.parent_id = if root {
+        None
+    } else {
+        field(m, &["parent_observation_id", "parentObservationId"]).and_then(json::id_of)
+    };
+    s.name = string(m, &["name"]).unwrap_or_default();
+    let ty = string(m, &["type"]).unwrap_or_default();
+    s.kind = SpanKind::from_openinference(&ty).unwrap_or(match ty.as_str() {
+        "EVENT" | "CHAIN" => SpanKind::Chain,
+        _ => SpanKind::Unknown,
+    });
+    s.start_ns = field(m, &["start_time", "startTime"]).and_then(json::time);
+    s.end_ns = field(m, &["end_time", "endTime"]).and_then(json::time);
+    s.error = string(m, &["level"]).is_some_and(|l| l.eq_ignore_ascii_case("ERROR"));
+    if s.error {
+        s.error_type = string(m, &["status_message", "statusMessage"])
+            .map(|_| "error".to_owned())
+            .or(Some("error".to_owned()));
+    }
+    if s.kind == SpanKind::Agent {
+        s.agent_name = Some(s.name.clone()).filter(|n| !n.is_empty());
+    }
+    if s.kind == SpanKind::Tool {
+        s.tool_name = Some(s.name.clone());
+    }
+    s.model = string(m, &["provided_model_name", "providedModelName", "model"]);
+    if let Some(u) = object(m, &["usage_details", "usageDetails", "usage"]) {
+        s.tokens.prompt = field(&u, &["input", "promptTokens", "input_tokens"]).and_then(count);
+        s.tokens.completion =
+            field(&u, &["output", "completionTokens", "output_tokens"]).and_then(count);
+        s.tokens.total = field(&u, &["total", "totalTokens", "total_tokens"]).and_then(count);
+    }
+    s.cost_usd = field(m, &["total_cost", "totalCost", "calculatedTotalCost"]).and_then(number);
+    common(&mut s, m);
+    if s.kind == SpanKind::Retriever {
+        s.output = None;
+        s.retrieval = output(m).and_then(|o| json::documents(&o));
+    } else if s.kind == SpanKind::Llm
+        && let Some(text) = s.output.take()
+    {
+        s.llm_text = Some(text);
+        s.llm_text_key = s.output_key;
+        s.output_key = "";
+        s.output_mime = None;
+    }
+    Ok(Row::Observation(s))
+}
+
+/// `output` when set (`""` is unset).
+fn output(m: &Map<String, Value>) -> Option<Value> {
+    match field(m, &["output"])? {
+        Value::String(s) if s.trim().is_empty() => None,
+        v => Some(v.clone()),
+    }
+}
+
+/// Fields traces and observations share: output, session, metadata.
+fn common(s: &mut Span, m: &Map<String, Value>) {
+    if let Some(out) = output(m) {
+        s.content_recorded = true;
+        if let Some((text, key)) = reply_text(&out, "output") {
+            s.output = Some(text);
+            s.output_mime = Some("text/plain".to_owned());
+            s.output_key = key;
+        }
+    }
+    s.conversation = field(m, &["session_id", "sessionId"]).and_then(json::id_of);
+    if let Some(meta) = object(m, &["metadata"]) {
+        s.channel = string(&meta, &["channel"]);
+    }
+}
+
+/// Makes a trace's parentless observations children of its trace row, when
+/// the trace row was read (legacy export): the trace's output is the reply.
+pub fn adopt(spans: &mut [Span], trace_rows: &[String]) {
+    for s in spans.iter_mut() {
+        if s.parent_id.is_none() && !trace_rows.contains(&s.span_id) {
+            s.parent_id = Some(s.trace_id.clone());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obs(v: Value) -> Span {
+        match row(v.as_object().unwrap()).unwrap() {
+            Row::Observation(s) => s,
+            Row::Trace(_) => panic!("a trace row"),
+        }
+    }
+
+    #[test]
+    fn blob_export_row_as_documented() {
+        let s = obs(
+            json!({"id":"a1","trace_id":"t","parent_observation_id":"","type":"AGENT",
+            "name":"billing-bot","start_time":"2026-03-04 09:15:02.120000","is_root_observation":true,
+            "output":"Refunds take 5 business days [1].","metadata":{"channel":"web"},"session_id":"sess"}),
+        );
+        assert_eq!(s.parent_id, None);
+        assert_eq!(s.kind, SpanKind::Agent);
+        assert_eq!(s.output_key, "output");
+        assert_eq!(s.channel.as_deref(), Some("web"));
+        assert_eq!(s.start_ns, Some(1_772_615_702_120_000_000));
+        let r = obs(
+            json!({"id":"b2","trace_id":"t","parent_observation_id":"a1","type":"RETRIEVER",
+            "start_time":"2026-03-04 09:15:02.300000",
+            "output":"[{\"page_content\":\"x\",\"metadata\":{\"doc_id\":\"kb\",\"chunk_id\":\"c3\"},\"type\":\"Document\"}]"}),
+        );
+        let d = r.retrieval.unwrap();
+        assert_eq!(d[0].chunk_id.as_deref(), Some("c3"));
+        assert_eq!(d[0].document_id.as_deref(), Some("kb"));
+    }
+
+    #[test]
+    fn ui_export_camel_case_and_trace_rows() {
+        let s = obs(
+            json!({"id":"g","traceId":"t","parentObservationId":"a","type":"GENERATION",
+            "startTime":"2026-03-04T09:15:03.000Z","output":{"role":"assistant","content":"hi"},
+            "usageDetails":{"input":10,"output":5,"total":15},"level":"ERROR"}),
+        );
+        assert_eq!(s.kind, SpanKind::Llm);
+        assert_eq!(s.llm_text.as_deref(), Some("hi"));
+        assert_eq!(s.tokens.sum(), Some(15));
+        assert!(s.failed());
+        let t = json!({"id":"t","timestamp":"2026-03-04 09:15:02.000000","name":"bot","output":"x","session_id":"s"});
+        match row(t.as_object().unwrap()).unwrap() {
+            Row::Trace(s) => {
+                assert_eq!(s.span_id(), "t");
+                assert_eq!(s.conversation.as_deref(), Some("s"));
+            }
+            Row::Observation(_) => panic!("not a trace row"),
+        }
+    }
+}
