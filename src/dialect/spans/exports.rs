@@ -121,6 +121,7 @@ fn records_of(
                     &hash(&[text.as_bytes()]).to_le_bytes(),
                 ])),
                 counted: true,
+                completes: p.completes(),
                 body: Box::new(p),
             });
         }
@@ -133,12 +134,15 @@ fn records_of(
                     s.span_id().as_bytes(),
                 ])),
                 counted: true,
+                // In the legacy layout the trace row is the root.
+                completes: false,
                 body: Box::new(s),
             }),
             Row::Trace(s) => out.push(Record {
                 group: s.trace_id().to_owned(),
                 key: Some(hash(&[b"langfuse-trace", s.trace_id().as_bytes()])),
                 counted: true,
+                completes: true,
                 body: Box::new(TraceRow(s)),
             }),
         },

@@ -46,6 +46,12 @@ const DROPPED: [&str; 7] = [
 ];
 
 impl RunPart {
+    /// True for the root run once it has ended: the trace is complete as far
+    /// as the export can tell.
+    pub fn completes(&self) -> bool {
+        self.id == self.trace_id && self.fields.get("end_time").is_some_and(|v| !v.is_null())
+    }
+
     /// A run from one JSON object. Errors name the field, never a value.
     pub fn from_map(mut m: Map<String, Value>) -> Result<RunPart, String> {
         for k in DROPPED {
