@@ -15,6 +15,25 @@
 
 use super::{Dialect, Record};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Keys here are already 128-bit hashes: use their low bits as they are.
+#[derive(Default)]
+struct Prehashed(u64);
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 = v as u64;
+    }
+}
+type HashSet128 = HashSet<u128, BuildHasherDefault<Prehashed>>;
 
 /// The records of one turn, in input order.
 pub struct Group {
@@ -65,8 +84,8 @@ pub struct Assembly {
     /// Incomplete groups idle for the short window, waiting for the long one.
     waiting: VecDeque<(u64, Key)>,
     /// Hashes of closed groups, so a late record is recognised.
-    closed: HashSet<u128>,
-    keys: HashSet<u128>,
+    closed: HashSet128,
+    keys: HashSet128,
     dedupe: bool,
     window: u64,
     count: u64,
@@ -94,8 +113,8 @@ impl Assembly {
             open: HashMap::new(),
             touched: VecDeque::new(),
             waiting: VecDeque::new(),
-            closed: HashSet::new(),
-            keys: HashSet::new(),
+            closed: HashSet128::default(),
+            keys: HashSet128::default(),
             dedupe,
             window: window.max(1),
             count: 0,
