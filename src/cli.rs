@@ -94,6 +94,14 @@ pub struct InputArgs {
     /// Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it.
     #[arg(long, value_name = "NAME")]
     pub agent_name: Option<String>,
+    /// Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance.
+    ///
+    /// Fields: turn_id, agent_id, conversation_id, channel, created_at, reply, chunks, citations, tools, model, tokens_used, cost_cents, latency_ms; within a chunk chunk.id, chunk.document_id, chunk.score, chunk.content; within a tool call tool.name, tool.status. Unmapped fields stay where the native log has them. Mapped times may also be Unix seconds or milliseconds, or date-times without an offset (UTC). A mapping that points at nothing on every line is an error.
+    #[arg(long = "map", value_name = "FIELD=POINTER")]
+    pub map: Vec<String>,
+    /// A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it.
+    #[arg(long, value_name = "FILE")]
+    pub map_file: Option<PathBuf>,
 }
 
 /// Which retrievals of a trace give its chunks (`--retrievals`).

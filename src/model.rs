@@ -421,6 +421,10 @@ pub struct InputStats {
     pub duplicates: u64,
     /// Counted warnings (e.g. an optional field of the wrong type, dropped).
     pub warnings: crate::messages::Warnings,
+    /// Counts for the misread heuristics, turned into warnings at the end
+    /// of a run (never serialised).
+    #[serde(skip)]
+    pub probe: crate::pipeline::probe::Probe,
 }
 
 impl InputStats {
@@ -434,5 +438,6 @@ impl InputStats {
         self.invalid_lines += o.invalid_lines;
         self.duplicates += o.duplicates;
         self.warnings.merge(&o.warnings);
+        self.probe.merge(&o.probe);
     }
 }
