@@ -60,6 +60,9 @@ pub enum Command {
     /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations.
     #[command(after_help = crate::exit::HELP)]
     Convert(ConvertArgs),
+    /// Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it.
+    #[command(after_help = crate::exit::HELP)]
+    Inspect(InspectArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -366,6 +369,32 @@ pub struct ConvertArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ConvertTo::Turns)]
     pub to: ConvertTo,
+}
+
+/// `inspect` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InspectFormat {
+    /// A readable report per file.
+    Text,
+    /// One JSON array with a document per file.
+    Json,
+}
+
+/// Arguments of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// Files (or directories) to inspect.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Read every record instead of a sample.
+    #[arg(long)]
+    pub all: bool,
+    /// Records read from each file unless --all.
+    #[arg(long, value_name = "N", default_value_t = 10_000, conflicts_with = "all")]
+    pub sample: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
+    pub format: InspectFormat,
 }
 
 /// Arguments of the hidden `generate`.
