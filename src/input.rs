@@ -163,8 +163,9 @@ pub fn open_decoded(
     counter: Arc<AtomicU64>,
 ) -> Result<(Box<dyn Read + Send>, bool)> {
     let mut reader = io::BufReader::with_capacity(1 << 16, open_raw(source, counter)?);
-    let magic = io::BufRead::fill_buf(&mut reader)
-        .with_context(|| format!("{}: cannot read", source.name))?;
+    // A stream that fails this early fails again when its blocks are read,
+    // where the error is reported at its line.
+    let magic = io::BufRead::fill_buf(&mut reader).unwrap_or(&[]);
     let big = match magic {
         [0xFF, 0xFE, ..] | [b'{', 0, ..] => Some(false),
         [0xFE, 0xFF, ..] | [0, b'{', ..] => Some(true),

@@ -15,7 +15,7 @@
 
 use crate::markers::{Grammar, MarkerKind, Preset};
 use crate::messages::Warnings;
-use crate::model::{Answer, Turn};
+use crate::model::{Answer, Turn, Unobserved};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -262,7 +262,9 @@ impl TurnProbe {
     /// Looks at a turn; scans its reply with every preset when `sample`.
     pub fn of(turn: &Turn<'_>, sample: bool, chosen: &Grammar) -> TurnProbe {
         let mut p = TurnProbe {
-            unobserved: matches!(turn.answer, Answer::Unobserved(_)),
+            // Only an answer that was not found: a reason the export states
+            // (a bounded audit, a withheld draft) is no misreading.
+            unobserved: matches!(turn.answer, Answer::Unobserved(Unobserved::NoReply)),
             ..TurnProbe::default()
         };
         for c in &turn.chunks {
