@@ -390,7 +390,12 @@ pub struct InspectArgs {
     #[arg(long)]
     pub all: bool,
     /// Records read from each file unless --all.
-    #[arg(long, value_name = "N", default_value_t = 10_000, conflicts_with = "all")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10_000,
+        conflicts_with = "all"
+    )]
     pub sample: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = InspectFormat::Text)]

@@ -321,7 +321,10 @@ pub fn sniff_shape(first: &[u8]) -> Option<Shape> {
     let header = header.strip_suffix(b"\r").unwrap_or(header);
     let names: Vec<&[u8]> = header.split(|&b| b == b',').collect();
     let name_like = |n: &&[u8]| {
-        let n = n.strip_prefix(b"\"").and_then(|n| n.strip_suffix(b"\"")).unwrap_or(n);
+        let n = n
+            .strip_prefix(b"\"")
+            .and_then(|n| n.strip_suffix(b"\""))
+            .unwrap_or(n);
         !n.is_empty()
             && n.len() <= 64
             && n.iter()

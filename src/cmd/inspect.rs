@@ -170,7 +170,11 @@ fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape
 
 fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<FileReport> {
     let (lines, shape, utf16, complete) = sample(src, limit)?;
-    let first: Vec<u8> = lines.iter().take(50).flat_map(|l| [l.as_bytes(), b"\n"].concat()).collect();
+    let first: Vec<u8> = lines
+        .iter()
+        .take(50)
+        .flat_map(|l| [l.as_bytes(), b"\n"].concat())
+        .collect();
     let mut report = FileReport {
         file: src.name.clone(),
         format: String::new(),
@@ -202,7 +206,10 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         .find(|d| d.name() != dialect::native::NATIVE.name() && d.sniff(&raw_first));
     if shape == Some(Shape::Parquet) && claimed.is_none() {
         report.format = "parquet".into();
-        report.note = Some(format!("{}; no command line can grade it as it is", Shape::Parquet.message()));
+        report.note = Some(format!(
+            "{}; no command line can grade it as it is",
+            Shape::Parquet.message()
+        ));
         return Ok(report);
     }
     let objects = lines
@@ -244,7 +251,11 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
             Mapped::new(map.clone()).map_err(crate::exit::usage)?,
         )))
     };
-    report.map = map.explicit.iter().map(|(f, p)| format!("{f}={p}")).collect();
+    report.map = map
+        .explicit
+        .iter()
+        .map(|(f, p)| format!("{f}={p}"))
+        .collect();
     report.reads_as = Some(match mapped_dialect {
         Some(m) if native => m.name().into(),
         _ => detected.name().into(),
@@ -346,7 +357,11 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
             .unwrap_or_default();
         report.note = Some(format!(
             "no record reads as a turn{}: map the required fields yourself (--map turn_id=/POINTER, agent_id, created_at; a --map-file keeps them); the first record's top-level keys: {keys}",
-            if report.map.is_empty() { "" } else { " even with the map below" }
+            if report.map.is_empty() {
+                ""
+            } else {
+                " even with the map below"
+            }
         ));
         return Ok(report);
     }
@@ -363,7 +378,12 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         argv.push("--markers".into());
         argv.push(best.into());
     }
-    report.command = Some(argv.iter().map(|a| shell_quote(a)).collect::<Vec<_>>().join(" "));
+    report.command = Some(
+        argv.iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
     report.argv = Some(argv);
     Ok(report)
 }
@@ -371,8 +391,7 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
 /// Quotes an argument for a POSIX shell when it needs it.
 fn shell_quote(a: &str) -> String {
     if !a.is_empty()
-        && a
-            .bytes()
+        && a.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
     {
         a.to_owned()
@@ -472,13 +491,45 @@ fn coverage(lines: &[String], map: &mut FieldMap) -> Vec<Coverage> {
         .collect();
     let m = elements.len().max(1) as f64;
     const CHUNK_NEAR: [(&str, &[&str]); 4] = [
-        ("id", &["chunk_id", "id", "chunkId", "key", "passage_id", "node_id"]),
+        (
+            "id",
+            &["chunk_id", "id", "chunkId", "key", "passage_id", "node_id"],
+        ),
         (
             "document_id",
-            &["document_id", "doc_id", "documentId", "doc", "source", "url", "title", "document"],
+            &[
+                "document_id",
+                "doc_id",
+                "documentId",
+                "doc",
+                "source",
+                "url",
+                "title",
+                "document",
+            ],
         ),
-        ("score", &["score", "relevance", "relevance_score", "similarity", "rerank_score", "distance"]),
-        ("content", &["content", "text", "page_content", "snippet", "passage", "chunk"]),
+        (
+            "score",
+            &[
+                "score",
+                "relevance",
+                "relevance_score",
+                "similarity",
+                "rerank_score",
+                "distance",
+            ],
+        ),
+        (
+            "content",
+            &[
+                "content",
+                "text",
+                "page_content",
+                "snippet",
+                "passage",
+                "chunk",
+            ],
+        ),
     ];
     for (field, names) in CHUNK_NEAR {
         let native = format!("/{}", names[0]);
@@ -582,7 +633,11 @@ fn text(r: &FileReport, out: &mut dyn Write) -> Result<()> {
         .as_deref()
         .map_or(String::from("not read"), |d| format!("read as {d}"));
     writeln!(out, "  format: {} ({reads})", r.format)?;
-    let sample = if r.complete { "every record" } else { "a sample" };
+    let sample = if r.complete {
+        "every record"
+    } else {
+        "a sample"
+    };
     writeln!(
         out,
         "  records: {} ({sample}); turns: {}; invalid: {}",

@@ -309,7 +309,9 @@ struct Child {
 impl Node {
     fn insert(&mut self, tokens: &[String], leaf: Leaf, name: &str) -> Result<(), String> {
         if self.leaf.is_some() {
-            return Err(format!("the pointer of `{name}` runs inside another field's"));
+            return Err(format!(
+                "the pointer of `{name}` runs inside another field's"
+            ));
         }
         let Some((first, rest)) = tokens.split_first() else {
             if !self.children.is_empty() {
@@ -396,16 +398,29 @@ impl Mapped {
             .iter()
             .map(|(f, _)| {
                 if let Some(c) = f.strip_prefix("chunk.") {
-                    (1, CHUNK_FIELDS.iter().position(|(n, _)| *n == c).unwrap_or(0))
+                    (
+                        1,
+                        CHUNK_FIELDS.iter().position(|(n, _)| *n == c).unwrap_or(0),
+                    )
                 } else if let Some(t) = f.strip_prefix("tool.") {
-                    (2, TOOL_FIELDS.iter().position(|(n, _)| *n == t).unwrap_or(0))
+                    (
+                        2,
+                        TOOL_FIELDS.iter().position(|(n, _)| *n == t).unwrap_or(0),
+                    )
                 } else {
-                    (0, TURN_FIELDS.iter().position(|(n, _)| *n == f).unwrap_or(0))
+                    (
+                        0,
+                        TURN_FIELDS.iter().position(|(n, _)| *n == f).unwrap_or(0),
+                    )
                 }
             })
             .collect();
         Ok(Mapped {
-            seen: map.explicit.iter().map(|_| AtomicBool::new(false)).collect(),
+            seen: map
+                .explicit
+                .iter()
+                .map(|_| AtomicBool::new(false))
+                .collect(),
             used: AtomicBool::new(false),
             explicit_slots,
             map,
@@ -517,7 +532,10 @@ impl Mapped {
             return Err(format!("missing field{s} {}", missing.join(", ")));
         }
         let wrong = |i: usize, expected: &str, found: &str| {
-            format!("field `{}`: expected {expected}, found {found}", self.name(i))
+            format!(
+                "field `{}`: expected {expected}, found {found}",
+                self.name(i)
+            )
         };
         let raw = |i: usize| top[i].map(RawValue::get).filter(|r| *r != "null");
         let turn_id = as_id(raw(TURN_ID).unwrap_or("null"))
@@ -1147,7 +1165,11 @@ fn as_time(raw: &str) -> Result<DateTime<Utc>, Result<String, &'static str>> {
         return parse_time(&s).map_err(Ok);
     }
     match as_number(raw) {
-        Some(x) => unix(x).ok_or_else(|| Ok(format!("created_at {raw} is not a Unix time in years 0000-9999"))),
+        Some(x) => unix(x).ok_or_else(|| {
+            Ok(format!(
+                "created_at {raw} is not a Unix time in years 0000-9999"
+            ))
+        }),
         None => Err(Err(kind_of(raw))),
     }
 }

@@ -10,6 +10,8 @@ mod determinism;
 mod explain;
 mod generate;
 mod hostile;
+mod inspect;
+mod map;
 mod markers;
 mod nothing_lost;
 mod props;
