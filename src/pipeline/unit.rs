@@ -206,10 +206,12 @@ fn process_block<A: Accumulator>(
         }
         let parsed = dialect.parse_line(text, &mut records, &mut warnings);
         let sample = sampling && rel <= probe::SAMPLE_PER_UNIT;
-        if sample && native && !matches!(parsed, Parsed::Skipped | Parsed::Records(_)) {
-            if let Some(keys) = probe::Keys::of(text) {
-                unit.stats.probe.add_keys(&keys);
-            }
+        if sample
+            && native
+            && !matches!(parsed, Parsed::Skipped | Parsed::Records(_))
+            && let Some(keys) = probe::Keys::of(text)
+        {
+            unit.stats.probe.add_keys(&keys);
         }
         match parsed {
             Parsed::Skipped => unit.stats.skipped_records += 1,
