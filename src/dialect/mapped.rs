@@ -931,7 +931,7 @@ impl<'de> Visitor<'de> for Each<'_, '_, 'de> {
         f.write_str("an array")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut chunks = Vec::new();
+        let mut chunks = Vec::with_capacity(8);
         let mut tools = ToolCount::default();
         let mut all_objects = true;
         let trie = if self.tools {
