@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show one turn''s full audit: chunks, markers, tools, telemetry')
             [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Print one JSON evidence record per turn of agentfootprint logs')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations')
+            [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -46,6 +47,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
+            [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
+            [CompletionResult]::new('--map-file', '--map-file', [CompletionResultType]::ParameterName, 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
@@ -75,6 +78,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
+            [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
+            [CompletionResult]::new('--map-file', '--map-file', [CompletionResultType]::ParameterName, 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
@@ -105,6 +110,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
+            [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
+            [CompletionResult]::new('--map-file', '--map-file', [CompletionResultType]::ParameterName, 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent (repeatable)')
@@ -138,6 +145,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
+            [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
+            [CompletionResult]::new('--map-file', '--map-file', [CompletionResultType]::ParameterName, 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
             [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
@@ -160,6 +169,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
+            [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
+            [CompletionResult]::new('--map-file', '--map-file', [CompletionResultType]::ParameterName, 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
             [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
@@ -179,6 +190,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
+            [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
+            [CompletionResult]::new('--map-file', '--map-file', [CompletionResultType]::ParameterName, 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it')
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
             [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
@@ -187,6 +200,18 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
             [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'grounding-audit;inspect' {
+            [CompletionResult]::new('--sample', '--sample', [CompletionResultType]::ParameterName, 'Records read from each file unless --all')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Read every record instead of a sample')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -221,6 +246,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show one turn''s full audit: chunks, markers, tools, telemetry')
             [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Print one JSON evidence record per turn of agentfootprint logs')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations')
+            [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -242,6 +268,9 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             break
         }
         'grounding-audit;help;convert' {
+            break
+        }
+        'grounding-audit;help;inspect' {
             break
         }
         'grounding-audit;help;completions' {

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand explain 'Show one turn''s full audit: chunks, markers, tools, telemetry'
             cand evidence 'Print one JSON evidence record per turn of agentfootprint logs'
             cand convert 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+            cand inspect 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
             cand completions 'Print a shell completion script'
             cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -42,6 +43,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
+            cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
+            cand --map-file 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
             cand --agent 'Only this agent (repeatable)'
@@ -70,6 +73,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
+            cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
+            cand --map-file 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
             cand --agent 'Only this agent (repeatable)'
@@ -99,6 +104,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
+            cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
+            cand --map-file 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it'
             cand --from 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)'
             cand --to 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)'
             cand --agent 'Only this agent (repeatable)'
@@ -131,6 +138,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
+            cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
+            cand --map-file 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it'
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
             cand --marker-base 'Index base of --marker-regex captures'
@@ -152,6 +161,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
+            cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
+            cand --map-file 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it'
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
             cand --marker-base 'Index base of --marker-regex captures'
@@ -170,6 +181,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
+            cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
+            cand --map-file 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it'
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
             cand --marker-base 'Index base of --marker-regex captures'
@@ -178,6 +191,17 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --color 'When to colour tables'
             cand --strict 'Make the first invalid line fatal (exit 3)'
             cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'grounding-audit;inspect'= {
+            cand --sample 'Records read from each file unless --all'
+            cand --format 'Output format'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --all 'Read every record instead of a sample'
             cand -q 'Hide the progress bar'
             cand --quiet 'Hide the progress bar'
             cand -h 'Print help (see more with ''--help'')'
@@ -209,6 +233,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand explain 'Show one turn''s full audit: chunks, markers, tools, telemetry'
             cand evidence 'Print one JSON evidence record per turn of agentfootprint logs'
             cand convert 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+            cand inspect 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
             cand completions 'Print a shell completion script'
             cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -224,6 +249,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;help;evidence'= {
         }
         &'grounding-audit;help;convert'= {
+        }
+        &'grounding-audit;help;inspect'= {
         }
         &'grounding-audit;help;completions'= {
         }

@@ -37,6 +37,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "che
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -55,6 +56,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent -d 'Only this agent (repeatable)' -r
@@ -103,6 +106,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent -d 'Only this agent (repeatable)' -r
@@ -151,6 +156,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent -d 'Only this agent (repeatable)' -r
@@ -199,6 +206,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain"
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -233,6 +242,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -263,6 +274,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert"
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -283,6 +296,16 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -l sample -d 'Records read from each file unless --all' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -l format -d 'Output format' -r -f -a "text\t'A readable report per file'
+json\t'One JSON array with a document per file'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -l all -d 'Read every record instead of a sample'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
@@ -298,12 +321,13 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

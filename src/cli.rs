@@ -60,6 +60,9 @@ pub enum Command {
     /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations.
     #[command(after_help = crate::exit::HELP)]
     Convert(ConvertArgs),
+    /// Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it.
+    #[command(after_help = crate::exit::HELP)]
+    Inspect(InspectArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell.
@@ -97,6 +100,14 @@ pub struct InputArgs {
     /// Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it.
     #[arg(long, value_name = "NAME")]
     pub agent_name: Option<String>,
+    /// Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance.
+    ///
+    /// Fields: turn_id, agent_id, conversation_id, channel, created_at, reply, chunks, citations, tools, model, tokens_used, cost_cents, latency_ms; within a chunk chunk.id, chunk.document_id, chunk.score, chunk.content; within a tool call tool.name, tool.status. Unmapped fields stay where the native log has them. Mapped times may also be Unix seconds or milliseconds, or date-times without an offset (UTC). A mapping that points at nothing on every line is an error.
+    #[arg(long = "map", value_name = "FIELD=POINTER")]
+    pub map: Vec<String>,
+    /// A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it.
+    #[arg(long, value_name = "FILE")]
+    pub map_file: Option<PathBuf>,
 }
 
 /// Which retrievals of a trace give its chunks (`--retrievals`).
@@ -365,6 +376,37 @@ pub struct ConvertArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ConvertTo::Turns)]
     pub to: ConvertTo,
+}
+
+/// `inspect` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InspectFormat {
+    /// A readable report per file.
+    Text,
+    /// One JSON array with a document per file.
+    Json,
+}
+
+/// Arguments of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// Files (or directories) to inspect.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Read every record instead of a sample.
+    #[arg(long)]
+    pub all: bool,
+    /// Records read from each file unless --all.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 10_000,
+        conflicts_with = "all"
+    )]
+    pub sample: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
+    pub format: InspectFormat,
 }
 
 /// Arguments of the hidden `generate`.

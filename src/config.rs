@@ -141,12 +141,34 @@ pub fn engine(
         strict: input.strict,
         input_format: input_format(input),
         assembly_window: input.assembly_window,
+        map: field_map(input)?,
         assemble: crate::dialect::AssembleOptions {
             agent_name: input.agent_name.clone(),
             all_retrievals: input.retrievals == crate::cli::Retrievals::All,
         },
         ..Engine::default()
     })
+}
+
+/// The mapped dialect of `--map-file` and `--map`, or None when neither is given.
+pub fn field_map(input: &InputArgs) -> Result<Option<&'static crate::dialect::mapped::Mapped>> {
+    use crate::dialect::mapped::{FieldMap, Mapped};
+    let mut map = FieldMap::default();
+    if let Some(path) = &input.map_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| exit::usage(format!("--map-file {}: {e}", path.display())))?;
+        map.read_file(&text)
+            .map_err(|e| exit::usage(format!("--map-file {}: {e}", path.display())))?;
+    }
+    for arg in &input.map {
+        map.set_arg(arg).map_err(exit::usage)?;
+    }
+    if map.is_empty() {
+        return Ok(None);
+    }
+    let mapped = Mapped::new(map).map_err(exit::usage)?;
+    // Made once per run, like the built-in dialects it stands beside.
+    Ok(Some(Box::leak(Box::new(mapped))))
 }
 
 /// The dialect `--input-format` forces; None for `auto`.

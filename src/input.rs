@@ -154,6 +154,208 @@ impl<R: Read> Read for Counting<R> {
 
 /// Opens a source, wrapping it in a decompressor when its first bytes say so.
 pub fn open(source: &Source, counter: Arc<AtomicU64>) -> Result<Box<dyn Read + Send>> {
+    open_decoded(source, counter).map(|(r, _)| r)
+}
+
+/// Opens a source like [`open`], and decodes UTF-16 (recognised by its
+/// byte-order mark, or by a `{` followed or preceded by a zero byte) to
+/// UTF-8; the flag says whether it did.
+pub fn open_decoded(
+    source: &Source,
+    counter: Arc<AtomicU64>,
+) -> Result<(Box<dyn Read + Send>, bool)> {
+    let mut reader = io::BufReader::with_capacity(1 << 16, open_raw(source, counter)?);
+    // A stream that fails this early fails again when its blocks are read,
+    // where the error is reported at its line.
+    let magic = io::BufRead::fill_buf(&mut reader).unwrap_or(&[]);
+    let big = match magic {
+        [0xFF, 0xFE, ..] | [b'{', 0, ..] => Some(false),
+        [0xFE, 0xFF, ..] | [0, b'{', ..] => Some(true),
+        _ => None,
+    };
+    Ok(match big {
+        Some(big) => (Box::new(Utf16::new(reader, big)), true),
+        None => (Box::new(reader), false),
+    })
+}
+
+/// UTF-16 (either byte order) decoded to UTF-8; a byte-order mark is
+/// dropped, and an unpaired surrogate becomes U+FFFD.
+pub struct Utf16<R> {
+    inner: R,
+    big: bool,
+    /// Bytes read but not yet decoded (an odd byte, a lone high surrogate).
+    raw: Vec<u8>,
+    out: Vec<u8>,
+    at: usize,
+    start: bool,
+    eof: bool,
+}
+
+impl<R: Read> Utf16<R> {
+    pub fn new(inner: R, big: bool) -> Self {
+        Utf16 {
+            inner,
+            big,
+            raw: Vec::new(),
+            out: Vec::new(),
+            at: 0,
+            start: true,
+            eof: false,
+        }
+    }
+
+    fn fill(&mut self) -> io::Result<()> {
+        self.out.clear();
+        self.at = 0;
+        while self.out.is_empty() && !self.eof {
+            let mut buf = [0u8; 1 << 16];
+            let n = read_some(&mut self.inner, &mut buf)?;
+            self.raw.extend_from_slice(&buf[..n]);
+            self.eof = n == 0;
+            let whole = self.raw.len() / 2 * 2;
+            let mut units: Vec<u16> = self.raw[..whole]
+                .chunks_exact(2)
+                .map(|p| {
+                    if self.big {
+                        u16::from_be_bytes([p[0], p[1]])
+                    } else {
+                        u16::from_le_bytes([p[0], p[1]])
+                    }
+                })
+                .collect();
+            let mut keep = whole;
+            // A high surrogate at the end waits for its pair, unless input ended.
+            if !self.eof && units.last().is_some_and(|u| (0xD800..0xDC00).contains(u)) {
+                units.pop();
+                keep -= 2;
+            }
+            self.raw.drain(..keep);
+            if self.start && units.first() == Some(&0xFEFF) {
+                units.remove(0);
+            }
+            if !units.is_empty() {
+                self.start = false;
+            }
+            let text: String = char::decode_utf16(units)
+                .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .collect();
+            self.out.extend_from_slice(text.as_bytes());
+            if self.eof && !self.raw.is_empty() {
+                self.raw.clear();
+                self.out.extend_from_slice("\u{FFFD}".as_bytes());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for Utf16<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at >= self.out.len() {
+            self.fill()?;
+        }
+        let n = buf.len().min(self.out.len() - self.at);
+        buf[..n].copy_from_slice(&self.out[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// A file shape worth a warning: read after conversion (a JSON array, UTF-16)
+/// or not read at all (CSV, Parquet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    JsonArray,
+    Utf16,
+    Csv,
+    Parquet,
+}
+
+impl Shape {
+    /// The warning's subject.
+    pub fn subject(self) -> &'static str {
+        match self {
+            Shape::JsonArray => "json_array",
+            Shape::Utf16 => "utf16",
+            Shape::Csv => "csv",
+            Shape::Parquet => "parquet",
+        }
+    }
+
+    /// The warning's message: what was done and the fix.
+    pub fn message(self) -> &'static str {
+        match self {
+            Shape::JsonArray => {
+                "is one JSON array, not JSON Lines: read element by element (an element's number stands for its line); write one object per line (jq -c '.[]' FILE) to stream it"
+            }
+            Shape::Utf16 => {
+                "is UTF-16: decoded and read; re-encode as UTF-8 (iconv -f UTF-16 -t UTF-8) for speed"
+            }
+            Shape::Csv => {
+                "looks like CSV: not read (every line is invalid); convert it to JSON Lines, one object per row, then run `grounding-audit inspect` on the result for the --map it needs"
+            }
+            Shape::Parquet => {
+                "is Parquet: not read by this build; export it as JSON Lines, then run `grounding-audit inspect` on the result"
+            }
+        }
+    }
+}
+
+/// What the first bytes of a (decompressed, decoded) source look like
+/// beyond JSON Lines; None for JSON Lines or anything else.
+pub fn sniff_shape(first: &[u8]) -> Option<Shape> {
+    if first.starts_with(b"PAR1") {
+        return Some(Shape::Parquet);
+    }
+    let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+    let start = data.iter().position(|b| !b.is_ascii_whitespace())?;
+    let data = &data[start..];
+    if data[0] == b'[' {
+        let next = data[1..].iter().find(|b| !b.is_ascii_whitespace());
+        return matches!(next, Some(b'{' | b']')).then_some(Shape::JsonArray);
+    }
+    if data[0] == b'{' {
+        return None;
+    }
+    // A CSV header: comma-separated names, at least two.
+    let header = memchr::memchr(b'\n', data).map_or(data, |e| &data[..e]);
+    let header = header.strip_suffix(b"\r").unwrap_or(header);
+    let names: Vec<&[u8]> = header.split(|&b| b == b',').collect();
+    let name_like = |n: &&[u8]| {
+        let n = n
+            .strip_prefix(b"\"")
+            .and_then(|n| n.strip_suffix(b"\""))
+            .unwrap_or(n);
+        !n.is_empty()
+            && n.len() <= 64
+            && n.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b' '))
+    };
+    (names.len() >= 2 && names.iter().all(name_like)).then_some(Shape::Csv)
+}
+
+/// The elements of a JSON array, one per line (newlines inside an element
+/// can only be whitespace, so they become spaces); None when `data` is not
+/// a JSON array.
+pub fn json_array_lines(data: &[u8]) -> Option<Vec<u8>> {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let text = std::str::from_utf8(data).ok()?;
+    let items: Vec<&serde_json::value::RawValue> = serde_json::from_str(text).ok()?;
+    let mut out = Vec::with_capacity(data.len());
+    for item in items {
+        out.extend(
+            item.get()
+                .bytes()
+                .map(|b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
+        );
+        out.push(b'\n');
+    }
+    Some(out)
+}
+
+/// The file or stdin, decompressed when its first bytes say so.
+fn open_raw(source: &Source, counter: Arc<AtomicU64>) -> Result<Box<dyn Read + Send>> {
     let raw: Box<dyn Read + Send> = match &source.path {
         None => Box::new(io::stdin()),
         Some(p) => Box::new(
@@ -193,6 +395,8 @@ pub struct Block {
     /// A line longer than the limit: the block stands for that one line,
     /// whose bytes were skipped and not kept.
     pub oversized: Option<u64>,
+    /// Shapes of the source worth a warning, on its first block only.
+    pub notes: Vec<Shape>,
 }
 
 /// Cuts a reader into blocks of whole lines. Line numbers are not counted
@@ -233,6 +437,7 @@ impl<R: Read> Blocks<R> {
             data,
             first: self.first,
             oversized,
+            notes: Vec::new(),
         };
         self.first = false;
         block

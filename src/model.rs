@@ -410,7 +410,7 @@ pub struct ToolCall {
 /// Input accounting: every line read is exactly one of
 /// turns, blank_lines, skipped_records, invalid_lines or duplicates; and
 /// the warnings about turns that were read all the same.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct InputStats {
     pub files: u64,
     pub lines: u64,
@@ -421,7 +421,35 @@ pub struct InputStats {
     pub duplicates: u64,
     /// Counted warnings (e.g. an optional field of the wrong type, dropped).
     pub warnings: crate::messages::Warnings,
+    /// Counts for the misread heuristics, turned into warnings at the end
+    /// of a run (never serialised).
+    #[serde(skip)]
+    pub probe: crate::pipeline::probe::Probe,
 }
+
+/// Equal accounting and warnings; the probe is working state, not compared.
+impl PartialEq for InputStats {
+    fn eq(&self, o: &Self) -> bool {
+        (
+            self.files,
+            self.lines,
+            self.turns,
+            self.blank_lines,
+            self.skipped_records,
+            self.invalid_lines,
+            self.duplicates,
+        ) == (
+            o.files,
+            o.lines,
+            o.turns,
+            o.blank_lines,
+            o.skipped_records,
+            o.invalid_lines,
+            o.duplicates,
+        ) && self.warnings == o.warnings
+    }
+}
+impl Eq for InputStats {}
 
 impl InputStats {
     /// Adds another block's counts (files excepted).
@@ -434,5 +462,6 @@ impl InputStats {
         self.invalid_lines += o.invalid_lines;
         self.duplicates += o.duplicates;
         self.warnings.merge(&o.warnings);
+        self.probe.merge(&o.probe);
     }
 }

@@ -7,6 +7,7 @@ pub mod convert;
 pub mod evidence;
 pub mod explain;
 pub mod generate;
+pub mod inspect;
 pub mod report;
 pub mod summary;
 pub mod turns;
@@ -32,6 +33,7 @@ pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Res
         Command::Explain(a) => explain::run(a, settings, out),
         Command::Evidence(a) => evidence::run(a, settings, out).map(|_| SUCCESS),
         Command::Convert(a) => convert::run(a, settings, out).map(|_| SUCCESS),
+        Command::Inspect(a) => inspect::run(a, settings, out).map(|_| SUCCESS),
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
         Command::Generate(a) => generate::run(a, out).map(|_| SUCCESS),
     }

@@ -7,6 +7,7 @@
 
 pub mod agentfootprint;
 pub mod assembly;
+pub mod mapped;
 pub mod native;
 pub mod parquet;
 pub mod spans;

@@ -673,6 +673,19 @@ pub fn parse_line_reporting(line: &str) -> (Parsed<'_>, Dropped) {
 }
 
 fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
+    // Every missing required field is named, not just the first.
+    let missing: Vec<&str> = [
+        ("`turn_id`", p.turn_id.is_none()),
+        ("`agent_id`", p.agent_id.is_none()),
+        ("`created_at`", p.created_at.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(name, absent)| absent.then_some(name))
+    .collect();
+    if !missing.is_empty() {
+        let s = if missing.len() > 1 { "s" } else { "" };
+        return Err(format!("missing field{s} {}", missing.join(", ")));
+    }
     let turn_id = strict(p.turn_id, "turn_id", AN_ID)?
         .ok_or("missing field `turn_id`")?
         .0;

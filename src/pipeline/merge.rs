@@ -75,6 +75,14 @@ impl Merger<'_> {
         rest.extend(std::mem::take(&mut self.assembly).finish());
         self.assemble(rest, progress, make, sink)?;
         self.total.files = self.sources.len() as u64;
+        // The misread heuristics, over the whole run.
+        let misread = self.total.probe.warnings();
+        self.total.warnings.merge(&misread);
+        let warn = |p: Option<&indicatif::ProgressBar>, msg: &str| {
+            if !self.engine.silent {
+                warn(p, msg)
+            }
+        };
         if self.total.invalid_lines > self.shown {
             let more = self.total.invalid_lines - self.shown;
             warn(
@@ -89,6 +97,30 @@ impl Merger<'_> {
         // same lines whatever the thread count.
         for w in self.total.warnings.iter() {
             warn(progress, &w.line());
+        }
+        if let Some(map) = self.engine.map {
+            let unresolved = map.unresolved();
+            if !unresolved.is_empty() {
+                return Err(crate::exit::usage(format!(
+                    "--map {} points at nothing on every line read through the map: run `grounding-audit inspect FILE` to see where the fields are",
+                    unresolved.join(", --map ")
+                )));
+            }
+        }
+        if self.engine.strict {
+            let misread: Vec<&str> = self
+                .total
+                .warnings
+                .iter()
+                .filter(|w| super::probe::is_misread(&w.kind))
+                .map(|w| w.subject.as_str())
+                .collect();
+            if !misread.is_empty() {
+                return Err(crate::exit::input(format!(
+                    "the input looks misread ({}; see the warnings above) (--strict)",
+                    misread.join(", ")
+                )));
+            }
         }
         if let Some(max) = self.engine.max_invalid
             && self.total.invalid_lines > max
@@ -190,7 +222,9 @@ impl Merger<'_> {
         }
         if self.shown < self.engine.warn_limit {
             self.shown += 1;
-            warn(progress, &format!("{name}:{at}: {reason}"));
+            if !self.engine.silent {
+                warn(progress, &format!("{name}:{at}: {reason}"));
+            }
         }
         Ok(())
     }
@@ -231,6 +265,10 @@ impl Merger<'_> {
                 self.total.duplicates += 1;
                 continue;
             }
+            let grammar = engine.grammar_for(group.dialect);
+            let sample = self.total.probe.wants_assembled();
+            let looked = super::probe::TurnProbe::of(&turn, sample, &grammar);
+            self.total.probe.add_turn(looked, &grammar);
             if !engine.filter.keep_turn(&turn) {
                 continue;
             }
@@ -244,7 +282,7 @@ impl Merger<'_> {
                     assembled: Some(assembled.clone()),
                 })
             });
-            let row = grade(turn, &engine.grammar_for(group.dialect));
+            let row = grade(turn, &grammar);
             if engine.filter.keep_row(&row) {
                 acc.add_block(&[Graded {
                     row,

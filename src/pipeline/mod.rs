@@ -95,9 +95,28 @@ pub struct Engine {
     pub detail: bool,
     /// Records read without one of a turn's own before its group closes.
     pub assembly_window: u64,
+    /// `--map`/`--map-file`: sources that would be read as the native log
+    /// are read through this map.
+    pub map: Option<&'static dialect::mapped::Mapped>,
+    /// Read at most this many lines of each source (`inspect`'s sample).
+    pub max_lines: Option<u64>,
+    /// Print nothing on stderr (`inspect` reports warnings itself).
+    pub silent: bool,
 }
 
 impl Engine {
+    /// The dialect a source whose first block is `first` is read in, and
+    /// whether it is read as one document: the detected (or forced) one, or
+    /// the field map for sources the native log would read.
+    pub fn dialect_for(&self, first: &[u8]) -> (&'static dyn Dialect, bool) {
+        let d = dialect::detect(self.input_format, first);
+        let d: &'static dyn Dialect = match self.map {
+            Some(m) if d.name() == dialect::native::NATIVE.name() => m,
+            _ => d,
+        };
+        (d, d.is_document(first))
+    }
+
     /// The grammar a source of `dialect` is graded with.
     pub fn grammar_for(&self, dialect: &dyn Dialect) -> Grammar {
         self.markers.clone().unwrap_or_else(|| dialect.grammar())
@@ -119,6 +138,9 @@ impl Default for Engine {
             assemble: AssembleOptions::default(),
             detail: false,
             assembly_window: dialect::assembly::DEFAULT_WINDOW,
+            map: None,
+            max_lines: None,
+            silent: false,
         }
     }
 }
@@ -155,6 +177,8 @@ pub enum Unit {
         source: usize,
         data: Vec<u8>,
         dialect: &'static dyn Dialect,
+        /// Shapes of the source worth a warning.
+        notes: Vec<input::Shape>,
     },
 }
 
@@ -264,7 +288,7 @@ fn read_all(
         ok
     };
     for (i, src) in sources.iter().enumerate() {
-        let reader = match input::open(src, counter.clone()) {
+        let (reader, utf16) = match input::open_decoded(src, counter.clone()) {
             Ok(r) => r,
             Err(e) => {
                 let _ = tx.send(Work::Failed(seq, e, None));
@@ -275,11 +299,18 @@ fn read_all(
         blocks.pool = std::mem::take(&mut pool);
         let mut dialect: Option<(&'static dyn Dialect, bool)> = None;
         let mut document: Vec<u8> = Vec::new();
+        let mut notes: Vec<input::Shape> = Vec::new();
+        // A JSON array is read whole, then cut into one line per element.
+        let mut array = false;
+        let mut left = engine.max_lines;
         loop {
+            if left == Some(0) {
+                break;
+            }
             while let Ok(buf) = recycle.try_recv() {
                 blocks.pool.push(buf);
             }
-            let block = match blocks.next_block() {
+            let mut block = match blocks.next_block() {
                 Ok(Some(b)) => b,
                 Ok(None) => break,
                 Err(e) => {
@@ -292,11 +323,29 @@ fn read_all(
                     return;
                 }
             };
-            let (d, whole) = *dialect.get_or_insert_with(|| {
-                let d = dialect::detect(engine.input_format, &block.data);
-                (d, d.is_document(&block.data))
-            });
+            if block.first {
+                if utf16 {
+                    notes.push(input::Shape::Utf16);
+                }
+                match input::sniff_shape(&block.data) {
+                    Some(input::Shape::JsonArray) => array = true,
+                    Some(shape) => notes.push(shape),
+                    None => {}
+                }
+            }
+            if array {
+                document.extend_from_slice(&block.data);
+                continue;
+            }
+            if let Some(n) = &mut left {
+                cut_lines(&mut block, n);
+            }
+            let (d, whole) = *dialect.get_or_insert_with(|| engine.dialect_for(&block.data));
+            if dialect_claims(d, &notes) {
+                notes.retain(|n| *n != input::Shape::Parquet);
+            }
             if !whole {
+                block.notes = std::mem::take(&mut notes);
                 if !send(Unit::Lines(block, d), &mut seq) {
                     return;
                 }
@@ -310,12 +359,47 @@ fn read_all(
                 document.extend_from_slice(&block.data)
             }
         }
-        if let Some((d, true)) = dialect
+        if array {
+            notes.push(input::Shape::JsonArray);
+            let data = match input::json_array_lines(&document) {
+                Some(lines) => lines,
+                // Not a whole JSON array after all: its lines are read as they are.
+                None => {
+                    notes.retain(|n| *n != input::Shape::JsonArray);
+                    document
+                }
+            };
+            let (d, whole) = engine.dialect_for(&data);
+            let unit = if whole {
+                Unit::Document {
+                    source: i,
+                    data,
+                    dialect: d,
+                    notes,
+                }
+            } else {
+                let mut block = input::Block {
+                    source: i,
+                    data,
+                    first: true,
+                    oversized: None,
+                    notes,
+                };
+                if let Some(n) = &mut left {
+                    cut_lines(&mut block, n);
+                }
+                Unit::Lines(block, d)
+            };
+            if !send(unit, &mut seq) {
+                return;
+            }
+        } else if let Some((d, true)) = dialect
             && !send(
                 Unit::Document {
                     source: i,
                     data: document,
                     dialect: d,
+                    notes,
                 },
                 &mut seq,
             )
@@ -324,6 +408,31 @@ fn read_all(
         }
         pool = std::mem::take(&mut blocks.pool);
     }
+}
+
+/// True when a dialect other than the native log read the source, so a
+/// shape the tool would otherwise not read (Parquet) was read after all.
+fn dialect_claims(d: &dyn Dialect, notes: &[input::Shape]) -> bool {
+    d.name() != dialect::native::NATIVE.name() && d.name() != "mapped" && !notes.is_empty()
+}
+
+/// Keeps at most `left` lines of `block`, counting them off.
+fn cut_lines(block: &mut input::Block, left: &mut u64) {
+    let mut kept = 0u64;
+    let mut end = block.data.len();
+    for (k, pos) in memchr::memchr_iter(b'\n', &block.data).enumerate() {
+        if k as u64 + 1 == *left {
+            end = pos + 1;
+            kept = *left;
+            break;
+        }
+        kept = k as u64 + 1;
+    }
+    if end == block.data.len() && !block.data.is_empty() && !block.data.ends_with(b"\n") {
+        kept += 1;
+    }
+    block.data.truncate(end);
+    *left = left.saturating_sub(kept.max(u64::from(block.oversized.is_some())));
 }
 
 fn worker<A: Accumulator>(
@@ -372,6 +481,7 @@ pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
 }
 
 mod merge;
+pub mod probe;
 mod unit;
 
 use merge::Merger;

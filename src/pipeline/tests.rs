@@ -16,6 +16,7 @@ fn block(lines: &[String]) -> Unit {
             data: (lines.join("\n") + "\n").into_bytes(),
             first: true,
             oversized: None,
+            notes: Vec::new(),
         },
         &crate::dialect::native::NATIVE,
     )

@@ -5,7 +5,9 @@
 //! `stats`). Runs on the worker threads; knows nothing of ordering or of
 //! other units.
 
-use super::{Accumulator, Detail, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key};
+use super::{
+    Accumulator, Detail, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key, probe,
+};
 use crate::dialect::{Dialect, DocumentRecords, Parsed, Record};
 use crate::grade::grade;
 use crate::input::{self, Block, Source};
@@ -20,18 +22,21 @@ use std::sync::Arc;
 /// duplicates of turns in earlier units.
 pub fn process<A: Accumulator>(
     engine: &Engine,
-    _sources: &[Source],
+    sources: &[Source],
     unit: &Unit,
     seq: u64,
     acc: A,
     skip: Option<&HashSet<u64>>,
 ) -> Result<Done<A>> {
     match unit {
-        Unit::Lines(block, dialect) => Ok(process_block(engine, *dialect, block, seq, acc, skip)),
+        Unit::Lines(block, dialect) => Ok(process_block(
+            engine, sources, *dialect, block, seq, acc, skip,
+        )),
         Unit::Document {
             source,
             data,
             dialect,
+            notes,
         } => {
             let mut doc = DocumentRecords::default();
             dialect.parse_document(data, &mut doc);
@@ -44,6 +49,7 @@ pub fn process<A: Accumulator>(
             unit.records = doc.records;
             unit.physical = memchr::memchr_iter(b'\n', data).count() as u64
                 + u64::from(!data.is_empty() && !data.ends_with(b"\n"));
+            note_shapes(&mut unit.stats, sources, *source, notes);
             Ok(unit.finish(acc, *source))
         }
     }
@@ -132,8 +138,20 @@ impl<'a> UnitState<'a> {
     }
 }
 
+/// Counts a warning for each shape of the source worth one, naming the file.
+fn note_shapes(stats: &mut InputStats, sources: &[Source], source: usize, notes: &[input::Shape]) {
+    let name = sources.get(source).map_or("<input>", |s| s.name.as_str());
+    for n in notes {
+        let subject = format!("{} {name}", n.subject());
+        stats.warnings.add("input_shape", &subject, "file", 1, || {
+            format!("{name} {}", n.message())
+        });
+    }
+}
+
 fn process_block<A: Accumulator>(
     engine: &Engine,
+    sources: &[Source],
     dialect: &'static dyn Dialect,
     block: &Block,
     seq: u64,
@@ -154,6 +172,10 @@ fn process_block<A: Accumulator>(
         unit.physical = 1;
         unit.invalid(1, too_long(len as usize));
     }
+    note_shapes(&mut unit.stats, sources, block.source, &block.notes);
+    // The misread heuristics sample the first lines of the first units.
+    let sampling = seq < probe::SAMPLE_UNITS;
+    let native = dialect.name() == crate::dialect::native::NATIVE.name();
     let data = &block.data[..];
     let mut start = 0;
     let mut rel = 0u64;
@@ -183,6 +205,14 @@ fn process_block<A: Accumulator>(
             warnings = Warnings::new();
         }
         let parsed = dialect.parse_line(text, &mut records, &mut warnings);
+        let sample = sampling && rel <= probe::SAMPLE_PER_UNIT;
+        if sample
+            && native
+            && !matches!(parsed, Parsed::Skipped | Parsed::Records(_))
+            && let Some(keys) = probe::Keys::of(text)
+        {
+            unit.stats.probe.add_keys(&keys);
+        }
         match parsed {
             Parsed::Skipped => unit.stats.skipped_records += 1,
             Parsed::Invalid(reason) => unit.invalid(rel, reason),
@@ -208,8 +238,10 @@ fn process_block<A: Accumulator>(
                 // Warnings count turns, as `stats.turns` does: a
                 // duplicate's dropped fields are not counted again.
                 let known = skip.is_some_and(|s| s.contains(&rel));
+                let looked = probe::TurnProbe::of(&turn, sample, &grammar);
                 if unit.take(engine, &grammar, turn, known, (seq, rel), detail) {
                     unit.stats.warnings.merge(&warnings);
+                    unit.stats.probe.add_turn(looked, &grammar);
                 }
             }
         }

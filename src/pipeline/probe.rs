@@ -1,0 +1,495 @@
+//! Misread heuristics: counts over the whole run that say a log was probably
+//! read wrongly (a renamed reply, chunks somewhere else, the wrong marker
+//! grammar, scores that are not similarities), turned into [`Warnings`] once
+//! the run ends.
+//!
+//! [`Probe`] is mergeable like the accumulators: each unit counts into its
+//! own `InputStats.probe`, and the merger adds them up in input order. Cheap
+//! counts (unobserved turns, chunk scores) cover every turn. What costs more
+//! (scanning a reply with every marker preset, listing a line's keys to find
+//! near-miss field names) is done on a sample: the first [`SAMPLE_PER_UNIT`]
+//! lines of each of the first [`SAMPLE_UNITS`] units (blocks of up to 4 MB of
+//! one file), and the first [`SAMPLE_ASSEMBLED`] assembled turns. The sample
+//! depends only on the input and its block cuts, never on the thread count.
+//! Nothing here prints.
+
+use crate::markers::{Grammar, MarkerKind, Preset};
+use crate::messages::Warnings;
+use crate::model::{Answer, Turn, Unobserved};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+/// Units (in read order) whose first lines are sampled.
+pub const SAMPLE_UNITS: u64 = 4;
+/// Lines sampled from each of those units.
+pub const SAMPLE_PER_UNIT: u64 = 250;
+/// Assembled turns sampled (assembly runs once, in order).
+pub const SAMPLE_ASSEMBLED: u64 = 1000;
+
+/// The presets a reply is scanned with, in the order they are preferred on a tie.
+pub const PRESETS: [Preset; 5] = [
+    Preset::Kb,
+    Preset::Numeric,
+    Preset::Doc,
+    Preset::Footnote,
+    Preset::Id,
+];
+
+/// The name `--markers` gives a preset.
+pub fn preset_name(p: Preset) -> &'static str {
+    match p {
+        Preset::Kb => "kb",
+        Preset::Numeric => "numeric",
+        Preset::Doc => "doc",
+        Preset::Footnote => "footnote",
+        Preset::Id => "id",
+    }
+}
+
+/// How a grammar is named in messages.
+pub fn grammar_name(g: &Grammar) -> &'static str {
+    match g {
+        Grammar::Preset(p) => preset_name(*p),
+        Grammar::Regex { .. } => "--marker-regex",
+    }
+}
+
+/// Warning kinds that say the input looks misread (`--strict` makes them
+/// fatal); `dropped_field` is not one of them.
+pub fn is_misread(kind: &str) -> bool {
+    kind != "dropped_field"
+}
+
+/// A required or central turn field, where the native log has it, and names
+/// that often hold it in home-grown logs.
+pub struct NearMiss {
+    pub field: &'static str,
+    /// `true`: must be an array; `false`: any value but null.
+    pub array: bool,
+    /// Only strings count as the field (the reply).
+    pub string: bool,
+    pub names: &'static [&'static str],
+}
+
+/// The near-miss names looked for, per field.
+pub const NEAR_MISSES: [NearMiss; 5] = [
+    NearMiss {
+        field: "turn_id",
+        array: false,
+        string: false,
+        names: &[
+            "id",
+            "turnId",
+            "turn",
+            "message_id",
+            "messageId",
+            "request_id",
+            "requestId",
+            "interaction_id",
+            "run_id",
+            "trace_id",
+            "uuid",
+        ],
+    },
+    NearMiss {
+        field: "agent_id",
+        array: false,
+        string: true,
+        names: &[
+            "agent",
+            "agentId",
+            "agent_name",
+            "bot",
+            "bot_id",
+            "assistant",
+            "assistant_id",
+            "app",
+            "app_id",
+            "application",
+            "service",
+        ],
+    },
+    NearMiss {
+        field: "created_at",
+        array: false,
+        string: false,
+        names: &[
+            "timestamp",
+            "time",
+            "ts",
+            "createdAt",
+            "created",
+            "date",
+            "datetime",
+            "start_time",
+            "startTime",
+            "@timestamp",
+            "logged_at",
+        ],
+    },
+    NearMiss {
+        field: "reply",
+        array: false,
+        string: true,
+        names: &[
+            "answer",
+            "response",
+            "output",
+            "completion",
+            "generation",
+            "text",
+            "content",
+            "message",
+            "result",
+            "final_answer",
+            "assistant_reply",
+            "bot_response",
+        ],
+    },
+    NearMiss {
+        field: "chunks",
+        array: true,
+        string: false,
+        names: &[
+            "chunks",
+            "sources",
+            "documents",
+            "contexts",
+            "context",
+            "passages",
+            "retrieved",
+            "retrieved_documents",
+            "retrieval",
+            "references",
+            "docs",
+            "search_results",
+            "hits",
+            "results",
+        ],
+    },
+];
+
+/// What one line holds: top-level keys and the keys of `grounding`, each
+/// with the first byte of its value.
+pub struct Keys<'a> {
+    pub top: Vec<(Cow<'a, str>, u8)>,
+    pub grounding: Vec<(Cow<'a, str>, u8)>,
+}
+
+impl<'a> Keys<'a> {
+    /// Lists the keys of a JSON object line; None when it is not one.
+    pub fn of(line: &'a str) -> Option<Keys<'a>> {
+        let top: HashMap<Cow<'a, str>, &'a RawValue> = serde_json::from_str(line).ok()?;
+        let first = |v: &RawValue| v.get().as_bytes().first().copied().unwrap_or(b'n');
+        let grounding = top
+            .get("grounding")
+            .filter(|g| g.get().starts_with('{'))
+            .and_then(|g| serde_json::from_str::<HashMap<Cow<'a, str>, &'a RawValue>>(g.get()).ok())
+            .map(|g| {
+                let mut v: Vec<_> = g.into_iter().map(|(k, v)| (k, first(v))).collect();
+                v.sort();
+                v
+            })
+            .unwrap_or_default();
+        let mut top: Vec<_> = top.into_iter().map(|(k, v)| (k, first(v))).collect();
+        top.sort();
+        Some(Keys { top, grounding })
+    }
+
+    fn top(&self, k: &str) -> Option<u8> {
+        self.top.iter().find(|(n, _)| n == k).map(|(_, b)| *b)
+    }
+
+    fn grounding(&self, k: &str) -> Option<u8> {
+        self.grounding.iter().find(|(n, _)| n == k).map(|(_, b)| *b)
+    }
+
+    /// True when `field` is where the native log has it (and not null).
+    pub fn has_native(&self, field: &str) -> bool {
+        let present = |b: Option<u8>| b.is_some_and(|b| b != b'n');
+        match field {
+            "reply" => present(self.top("reply")) || present(self.grounding("citations")),
+            "chunks" => self.grounding("chunks") == Some(b'['),
+            f => present(self.top(f)),
+        }
+    }
+
+    /// Pointers of values with a near-miss name for `nm.field`, of a fitting type.
+    pub fn candidates(&self, nm: &NearMiss) -> Vec<String> {
+        let fits = |b: u8| {
+            if nm.array {
+                b == b'['
+            } else if nm.string {
+                b == b'"'
+            } else {
+                b != b'n' && b != b'{' && b != b'['
+            }
+        };
+        let mut out = Vec::new();
+        for name in nm.names {
+            if self.top(name).is_some_and(fits) {
+                out.push(format!("/{}", escape_token(name)));
+            }
+            if *name != nm.field && self.grounding(name).is_some_and(fits) {
+                out.push(format!("/grounding/{}", escape_token(name)));
+            }
+        }
+        out
+    }
+}
+
+/// A reference token escaped for a JSON Pointer.
+pub fn escape_token(t: &str) -> String {
+    t.replace('~', "~0").replace('/', "~1")
+}
+
+/// What one counted turn adds to the probe.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TurnProbe {
+    unobserved: bool,
+    scored: u32,
+    off_scale: u32,
+    /// A reply was scanned (sampled turns with a reply only).
+    sampled: bool,
+    /// Bit i: preset i found a well-formed marker; bit 5 + i: one in range.
+    found: u16,
+    /// The chosen grammar found a well-formed marker.
+    chosen: bool,
+}
+
+impl TurnProbe {
+    /// Looks at a turn; scans its reply with every preset when `sample`.
+    pub fn of(turn: &Turn<'_>, sample: bool, chosen: &Grammar) -> TurnProbe {
+        let mut p = TurnProbe {
+            // Only an answer that was not found: a reason the export states
+            // (a bounded audit, a withheld draft) is no misreading.
+            unobserved: matches!(turn.answer, Answer::Unobserved(Unobserved::NoReply)),
+            ..TurnProbe::default()
+        };
+        for c in &turn.chunks {
+            if let Some(s) = c.score.filter(|s| !s.is_nan()) {
+                p.scored += 1;
+                p.off_scale += u32::from(!(0.0..=1.0).contains(&s));
+            }
+        }
+        if let (true, Answer::Reply(r)) = (sample, &turn.answer) {
+            p.sampled = true;
+            let text = r.decoded();
+            for (i, preset) in PRESETS.iter().enumerate() {
+                let (any, cited) = scan(&Grammar::Preset(*preset), &text, turn);
+                p.found |= u16::from(any) << i | u16::from(cited) << (5 + i);
+            }
+            p.chosen = scan(chosen, &text, turn).0;
+        }
+        p
+    }
+}
+
+/// (any well-formed marker, any marker in range).
+fn scan(g: &Grammar, text: &str, turn: &Turn<'_>) -> (bool, bool) {
+    let (mut any, mut cited) = (false, false);
+    g.scan(text, &turn.chunks, &mut |m| match m.kind {
+        MarkerKind::Cited(_) => {
+            any = true;
+            cited = true;
+        }
+        MarkerKind::OutOfRange => any = true,
+        MarkerKind::Malformed => {}
+    });
+    (any, cited)
+}
+
+/// Run-wide counts for the misread heuristics. Merged in input order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Probe {
+    turns: u64,
+    unobserved: u64,
+    scored: u64,
+    off_scale: u64,
+    /// Sampled replies, and per preset the replies with a marker / one in range.
+    replies: u64,
+    markers: [u64; 5],
+    cited: [u64; 5],
+    chosen: u64,
+    /// The grammar the first sampled unit was graded with.
+    chosen_name: Option<&'static str>,
+    /// Native lines whose keys were listed, fields absent there, and
+    /// (field, pointer) → lines where a near-miss name held a value.
+    lines: u64,
+    absent: BTreeMap<&'static str, u64>,
+    near: BTreeMap<(&'static str, String), u64>,
+}
+
+impl Probe {
+    /// Counts one turn.
+    pub fn add_turn(&mut self, p: TurnProbe, chosen: &Grammar) {
+        self.turns += 1;
+        self.unobserved += u64::from(p.unobserved);
+        self.scored += u64::from(p.scored);
+        self.off_scale += u64::from(p.off_scale);
+        if p.sampled {
+            self.replies += 1;
+            for i in 0..5 {
+                self.markers[i] += u64::from(p.found >> i & 1);
+                self.cited[i] += u64::from(p.found >> (5 + i) & 1);
+            }
+            self.chosen += u64::from(p.chosen);
+            self.chosen_name.get_or_insert(grammar_name(chosen));
+        }
+    }
+
+    /// True when assembled turns should still be sampled.
+    pub fn wants_assembled(&self) -> bool {
+        self.replies < SAMPLE_ASSEMBLED
+    }
+
+    /// Counts the keys of one sampled line of the native log.
+    pub fn add_keys(&mut self, keys: &Keys<'_>) {
+        self.lines += 1;
+        for nm in &NEAR_MISSES {
+            if keys.has_native(nm.field) {
+                continue;
+            }
+            *self.absent.entry(nm.field).or_default() += 1;
+            for c in keys.candidates(nm) {
+                *self.near.entry((nm.field, c)).or_default() += 1;
+            }
+        }
+    }
+
+    /// Adds a later probe's counts.
+    pub fn merge(&mut self, o: &Probe) {
+        self.turns += o.turns;
+        self.unobserved += o.unobserved;
+        self.scored += o.scored;
+        self.off_scale += o.off_scale;
+        self.replies += o.replies;
+        for i in 0..5 {
+            self.markers[i] += o.markers[i];
+            self.cited[i] += o.cited[i];
+        }
+        self.chosen += o.chosen;
+        if self.chosen_name.is_none() {
+            self.chosen_name = o.chosen_name;
+        }
+        self.lines += o.lines;
+        for (k, v) in &o.absent {
+            *self.absent.entry(k).or_default() += v;
+        }
+        for (k, v) in &o.near {
+            *self.near.entry(k.clone()).or_default() += v;
+        }
+    }
+
+    /// The best near-miss pointer for each field that is absent on most
+    /// sampled lines: (field, pointer, lines absent, lines with the pointer).
+    pub fn near_misses(&self) -> Vec<(&'static str, String, u64, u64)> {
+        let mut out = Vec::new();
+        for (&field, &absent) in &self.absent {
+            if absent * 2 <= self.lines {
+                continue;
+            }
+            let best = self
+                .near
+                .iter()
+                .filter(|((f, _), _)| *f == field)
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.1.cmp(&a.0.1)));
+            if let Some(((_, ptr), &n)) = best
+                && n * 2 >= absent
+            {
+                out.push((field, ptr.clone(), absent, n));
+            }
+        }
+        out
+    }
+
+    /// The warnings the counts call for.
+    pub fn warnings(&self) -> Warnings {
+        let mut w = Warnings::new();
+        for (field, ptr, absent, _) in self.near_misses() {
+            let lines = self.lines;
+            w.add("near_miss_field", field, "sampled line", absent, || {
+                format!(
+                    "field `{field}` is missing (of {lines} sampled), but `{ptr}` is there: if that holds the {field}, grade with --map {field}={ptr} (`grounding-audit inspect FILE` shows every field)"
+                )
+            });
+        }
+        if self.turns > 0 && self.unobserved * 2 > self.turns {
+            let turns = self.turns;
+            w.add("unobserved_majority", "turns", "turn", self.unobserved, || {
+                format!(
+                    "no observed answer, more than half of the {turns} turns: if the reply is in a field of another name, map it with --map reply=/POINTER (`grounding-audit inspect FILE` finds it)"
+                )
+            });
+        }
+        if self.replies > 0 && self.chosen == 0 {
+            let best = (0..5)
+                .filter(|&i| Some(preset_name(PRESETS[i])) != self.chosen_name)
+                .max_by(|&a, &b| self.cited[a].cmp(&self.cited[b]).then(b.cmp(&a)));
+            if let Some(i) = best
+                && self.cited[i] >= 2
+                && self.cited[i] * 10 >= self.replies
+            {
+                let (name, replies, chosen) = (
+                    preset_name(PRESETS[i]),
+                    self.replies,
+                    self.chosen_name.unwrap_or("kb"),
+                );
+                w.add("marker_grammar", name, "sampled reply", self.markers[i], || {
+                    format!(
+                        "have --markers {name} markers, while the grammar used ({chosen}) found none in the {replies} sampled: grade with --markers {name} (`grounding-audit inspect FILE` compares every preset)"
+                    )
+                });
+            }
+        }
+        if self.scored > 0 && self.off_scale * 2 > self.scored {
+            let scored = self.scored;
+            w.add("score_range", "chunks[].score", "chunk", self.off_scale, || {
+                format!(
+                    "scored outside 0..1, more than half of the {scored} with a score (reranker logits, log-probabilities or distances?): confidence is clamped to 0..1 and --low-score thresholds mean nothing for them; map a 0..1 score with --map chunk.score=/POINTER if the log has one"
+                )
+            });
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_misses_need_most_lines() {
+        let mut p = Probe::default();
+        for line in [
+            r#"{"turn_id":1,"agent_id":"a","created_at":"x","answer":"y","chunks":[]}"#,
+            r#"{"turn_id":2,"agent_id":"a","created_at":"x","answer":"y","chunks":[]}"#,
+            r#"{"turn_id":3,"agent_id":"a","created_at":"x","reply":"y","grounding":{"chunks":[]}}"#,
+        ] {
+            p.add_keys(&Keys::of(line).unwrap());
+        }
+        let found = p.near_misses();
+        assert_eq!(
+            found,
+            [
+                ("chunks", "/chunks".to_owned(), 2, 2),
+                ("reply", "/answer".to_owned(), 2, 2)
+            ]
+        );
+        let w = p.warnings();
+        assert_eq!(w.count("near_miss_field", "reply"), 2);
+        let msg = &w.iter().find(|w| w.subject == "reply").unwrap().message;
+        assert!(msg.contains("--map reply=/answer"), "{msg}");
+    }
+
+    #[test]
+    fn merge_is_a_sum() {
+        let mut a = Probe::default();
+        a.add_keys(&Keys::of(r#"{"answer":"x"}"#).unwrap());
+        let mut b = a.clone();
+        b.merge(&a);
+        assert_eq!(b.lines, 2);
+        assert_eq!(b.absent["reply"], 2);
+    }
+}
