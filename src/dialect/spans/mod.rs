@@ -9,7 +9,9 @@
 //! by trace id and calls [`assemble`] once per trace when input ends.
 //!
 //! Files:
-//! - `attrs.rs`: attribute values and the attribute names of every convention;
+//! - `attrs/`: attribute values (`value.rs`), the attribute names of every
+//!   convention (`names.rs`), the per-span accumulators (`builder.rs`) and
+//!   text and documents inside output values (`output.rs`);
 //! - `otlp.rs`: OTLP/JSON requests, canonical camelCase and Phoenix's snake_case;
 //! - `phoenix.rs`: Phoenix span JSONL, REST page envelopes and dataframe rows;
 //! - `assemble.rs`: trace → turn (root, reply, chunks, tools, agent).
@@ -122,7 +124,7 @@ impl SpanKind {
 }
 
 /// One retrieved (or reranked) document, ids and score already resolved
-/// (see the rules on `attrs::DocAcc::finish`).
+/// (see the rules on `attrs::builder::DocAcc::finish`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Doc {
     pub chunk_id: Option<String>,
