@@ -100,7 +100,7 @@ impl SpanKind {
             "PROMPT" => SpanKind::Prompt,
             "GUARDRAIL" => SpanKind::Guardrail,
             "EVALUATOR" => SpanKind::Evaluator,
-            "UNKNOWN" => SpanKind::Unknown,
+            "UNKNOWN" | "EVENT" => SpanKind::Unknown,
             _ => return None,
         })
     }
@@ -193,6 +193,9 @@ pub struct Span {
     pub agent_name: Option<String>,
     /// `gen_ai.agent.id` (dropped for OpenLLMetry, where it is a run id).
     pub agent_id: Option<String>,
+    /// An `agent` or `agent_name` metadata value (Langfuse metadata,
+    /// OpenInference `metadata`, OpenLLMetry association properties).
+    pub agent_meta: Option<String>,
     /// `session.id`, `gen_ai.conversation.id`, else a session/thread/conversation metadata value.
     pub conversation: Option<String>,
     /// A `channel` metadata value.

@@ -281,19 +281,11 @@ fn rest_page_envelope_is_a_document() {
 }
 
 #[test]
-fn langfuse_otlp_does_not_crash() {
-    let Some(root) = shared() else { return };
+fn langfuse_otlp_captures() {
+    // Observation types, the root's `langfuse.observation.output`, retriever
+    // output JSON and double-encoded metadata (`channel` = "\"web\"").
     for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
-        let data = std::fs::read(root.join("langfuse-otel-langchain").join(file)).unwrap();
-        let (format, spans) = read_spans(&data);
-        assert_eq!(format, SpanFormat::Otlp);
-        let traces = group(spans);
-        assert_eq!(traces.len(), 8);
-        for (id, spans) in traces {
-            let t = assemble(&id, spans, &AssembleOptions::default());
-            let _ = graded(&t, &numeric());
-            assert!(t.root_span().is_some());
-        }
+        check_capture("langfuse-otel-langchain", file, SpanFormat::Otlp, "web");
     }
 }
 
@@ -1125,4 +1117,156 @@ fn nested_phoenix_attributes_are_flattened() {
         s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
         Some("d1")
     );
+}
+
+#[test]
+fn fixture_langfuse_attributes() {
+    let st = |v: &str| format!("{S}{}}}", serde_json::to_string(v).unwrap());
+    let (root, retr, generation, tool, event) = (
+        "1000000000000001",
+        "1000000000000002",
+        "1000000000000003",
+        "1000000000000004",
+        "1000000000000005",
+    );
+    let docs = r#"[{"id": "KB-1", "metadata": {"source": "a.md", "score": 0.5}, "page_content": "one", "type": "Document"}, {"metadata": {"chunk_id": "KB-2"}, "page_content": "two"}]"#;
+    let line = otlp(&[
+        ospan(
+            retr,
+            Some(root),
+            20,
+            30,
+            &[
+                ("langfuse.observation.type", &st("retriever")),
+                ("langfuse.observation.input", &st("refunds?")),
+                ("langfuse.observation.output", &st(docs)),
+            ],
+        ),
+        ospan(
+            generation,
+            Some(root),
+            40,
+            60,
+            &[
+                ("langfuse.observation.type", &st("generation")),
+                (
+                    "langfuse.observation.output",
+                    &st(r#"{"role": "assistant", "content": "from the llm [1]"}"#),
+                ),
+                ("langfuse.observation.model.name", &st("gpt-x")),
+                (
+                    "langfuse.observation.usage_details",
+                    &st(r#"{"input": 100, "output": 20, "total": 120}"#),
+                ),
+                (
+                    "langfuse.observation.cost_details",
+                    &st(r#"{"input": 0.01, "output": 0.02, "total": 0.03}"#),
+                ),
+            ],
+        ),
+        ospan(
+            tool,
+            Some(root),
+            61,
+            62,
+            &[
+                ("langfuse.observation.type", &st("tool")),
+                ("langfuse.observation.level", &st("ERROR")),
+            ],
+        ),
+        ospan(
+            event,
+            Some(root),
+            63,
+            63,
+            &[("langfuse.observation.type", &st("event"))],
+        ),
+        ospan(
+            root,
+            None,
+            10,
+            100,
+            &[
+                ("langfuse.observation.type", &st("agent")),
+                ("langfuse.session.id", &st("sess-9")),
+                ("langfuse.trace.metadata.channel", &st("\"web\"")),
+                (
+                    "langfuse.observation.metadata.agent",
+                    &st("\"billing-bot\""),
+                ),
+                ("langfuse.trace.metadata.turn", &st("1")),
+                (
+                    "langfuse.observation.output",
+                    &st("Refunds take 5 days [1] [2]."),
+                ),
+            ],
+        ),
+    ]);
+    let t = otlp_trace(&line);
+    let row = graded(&t, &numeric());
+    let ctx = format!("{row:?}\n{:#?}", t.extras().notes);
+    assert_eq!(row.verdict, Verdict::Ok, "{ctx}");
+    assert_eq!(row.cited_chunks, vec![1, 2], "{ctx}");
+    assert_eq!(ids(&row), ["KB-1", "KB-2"], "{ctx}");
+    assert_eq!(row.chunks[0].score, Some(0.5), "{ctx}");
+    assert_eq!(
+        row.chunks[0].document_id.as_ref().map(|d| d.as_str()),
+        Some("a.md")
+    );
+    assert_eq!(&*row.channel, "web", "{ctx}");
+    assert_eq!(&*row.agent_id, "billing-bot", "{ctx}");
+    assert_eq!(
+        row.conversation_id.as_ref().map(|c| c.as_str()),
+        Some("sess-9")
+    );
+    assert_eq!(row.model.as_deref(), Some("gpt-x"), "{ctx}");
+    assert_eq!(row.tokens_used, Some(120), "{ctx}");
+    assert!(
+        row.cost_cents.is_some_and(|c| (c - 3.0).abs() < 1e-9),
+        "{ctx}"
+    );
+    assert_eq!((row.tool_calls, row.tool_errors), (1, 1), "{ctx}");
+    assert_eq!(t.reply_span(), Some(root));
+    let kinds = &t.evidence()["span_kinds"];
+    assert_eq!(kinds["agent"], 1, "{kinds}");
+    assert_eq!(kinds["llm"], 1, "{kinds}");
+    assert_eq!(kinds["retriever"], 1, "{kinds}");
+    assert_eq!(kinds["tool"], 1, "{kinds}");
+    assert_eq!(kinds["unknown"], 1, "{kinds}");
+
+    // Metadata set as one map is one JSON string; plain (not double-encoded)
+    // values are read as they are.
+    let line = otlp(&[ospan(
+        root,
+        None,
+        10,
+        100,
+        &[
+            ("langfuse.observation.type", &st("span")),
+            (
+                "langfuse.trace.metadata",
+                &st(r#"{"channel": "voice", "session_id": "sess-7", "agent": "bot-7"}"#),
+            ),
+            ("langfuse.observation.output", &st("no sources")),
+        ],
+    )]);
+    let t = otlp_trace(&line);
+    let row = graded(&t, &numeric());
+    assert_eq!(&*row.channel, "voice");
+    assert_eq!(&*row.agent_id, "bot-7");
+    assert_eq!(
+        row.conversation_id.as_ref().map(|c| c.as_str()),
+        Some("sess-7")
+    );
+    let line = otlp(&[ospan(
+        root,
+        None,
+        10,
+        100,
+        &[
+            ("langfuse.observation.metadata.channel", &st("sms")),
+            ("langfuse.observation.output", &st("hello")),
+        ],
+    )]);
+    assert_eq!(&*graded(&otlp_trace(&line), &numeric()).channel, "sms");
 }

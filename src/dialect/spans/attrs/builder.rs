@@ -125,6 +125,8 @@ pub(in crate::dialect::spans) struct Builder {
     pub(in crate::dialect::spans) rerank_out: Option<BTreeMap<u32, DocAcc>>,
     pub(in crate::dialect::spans) agent_name: Option<String>,
     pub(in crate::dialect::spans) agent_id: Option<String>,
+    /// An `agent` metadata value.
+    pub(in crate::dialect::spans) agent_meta: Option<String>,
     /// (priority, value): lower wins.
     pub(in crate::dialect::spans) conversation: Option<(u8, String)>,
     pub(in crate::dialect::spans) channel: Option<String>,
@@ -226,6 +228,7 @@ impl Builder {
             rerank_output: self.rerank_out.map(finish),
             agent_name: self.agent_name,
             agent_id,
+            agent_meta: self.agent_meta,
             conversation: self.conversation.map(|(_, c)| c),
             channel: self.channel,
             model: self.model.map(|(_, m)| m),

@@ -24,7 +24,7 @@ pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
         "traceloop.entity.input",
         "langfuse.observation.input",
     ];
-    const KEEP: [&str; 17] = [
+    const KEEP: [&str; 18] = [
         "openinference.span.kind",
         "output.",
         "llm.",
@@ -40,7 +40,8 @@ pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
         "traceloop.entity.output",
         "traceloop.association.properties.",
         "langfuse.observation.",
-        "langfuse.trace.metadata.",
+        "langfuse.trace.metadata",
+        "langfuse.session.id",
         "span_kind",
     ];
     // Attributes written nested (`{"llm":{"output_messages":…}}`) are
@@ -65,7 +66,22 @@ pub(super) fn json_valued(key: &str) -> bool {
     key == "gen_ai.output.messages"
         || key == "gen_ai.retrieval.documents"
         || key == "langfuse.observation.usage_details"
+        || key == "langfuse.observation.cost_details"
+        || key == "metadata"
         || key.ends_with(".document.metadata")
+}
+
+/// What follows `langfuse.trace.metadata` or `langfuse.observation.metadata`
+/// (`""` for the whole map, `channel` for `….metadata.channel`).
+fn langfuse_metadata(key: &str) -> Option<&str> {
+    let rest = key
+        .strip_prefix("langfuse.trace.metadata")
+        .or_else(|| key.strip_prefix("langfuse.observation.metadata"))?;
+    if rest.is_empty() {
+        Some(rest)
+    } else {
+        rest.strip_prefix('.')
+    }
 }
 
 impl Builder {
@@ -73,6 +89,23 @@ impl Builder {
     pub(in crate::dialect::spans) fn attr(&mut self, key: &str, v: &Val<'_>) {
         if key.starts_with("traceloop.") {
             self.openllmetry = true;
+        }
+        if let Some(rest) = langfuse_metadata(key) {
+            // Langfuse writes every metadata value JSON-encoded
+            // (`"\"web\""` is `web`) and the whole map as one JSON string
+            // when it is set at once; both read as plain `metadata.*`.
+            let decoded = v
+                .as_str()
+                .and_then(|s| serde_json::from_str::<Val<'_>>(s).ok());
+            let v = decoded.as_ref().unwrap_or(v);
+            let mut k = String::with_capacity(9 + rest.len());
+            k.push_str("metadata");
+            if !rest.is_empty() {
+                k.push('.');
+                k.push_str(rest);
+            }
+            flatten(&k, v, &mut |k, v| self.leaf(k, v));
+            return;
         }
         flatten(key, v, &mut |k, v| self.leaf(k, v));
     }
@@ -121,7 +154,9 @@ impl Builder {
                     self.genai_docs.get_or_insert_with(BTreeMap::new);
                 }
             }
-            "session.id" | "gen_ai.conversation.id" => set_min(&mut self.conversation, 0, v),
+            "session.id" | "gen_ai.conversation.id" | "langfuse.session.id" => {
+                set_min(&mut self.conversation, 0, v)
+            }
             "metadata.session_id"
             | "metadata.thread_id"
             | "metadata.conversation_id"
@@ -133,6 +168,14 @@ impl Builder {
             "metadata.channel" | "traceloop.association.properties.channel" => {
                 if let Some(c) = v.as_str().filter(|c| !c.is_empty()) {
                     self.channel = Some(c.to_owned());
+                }
+            }
+            "metadata.agent"
+            | "metadata.agent_name"
+            | "traceloop.association.properties.agent"
+            | "traceloop.association.properties.agent_name" => {
+                if let Some(a) = v.as_id() {
+                    self.agent_meta = Some(a);
                 }
             }
             "agent.name" => self.agent_name = v.as_id(),
@@ -148,7 +191,9 @@ impl Builder {
                 .is_some_and(|m| m.eq_ignore_ascii_case("unknown"))
                 && key.contains("model") => {}
             "llm.response.model_name" | "gen_ai.response.model" => set_min(&mut self.model, 0, v),
-            "llm.model_name" | "gen_ai.request.model" => set_min(&mut self.model, 1, v),
+            "llm.model_name" | "gen_ai.request.model" | "langfuse.observation.model.name" => {
+                set_min(&mut self.model, 1, v)
+            }
             "llm.token_count.prompt"
             | "gen_ai.usage.input_tokens"
             | "gen_ai.usage.prompt_tokens"
@@ -167,8 +212,13 @@ impl Builder {
             | "langfuse.observation.usage_details.total" => {
                 self.tokens.total = v.as_u64().or(self.tokens.total)
             }
-            "llm.cost.total" => self.cost_total = v.as_f64(),
-            "llm.cost.prompt" | "llm.cost.completion" => {
+            "llm.cost.total" | "langfuse.observation.cost_details.total" => {
+                self.cost_total = v.as_f64()
+            }
+            "llm.cost.prompt"
+            | "llm.cost.completion"
+            | "langfuse.observation.cost_details.input"
+            | "langfuse.observation.cost_details.output" => {
                 if let Some(c) = v.as_f64() {
                     self.cost_parts = Some(self.cost_parts.unwrap_or(0.0) + c);
                 }
