@@ -45,7 +45,7 @@ seed() {
             head -c 65536 "$f" > "$dir/seed-$i"
             while IFS= read -r line || [[ -n "$line" ]]; do
                 i=$((i + 1))
-                printf '%s' "$line" | head -c 65536 > "$dir/seed-$i"
+                printf '%s' "${line:0:65536}" > "$dir/seed-$i"
             done < "$f"
         done < <(find ../shared/traces -type f \( -name '*.jsonl' -o -name '*.json' \) \
                     -not -path '*/raw/*' -print0 | sort -z)
