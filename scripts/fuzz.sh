@@ -6,14 +6,15 @@
 #   scripts/fuzz.sh                 # every target, 600 s each, one after another
 #   scripts/fuzz.sh parse_line 60   # one target, 60 s
 #
-# The corpus is seeded from the fixtures (one file per line) and kept in
+# The corpus is seeded from the fixtures (one file per line; for `spans`
+# also every line and every whole file of ../shared/traces when present) and kept in
 # fuzz/corpus/<target> between runs; crashes land in fuzz/artifacts/<target>.
 # A crash found here belongs in fuzz/regressions/<target>/ and as a unit test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
 
-targets=(parse_line markers)
+targets=(parse_line markers spans)
 if [[ $# -ge 1 ]]; then targets=("$1"); fi
 seconds="${2:-600}"
 extra=()
@@ -37,6 +38,18 @@ seed() {
             fi
         done < "$f"
     done < <(find fixtures -type f \( -name '*.jsonl' -o -name '*.ndjson' \) -print0 | sort -z)
+    if [[ "$1" == spans && -d ../shared/traces ]]; then
+        # Whole exports (documents) and their lines (OTLP requests, spans).
+        while IFS= read -r -d '' f; do
+            i=$((i + 1))
+            head -c 65536 "$f" > "$dir/seed-$i"
+            while IFS= read -r line || [[ -n "$line" ]]; do
+                i=$((i + 1))
+                printf '%s' "${line:0:65536}" > "$dir/seed-$i"
+            done < "$f"
+        done < <(find ../shared/traces -type f \( -name '*.jsonl' -o -name '*.json' \) \
+                    -not -path '*/raw/*' -print0 | sort -z)
+    fi
     if [[ -d "fuzz/regressions/$1" ]]; then
         cp fuzz/regressions/"$1"/* "$dir"/ 2>/dev/null || true
     fi

@@ -1,6 +1,7 @@
 //! Span dialects end to end: every genuine export in `../shared/traces/`
 //! (Phoenix JSONL, REST page, OTLP-JSON download and dataframe lines; OTLP
-//! from the OTel GenAI util and from OpenLLMetry) grades as its README says,
+//! from the OTel GenAI util, from OpenLLMetry and from the Langfuse SDK)
+//! grades as its README says,
 //! spans assemble across files in any order, and verdicts write back onto
 //! the reply span.
 
@@ -34,6 +35,12 @@ fn exports() -> Option<Vec<PathBuf>> {
             "otlp-genai-util/traces.sdk-json-file.jsonl",
             "otlp-openllmetry-langchain/traces.otlp.jsonl",
             "otlp-openllmetry-langchain/traces.sdk-json-file.jsonl",
+            // Langfuse: observation types, the root's observation output,
+            // retriever output JSON, double-encoded metadata. Its fake model
+            // has no name and Langfuse computes cost server-side, so model
+            // and cost cannot be known from this export.
+            "langfuse-otel-langchain/traces.otlp.jsonl",
+            "langfuse-otel-langchain/traces.sdk-json-file.jsonl",
         ]
         .iter()
         .map(|f| dir.join(f))
@@ -79,6 +86,13 @@ fn every_export_grades_as_its_readme_says() {
         assert_eq!(rows[0]["agent_id"], "billing-bot", "{}", f.display());
         assert_eq!(rows[0]["conversation_id"], "sess-a1", "{}", f.display());
         assert_eq!(rows[5]["tool_errors"], 1, "{}", f.display());
+        if f.to_string_lossy().contains("langfuse") {
+            // `langfuse.trace.metadata.channel` = "\"web\"" (JSON-encoded).
+            assert!(rows.iter().all(|r| r["channel"] == "web"), "{rows:?}");
+            assert!(rows.iter().all(|r| r["model"].is_null()), "{rows:?}");
+            assert!(rows.iter().all(|r| r["cost_cents"].is_null()), "{rows:?}");
+            assert_eq!(rows[0]["tokens_used"], 150, "{}", f.display());
+        }
         // Turn 2 cites [KB-4] by chunk id.
         let by_id = self::rows(&["--markers", "id", p(f)]);
         assert_eq!(by_id[1]["verdict"], "ok", "{}", f.display());

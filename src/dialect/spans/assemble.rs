@@ -31,8 +31,9 @@
 //!   (OTel message capture is opt-in), and some LLM or agent span ran: the
 //!   turn is unobserved with reason `content_not_recorded`, not graded as an
 //!   empty answer. Without any such span it is `no_reply`.
-//! - **Agent**: the option, else `agent.name`/`gen_ai.agent.name`, else
-//!   `gen_ai.agent.id` (dropped for OpenLLMetry, where it is a run id), on
+//! - **Agent**: the option, else `agent.name`/`gen_ai.agent.name`, else an
+//!   `agent` (or `agent_name`) metadata value, else `gen_ai.agent.id`
+//!   (dropped for OpenLLMetry, where it is a run id), on
 //!   the root first and then on any span; else the root's name (without a
 //!   leading GenAI operation word); else resource `service.name`; else
 //!   `unknown`.
@@ -326,6 +327,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
         .agent_name
         .clone()
         .or_else(|| first(&|s| s.agent_name.as_ref()))
+        .or_else(|| first(&|s| s.agent_meta.as_ref()))
         .or_else(|| first(&|s| s.agent_id.as_ref()))
         .or_else(|| {
             root_span.map(|r| {

@@ -31,6 +31,7 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
         rerank_output: None,
         agent_name: None,
         agent_id: None,
+        agent_meta: None,
         conversation: None,
         channel: None,
         model: None,

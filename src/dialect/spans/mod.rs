@@ -9,7 +9,9 @@
 //! by trace id and calls [`assemble`] once per trace when input ends.
 //!
 //! Files:
-//! - `attrs.rs`: attribute values and the attribute names of every convention;
+//! - `attrs/`: attribute values (`value.rs`), the attribute names of every
+//!   convention (`names.rs`), the per-span accumulators (`builder.rs`) and
+//!   text and documents inside output values (`output.rs`);
 //! - `otlp.rs`: OTLP/JSON requests, canonical camelCase and Phoenix's snake_case;
 //! - `phoenix.rs`: Phoenix span JSONL, REST page envelopes and dataframe rows;
 //! - `langsmith.rs`: LangSmith runs (parts merged by run id) → spans;
@@ -108,7 +110,7 @@ impl SpanKind {
             "PROMPT" => SpanKind::Prompt,
             "GUARDRAIL" => SpanKind::Guardrail,
             "EVALUATOR" => SpanKind::Evaluator,
-            "UNKNOWN" => SpanKind::Unknown,
+            "UNKNOWN" | "EVENT" => SpanKind::Unknown,
             _ => return None,
         })
     }
@@ -132,7 +134,7 @@ impl SpanKind {
 }
 
 /// One retrieved (or reranked) document, ids and score already resolved
-/// (see the rules on `attrs::DocAcc::finish`).
+/// (see the rules on `attrs::builder::DocAcc::finish`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Doc {
     pub chunk_id: Option<String>,
@@ -201,6 +203,9 @@ pub struct Span {
     pub agent_name: Option<String>,
     /// `gen_ai.agent.id` (dropped for OpenLLMetry, where it is a run id).
     pub agent_id: Option<String>,
+    /// An `agent` or `agent_name` metadata value (Langfuse metadata,
+    /// OpenInference `metadata`, OpenLLMetry association properties).
+    pub agent_meta: Option<String>,
     /// `session.id`, `gen_ai.conversation.id`, else a session/thread/conversation metadata value.
     pub conversation: Option<String>,
     /// A `channel` metadata value.

@@ -281,19 +281,11 @@ fn rest_page_envelope_is_a_document() {
 }
 
 #[test]
-fn langfuse_otlp_does_not_crash() {
-    let Some(root) = shared() else { return };
+fn langfuse_otlp_captures() {
+    // Observation types, the root's `langfuse.observation.output`, retriever
+    // output JSON and double-encoded metadata (`channel` = "\"web\"").
     for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
-        let data = std::fs::read(root.join("langfuse-otel-langchain").join(file)).unwrap();
-        let (format, spans) = read_spans(&data);
-        assert_eq!(format, SpanFormat::Otlp);
-        let traces = group(spans);
-        assert_eq!(traces.len(), 8);
-        for (id, spans) in traces {
-            let t = assemble(&id, spans, &AssembleOptions::default());
-            let _ = graded(&t, &numeric());
-            assert!(t.root_span().is_some());
-        }
+        check_capture("langfuse-otel-langchain", file, SpanFormat::Otlp, "web");
     }
 }
 
@@ -1125,4 +1117,567 @@ fn nested_phoenix_attributes_are_flattened() {
         s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
         Some("d1")
     );
+}
+
+#[test]
+fn fixture_langfuse_attributes() {
+    let st = |v: &str| format!("{S}{}}}", serde_json::to_string(v).unwrap());
+    let (root, retr, generation, tool, event) = (
+        "1000000000000001",
+        "1000000000000002",
+        "1000000000000003",
+        "1000000000000004",
+        "1000000000000005",
+    );
+    let docs = r#"[{"id": "KB-1", "metadata": {"source": "a.md", "score": 0.5}, "page_content": "one", "type": "Document"}, {"metadata": {"chunk_id": "KB-2"}, "page_content": "two"}]"#;
+    let line = otlp(&[
+        ospan(
+            retr,
+            Some(root),
+            20,
+            30,
+            &[
+                ("langfuse.observation.type", &st("retriever")),
+                ("langfuse.observation.input", &st("refunds?")),
+                ("langfuse.observation.output", &st(docs)),
+            ],
+        ),
+        ospan(
+            generation,
+            Some(root),
+            40,
+            60,
+            &[
+                ("langfuse.observation.type", &st("generation")),
+                (
+                    "langfuse.observation.output",
+                    &st(r#"{"role": "assistant", "content": "from the llm [1]"}"#),
+                ),
+                ("langfuse.observation.model.name", &st("gpt-x")),
+                (
+                    "langfuse.observation.usage_details",
+                    &st(r#"{"input": 100, "output": 20, "total": 120}"#),
+                ),
+                (
+                    "langfuse.observation.cost_details",
+                    &st(r#"{"input": 0.01, "output": 0.02, "total": 0.03}"#),
+                ),
+            ],
+        ),
+        ospan(
+            tool,
+            Some(root),
+            61,
+            62,
+            &[
+                ("langfuse.observation.type", &st("tool")),
+                ("langfuse.observation.level", &st("ERROR")),
+            ],
+        ),
+        ospan(
+            event,
+            Some(root),
+            63,
+            63,
+            &[("langfuse.observation.type", &st("event"))],
+        ),
+        ospan(
+            root,
+            None,
+            10,
+            100,
+            &[
+                ("langfuse.observation.type", &st("agent")),
+                ("langfuse.session.id", &st("sess-9")),
+                ("langfuse.trace.metadata.channel", &st("\"web\"")),
+                (
+                    "langfuse.observation.metadata.agent",
+                    &st("\"billing-bot\""),
+                ),
+                ("langfuse.trace.metadata.turn", &st("1")),
+                (
+                    "langfuse.observation.output",
+                    &st("Refunds take 5 days [1] [2]."),
+                ),
+            ],
+        ),
+    ]);
+    let t = otlp_trace(&line);
+    let row = graded(&t, &numeric());
+    let ctx = format!("{row:?}\n{:#?}", t.extras().notes);
+    assert_eq!(row.verdict, Verdict::Ok, "{ctx}");
+    assert_eq!(row.cited_chunks, vec![1, 2], "{ctx}");
+    assert_eq!(ids(&row), ["KB-1", "KB-2"], "{ctx}");
+    assert_eq!(row.chunks[0].score, Some(0.5), "{ctx}");
+    assert_eq!(
+        row.chunks[0].document_id.as_ref().map(|d| d.as_str()),
+        Some("a.md")
+    );
+    assert_eq!(&*row.channel, "web", "{ctx}");
+    assert_eq!(&*row.agent_id, "billing-bot", "{ctx}");
+    assert_eq!(
+        row.conversation_id.as_ref().map(|c| c.as_str()),
+        Some("sess-9")
+    );
+    assert_eq!(row.model.as_deref(), Some("gpt-x"), "{ctx}");
+    assert_eq!(row.tokens_used, Some(120), "{ctx}");
+    assert!(
+        row.cost_cents.is_some_and(|c| (c - 3.0).abs() < 1e-9),
+        "{ctx}"
+    );
+    assert_eq!((row.tool_calls, row.tool_errors), (1, 1), "{ctx}");
+    assert_eq!(t.reply_span(), Some(root));
+    let kinds = &t.evidence()["span_kinds"];
+    assert_eq!(kinds["agent"], 1, "{kinds}");
+    assert_eq!(kinds["llm"], 1, "{kinds}");
+    assert_eq!(kinds["retriever"], 1, "{kinds}");
+    assert_eq!(kinds["tool"], 1, "{kinds}");
+    assert_eq!(kinds["unknown"], 1, "{kinds}");
+
+    // Metadata set as one map is one JSON string; plain (not double-encoded)
+    // values are read as they are.
+    let line = otlp(&[ospan(
+        root,
+        None,
+        10,
+        100,
+        &[
+            ("langfuse.observation.type", &st("span")),
+            (
+                "langfuse.trace.metadata",
+                &st(r#"{"channel": "voice", "session_id": "sess-7", "agent": "bot-7"}"#),
+            ),
+            ("langfuse.observation.output", &st("no sources")),
+        ],
+    )]);
+    let t = otlp_trace(&line);
+    let row = graded(&t, &numeric());
+    assert_eq!(&*row.channel, "voice");
+    assert_eq!(&*row.agent_id, "bot-7");
+    assert_eq!(
+        row.conversation_id.as_ref().map(|c| c.as_str()),
+        Some("sess-7")
+    );
+    let line = otlp(&[ospan(
+        root,
+        None,
+        10,
+        100,
+        &[
+            ("langfuse.observation.metadata.channel", &st("sms")),
+            ("langfuse.observation.output", &st("hello")),
+        ],
+    )]);
+    assert_eq!(&*graded(&otlp_trace(&line), &numeric()).channel, "sms");
+}
+
+// ------------------------------------------------------------ properties
+//
+// The invariants of fuzz/fuzz_targets/spans.rs, checked in `cargo test` on
+// random bytes and on random OTLP / Phoenix / dataframe JSON with hostile
+// attribute values (wrong types, huge numbers, nested arrays, invalid hex
+// ids, times as huge strings, negative or fractional). A canary planted in
+// string values must never come back in a reason.
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    const CANARY: &str = "PLANTEDzq7marker";
+    const FORMATS: [SpanFormat; 4] = [
+        SpanFormat::PhoenixJsonl,
+        SpanFormat::PhoenixOtlp,
+        SpanFormat::PhoenixDataframe,
+        SpanFormat::Otlp,
+    ];
+    const PRESETS: [Preset; 5] = [
+        Preset::Kb,
+        Preset::Numeric,
+        Preset::Doc,
+        Preset::Footnote,
+        Preset::Id,
+    ];
+
+    fn check_reason(reason: &str) {
+        assert!(!reason.is_empty());
+        assert!(reason.len() <= 400, "reason of {} bytes", reason.len());
+        assert!(
+            !reason.contains(CANARY),
+            "reason quotes the input: {reason}"
+        );
+    }
+
+    fn check_row(row: &Row<'_>, n: usize) {
+        assert_eq!(row.chunk_count as usize, n);
+        assert_eq!(row.chunks.len(), n);
+        for (i, c) in row.chunks.iter().enumerate() {
+            assert_eq!(c.index as usize, i + 1, "chunk indexes are 1..=n");
+        }
+        for &c in &row.cited_chunks {
+            assert!(c >= 1 && c as usize <= n, "cited {c} of {n}");
+        }
+        assert_eq!(
+            row.unobserved_reason.is_some(),
+            row.verdict == Verdict::Unobserved
+        );
+        match row.verdict {
+            Verdict::Ok => assert!(n > 0 && !row.cited_chunks.is_empty()),
+            Verdict::OrphanMarker => assert!(row.marker_count > 0 && row.cited_chunks.is_empty()),
+            Verdict::NoMarker => assert!(n > 0 && row.marker_count == 0),
+            Verdict::EmptyRetrieval => assert!(n == 0 && row.marker_count == 0),
+            Verdict::Unobserved => assert_eq!(row.marker_count, 0),
+        }
+        serde_json::to_vec(row).expect("a row serialises");
+    }
+
+    fn grade_all(spans: Vec<Span>) {
+        for (id, spans) in group(spans) {
+            for all_retrievals in [false, true] {
+                let opts = AssembleOptions {
+                    all_retrievals,
+                    ..Default::default()
+                };
+                let t = assemble(&id, spans.clone(), &opts);
+                let turn = t.turn();
+                assert_eq!(turn.turn_id.as_str(), id);
+                serde_json::to_vec(&t.evidence_with(true)).expect("evidence serialises");
+                for p in PRESETS {
+                    let row = grade(turn.clone(), &Grammar::Preset(p));
+                    check_row(&row, turn.chunks.len());
+                }
+            }
+        }
+    }
+
+    /// Every format, line by line and as a document.
+    fn run_all(data: &[u8]) {
+        let _ = sniff(data);
+        for format in FORMATS {
+            let _ = is_document(format, data);
+            let mut spans = Vec::new();
+            for line in data.split(|&b| b == b'\n') {
+                let before = spans.len();
+                if let Err(r) = parse_line(format, line, &mut spans) {
+                    assert_eq!(spans.len(), before, "a failed line adds no span");
+                    check_reason(&r);
+                }
+            }
+            grade_all(spans);
+            let mut out = Vec::new();
+            if let Err(r) = parse_document(format, data, &mut out) {
+                check_reason(&r);
+            }
+            assert!(out.iter().all(|(l, _)| *l >= 1));
+            grade_all(out.into_iter().map(|(_, s)| s).collect());
+        }
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            Just(CANARY.to_owned()),
+            Just(format!("see [1] and [KB-2] {CANARY} [^1] [doc:3]")),
+            Just(format!("[{CANARY}]")),
+            Just("NaN".to_owned()),
+            Just("-Infinity".to_owned()),
+            Just("9".repeat(60)),
+            Just("-1".to_owned()),
+            Just("1e400".to_owned()),
+            Just("0x00".to_owned()),
+            Just(r#"{"role":"assistant","content":"[1]"}"#.to_owned()),
+            Just(format!(
+                r#"[{{"id":"{CANARY}","metadata":{{"score":"x"}},"page_content":7}}]"#
+            )),
+            Just(format!(r#""\"{CANARY}\"""#)),
+            "\\PC{0,24}".prop_map(|s| format!("{s}{CANARY}")),
+        ]
+    }
+
+    /// Any JSON value, hostile for whatever type was expected.
+    fn hostile() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            Just(json!(u64::MAX)),
+            Just(json!(i64::MIN)),
+            Just(json!(1e308)),
+            Just(json!(-1e308)),
+            Just(json!(-0.0)),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            text().prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                prop::collection::vec((key(), inner), 0..4)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Attribute keys the readers know (and some they do not).
+    fn key() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "openinference.span.kind",
+                "span_kind",
+                "output.value",
+                "output.mime_type",
+                "retrieval.documents",
+                "retrieval.documents.0.document.id",
+                "retrieval.documents.1.document.score",
+                "retrieval.documents.0.document.metadata",
+                "reranker.output_documents",
+                "reranker.output_documents.0.document.id",
+                "llm.output_messages.0.message.content",
+                "llm.output_messages.0.message.contents.0.message_content.text",
+                "llm.token_count.total",
+                "llm.cost.total",
+                "llm.model_name",
+                "metadata",
+                "session.id",
+                "agent.name",
+                "tool.name",
+                "error.type",
+                "gen_ai.operation.name",
+                "gen_ai.output.messages",
+                "gen_ai.retrieval.documents",
+                "gen_ai.usage.input_tokens",
+                "gen_ai.agent.id",
+                "gen_ai.conversation.id",
+                "gen_ai.completion.0.content",
+                "traceloop.span.kind",
+                "traceloop.entity.output",
+                "traceloop.association.properties.channel",
+                "langfuse.observation.type",
+                "langfuse.observation.output",
+                "langfuse.observation.level",
+                "langfuse.observation.usage_details",
+                "langfuse.observation.cost_details",
+                "langfuse.observation.model.name",
+                "langfuse.observation.metadata.agent",
+                "langfuse.trace.metadata",
+                "langfuse.trace.metadata.channel",
+                "langfuse.session.id",
+                "llm",
+                "retrieval",
+                "document",
+                "0",
+                "99999999999",
+            ])
+            .prop_map(str::to_owned),
+            "[a-z._0-9]{0,12}",
+        ]
+    }
+
+    /// An OTLP AnyValue: well-formed of any type, or anything at all.
+    fn any_value() -> impl Strategy<Value = Value> {
+        let kv = |v: Value| json!({"kvlistValue": {"values": [{"key": "k", "value": v}]}});
+        prop_oneof![
+            text().prop_map(|s| json!({ "stringValue": s })),
+            text().prop_map(|s| json!({ "intValue": s })),
+            hostile().prop_map(|v| json!({ "intValue": v })),
+            hostile().prop_map(|v| json!({ "doubleValue": v })),
+            hostile().prop_map(|v| json!({ "boolValue": v })),
+            prop::collection::vec(text(), 0..3).prop_map(|l| json!({"arrayValue": {"values":
+                l.into_iter().map(|s| json!({"stringValue": s})).collect::<Vec<_>>()}})),
+            hostile().prop_map(
+                |v| json!({ "arrayValue": { "values": [{"arrayValue": {"values": [v]}}] } })
+            ),
+            hostile().prop_map(kv),
+            hostile(),
+        ]
+    }
+
+    fn id(len: usize) -> impl Strategy<Value = Value> {
+        prop_oneof![
+            4 => (0u8..4).prop_map(move |i| Value::from(format!("{:0len$x}", i as u64 + 1))),
+            1 => Just(Value::from("")),
+            1 => Just(Value::from("0".repeat(len))),
+            1 => Just(Value::from("zz-not-hex")),
+            1 => Just(Value::from(CANARY)),
+            1 => Just(json!(u64::MAX)),
+            1 => hostile(),
+        ]
+    }
+
+    fn time() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            (0u64..4_000_000_000).prop_map(|s| Value::from((s * 1_000_000_000).to_string())),
+            (0u64..4_000_000_000).prop_map(|s| Value::from(s * 1_000_000_000)),
+            Just(Value::from("9".repeat(45))),
+            Just(Value::from("-1")),
+            Just(json!(-5)),
+            Just(json!(1.5e18)),
+            Just(json!(1e300)),
+            Just(Value::from("2026-11-30T08:46:19.247183036Z")),
+            Just(Value::from("+275760-09-13T00:00:00Z")),
+            Just(Value::from("1.5")),
+            hostile(),
+        ]
+    }
+
+    fn otlp_span() -> impl Strategy<Value = Value> {
+        (
+            id(32),
+            id(16),
+            prop::option::of(id(16)),
+            text(),
+            (time(), time()),
+            prop::collection::vec((key(), any_value()), 0..8),
+            hostile(),
+        )
+            .prop_map(|(t, s, p, name, (start, end), attrs, code)| {
+                let attrs: Vec<Value> = attrs
+                    .into_iter()
+                    .map(|(k, v)| json!({"key": k, "value": v}))
+                    .collect();
+                json!({"traceId": t, "spanId": s, "parentSpanId": p, "name": name,
+                   "startTimeUnixNano": start, "endTimeUnixNano": end,
+                   "attributes": attrs, "status": {"code": code}})
+            })
+    }
+
+    fn phoenix_span() -> impl Strategy<Value = Value> {
+        (
+            id(32),
+            id(16),
+            prop::option::of(id(16)),
+            text(),
+            (time(), time()),
+            prop::collection::vec((key(), hostile()), 0..8),
+            any::<bool>(),
+        )
+            .prop_map(|(t, s, p, name, (start, end), attrs, frame)| {
+                if frame {
+                    let mut row = json!({"context.trace_id": t, "context.span_id": s,
+                        "parent_id": p, "name": name, "span_kind": "LLM",
+                        "start_time": start, "end_time": end});
+                    for (k, v) in attrs {
+                        row[format!("attributes.{k}")] = v;
+                    }
+                    row
+                } else {
+                    let attrs: serde_json::Map<String, Value> = attrs.into_iter().collect();
+                    json!({"name": name, "context": {"trace_id": t, "span_id": s},
+                        "parent_id": p, "span_kind": "RETRIEVER", "start_time": start,
+                        "end_time": end, "status_code": "ERROR", "attributes": attrs})
+                }
+            })
+    }
+
+    /// A file: OTLP request lines, a Phoenix OTLP document, Phoenix lines,
+    /// a REST envelope or a JSON array.
+    fn file() -> impl Strategy<Value = String> {
+        let spans = || prop::collection::vec(otlp_span(), 1..6);
+        let rows = || prop::collection::vec(phoenix_span(), 1..6);
+        prop_oneof![
+            spans().prop_map(|s| {
+                s.chunks(2)
+                    .map(|c| {
+                        json!({"resourceSpans": [{"resource": {"attributes": [
+                        {"key": "service.name", "value": {"stringValue": CANARY}}]},
+                        "scopeSpans": [{"spans": c}]}]})
+                        .to_string()
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }),
+            spans().prop_map(|s| {
+                serde_json::to_string_pretty(
+                    &json!({"resource_spans": [{"scope_spans": [{"spans": s}]}]}),
+                )
+                .unwrap()
+            }),
+            rows().prop_map(|r| r
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            rows().prop_map(|r| json!({ "data": r, "next_cursor": CANARY }).to_string()),
+            rows().prop_map(|r| Value::from(r).to_string()),
+        ]
+    }
+
+    /// A RAG trace shaped the way exports are (root with a reply, a
+    /// retriever child with documents), its values still hostile: OTLP, or
+    /// Phoenix span lines.
+    fn rag_file() -> impl Strategy<Value = String> {
+        let doc =
+            (hostile(), hostile(), hostile(), text()).prop_map(|(id, score, meta, content)| {
+                json!({"document.id": id, "document.score": score,
+                   "document.metadata": meta, "document.content": content})
+            });
+        (
+            text(),
+            prop::collection::vec(doc, 0..5),
+            prop::collection::vec((key(), hostile()), 0..4),
+            (time(), time(), time()),
+            any::<bool>(),
+        )
+            .prop_map(|(reply, docs, extra, (t0, t1, t2), otlp)| {
+                let reply = format!("answer [1] [2] [KB-1] {reply}");
+                let (tid, root, child) = ("0af7651916cd43dd8448eb211c80319c", "00f067aa0ba902b7", "00f067aa0ba902b8");
+                if otlp {
+                    let sv = |s: &str| json!({"stringValue": s});
+                    let mut ra = vec![json!({"key": "openinference.span.kind", "value": sv("AGENT")}),
+                                      json!({"key": "output.value", "value": sv(&reply)})];
+                    for (k, v) in &extra {
+                        ra.push(json!({"key": k, "value": {"stringValue": v.to_string()}}));
+                    }
+                    let ca = vec![json!({"key": "openinference.span.kind", "value": sv("RETRIEVER")}),
+                                  json!({"key": "retrieval.documents", "value": {"stringValue": Value::from(docs.clone()).to_string()}}),
+                                  json!({"key": "langfuse.observation.output", "value": sv(&Value::from(docs).to_string())})];
+                    json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+                        {"traceId": tid, "spanId": child, "parentSpanId": root, "startTimeUnixNano": t1,
+                         "endTimeUnixNano": t2, "attributes": ca},
+                        {"traceId": tid, "spanId": root, "startTimeUnixNano": t0,
+                         "endTimeUnixNano": t2, "attributes": ra}]}]}]})
+                    .to_string()
+                } else {
+                    let mut ra: serde_json::Map<String, Value> = extra.into_iter().collect();
+                    ra.insert("output.value".into(), reply.into());
+                    let root_line = json!({"name": "agent", "context": {"trace_id": tid, "span_id": root},
+                        "parent_id": null, "span_kind": "AGENT", "start_time": t0, "end_time": t2,
+                        "attributes": ra});
+                    let child_line = json!({"name": "retriever", "context": {"trace_id": tid, "span_id": child},
+                        "parent_id": root, "span_kind": "RETRIEVER", "start_time": t1, "end_time": t2,
+                        "attributes": {"retrieval": {"documents": docs}}});
+                    format!("{child_line}\n{root_line}")
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Shaped RAG traces with hostile documents and times.
+        #[test]
+        fn hostile_rag_traces_keep_the_invariants(f in rag_file()) {
+            run_all(f.as_bytes());
+        }
+
+        /// Random bytes: no panic, clean reasons.
+        #[test]
+        fn random_bytes_never_panic(data in prop::collection::vec(any::<u8>(), 0..300)) {
+            run_all(&data);
+        }
+
+        /// Random structured exports with hostile values: every invariant.
+        #[test]
+        fn hostile_exports_keep_the_invariants(f in file()) {
+            run_all(f.as_bytes());
+        }
+
+        /// The same export cut short anywhere still keeps them.
+        #[test]
+        fn truncated_exports_keep_the_invariants(f in file(), cut in any::<prop::sample::Index>()) {
+            let at = cut.index(f.len() + 1);
+            run_all(&f.as_bytes()[..at]);
+        }
+    }
 }

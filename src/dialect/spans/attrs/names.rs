@@ -1,0 +1,350 @@
+//! The attribute-name table: which keys are decoded at all, and what each
+//! flattened leaf of OpenInference, OTel GenAI, OpenLLMetry and Langfuse
+//! means for the span being built.
+
+use super::builder::{Builder, docs_entry, set_min};
+use super::value::{Val, flatten, split_index};
+use crate::dialect::spans::SpanKind;
+use std::collections::BTreeMap;
+
+/// Whether an attribute key is worth decoding. Big content the assembler
+/// never reads (prompts, input messages, tool arguments) is skipped unread.
+pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
+    const SKIP: [&str; 12] = [
+        "llm.input_messages",
+        "llm.invocation_parameters",
+        "llm.prompt_template",
+        "llm.tools",
+        "gen_ai.input.messages",
+        "gen_ai.system_instructions",
+        "gen_ai.task.input",
+        "gen_ai.task.output",
+        "gen_ai.tool.call.arguments",
+        "gen_ai.prompt",
+        "traceloop.entity.input",
+        "langfuse.observation.input",
+    ];
+    const KEEP: [&str; 18] = [
+        "openinference.span.kind",
+        "output.",
+        "llm.",
+        "retrieval.documents",
+        "reranker.",
+        "metadata",
+        "session.id",
+        "agent.name",
+        "gen_ai.",
+        "tool.name",
+        "error.type",
+        "traceloop.span.kind",
+        "traceloop.entity.output",
+        "traceloop.association.properties.",
+        "langfuse.observation.",
+        "langfuse.trace.metadata",
+        "langfuse.session.id",
+        "span_kind",
+    ];
+    // Attributes written nested (`{"llm":{"output_messages":…}}`) are
+    // flattened from their namespace.
+    const NESTED: [&str; 9] = [
+        "llm",
+        "retrieval",
+        "reranker",
+        "output",
+        "session",
+        "agent",
+        "tool",
+        "openinference",
+        "error",
+    ];
+    NESTED.contains(&key)
+        || !SKIP.iter().any(|p| key.starts_with(p)) && KEEP.iter().any(|p| key.starts_with(p))
+}
+
+/// Keys whose string value is itself JSON to be flattened (when it looks like JSON).
+pub(super) fn json_valued(key: &str) -> bool {
+    key == "gen_ai.output.messages"
+        || key == "gen_ai.retrieval.documents"
+        || key == "langfuse.observation.usage_details"
+        || key == "langfuse.observation.cost_details"
+        || key == "metadata"
+        || key.ends_with(".document.metadata")
+}
+
+/// What follows `langfuse.trace.metadata` or `langfuse.observation.metadata`
+/// (`""` for the whole map, `channel` for `….metadata.channel`).
+fn langfuse_metadata(key: &str) -> Option<&str> {
+    let rest = key
+        .strip_prefix("langfuse.trace.metadata")
+        .or_else(|| key.strip_prefix("langfuse.observation.metadata"))?;
+    if rest.is_empty() {
+        Some(rest)
+    } else {
+        rest.strip_prefix('.')
+    }
+}
+
+impl Builder {
+    /// One top-level attribute: decoded lazily by the caller, flattened here.
+    pub(in crate::dialect::spans) fn attr(&mut self, key: &str, v: &Val<'_>) {
+        if key.starts_with("traceloop.") {
+            self.openllmetry = true;
+        }
+        if let Some(rest) = langfuse_metadata(key) {
+            // Langfuse writes every metadata value JSON-encoded
+            // (`"\"web\""` is `web`) and the whole map as one JSON string
+            // when it is set at once; both read as plain `metadata.*`.
+            let decoded = v
+                .as_str()
+                .and_then(|s| serde_json::from_str::<Val<'_>>(s).ok());
+            let v = decoded.as_ref().unwrap_or(v);
+            let mut k = String::with_capacity(9 + rest.len());
+            k.push_str("metadata");
+            if !rest.is_empty() {
+                k.push('.');
+                k.push_str(rest);
+            }
+            flatten(&k, v, &mut |k, v| self.leaf(k, v));
+            return;
+        }
+        flatten(key, v, &mut |k, v| self.leaf(k, v));
+    }
+
+    /// One flattened leaf: the attribute names of every convention read.
+    fn leaf(&mut self, key: &str, v: &Val<'_>) {
+        // Dataframe rows carry every column; absent values are null.
+        if matches!(v, Val::Null) {
+            return;
+        }
+        let s = || v.as_str().map(str::to_owned);
+        match key {
+            "openinference.span.kind" | "span_kind" => {
+                if self.oi_kind.is_none() {
+                    self.oi_kind = s();
+                }
+            }
+            "langfuse.observation.type" => self.lf_kind = s(),
+            "traceloop.span.kind" => self.tl_kind = s(),
+            "gen_ai.operation.name" => self.operation = s(),
+            "output.value" => {
+                self.content_recorded = true;
+                self.output_value = s();
+            }
+            "output.mime_type" => self.output_mime = s(),
+            "traceloop.entity.output" => {
+                self.content_recorded = true;
+                self.output_tl = s();
+            }
+            "langfuse.observation.output" => {
+                self.content_recorded = true;
+                self.output_lf = s();
+            }
+            "langfuse.observation.level" => {
+                if v.as_str() == Some("ERROR") {
+                    self.error = true;
+                }
+            }
+            "retrieval.documents" => {
+                if matches!(v, Val::List(l) if l.is_empty()) {
+                    self.retrieval.get_or_insert_with(BTreeMap::new);
+                }
+            }
+            "gen_ai.retrieval.documents" => {
+                if matches!(v, Val::List(l) if l.is_empty()) {
+                    self.genai_docs.get_or_insert_with(BTreeMap::new);
+                }
+            }
+            "session.id" | "gen_ai.conversation.id" | "langfuse.session.id" => {
+                set_min(&mut self.conversation, 0, v)
+            }
+            "metadata.session_id"
+            | "metadata.thread_id"
+            | "metadata.conversation_id"
+            | "traceloop.association.properties.session_id"
+            | "traceloop.association.properties.thread_id"
+            | "traceloop.association.properties.conversation_id" => {
+                set_min(&mut self.conversation, 1, v)
+            }
+            "metadata.channel" | "traceloop.association.properties.channel" => {
+                if let Some(c) = v.as_str().filter(|c| !c.is_empty()) {
+                    self.channel = Some(c.to_owned());
+                }
+            }
+            "metadata.agent"
+            | "metadata.agent_name"
+            | "traceloop.association.properties.agent"
+            | "traceloop.association.properties.agent_name" => {
+                if let Some(a) = v.as_id() {
+                    self.agent_meta = Some(a);
+                }
+            }
+            "agent.name" => self.agent_name = v.as_id(),
+            "gen_ai.agent.name" => {
+                if self.agent_name.is_none() {
+                    self.agent_name = v.as_id();
+                }
+            }
+            "gen_ai.agent.id" => self.agent_id = v.as_id(),
+            // OpenLLMetry writes "unknown" when the model has no name.
+            _ if v
+                .as_str()
+                .is_some_and(|m| m.eq_ignore_ascii_case("unknown"))
+                && key.contains("model") => {}
+            "llm.response.model_name" | "gen_ai.response.model" => set_min(&mut self.model, 0, v),
+            "llm.model_name" | "gen_ai.request.model" | "langfuse.observation.model.name" => {
+                set_min(&mut self.model, 1, v)
+            }
+            "llm.token_count.prompt"
+            | "gen_ai.usage.input_tokens"
+            | "gen_ai.usage.prompt_tokens"
+            | "langfuse.observation.usage_details.input" => {
+                self.tokens.prompt = v.as_u64().or(self.tokens.prompt)
+            }
+            "llm.token_count.completion"
+            | "gen_ai.usage.output_tokens"
+            | "gen_ai.usage.completion_tokens"
+            | "langfuse.observation.usage_details.output" => {
+                self.tokens.completion = v.as_u64().or(self.tokens.completion)
+            }
+            "llm.token_count.total"
+            | "gen_ai.usage.total_tokens"
+            | "llm.usage.total_tokens"
+            | "langfuse.observation.usage_details.total" => {
+                self.tokens.total = v.as_u64().or(self.tokens.total)
+            }
+            "llm.cost.total" | "langfuse.observation.cost_details.total" => {
+                self.cost_total = v.as_f64()
+            }
+            "llm.cost.prompt"
+            | "llm.cost.completion"
+            | "langfuse.observation.cost_details.input"
+            | "langfuse.observation.cost_details.output" => {
+                if let Some(c) = v.as_f64() {
+                    self.cost_parts = Some(self.cost_parts.unwrap_or(0.0) + c);
+                }
+            }
+            "tool.name" | "gen_ai.tool.name" => self.tool_name = s(),
+            "error.type" => self.error_type = v.as_id(),
+            _ => self.indexed(key, v),
+        }
+    }
+
+    /// Leaves with a list index in their key: documents and messages.
+    fn indexed(&mut self, key: &str, v: &Val<'_>) {
+        if let Some(rest) = key.strip_prefix("retrieval.documents.") {
+            if let Some((i, field)) = split_index(rest)
+                && let Some(field) = field.strip_prefix("document.")
+            {
+                docs_entry(&mut self.retrieval, i).set(field, v);
+            }
+        } else if let Some(rest) = key.strip_prefix("reranker.output_documents.") {
+            if let Some((i, field)) = split_index(rest)
+                && let Some(field) = field.strip_prefix("document.")
+            {
+                docs_entry(&mut self.rerank_out, i).set(field, v);
+            }
+        } else if let Some(rest) = key.strip_prefix("reranker.input_documents.") {
+            if let Some((i, field)) = split_index(rest)
+                && let Some(field) = field.strip_prefix("document.")
+            {
+                docs_entry(&mut self.rerank_in, i).set(field, v);
+            }
+        } else if let Some(rest) = key.strip_prefix("gen_ai.retrieval.documents.") {
+            if let Some((i, field)) = split_index(rest) {
+                docs_entry(&mut self.genai_docs, i).set(field, v);
+            }
+        } else if let Some(rest) = key.strip_prefix("llm.output_messages.") {
+            if let Some((i, field)) = split_index(rest) {
+                self.content_recorded = true;
+                let m = self.msgs[0].entry(i).or_default();
+                match field {
+                    "message.content" => m.content = v.as_str().map(str::to_owned),
+                    "message.role" => m.role = v.as_str().map(str::to_owned),
+                    _ => {
+                        if let Some(p) = field.strip_prefix("message.contents.")
+                            && let Some((j, pf)) = split_index(p)
+                        {
+                            let part = m.parts.entry(j).or_default();
+                            match pf {
+                                "message_content.type" => part.0 = v.as_str().map(str::to_owned),
+                                "message_content.text" => part.1 = v.as_str().map(str::to_owned),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+        } else if let Some(rest) = key.strip_prefix("gen_ai.output.messages.") {
+            if let Some((i, field)) = split_index(rest) {
+                self.content_recorded = true;
+                let m = self.msgs[1].entry(i).or_default();
+                match field {
+                    "role" => m.role = v.as_str().map(str::to_owned),
+                    "content" => m.content = v.as_str().map(str::to_owned),
+                    _ => {
+                        if let Some(p) = field.strip_prefix("parts.")
+                            && let Some((j, pf)) = split_index(p)
+                        {
+                            let part = m.parts.entry(j).or_default();
+                            match pf {
+                                "type" => part.0 = v.as_str().map(str::to_owned),
+                                "content" | "text" => part.1 = v.as_str().map(str::to_owned),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+        } else if let Some(rest) = key.strip_prefix("gen_ai.completion.")
+            && let Some((i, field)) = split_index(rest)
+        {
+            self.content_recorded = true;
+            let m = self.msgs[2].entry(i).or_default();
+            match field {
+                "role" => m.role = v.as_str().map(str::to_owned),
+                "content" => m.content = v.as_str().map(str::to_owned),
+                _ => {}
+            }
+        }
+    }
+
+    /// The span's semantic kind, from the first convention that names one.
+    pub(super) fn kind(&self) -> SpanKind {
+        if let Some(k) = self
+            .oi_kind
+            .as_deref()
+            .and_then(SpanKind::from_openinference)
+        {
+            return k;
+        }
+        if let Some(k) = self
+            .lf_kind
+            .as_deref()
+            .and_then(SpanKind::from_openinference)
+        {
+            return k;
+        }
+        if let Some(op) = self.operation.as_deref() {
+            let k = match op {
+                "invoke_agent" | "create_agent" => SpanKind::Agent,
+                "chat" | "text_completion" | "generate_content" => SpanKind::Llm,
+                "retrieval" | "vector_db_retrieve" => SpanKind::Retriever,
+                "execute_tool" => SpanKind::Tool,
+                "embeddings" => SpanKind::Embedding,
+                "invoke_workflow" => SpanKind::Chain,
+                _ => SpanKind::Unknown,
+            };
+            if k != SpanKind::Unknown {
+                return k;
+            }
+        }
+        match self.tl_kind.as_deref() {
+            Some("workflow") => SpanKind::Chain,
+            Some("agent") => SpanKind::Agent,
+            Some("tool") => SpanKind::Tool,
+            _ if self.retrieval.is_some() || self.genai_docs.is_some() => SpanKind::Retriever,
+            _ if self.tool_name.is_some() => SpanKind::Tool,
+            _ => SpanKind::Unknown,
+        }
+    }
+}

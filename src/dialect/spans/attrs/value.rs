@@ -1,0 +1,252 @@
+//! Attribute values: the small borrowed [`Val`] tree every format decodes
+//! into, the id and string helpers the format readers deserialize with, and
+//! the flattening of nested values into dotted keys.
+
+use super::names::json_valued;
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+
+/// Deepest nesting flattened; deeper parts of a value are ignored.
+const MAX_DEPTH: u32 = 12;
+/// Longest flattened key; longer paths are ignored.
+const MAX_KEY: usize = 512;
+/// Highest list index kept (documents, messages); beyond it entries are ignored.
+pub(super) const MAX_INDEX: u32 = 100_000;
+
+/// A decoded attribute value, borrowing from the input where it can.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::dialect::spans) enum Val<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str(Cow<'a, str>),
+    List(Vec<Val<'a>>),
+    Map(Vec<(Cow<'a, str>, Val<'a>)>),
+}
+
+impl Val<'_> {
+    pub(in crate::dialect::spans) fn as_str(&self) -> Option<&str> {
+        match self {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A number, or a string holding one (some exporters stringify).
+    pub(in crate::dialect::spans) fn as_f64(&self) -> Option<f64> {
+        let f = match self {
+            Val::Int(i) => *i as f64,
+            Val::UInt(u) => *u as f64,
+            Val::Float(f) => *f,
+            Val::Str(s) => s.trim().parse::<f64>().ok()?,
+            _ => return None,
+        };
+        f.is_finite().then_some(f)
+    }
+
+    /// A non-negative whole number (`32`, `32.0`, `"32"`).
+    pub(in crate::dialect::spans) fn as_u64(&self) -> Option<u64> {
+        match self {
+            Val::Int(i) => u64::try_from(*i).ok(),
+            Val::UInt(u) => Some(*u),
+            Val::Float(_) | Val::Str(_) => {
+                if let Val::Str(s) = self
+                    && let Ok(u) = s.trim().parse::<u64>()
+                {
+                    return Some(u);
+                }
+                let f = self.as_f64()?;
+                (f >= 0.0 && f.fract() == 0.0 && f < 1.8e19).then_some(f as u64)
+            }
+            _ => None,
+        }
+    }
+
+    /// An identifier: a string, or an integer written as text.
+    pub(in crate::dialect::spans) fn as_id(&self) -> Option<String> {
+        match self {
+            Val::Str(s) if !s.is_empty() => Some(s.to_string()),
+            Val::Int(i) => Some(i.to_string()),
+            Val::UInt(u) => Some(u.to_string()),
+            _ => None,
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Val<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValVisitor(std::marker::PhantomData))
+    }
+}
+
+struct ValVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for ValVisitor<'a> {
+    type Value = Val<'a>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Val<'a>, E> {
+        Ok(Val::Null)
+    }
+    fn visit_none<E>(self) -> Result<Val<'a>, E> {
+        Ok(Val::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Val<'a>, D::Error> {
+        Val::deserialize(d)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Val<'a>, E> {
+        Ok(Val::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Val<'a>, E> {
+        Ok(Val::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Val<'a>, E> {
+        Ok(Val::UInt(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Val<'a>, E> {
+        Ok(Val::Float(v))
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Val<'a>, E> {
+        Ok(Val::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Val<'a>, E> {
+        Ok(Val::Str(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Val<'a>, E> {
+        Ok(Val::Str(Cow::Owned(v)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val<'a>, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element::<Val<'a>>()? {
+            out.push(v);
+        }
+        Ok(Val::List(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val<'a>, A::Error> {
+        let mut out = Vec::new();
+        while let Some(k) = map.next_key::<BStr<'a>>()? {
+            out.push((k.0, map.next_value::<Val<'a>>()?));
+        }
+        Ok(Val::Map(out))
+    }
+}
+
+/// A string that borrows from the input when it has no escapes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::dialect::spans) struct BStr<'a>(pub Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for BStr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = BStr<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<BStr<'a>, E> {
+                Ok(BStr(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<BStr<'a>, E> {
+                Ok(BStr(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<BStr<'a>, E> {
+                Ok(BStr(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V(std::marker::PhantomData))
+    }
+}
+
+/// A string, or an integer kept as its text (ids written as numbers).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::dialect::spans) struct IdIn<'a>(pub Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for IdIn<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = IdIn<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an id string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<IdIn<'a>, E> {
+                Ok(IdIn(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<IdIn<'a>, E> {
+                Ok(IdIn(Cow::Owned(v.to_owned())))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<IdIn<'a>, E> {
+                Ok(IdIn(Cow::Owned(v.to_string())))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<IdIn<'a>, E> {
+                Ok(IdIn(Cow::Owned(v.to_string())))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// Calls `f` for every leaf of `v` under its dotted key: maps and lists of
+/// maps are walked, JSON-in-a-string values of [`json_valued`] keys are
+/// parsed and walked, empty lists and lists of scalars are leaves.
+pub(super) fn flatten(key: &str, v: &Val<'_>, f: &mut dyn FnMut(&str, &Val<'_>)) {
+    let mut k = String::with_capacity(key.len() + 32);
+    k.push_str(key);
+    walk(&mut k, v, 0, f);
+}
+
+fn walk(key: &mut String, v: &Val<'_>, depth: u32, f: &mut dyn FnMut(&str, &Val<'_>)) {
+    if depth > MAX_DEPTH || key.len() > MAX_KEY {
+        return;
+    }
+    match v {
+        Val::Map(entries) => {
+            for (k, sub) in entries {
+                let len = key.len();
+                key.push('.');
+                key.push_str(k);
+                walk(key, sub, depth + 1, f);
+                key.truncate(len);
+            }
+        }
+        Val::List(items)
+            if items
+                .iter()
+                .any(|i| matches!(i, Val::Map(_) | Val::List(_))) =>
+        {
+            for (i, sub) in items.iter().enumerate() {
+                let len = key.len();
+                key.push('.');
+                key.push_str(itoa::Buffer::new().format(i));
+                walk(key, sub, depth + 1, f);
+                key.truncate(len);
+            }
+        }
+        Val::Str(s) if json_valued(key) && looks_like_json(s) => {
+            match serde_json::from_str::<Val<'_>>(s) {
+                Ok(parsed) => walk(key, &parsed, depth + 1, f),
+                Err(_) => f(key, v),
+            }
+        }
+        _ => f(key, v),
+    }
+}
+
+pub(super) fn looks_like_json(s: &str) -> bool {
+    matches!(s.trim_start().as_bytes().first(), Some(b'{' | b'['))
+}
+
+/// Splits `"12.rest"` into `(12, "rest")` (`"12"` gives `(12, "")`).
+pub(super) fn split_index(s: &str) -> Option<(u32, &str)> {
+    let end = s.find('.').unwrap_or(s.len());
+    let (digits, rest) = s.split_at(end);
+    if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let i: u32 = digits.parse().ok()?;
+    (i <= MAX_INDEX).then_some((i, rest.strip_prefix('.').unwrap_or(rest)))
+}
