@@ -50,7 +50,6 @@ phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -100,7 +99,6 @@ phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -150,7 +148,6 @@ phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -200,7 +197,6 @@ phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -236,7 +232,6 @@ phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
@@ -268,7 +263,6 @@ phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-parquet\t'Parquet: LangSmith bulk export, Langfuse blob export, Phoenix dataframe'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"

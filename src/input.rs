@@ -2,8 +2,8 @@
 //!
 //! Paths expand to files (directories are walked in sorted path order), `-`
 //! or no path means stdin, and gzip or zstd streams are recognised by their
-//! magic bytes. Each source is cut into large blocks of whole lines. This
-//! module knows nothing of JSON.
+//! magic bytes, as Parquet files are (decoded to JSON Lines, one row a line:
+//! [`parquet`]). Each source is cut into large blocks of whole lines.
 
 use anyhow::{Context, Result};
 use std::fs::File;
@@ -263,13 +263,12 @@ impl<R: Read> Read for Utf16<R> {
 }
 
 /// A file shape worth a warning: read after conversion (a JSON array, UTF-16)
-/// or not read at all (CSV, Parquet).
+/// or not read at all (CSV). Parquet is decoded at the source and needs none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     JsonArray,
     Utf16,
     Csv,
-    Parquet,
 }
 
 impl Shape {
@@ -279,7 +278,6 @@ impl Shape {
             Shape::JsonArray => "json_array",
             Shape::Utf16 => "utf16",
             Shape::Csv => "csv",
-            Shape::Parquet => "parquet",
         }
     }
 
@@ -295,9 +293,6 @@ impl Shape {
             Shape::Csv => {
                 "looks like CSV: not read (every line is invalid); convert it to JSON Lines, one object per row, then run `grounding-audit inspect` on the result for the --map it needs"
             }
-            Shape::Parquet => {
-                "is Parquet: not read by this build; export it as JSON Lines, then run `grounding-audit inspect` on the result"
-            }
         }
     }
 }
@@ -305,9 +300,6 @@ impl Shape {
 /// What the first bytes of a (decompressed, decoded) source look like
 /// beyond JSON Lines; None for JSON Lines or anything else.
 pub fn sniff_shape(first: &[u8]) -> Option<Shape> {
-    if first.starts_with(b"PAR1") {
-        return Some(Shape::Parquet);
-    }
     let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
     let start = data.iter().position(|b| !b.is_ascii_whitespace())?;
     let data = &data[start..];
@@ -371,7 +363,19 @@ fn open_raw(source: &Source, counter: Arc<AtomicU64>) -> Result<Box<dyn Read + S
     );
     let magic = io::BufRead::fill_buf(&mut reader)
         .with_context(|| format!("{}: cannot read", source.name))?;
-    Ok(if magic.starts_with(&[0x1f, 0x8b]) {
+    let parquet_error = |e: io::Error| crate::exit::input(format!("{}: {e}", source.name));
+    Ok(if magic.starts_with(parquet::MAGIC) {
+        // Parquet needs random access: a file is read in place, row group by
+        // row group; stdin is read whole first.
+        match &source.path {
+            Some(p) => {
+                let file = File::open(p)
+                    .map_err(|e| crate::exit::input(format!("{}: {e}", p.display())))?;
+                Box::new(parquet::ParquetLines::new(file).map_err(parquet_error)?)
+            }
+            None => Box::new(parquet::from_reader(reader).map_err(parquet_error)?),
+        }
+    } else if magic.starts_with(&[0x1f, 0x8b]) {
         Box::new(flate2::read::MultiGzDecoder::new(reader))
     } else if magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
         Box::new(
@@ -552,6 +556,8 @@ pub fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
     }
     line.strip_suffix(b"\r").unwrap_or(line)
 }
+
+pub mod parquet;
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! `inspect`: say what a file is before grading it. For each file: the
 //! format (native turns, each dialect from [`crate::dialect::DIALECTS`], a
-//! JSON array, UTF-16, CSV, Parquet or unknown), the coverage of each turn
+//! JSON array, UTF-16, CSV or unknown; Parquet is decoded to its rows first), the coverage of each turn
 //! field with the nearest names when one is missing, how many replies each
 //! marker preset finds markers in (with an example), and a command line that
 //! grades the file: with the `--map` and `--markers` it needs.
@@ -68,7 +68,7 @@ pub struct PresetGuess {
 #[derive(Debug, Serialize)]
 pub struct FileReport {
     pub file: String,
-    /// `turns`, a dialect's name, `json_array`, `utf16`, `csv`, `parquet` or `unknown`.
+    /// `turns`, a dialect's name, `json_array`, `utf16`, `csv` or `unknown` (Parquet is decoded to rows first).
     pub format: String,
     /// The dialect that reads it (`mapped` with a field map); None when not read.
     pub reads_as: Option<String>,
@@ -150,9 +150,6 @@ fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape
         }
         head = all;
     }
-    if shape == Some(Shape::Parquet) {
-        return Ok((lines, shape, utf16, true));
-    }
     let mut buf = std::io::BufReader::new(std::io::Cursor::new(head).chain(reader));
     let mut line = Vec::new();
     loop {
@@ -193,25 +190,6 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         argv: None,
         note: None,
     };
-    // What reads it: the raw bytes decide Parquet (a dialect may claim it).
-    let raw_first = {
-        let mut f = input::open(src, Arc::new(AtomicU64::new(0)))?;
-        let mut b = Vec::new();
-        f.by_ref().take(1 << 16).read_to_end(&mut b)?;
-        b
-    };
-    let claimed = dialect::DIALECTS
-        .iter()
-        .copied()
-        .find(|d| d.name() != dialect::native::NATIVE.name() && d.sniff(&raw_first));
-    if shape == Some(Shape::Parquet) && claimed.is_none() {
-        report.format = "parquet".into();
-        report.note = Some(format!(
-            "{}; no command line can grade it as it is",
-            Shape::Parquet.message()
-        ));
-        return Ok(report);
-    }
     let objects = lines
         .iter()
         .filter(|l| {
@@ -219,7 +197,7 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
                 && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok()
         })
         .count();
-    let detected = claimed.unwrap_or_else(|| dialect::detect(None, &first));
+    let detected = dialect::detect(None, &first);
     let native = detected.name() == dialect::native::NATIVE.name();
     if shape == Some(Shape::Csv) && native {
         report.format = "csv".into();

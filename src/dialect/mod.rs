@@ -9,7 +9,6 @@ pub mod agentfootprint;
 pub mod assembly;
 pub mod mapped;
 pub mod native;
-pub mod parquet;
 pub mod spans;
 
 pub use assembly::{Assembly, Group};
@@ -31,7 +30,6 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::PHOENIX_DATAFRAME,
     &spans::LANGSMITH,
     &spans::LANGFUSE,
-    &parquet::PARQUET,
     &native::NATIVE,
 ];
 

@@ -341,9 +341,6 @@ fn read_all(
                 cut_lines(&mut block, n);
             }
             let (d, whole) = *dialect.get_or_insert_with(|| engine.dialect_for(&block.data));
-            if dialect_claims(d, &notes) {
-                notes.retain(|n| *n != input::Shape::Parquet);
-            }
             if !whole {
                 block.notes = std::mem::take(&mut notes);
                 if !send(Unit::Lines(block, d), &mut seq) {
@@ -408,12 +405,6 @@ fn read_all(
         }
         pool = std::mem::take(&mut blocks.pool);
     }
-}
-
-/// True when a dialect other than the native log read the source, so a
-/// shape the tool would otherwise not read (Parquet) was read after all.
-fn dialect_claims(d: &dyn Dialect, notes: &[input::Shape]) -> bool {
-    d.name() != dialect::native::NATIVE.name() && d.name() != "mapped" && !notes.is_empty()
 }
 
 /// Keeps at most `left` lines of `block`, counting them off.

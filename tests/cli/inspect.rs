@@ -159,14 +159,16 @@ fn csv_parquet_and_unknown_files_get_no_command_but_a_fix() {
     let r = inspect(&text);
     assert_eq!(r["format"], "unknown");
     assert!(r["command"].is_null());
+    // Parquet is decoded to its rows at the source: a broken file is an
+    // input error, a real one is inspected as the export inside.
     let parquet = dir.path().join("spans.parquet");
     std::fs::write(&parquet, b"PAR1\x15\x04\x15\x10\x00\x00PAR1").unwrap();
-    let r = inspect(&parquet);
-    // A Parquet dialect, once there is one, reads it instead.
-    if r["reads_as"].is_null() {
-        assert_eq!(r["format"], "parquet");
-        assert!(r["command"].is_null());
-    }
+    let (code, _, err) = run(&["inspect", parquet.to_str().unwrap()]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("not a readable Parquet file"), "{err}");
+    let r = inspect(&fixture("langsmith/runs.parquet"));
+    assert_eq!(r["format"], "langsmith", "{r}");
+    assert!(r["command"].is_string(), "{r}");
 }
 
 #[test]
