@@ -135,29 +135,68 @@ fn min_turns_pass_fail_and_boundary() {
 }
 
 #[test]
-fn confidence_gates_on_the_lower_bound() {
+fn require_proof_gates_on_the_lower_bound() {
     let f = log(&[("a", 16, 1, 0, 0, 0)]);
-    let (code, out, _) = check(&f, &["--min-rate", "0.9", "--confidence", "0.95"]);
+    let strict = ["--confidence", "0.95", "--require-proof"];
+    let (code, out, _) = check(&f, &[&["--min-rate", "0.9"][..], &strict].concat());
     assert_eq!(code, 1);
     assert!(
         out.starts_with(
-            "FAIL wilson95_lower=0.7302 < min_rate=0.9000 [grounded_rate=0.9412 (16/17)]"
+            "FAIL wilson95_lower=0.7302 < min_rate=0.9000 [grounded_rate=0.9412 (16/17), wilson95=[0.7302, 0.9895]; rule: require proof"
         ),
         "{out}"
     );
     assert_eq!(
-        check(&f, &["--min-rate", "0.73", "--confidence", "0.95"]).0,
+        check(&f, &[&["--min-rate", "0.73"][..], &strict].concat()).0,
         0
     );
     // Boundary: no grounded turn gives a lower bound of exactly 0, which passes 0.
     let zero = log(&[("a", 0, 4, 0, 0, 0)]);
     assert_eq!(
-        check(&zero, &["--min-rate", "0", "--confidence", "0.95"]).0,
+        check(&zero, &[&["--min-rate", "0"][..], &strict].concat()).0,
         0
     );
     assert_eq!(
-        check(&zero, &["--min-rate", "0.01", "--confidence", "0.95"]).0,
+        check(&zero, &[&["--min-rate", "0.01"][..], &strict].concat()).0,
         1
+    );
+    // --require-proof means nothing without --confidence.
+    assert_eq!(
+        run(&[
+            "check",
+            f.path().to_str().unwrap(),
+            "--min-rate",
+            "0.9",
+            "--require-proof"
+        ])
+        .0,
+        2
+    );
+}
+
+/// Issue 13: `--confidence` fails only when the data show the rate is
+/// below the bar (the Wilson upper bound is under it).
+#[test]
+fn confidence_fails_only_when_the_upper_bound_is_below_the_bar() {
+    let f = log(&[("a", 16, 1, 0, 0, 0)]);
+    let (code, out, _) = check(&f, &["--min-rate", "0.9", "--confidence", "0.95"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with(
+            "PASS wilson95_upper=0.9895 >= min_rate=0.9000 [grounded_rate=0.9412 (16/17), wilson95=[0.7302, 0.9895]; rule: fail only when the upper bound is below the bar]"
+        ),
+        "{out}"
+    );
+    // 10/20 = 0.5: its upper bound 0.7200 is below 0.9.
+    let bad = log(&[("a", 10, 10, 0, 0, 0)]);
+    let (code, out, _) = check(&bad, &["--min-rate", "0.9", "--confidence", "0.95"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL wilson95_upper=0.7"), "{out}");
+    // Boundary: all grounded gives an upper bound of exactly 1, which passes 1.
+    let all = log(&[("a", 3, 0, 0, 0, 0)]);
+    assert_eq!(
+        check(&all, &["--min-rate", "1", "--confidence", "0.95"]).0,
+        0
     );
 }
 
@@ -633,11 +672,20 @@ fn an_agent_named_overall_is_never_the_overall_scope() {
 fn a_rate_just_under_the_bar_never_prints_equal_to_it() {
     // 16/17 at 95%: the Wilson lower bound is 0.730180 (0.7302 at four decimals).
     let f = log(&[("a", 16, 1, 0, 0, 0)]);
-    let (code, out, _) = check(&f, &["--min-rate", "0.7302", "--confidence", "0.95"]);
+    let (code, out, _) = check(
+        &f,
+        &[
+            "--min-rate",
+            "0.7302",
+            "--confidence",
+            "0.95",
+            "--require-proof",
+        ],
+    );
     assert_eq!(code, 1);
     assert!(
         out.starts_with(
-            "FAIL wilson95_lower=0.73018 < min_rate=0.73020 [grounded_rate=0.9412 (16/17)]"
+            "FAIL wilson95_lower=0.73018 < min_rate=0.73020 [grounded_rate=0.9412 (16/17), wilson95="
         ),
         "{out}"
     );
