@@ -34,13 +34,44 @@ impl From<&Rollup> for Side {
     }
 }
 
-/// Counts overall and per group: what a baseline holds.
+/// A trend: counts by bucket label (`2026-08-02`, `2026-08-02T10`, `2026-W31`).
+pub type Series = BTreeMap<String, Side>;
+
+/// Counts overall and per group: what a baseline holds, with its trends
+/// (so a change that began inside the baseline can still be dated).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Counts {
     /// The grouping key the groups are by (`agent`, `channel`, `model`).
     pub group_by: String,
     pub overall: Side,
     pub groups: BTreeMap<String, Side>,
+    /// The trend's bucket width (`day` for documents that predate `--bucket`).
+    pub bucket: String,
+    pub days: Series,
+    pub group_days: BTreeMap<String, Series>,
+}
+
+impl Counts {
+    /// The trend of one group, or of the whole log for None.
+    pub fn series(&self, key: Option<&str>) -> Option<&Series> {
+        match key {
+            None => Some(&self.days),
+            Some(k) => self.group_days.get(k),
+        }
+    }
+}
+
+/// A baseline trend followed by the current one (the current counts win
+/// for a bucket both hold: they come from the same logs).
+pub fn joined<'a>(
+    base: Option<&Series>,
+    current: impl IntoIterator<Item = (String, &'a Rollup)>,
+) -> Series {
+    let mut s = base.cloned().unwrap_or_default();
+    for (label, r) in current {
+        s.insert(label, r.into());
+    }
+    s
 }
 
 impl Counts {
@@ -57,6 +88,8 @@ impl Counts {
                 .into_iter()
                 .map(|(k, r)| (k.clone(), r.into()))
                 .collect(),
+            bucket: "day".to_owned(),
+            ..Counts::default()
         }
     }
 
@@ -105,10 +138,49 @@ impl Counts {
                 .ok_or_else(|| anyhow!("groups[{i}]: `key` is missing or not a string"))?;
             groups.insert(key.to_owned(), side(g, &format!("groups[{i}] ({key})"))?);
         }
+        let bucket = v
+            .get("bucket")
+            .and_then(|b| b.as_str())
+            .unwrap_or("day")
+            .to_owned();
+        let label =
+            |o: &serde_json::Value| o.get("day").and_then(|d| d.as_str()).map(str::to_owned);
+        let mut days = Series::new();
+        for (i, d) in v
+            .get("days")
+            .and_then(|d| d.as_array())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let l = label(d).ok_or_else(|| anyhow!("days[{i}]: `day` is missing"))?;
+            days.insert(l, side(d, &format!("days[{i}]"))?);
+        }
+        let mut group_days: BTreeMap<String, Series> = BTreeMap::new();
+        for (i, d) in v
+            .get("group_days")
+            .and_then(|d| d.as_array())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let (Some(key), Some(l)) = (d.get("key").and_then(|k| k.as_str()), label(d)) else {
+                return Err(anyhow!("group_days[{i}]: `key` or `day` is missing"));
+            };
+            group_days
+                .entry(key.to_owned())
+                .or_default()
+                .insert(l, side(d, &format!("group_days[{i}]"))?);
+        }
         Ok(Counts {
             group_by,
             overall,
             groups,
+            bucket,
+            days,
+            group_days,
         })
     }
 }
@@ -135,11 +207,11 @@ impl Change {
     }
 }
 
-/// The significant drop in a series of (label, counts), if there is one.
-pub fn drop_in<'a>(series: impl IntoIterator<Item = (String, &'a Rollup)>) -> Option<Change> {
-    let (labels, counts): (Vec<String>, Vec<(u64, u64)>) = series
-        .into_iter()
-        .map(|(l, r)| (l, (r.grounded(), r.with_retrieval)))
+/// The significant drop in a series, if there is one.
+pub fn drop_in(series: &Series) -> Option<Change> {
+    let (labels, counts): (Vec<&String>, Vec<(u64, u64)>) = series
+        .iter()
+        .map(|(l, s)| (l, (s.grounded, s.with_retrieval)))
         .unzip();
     let c = stats::significant_change(&counts)?;
     (c.after_rate() < c.before_rate()).then(|| Change {

@@ -489,12 +489,20 @@ pub fn input_failure(error: &str, max_invalid: u64) -> Decision {
 }
 
 /// The change day of a scope's daily series, when its rate fell.
-fn change_of(data: &Grouped, scope: &Scope) -> Option<compare::Change> {
+fn change_of(data: &Grouped, baseline: Option<&Counts>, scope: &Scope) -> Option<compare::Change> {
     let days = match scope {
         Scope::Overall => &data.days,
         Scope::Agent(a) => data.agent_days.get(a)?,
     };
-    compare::drop_in(days.iter().map(|(d, r)| (d.to_string(), r)))
+    // A baseline saved with daily buckets extends the series backwards, so
+    // a change that began before this run is still dated.
+    let base = baseline
+        .filter(|b| b.bucket == "day")
+        .and_then(|b| b.series(scope.agent()));
+    compare::drop_in(&compare::joined(
+        base,
+        days.iter().map(|(d, r)| (d.to_string(), r)),
+    ))
 }
 
 /// The per-agent gates: an agent under the evidence floor is listed (and
@@ -580,7 +588,7 @@ fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<Gat
 }
 
 /// The turns a failing gate names, and the change line it gains.
-fn annotate(gate: &mut GateResult, data: &Grouped) {
+fn annotate(gate: &mut GateResult, data: &Grouped, baseline: Option<&Counts>) {
     if gate.outcome != Outcome::Fail {
         return;
     }
@@ -596,7 +604,7 @@ fn annotate(gate: &mut GateResult, data: &Grouped) {
         _ => Vec::new(),
     };
     if matches!(gate.gate, GateKind::MinRate | GateKind::MaxDrop)
-        && let Some(c) = change_of(data, &gate.scope)
+        && let Some(c) = change_of(data, baseline, &gate.scope)
     {
         let name = gate.scope.agent().unwrap_or("overall");
         gate.message
@@ -725,7 +733,7 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
         }
     }
     for gate in &mut gates {
-        annotate(gate, data);
+        annotate(gate, data, g.baseline.as_ref());
     }
     let pass = gates.iter().all(|r| r.outcome != Outcome::Fail);
     let shown: Vec<&str> = gates
@@ -887,10 +895,12 @@ mod tests {
 
     #[test]
     fn a_drop_against_the_baseline() {
-        let mut base = Counts::default();
-        base.overall = compare::Side {
-            grounded: 95,
-            with_retrieval: 100,
+        let base = Counts {
+            overall: compare::Side {
+                grounded: 95,
+                with_retrieval: 100,
+            },
+            ..Counts::default()
         };
         let g = Gates {
             min_turns: 1,

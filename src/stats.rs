@@ -63,16 +63,26 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let n = n as f64;
-    let p = k as f64 / n;
+    let (all, none) = (k == n, k == 0);
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
     let z2 = z * z;
     let centre = p + z2 / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     let d = 1.0 + z2 / n;
-    (
-        ((centre - spread) / d).max(0.0),
-        ((centre + spread) / d).min(1.0),
-    )
+    // At k = 0 and k = n the bounds are exactly 0 and 1 in theory; say so
+    // rather than 0.9999999999999998, which a bar of 1 would fail.
+    let lower = if none {
+        0.0
+    } else {
+        ((centre - spread) / d).max(0.0)
+    };
+    let upper = if all {
+        1.0
+    } else {
+        ((centre + spread) / d).min(1.0)
+    };
+    (lower, upper)
 }
 
 /// Lower bound of the Wilson score interval (0 when n is 0).

@@ -656,7 +656,7 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     let mut out = vec![totals];
     if let Some(c) = doc.compare {
         let mut s = Section::new(
-            format!("Compared with the baseline, worst significant drop first"),
+            "Compared with the baseline, worst significant drop first",
             &COMPARE_HEADER,
         )
         .numeric(&[1, 2, 3, 4, 5, 6, 7]);
@@ -698,11 +698,24 @@ fn summarise(
 }
 
 fn counts_of(s: &Summary) -> Counts {
-    Counts::from_rollups(
-        by_name(s.opts.by),
-        &s.totals,
-        s.groups.iter().map(|(k, g)| (k, &g.rollup)),
-    )
+    let bucket = s.opts.bucket;
+    let series = |t: &std::collections::BTreeMap<i64, Rollup>| {
+        compare::joined(None, t.iter().map(|(i, r)| (bucket.label(*i), r)))
+    };
+    Counts {
+        bucket: bucket.as_str().to_owned(),
+        days: series(&s.trend),
+        group_days: s
+            .groups
+            .iter()
+            .map(|(k, g)| (k.clone(), series(&g.trend)))
+            .collect(),
+        ..Counts::from_rollups(
+            by_name(s.opts.by),
+            &s.totals,
+            s.groups.iter().map(|(k, g)| (k, &g.rollup)),
+        )
+    }
 }
 
 /// Where the baseline comes from, resolved from the flags.
@@ -824,11 +837,19 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             &counts_of(&summary),
             args.confidence,
             |key| {
-                let series = match key {
+                let current = match key {
                     None => &summary.trend,
                     Some(k) => &summary.groups.get(k)?.trend,
                 };
-                compare::drop_in(series.iter().map(|(i, r)| (bucket.label(*i), r)))
+                // The change is dated over the baseline's trend and the current
+                // one together, when their buckets agree.
+                let before = (b.bucket == bucket.as_str())
+                    .then(|| b.series(key))
+                    .flatten();
+                compare::drop_in(&compare::joined(
+                    before,
+                    current.iter().map(|(i, r)| (bucket.label(*i), r)),
+                ))
             },
         )
     });
@@ -854,7 +875,12 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
                     compare_rows(comparison.as_ref().expect("checked above")),
                 ),
             };
-            render::csv::table(out, header, &rows, args.csv_raw)
+            let numbers: &[usize] = if args.section == Some(CsvSection::Compare) {
+                &[1, 2, 3, 4, 5, 6, 7]
+            } else {
+                &[]
+            };
+            render::csv::table_with_numbers(out, header, &rows, args.csv_raw, numbers)
         }
     }
 }

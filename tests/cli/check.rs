@@ -742,3 +742,94 @@ fn markdown_counts_are_integers() {
     );
     assert!(!md.contains(".0000 |"), "{md}");
 }
+
+/// The `grounding-audit check` commands of the README's "check and CI"
+/// section, continuation lines joined, YAML list and `run: |` prefixes
+/// dropped.
+fn readme_ci_commands() -> Vec<Vec<String>> {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let start = readme.find("\n## check and CI").expect("section");
+    let end = start + readme[start + 1..].find("\n## ").expect("next section");
+    let mut commands = Vec::new();
+    let mut in_code = false;
+    let mut pending = String::new();
+    for line in readme[start..end].lines() {
+        if line.starts_with("```") {
+            in_code = line.len() > 3 && !in_code;
+            if line == "```" {
+                in_code = false;
+            }
+            continue;
+        }
+        if !in_code {
+            continue;
+        }
+        let line = line.trim().trim_start_matches("- ");
+        if pending.is_empty() && !line.starts_with("grounding-audit check") {
+            continue;
+        }
+        pending.push_str(line.trim_end_matches('\\'));
+        pending.push(' ');
+        if !line.ends_with('\\') {
+            commands.push(
+                pending
+                    .split_whitespace()
+                    .skip(1)
+                    .map(str::to_owned)
+                    .collect(),
+            );
+            pending.clear();
+        }
+    }
+    commands
+}
+
+/// Every CI example of the README, run in a directory holding
+/// `exports/nightly/` and `baseline.json`: each passes on a quiet perfect
+/// night and fails on a small terrible one, as the README says.
+#[test]
+fn every_readme_ci_example_runs() {
+    let commands = readme_ci_commands();
+    assert!(commands.len() >= 4, "{commands:?}");
+    for (grounded, expected) in [(25, 0), (12, 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let nightly = dir.path().join("exports").join("nightly");
+        std::fs::create_dir_all(&nightly).unwrap();
+        let mut f = std::fs::File::create(nightly.join("night.jsonl")).unwrap();
+        for agent in ["billing-bot", "support-bot"] {
+            for i in 0..25 {
+                let reply = if i < grounded { "yes [KB-1]" } else { "none" };
+                writeln!(f, r#"{{"turn_id":"{agent}-{i}","agent_id":"{agent}","created_at":"2026-08-02T01:{i:02}:00Z","reply":"{reply}","grounding":{{"chunks":[{{"document_id":"d","score":0.8}}]}}}}"#).unwrap();
+            }
+        }
+        drop(f);
+        // Last week's baseline: the same agents at 0.96.
+        std::fs::write(
+            dir.path().join("baseline.json"),
+            r#"{"totals":{"grounded":48,"with_retrieval":50},"group_by":"agent","groups":[{"key":"billing-bot","grounded":24,"with_retrieval":25},{"key":"support-bot","grounded":24,"with_retrieval":25}]}"#,
+        )
+        .unwrap();
+        for args in &commands {
+            let out = bin().current_dir(dir.path()).args(args).output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(expected),
+                "grounded {grounded}/25: {args:?}\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let outputs = args
+                .windows(2)
+                .filter(|w| {
+                    ["--output", "--junit", "--markdown", "--write-baseline"]
+                        .contains(&w[0].as_str())
+                })
+                .map(|w| dir.path().join(&w[1]));
+            for path in outputs {
+                assert!(path.exists(), "{args:?}: {} not written", path.display());
+            }
+        }
+    }
+}

@@ -15,6 +15,7 @@ mod markers;
 mod nothing_lost;
 mod props;
 mod realdata;
+mod regress;
 mod report;
 mod safety;
 mod summary;
