@@ -177,6 +177,9 @@ pub struct ReportArgs {
     /// Only turns with this verdict (repeatable).
     #[arg(long, value_enum)]
     pub verdict: Vec<Verdict>,
+    /// Only turns Orbit's require_citation guardrail would refuse: retrieval and no well-formed marker of the grammar.
+    #[arg(long)]
+    pub would_block: bool,
     /// Rows per page (1-200).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub limit: u16,
@@ -219,8 +222,26 @@ pub enum GroupBy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Section {
     Groups,
+    /// The trend, one row per bucket (--bucket; days by default).
     Days,
+    /// The trend per group: one row per group and bucket.
+    GroupDays,
     Triage,
+    /// What require_citation would refuse, per group.
+    Guardrail,
+    /// The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous).
+    Compare,
+}
+
+/// The width of a trend bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Bucket {
+    /// One row per hour.
+    Hour,
+    /// One row per day.
+    Day,
+    /// One row per ISO week (Monday to Sunday), labelled like 2026-W31.
+    Week,
 }
 
 /// Arguments of `summary`.
@@ -244,6 +265,30 @@ pub struct SummaryArgs {
     /// Citations of chunks scoring below this count as low-confidence citations.
     #[arg(long, value_name = "S", default_value_t = 0.5)]
     pub low_score: f64,
+    /// Trend bucket width (at the --tz offset).
+    #[arg(long, value_enum, default_value_t = Bucket::Day)]
+    pub bucket: Bucket,
+    /// Compare with a baseline: a saved `summary --format json` document.
+    #[arg(long, value_name = "BASELINE", conflicts_with_all = ["compare_from", "compare_previous"])]
+    pub compare: Option<PathBuf>,
+    /// Compare with the turns of the same logs from this time (the baseline window; with --compare-to).
+    #[arg(long, value_name = "TIME", requires = "compare_to")]
+    pub compare_from: Option<String>,
+    /// End of the baseline window (exclusive).
+    #[arg(long, value_name = "TIME", requires = "compare_from")]
+    pub compare_to: Option<String>,
+    /// Compare the --since window with the window of the same length just before it.
+    #[arg(long, requires = "since", conflicts_with = "compare_from")]
+    pub compare_previous: bool,
+    /// Only turns in the last DURATION (30m, 12h, 7d, 2w) before --now.
+    #[arg(long, value_name = "DURATION", conflicts_with_all = ["from", "to"])]
+    pub since: Option<String>,
+    /// The time --since counts back from (RFC 3339 or YYYY-MM-DD; default: the current time).
+    #[arg(long, value_name = "TIME", requires = "since")]
+    pub now: Option<String>,
+    /// Confidence of the comparison's intervals.
+    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    pub confidence: f64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SummaryFormat::Table)]
     pub format: SummaryFormat,
@@ -284,21 +329,39 @@ pub struct CheckArgs {
     /// The grounded rate (grounded / with_retrieval) must be at least R (0..1).
     #[arg(long, value_name = "R")]
     pub min_rate: Option<f64>,
-    /// Apply --min-rate to each agent as well as overall.
-    #[arg(long, requires = "min_rate")]
+    /// Apply the rate gates (--min-rate, --max-drop, --max-orphan-rate) to each agent as well as overall.
+    #[arg(long)]
     pub per_agent: bool,
-    /// Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub min_turns: u64,
-    /// Gate on the Wilson score lower bound at this confidence (e.g. 0.95) instead of the point rate.
-    #[arg(long, value_name = "C", requires = "min_rate")]
+    /// Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1].
+    #[arg(long, value_name = "N")]
+    pub min_turns: Option<u64>,
+    /// Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant.
+    #[arg(long, value_name = "C")]
     pub confidence: Option<f64>,
+    /// With --confidence: the Wilson lower bound must clear --min-rate (the stricter rule, for regulated agents).
+    #[arg(long, requires = "confidence")]
+    pub require_proof: bool,
     /// At most N orphan_marker turns.
     #[arg(long, value_name = "N")]
     pub max_orphans: Option<u64>,
+    /// At most this share of answered turns may be orphan_marker (0..1).
+    #[arg(long, value_name = "R")]
+    pub max_orphan_rate: Option<f64>,
     /// At most this share of turns may have no observed answer (0..1).
     #[arg(long, value_name = "R")]
     pub max_unobserved_rate: Option<f64>,
+    /// A saved `summary --format json` document to compare against (see --max-drop).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// The grounded rate may fall by at most D against --baseline (0..1).
+    #[arg(long, value_name = "D", requires = "baseline")]
+    pub max_drop: Option<f64>,
+    /// Write this run's `summary --format json` document to FILE, for a later --baseline.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
     /// Invalid input lines above N fail the run with exit 3.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub max_invalid: u64,
@@ -311,6 +374,18 @@ pub struct CheckArgs {
     /// Write the document to FILE; the decision line then goes to stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Also write JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Also write the JSON document to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Also write the Markdown table to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Also print GitHub workflow commands (and append the job summary to $GITHUB_STEP_SUMMARY when set).
+    #[arg(long)]
+    pub github: bool,
 }
 
 /// `explain` output formats.

@@ -198,3 +198,38 @@ pub fn sources(settings: &Settings, input: &InputArgs, command: &str) -> Result<
     }
     Ok(expanded.sources)
 }
+
+/// Resolves `--since DURATION` (`30m`, `12h`, `7d`, `2w`) against `--now`
+/// (RFC 3339 or a date; default the current time) into the window
+/// `[now − DURATION, now)`.
+pub fn since(
+    duration: &str,
+    now: Option<&str>,
+) -> Result<(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>)> {
+    let bad = || {
+        exit::usage(format!(
+            "--since {duration:?}: expected a duration such as 30m, 12h, 7d or 2w"
+        ))
+    };
+    let split = duration.len().checked_sub(1).ok_or_else(bad)?;
+    let (n, unit) = duration.split_at(split);
+    let n: i64 = n.parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "m" => 60,
+        "h" => 3_600,
+        "d" => 86_400,
+        "w" => 7 * 86_400,
+        _ => return Err(bad()),
+    };
+    let span = n
+        .checked_mul(seconds)
+        .filter(|s| *s > 0)
+        .and_then(chrono::TimeDelta::try_seconds)
+        .ok_or_else(bad)?;
+    let now = match now {
+        Some(t) => parse_bound(t).map_err(|e| exit::usage(format!("--now: {e}")))?,
+        None => chrono::Utc::now(),
+    };
+    let from = now.checked_sub_signed(span).ok_or_else(bad)?;
+    Ok((from, now))
+}

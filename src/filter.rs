@@ -16,6 +16,8 @@ pub struct Filter {
     pub channels: Vec<String>,
     pub verdicts: Vec<Verdict>,
     pub turn_id: Option<String>,
+    /// Only turns Orbit's `require_citation` would refuse (`report --would-block`).
+    pub would_block: bool,
 }
 
 /// Parses `--from`/`--to`: RFC 3339, or a date `YYYY-MM-DD` meaning UTC midnight.
@@ -47,6 +49,7 @@ impl Filter {
 
     /// Checks what needs the verdict.
     pub fn keep_row(&self, r: &Row<'_>) -> bool {
-        self.verdicts.is_empty() || self.verdicts.contains(&r.verdict)
+        (self.verdicts.is_empty() || self.verdicts.contains(&r.verdict))
+            && (!self.would_block || crate::grade::row_refused(r))
     }
 }

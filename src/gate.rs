@@ -2,9 +2,13 @@
 //! decision. No I/O; the decision line is built here so that the word it
 //! starts with and the exit code come from the same value.
 
-use crate::accumulate::{Grouped, Rollup};
+use crate::accumulate::{Grouped, Offending, Rollup};
+use crate::compare::{self, Counts};
+use crate::model::Verdict;
 use crate::pipeline::InputStats;
+use crate::stats;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The gates asked for, validated.
@@ -13,10 +17,49 @@ pub struct Gates {
     pub min_rate: Option<f64>,
     pub per_agent: bool,
     pub min_turns: u64,
+    /// With `min_rate` and `max_drop`: gate on intervals at this confidence.
     pub confidence: Option<f64>,
+    /// With `confidence`: the Wilson lower bound must clear the bar (the
+    /// stricter rule) instead of failing only when the upper bound is below it.
+    pub require_proof: bool,
     pub max_orphans: Option<u64>,
+    /// At most this share of answered turns may be `orphan_marker`.
+    pub max_orphan_rate: Option<f64>,
     pub max_unobserved_rate: Option<f64>,
+    /// At most this fall of the grounded rate against `baseline`.
+    pub max_drop: Option<f64>,
+    pub baseline: Option<Counts>,
     pub allow_empty: bool,
+    /// Per-agent overrides (`--policy`), by agent id.
+    pub agents: BTreeMap<String, Override>,
+}
+
+/// One agent's rules in a policy: each given value replaces the default.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Override {
+    pub min_rate: Option<f64>,
+    pub min_turns: Option<u64>,
+    pub max_drop: Option<f64>,
+    pub max_orphan_rate: Option<f64>,
+    pub confidence: Option<f64>,
+    pub require_proof: Option<bool>,
+}
+
+impl Gates {
+    /// The gates as they apply to one agent: the defaults with the agent's
+    /// overrides, if the policy has any.
+    pub fn for_agent(&self, agent: &str) -> Gates {
+        let mut g = self.clone();
+        if let Some(o) = self.agents.get(agent) {
+            g.min_rate = o.min_rate.or(g.min_rate);
+            g.min_turns = o.min_turns.unwrap_or(g.min_turns);
+            g.max_drop = o.max_drop.or(g.max_drop);
+            g.max_orphan_rate = o.max_orphan_rate.or(g.max_orphan_rate);
+            g.confidence = o.confidence.or(g.confidence);
+            g.require_proof = o.require_proof.unwrap_or(g.require_proof);
+        }
+        g
+    }
 }
 
 /// What a gate looks at: the whole log, or one agent. A type, not a string,
@@ -83,6 +126,10 @@ pub enum GateKind {
     MaxOrphans,
     /// `--max-unobserved-rate`.
     MaxUnobservedRate,
+    /// `--max-orphan-rate`, overall or per agent.
+    MaxOrphanRate,
+    /// `--max-drop` against `--baseline`, overall or per agent.
+    MaxDrop,
     /// The input could be read (`--max-invalid`, unreadable files).
     Input,
 }
@@ -96,6 +143,8 @@ impl GateKind {
             GateKind::MinRate => "min_rate",
             GateKind::MaxOrphans => "max_orphans",
             GateKind::MaxUnobservedRate => "max_unobserved_rate",
+            GateKind::MaxOrphanRate => "max_orphan_rate",
+            GateKind::MaxDrop => "max_drop",
             GateKind::Input => "input",
         }
     }
@@ -149,10 +198,46 @@ pub struct GateResult {
     pub threshold: Measure,
     /// Numerator and denominator behind a rate.
     pub count: Option<(u64, u64)>,
-    /// Point rate, when the gate compared a Wilson lower bound.
+    /// Point rate, when the gate compared a Wilson bound.
     pub point_rate: Option<f64>,
+    /// The interval behind the comparison (Wilson for a rate, Newcombe for
+    /// a drop), when `--confidence` was given.
+    pub interval: Option<(f64, f64)>,
+    /// Which rule decided: `point`, `upper_bound` (fail only when the data
+    /// show the rate below the bar), `require_proof` (the lower bound must
+    /// clear it), `significant_drop`; None for counts.
+    pub rule: Option<&'static str>,
     /// One human sentence about this gate, used in the decision line and lists.
     pub message: String,
+    /// When the gate failed: the first offending turn ids (at most 10), for `explain`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<String>,
+}
+
+impl GateResult {
+    /// A gate with no rate behind it.
+    fn plain(
+        gate: GateKind,
+        scope: Scope,
+        pass: bool,
+        observed: Option<Measure>,
+        threshold: Measure,
+        message: String,
+    ) -> GateResult {
+        GateResult {
+            gate,
+            scope,
+            outcome: if pass { Outcome::Pass } else { Outcome::Fail },
+            observed,
+            threshold,
+            count: None,
+            point_rate: None,
+            interval: None,
+            rule: None,
+            message,
+            turns: Vec::new(),
+        }
+    }
 }
 
 /// The decision.
@@ -165,80 +250,26 @@ pub struct Decision {
     pub warnings: Vec<String>,
 }
 
-/// The two-sided standard-normal quantile for a confidence level
-/// (0.95 → 1.959964), by Acklam's rational approximation (relative error
-/// about 1e-9, plenty for gating).
-pub fn z_for(confidence: f64) -> f64 {
-    let p = 1.0 - (1.0 - confidence) / 2.0;
-    inverse_normal(p)
+pub use crate::stats::{wilson_lower, z_for};
+
+/// The name of a Wilson interval in messages: `wilson95`.
+pub fn wilson_name(confidence: f64) -> String {
+    format!("wilson{}", percent(confidence))
 }
 
-fn inverse_normal(p: f64) -> f64 {
-    const A: [f64; 6] = [
-        -3.969683028665376e1,
-        2.209460984245205e2,
-        -2.759285104469687e2,
-        1.383_577_518_672_69e2,
-        -3.066479806614716e1,
-        2.506628277459239,
-    ];
-    const B: [f64; 5] = [
-        -5.447609879822406e1,
-        1.615858368580409e2,
-        -1.556989798598866e2,
-        6.680131188771972e1,
-        -1.328068155288572e1,
-    ];
-    const C: [f64; 6] = [
-        -7.784894002430293e-3,
-        -3.223964580411365e-1,
-        -2.400758277161838,
-        -2.549732539343734,
-        4.374664141464968,
-        2.938163982698783,
-    ];
-    const D: [f64; 4] = [
-        7.784695709041462e-3,
-        3.224671290700398e-1,
-        2.445134137142996,
-        3.754408661907416,
-    ];
-    let low = 0.02425;
-    if p < low {
-        let q = (-2.0 * p.ln()).sqrt();
-        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
-            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
-    } else if p <= 1.0 - low {
-        let q = p - 0.5;
-        let r = q * q;
-        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
-            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+/// A confidence as a percentage without needless decimals: 95, 99.5.
+pub fn percent(confidence: f64) -> String {
+    let pct = confidence * 100.0;
+    if (pct - pct.round()).abs() < 1e-9 {
+        format!("{}", pct.round())
     } else {
-        -inverse_normal(1.0 - p)
+        format!("{pct}")
     }
-}
-
-/// Lower bound of the Wilson score interval for k successes in n trials.
-pub fn wilson_lower(k: u64, n: u64, z: f64) -> f64 {
-    if n == 0 {
-        return 0.0;
-    }
-    let n = n as f64;
-    let p = k as f64 / n;
-    let z2 = z * z;
-    let centre = p + z2 / (2.0 * n);
-    let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - spread) / (1.0 + z2 / n)).max(0.0)
 }
 
 /// The label of a Wilson bound in messages: `wilson95_lower`.
 pub fn wilson_label(confidence: f64) -> String {
-    let pct = confidence * 100.0;
-    if (pct - pct.round()).abs() < 1e-9 {
-        format!("wilson{}_lower", pct.round())
-    } else {
-        format!("wilson{pct}_lower")
-    }
+    format!("{}_lower", wilson_name(confidence))
 }
 
 fn cmp(pass: bool, ok: &'static str, bad: &'static str) -> &'static str {
@@ -261,15 +292,21 @@ pub fn rate_pair(observed: f64, threshold: f64) -> (String, String) {
     }
 }
 
+/// How a scope is named at the start of a gate message: nothing for the
+/// whole log, `agent <id> ` for an agent.
+fn who(scope: &Scope) -> String {
+    match scope {
+        Scope::Overall => String::new(),
+        Scope::Agent(a) => format!("agent {a} "),
+    }
+}
+
 /// Evaluates the min-rate gate for one rollup.
 fn rate_gate(g: &Gates, min: f64, scope: Scope, r: &Rollup) -> GateResult {
     let (k, n) = (r.grounded(), r.with_retrieval);
     let point = r.grounded_rate().unwrap_or(0.0);
-    let who = match &scope {
-        Scope::Overall => String::new(),
-        Scope::Agent(a) => format!("agent {a} "),
-    };
-    let (observed, pass, message) = match g.confidence {
+    let who = who(&scope);
+    let (observed, pass, message, interval, rule) = match g.confidence {
         None => {
             let pass = point >= min;
             let (p, m) = rate_pair(point, min);
@@ -278,18 +315,37 @@ fn rate_gate(g: &Gates, min: f64, scope: Scope, r: &Rollup) -> GateResult {
                 Scope::Overall => format!("grounded_rate={p} ({k}/{n}) {op} min_rate={m}"),
                 Scope::Agent(_) => format!("{who}{p} ({k}/{n}) {op} {m}"),
             };
-            (point, pass, message)
+            (point, pass, message, None, "point")
         }
         Some(c) => {
-            let lower = wilson_lower(k, n, z_for(c));
-            let pass = lower >= min;
-            let (l, m) = rate_pair(lower, min);
+            let (lower, upper) = stats::wilson(k, n, z_for(c));
+            // The default rule fails only when the data show, at confidence
+            // C, that the rate is below the bar; --require-proof asks the
+            // data to show that it clears it.
+            let (bound, side, rule, says) = if g.require_proof {
+                (
+                    lower,
+                    "lower",
+                    "require_proof",
+                    "rule: require proof, the lower bound must clear the bar",
+                )
+            } else {
+                (
+                    upper,
+                    "upper",
+                    "upper_bound",
+                    "rule: fail only when the upper bound is below the bar",
+                )
+            };
+            let pass = bound >= min;
+            let (b, m) = rate_pair(bound, min);
             let message = format!(
-                "{who}{}={l} {} min_rate={m} [grounded_rate={point:.4} ({k}/{n})]",
-                wilson_label(c),
-                cmp(pass, ">=", "<")
+                "{who}{}_{side}={b} {} min_rate={m} [grounded_rate={point:.4} ({k}/{n}), {}=[{lower:.4}, {upper:.4}]; {says}]",
+                wilson_name(c),
+                cmp(pass, ">=", "<"),
+                wilson_name(c),
             );
-            (lower, pass, message)
+            (bound, pass, message, Some((lower, upper)), rule)
         }
     };
     GateResult {
@@ -299,9 +355,118 @@ fn rate_gate(g: &Gates, min: f64, scope: Scope, r: &Rollup) -> GateResult {
         threshold: Measure::Rate(min),
         count: Some((k, n)),
         point_rate: g.confidence.map(|_| point),
+        interval,
+        rule: Some(rule),
         message,
+        turns: Vec::new(),
         scope,
     }
+}
+
+/// The max-drop gate for one scope: `current` against `base`.
+fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollup) -> GateResult {
+    let who = who(&scope);
+    let cur_side = compare::Side::from(cur);
+    let (Some(b), Some(c)) = (base.rate(), cur_side.rate()) else {
+        let message = format!(
+            "{who}no drop to measure: {} (baseline {}/{}, now {}/{})",
+            if base.with_retrieval == 0 {
+                "no baseline turn with retrieval"
+            } else {
+                "no turn with retrieval now"
+            },
+            base.grounded,
+            base.with_retrieval,
+            cur_side.grounded,
+            cur_side.with_retrieval
+        );
+        let mut r = GateResult::plain(
+            GateKind::MaxDrop,
+            scope,
+            true,
+            None,
+            Measure::Rate(max),
+            message,
+        );
+        r.outcome = Outcome::Skipped;
+        return r;
+    };
+    let drop = b - c;
+    let counts = format!(
+        "{b:.4} ({}/{}) → {c:.4} ({}/{})",
+        base.grounded, base.with_retrieval, cur_side.grounded, cur_side.with_retrieval
+    );
+    let (pass, interval, rule, tail) = match g.confidence {
+        None => (drop <= max, None, "point", String::new()),
+        Some(conf) => {
+            let d = stats::newcombe(
+                cur_side.grounded,
+                cur_side.with_retrieval,
+                base.grounded,
+                base.with_retrieval,
+                z_for(conf),
+            )
+            .expect("both sides have turns");
+            let significant = d.significant() && d.diff < 0.0;
+            (
+                drop <= max || !significant,
+                Some((d.low, d.high)),
+                "significant_drop",
+                format!(
+                    "; difference {:+.4}, newcombe{}=[{:+.4}, {:+.4}], {}",
+                    d.diff,
+                    percent(conf),
+                    d.low,
+                    d.high,
+                    if significant {
+                        "a significant drop"
+                    } else {
+                        "not a significant drop: passes"
+                    }
+                ),
+            )
+        }
+    };
+    let (d, m) = rate_pair(drop, max);
+    GateResult {
+        gate: GateKind::MaxDrop,
+        outcome: if pass { Outcome::Pass } else { Outcome::Fail },
+        observed: Some(Measure::Rate(drop)),
+        threshold: Measure::Rate(max),
+        count: Some((cur_side.grounded, cur_side.with_retrieval)),
+        point_rate: Some(c),
+        interval,
+        rule: Some(rule),
+        message: format!(
+            "{who}drop={d} {} max_drop={m} [{counts}{tail}]",
+            cmp(drop <= max, "<=", ">")
+        ),
+        turns: Vec::new(),
+        scope,
+    }
+}
+
+/// The orphan-rate gate: `orphan_marker` turns over turns that answered.
+fn orphan_rate_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
+    let k = r.count(Verdict::OrphanMarker);
+    let n = r.turns - r.count(Verdict::Unobserved);
+    let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    let pass = rate <= max;
+    let (x, m) = rate_pair(rate, max);
+    let mut g = GateResult::plain(
+        GateKind::MaxOrphanRate,
+        scope.clone(),
+        pass,
+        Some(Measure::Rate(rate)),
+        Measure::Rate(max),
+        format!(
+            "{}orphan_rate={x} ({k}/{n} answered) {} max_orphan_rate={m}",
+            who(&scope),
+            cmp(pass, "<=", ">")
+        ),
+    );
+    g.count = Some((k, n));
+    g
 }
 
 /// The decision when the input could not be read (exit 3): one failing
@@ -311,32 +476,74 @@ pub fn input_failure(error: &str, max_invalid: u64) -> Decision {
     Decision {
         pass: false,
         line: format!("FAIL {message}"),
-        gates: vec![GateResult {
-            gate: GateKind::Input,
-            scope: Scope::Overall,
-            outcome: Outcome::Fail,
-            observed: None,
-            threshold: Measure::Count(max_invalid),
-            count: None,
-            point_rate: None,
+        gates: vec![GateResult::plain(
+            GateKind::Input,
+            Scope::Overall,
+            false,
+            None,
+            Measure::Count(max_invalid),
             message,
-        }],
+        )],
         warnings: Vec::new(),
     }
 }
 
-/// The per-agent min-rate gates: an agent under the evidence floor is
-/// listed (and warned about) but not gated.
-fn agent_gates(g: &Gates, min: f64, data: &Grouped, warnings: &mut Vec<String>) -> Vec<GateResult> {
+/// The change day of a scope's daily series, when its rate fell.
+fn change_of(data: &Grouped, baseline: Option<&Counts>, scope: &Scope) -> Option<compare::Change> {
+    let days = match scope {
+        Scope::Overall => &data.days,
+        Scope::Agent(a) => data.agent_days.get(a)?,
+    };
+    // A baseline saved with daily buckets extends the series backwards, so
+    // a change that began before this run is still dated.
+    let base = baseline
+        .filter(|b| b.bucket == "day")
+        .and_then(|b| b.series(scope.agent()));
+    compare::drop_in(&compare::joined(
+        base,
+        days.iter().map(|(d, r)| (d.to_string(), r)),
+    ))
+}
+
+/// The per-agent gates: an agent under the evidence floor is listed (and
+/// warned about) but not gated on its rate, and its orphan markers are
+/// named, so hallucinated citations never hide behind a skip.
+fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<GateResult> {
     let mut gates = Vec::new();
     for (agent, r) in &data.groups {
+        let g = g.for_agent(agent);
         let scope = Scope::Agent(agent.clone());
-        // An agent with no turn with retrieval has no rate to gate, whatever --min-turns says.
-        if r.with_retrieval >= g.min_turns.max(1) {
-            gates.push(rate_gate(g, min, scope, r));
+        if let Some(max) = g.max_orphan_rate {
+            gates.push(orphan_rate_gate(max, scope.clone(), r));
+        }
+        if g.min_rate.is_none() && g.max_drop.is_none() {
             continue;
         }
-        let message = if r.with_retrieval == 0 {
+        // An agent with no turn with retrieval has no rate to gate, whatever --min-turns says.
+        if r.with_retrieval >= g.min_turns.max(1) {
+            if let Some(min) = g.min_rate {
+                gates.push(rate_gate(&g, min, scope.clone(), r));
+            }
+            if let (Some(max), Some(base)) = (g.max_drop, &g.baseline) {
+                match base.groups.get(agent) {
+                    Some(b) => gates.push(drop_gate(&g, max, scope.clone(), *b, r)),
+                    None => {
+                        let mut s = GateResult::plain(
+                            GateKind::MaxDrop,
+                            scope.clone(),
+                            true,
+                            None,
+                            Measure::Rate(max),
+                            format!("agent {agent}: not in the baseline (no drop to measure)"),
+                        );
+                        s.outcome = Outcome::Skipped;
+                        gates.push(s);
+                    }
+                }
+            }
+            continue;
+        }
+        let mut message = if r.with_retrieval == 0 {
             format!("agent {agent}: not enough evidence (no turn with retrieval)")
         } else {
             format!(
@@ -344,30 +551,89 @@ fn agent_gates(g: &Gates, min: f64, data: &Grouped, warnings: &mut Vec<String>) 
                 r.with_retrieval, g.min_turns
             )
         };
+        let orphans = r.count(Verdict::OrphanMarker);
+        if orphans > 0 {
+            message.push_str(&format!(
+                ", but {orphans} orphan_marker turn(s): hallucinated citations (gate them with --max-orphans or --max-orphan-rate)"
+            ));
+        }
         warnings.push(message.clone());
-        gates.push(GateResult {
-            gate: GateKind::MinRate,
+        let kind = if g.min_rate.is_some() {
+            GateKind::MinRate
+        } else {
+            GateKind::MaxDrop
+        };
+        let threshold = g.min_rate.or(g.max_drop).unwrap_or(0.0);
+        let mut s = GateResult::plain(
+            kind,
             scope,
-            outcome: Outcome::Skipped,
-            observed: r.grounded_rate().map(Measure::Rate),
-            threshold: Measure::Rate(min),
-            count: Some((r.grounded(), r.with_retrieval)),
-            point_rate: None,
+            true,
+            r.grounded_rate().map(Measure::Rate),
+            Measure::Rate(threshold),
             message,
-        });
+        );
+        s.outcome = Outcome::Skipped;
+        s.count = Some((r.grounded(), r.with_retrieval));
+        if orphans > 0 {
+            s.turns = data
+                .offenders
+                .agents
+                .get(agent)
+                .map(|o| o.orphan.clone())
+                .unwrap_or_default();
+        }
+        gates.push(s);
     }
     gates
 }
 
+/// The turns a failing gate names, and the change line it gains.
+fn annotate(gate: &mut GateResult, data: &Grouped, baseline: Option<&Counts>) {
+    if gate.outcome != Outcome::Fail {
+        return;
+    }
+    let none = Offending::default();
+    let off = match &gate.scope {
+        Scope::Overall => &data.offenders.overall,
+        Scope::Agent(a) => data.offenders.agents.get(a).unwrap_or(&none),
+    };
+    gate.turns = match gate.gate {
+        GateKind::MinRate | GateKind::MaxDrop => off.ungrounded.clone(),
+        GateKind::MaxOrphans | GateKind::MaxOrphanRate => off.orphan.clone(),
+        GateKind::MaxUnobservedRate => off.unobserved.clone(),
+        _ => Vec::new(),
+    };
+    if matches!(gate.gate, GateKind::MinRate | GateKind::MaxDrop)
+        && let Some(c) = change_of(data, baseline, &gate.scope)
+    {
+        let name = gate.scope.agent().unwrap_or("overall");
+        gate.message
+            .push_str(&format!(" ({name}: {})", c.describe()));
+    }
+}
+
 /// Evaluates every gate that was asked for.
-pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
+pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
     let overall = &data.overall;
     let mut gates = Vec::new();
     let mut warnings = Vec::new();
     let empty = overall.with_retrieval == 0;
+    let rated = g.min_rate.is_some() || g.max_drop.is_some();
     if empty {
         let pass = g.allow_empty;
-        let message = if pass {
+        let message = if input.lines == 0 {
+            // Advising --allow-empty here would make the gate pass forever
+            // on nothing: say what happened and how to give it a log.
+            format!(
+                "no input was read ({} file(s), 0 lines): pass the log files or directories (grounding-audit check exports/), or pipe a log on stdin (… | grounding-audit check -){}",
+                input.files,
+                if pass {
+                    " (passing because of --allow-empty)"
+                } else {
+                    ""
+                }
+            )
+        } else if pass {
             "no turn with retrieval (passing because of --allow-empty)".to_owned()
         } else {
             "no turn with retrieval: nothing to judge (use --allow-empty to pass such a log)"
@@ -376,27 +642,23 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
         if pass {
             warnings.push(message.clone());
         }
-        gates.push(GateResult {
-            gate: GateKind::Evidence,
-            scope: Scope::Overall,
-            outcome: if pass { Outcome::Pass } else { Outcome::Fail },
-            observed: Some(Measure::Count(0)),
-            threshold: Measure::Count(1),
-            count: None,
-            point_rate: None,
+        gates.push(GateResult::plain(
+            GateKind::Evidence,
+            Scope::Overall,
+            pass,
+            Some(Measure::Count(0)),
+            Measure::Count(1),
             message,
-        });
+        ));
     } else {
         let enough = overall.with_retrieval >= g.min_turns;
-        gates.push(GateResult {
-            gate: GateKind::MinTurns,
-            scope: Scope::Overall,
-            outcome: if enough { Outcome::Pass } else { Outcome::Fail },
-            observed: Some(Measure::Count(overall.with_retrieval)),
-            threshold: Measure::Count(g.min_turns),
-            count: None,
-            point_rate: None,
-            message: if enough {
+        gates.push(GateResult::plain(
+            GateKind::MinTurns,
+            Scope::Overall,
+            enough,
+            Some(Measure::Count(overall.with_retrieval)),
+            Measure::Count(g.min_turns),
+            if enough {
                 format!(
                     "turns_with_retrieval={} >= min_turns={}",
                     overall.with_retrieval, g.min_turns
@@ -407,7 +669,7 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
                     overall.with_retrieval, g.min_turns
                 )
             },
-        });
+        ));
         if let Some(min) = g.min_rate {
             let mut gate = rate_gate(g, min, Scope::Overall, overall);
             if g.confidence.is_none() && gate.outcome == Outcome::Pass {
@@ -417,47 +679,61 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
                     .push_str(&format!(" [wilson95_lower={lower:.4}]"));
             }
             gates.push(gate);
-            if g.per_agent {
-                gates.extend(agent_gates(g, min, data, &mut warnings));
-            }
+        }
+        if let (Some(max), Some(base)) = (g.max_drop, &g.baseline) {
+            gates.push(drop_gate(g, max, Scope::Overall, base.overall, overall));
         }
     }
     if let Some(max) = g.max_orphans {
-        let n = overall.count(crate::model::Verdict::OrphanMarker);
+        let n = overall.count(Verdict::OrphanMarker);
         let pass = n <= max;
-        gates.push(GateResult {
-            gate: GateKind::MaxOrphans,
-            scope: Scope::Overall,
-            outcome: if pass { Outcome::Pass } else { Outcome::Fail },
-            observed: Some(Measure::Count(n)),
-            threshold: Measure::Count(max),
-            count: None,
-            point_rate: None,
-            message: format!(
+        gates.push(GateResult::plain(
+            GateKind::MaxOrphans,
+            Scope::Overall,
+            pass,
+            Some(Measure::Count(n)),
+            Measure::Count(max),
+            format!(
                 "orphan_marker={n} {} max_orphans={max}",
                 cmp(pass, "<=", ">")
             ),
-        });
+        ));
+    }
+    if let Some(max) = g.max_orphan_rate {
+        gates.push(orphan_rate_gate(max, Scope::Overall, overall));
     }
     if let Some(max) = g.max_unobserved_rate {
-        let k = overall.count(crate::model::Verdict::Unobserved);
+        let k = overall.count(Verdict::Unobserved);
         let n = overall.turns;
         let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
         let pass = rate <= max;
         let (r, m) = rate_pair(rate, max);
-        gates.push(GateResult {
-            gate: GateKind::MaxUnobservedRate,
-            scope: Scope::Overall,
-            outcome: if pass { Outcome::Pass } else { Outcome::Fail },
-            observed: Some(Measure::Rate(rate)),
-            threshold: Measure::Rate(max),
-            count: Some((k, n)),
-            point_rate: None,
-            message: format!(
+        let mut gate = GateResult::plain(
+            GateKind::MaxUnobservedRate,
+            Scope::Overall,
+            pass,
+            Some(Measure::Rate(rate)),
+            Measure::Rate(max),
+            format!(
                 "unobserved_rate={r} ({k}/{n}) {} max_unobserved_rate={m}",
                 cmp(pass, "<=", ">")
             ),
-        });
+        );
+        gate.count = Some((k, n));
+        gates.push(gate);
+    }
+    if g.per_agent && !empty {
+        gates.extend(agent_gates(g, data, &mut warnings));
+    }
+    for agent in g.agents.keys() {
+        if !data.groups.contains_key(agent) {
+            warnings.push(format!(
+                "policy names agent {agent}, which has no turn in this log"
+            ));
+        }
+    }
+    for gate in &mut gates {
+        annotate(gate, data, g.baseline.as_ref());
     }
     let pass = gates.iter().all(|r| r.outcome != Outcome::Fail);
     let shown: Vec<&str> = gates
@@ -469,7 +745,7 @@ pub fn evaluate(g: &Gates, data: &Grouped, _input: &InputStats) -> Decision {
                 r.outcome == Outcome::Fail
             }
         })
-        .filter(|r| !(pass && r.gate == GateKind::MinTurns && g.min_rate.is_some()))
+        .filter(|r| !(pass && r.gate == GateKind::MinTurns && rated))
         .map(|r| r.message.as_str())
         .collect();
     let line = format!(
@@ -498,10 +774,163 @@ mod tests {
         g
     }
 
+    /// Issue 13: 25 perfect turns at 0.95 passed nothing under the old
+    /// rule (lower bound 0.8668 < 0.9). Now a quiet perfect night passes, a
+    /// small terrible night still fails, and the old rule is --require-proof.
     #[test]
-    fn wilson_matches_the_documented_example() {
-        assert!((z_for(0.95) - 1.959964).abs() < 1e-5);
-        assert!((wilson_lower(16, 17, z_for(0.95)) - 0.7302).abs() < 5e-5);
+    fn confidence_fails_only_when_shown_below_the_bar() {
+        let g = Gates {
+            min_rate: Some(0.9),
+            min_turns: 1,
+            confidence: Some(0.95),
+            ..Gates::default()
+        };
+        let quiet = evaluate(&g, &data(25, 25), &InputStats::default());
+        assert!(quiet.pass, "{}", quiet.line);
+        assert!(
+            quiet.line.starts_with(
+                "PASS wilson95_upper=1.0000 >= min_rate=0.9000 [grounded_rate=1.0000 (25/25), wilson95=[0.8668, 1.0000]; rule: fail only when"
+            ),
+            "{}",
+            quiet.line
+        );
+        let terrible = evaluate(&g, &data(2, 10), &InputStats::default());
+        assert!(!terrible.pass, "{}", terrible.line);
+        assert!(
+            terrible.line.contains("wilson95_upper=0.5"),
+            "{}",
+            terrible.line
+        );
+        let strict = Gates {
+            require_proof: true,
+            ..g
+        };
+        let d = evaluate(&strict, &data(25, 25), &InputStats::default());
+        assert!(!d.pass);
+        assert!(
+            d.line.starts_with(
+                "FAIL wilson95_lower=0.8668 < min_rate=0.9000 [grounded_rate=1.0000 (25/25)"
+            ),
+            "{}",
+            d.line
+        );
+        assert!(d.line.contains("rule: require proof"), "{}", d.line);
+    }
+
+    #[test]
+    fn orphans_never_hide_behind_a_skip() {
+        let mut data = data(10, 10);
+        data.groups.insert(
+            "liar".into(),
+            Rollup {
+                turns: 37,
+                with_retrieval: 0,
+                verdicts: [0, 0, 37, 0, 0],
+            },
+        );
+        let g = Gates {
+            min_rate: Some(0.9),
+            per_agent: true,
+            min_turns: 20,
+            ..Gates::default()
+        };
+        let d = evaluate(&g, &data, &InputStats::default());
+        let skip = d
+            .gates
+            .iter()
+            .find(|r| r.scope == Scope::Agent("liar".into()))
+            .unwrap();
+        assert_eq!(skip.outcome, Outcome::Skipped);
+        assert!(
+            skip.message.contains("37 orphan_marker turn(s)"),
+            "{}",
+            skip.message
+        );
+        let g = Gates {
+            max_orphan_rate: Some(0.05),
+            ..g
+        };
+        let d = evaluate(&g, &data, &InputStats::default());
+        assert!(!d.pass);
+        assert!(
+            d.line.contains(
+                "agent liar orphan_rate=1.0000 (37/37 answered) > max_orphan_rate=0.0500"
+            ),
+            "{}",
+            d.line
+        );
+    }
+
+    #[test]
+    fn policy_overrides_apply_per_agent() {
+        let mut g = Gates {
+            min_rate: Some(0.9),
+            per_agent: true,
+            min_turns: 1,
+            ..Gates::default()
+        };
+        g.agents.insert(
+            "overall".into(),
+            Override {
+                min_rate: Some(0.4),
+                ..Override::default()
+            },
+        );
+        g.agents.insert("ghost".into(), Override::default());
+        let mut d = with_agent_named_overall();
+        d.overall = Rollup {
+            turns: 12,
+            with_retrieval: 12,
+            verdicts: [11, 1, 0, 0, 0],
+        };
+        let d = evaluate(&g, &d, &InputStats::default());
+        assert!(d.pass, "{}", d.line);
+        assert!(
+            d.warnings
+                .contains(&"policy names agent ghost, which has no turn in this log".to_owned()),
+            "{:?}",
+            d.warnings
+        );
+    }
+
+    #[test]
+    fn a_drop_against_the_baseline() {
+        let base = Counts {
+            overall: compare::Side {
+                grounded: 95,
+                with_retrieval: 100,
+            },
+            ..Counts::default()
+        };
+        let g = Gates {
+            min_turns: 1,
+            max_drop: Some(0.05),
+            baseline: Some(base),
+            ..Gates::default()
+        };
+        let d = evaluate(&g, &data(80, 100), &InputStats::default());
+        assert!(!d.pass);
+        assert!(
+            d.line.starts_with(
+                "FAIL drop=0.1500 > max_drop=0.0500 [0.9500 (95/100) → 0.8000 (80/100)]"
+            ),
+            "{}",
+            d.line
+        );
+        // At 95 % the same fall on ten turns is not significant: it passes.
+        let mut small = g.baseline.clone().unwrap();
+        small.overall = compare::Side {
+            grounded: 19,
+            with_retrieval: 20,
+        };
+        let g = Gates {
+            confidence: Some(0.95),
+            baseline: Some(small),
+            ..g
+        };
+        let d = evaluate(&g, &data(8, 10), &InputStats::default());
+        assert!(d.pass, "{}", d.line);
+        assert!(d.line.contains("not a significant drop"), "{}", d.line);
     }
 
     #[test]
@@ -627,6 +1056,7 @@ mod tests {
             min_rate: Some(0.7302),
             min_turns: 1,
             confidence: Some(0.95),
+            require_proof: true,
             ..Gates::default()
         };
         let d = evaluate(&g, &data(16, 17), &InputStats::default());

@@ -101,6 +101,27 @@ pub fn verdict(observed: bool, chunk_count: usize, t: &Tally) -> Verdict {
     }
 }
 
+/// What Orbit's `safetyConfig.require_citation` would do with a turn: it
+/// refuses an answer given with retrieval that carries no well-formed marker
+/// of the grammar. A turn without retrieval passes, and so does one whose
+/// well-formed markers all point past the retrieval window: a hallucinated
+/// citation is well-formed. Unobserved turns gave no answer to refuse.
+///
+/// By the verdict rules above, "refused" is exactly `no_marker`, and every
+/// `orphan_marker` turn passes (the unit tests check both over every case).
+pub fn require_citation_refuses(observed: bool, chunk_count: usize, t: &Tally) -> bool {
+    observed && chunk_count > 0 && t.marker_count == 0
+}
+
+/// [`require_citation_refuses`] for a graded row.
+pub fn row_refused(r: &Row<'_>) -> bool {
+    let t = Tally {
+        marker_count: r.marker_count,
+        ..Tally::default()
+    };
+    require_citation_refuses(r.verdict != Verdict::Unobserved, r.chunk_count as usize, &t)
+}
+
 /// Retrieval confidence: the highest non-null score clamped to 0..1, or
 /// `None` when there are no chunks or no scores (never 0 for "no retrieval").
 pub fn confidence(chunks: &[Chunk<'_>]) -> Option<f64> {

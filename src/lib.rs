@@ -10,6 +10,7 @@
 pub mod accumulate;
 pub mod cli;
 pub mod cmd;
+pub mod compare;
 pub mod config;
 pub mod dialect;
 pub mod exit;
@@ -21,4 +22,6 @@ pub mod markers;
 pub mod messages;
 pub mod model;
 pub mod pipeline;
+pub mod policy;
 pub mod render;
+pub mod stats;

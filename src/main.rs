@@ -7,7 +7,7 @@ use std::io::Write;
 fn main() {
     let cli = Cli::parse();
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = exit::Output(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
     let result = cmd::dispatch(&cli, &mut out).and_then(|code| match out.flush() {
         // The command has already decided: a reader that left early does not
         // change its exit code (`check … | head -1` still exits 1 on a failing gate).

@@ -192,19 +192,95 @@ pub mod summary;
 pub struct Grouped {
     pub overall: Rollup,
     pub groups: std::collections::BTreeMap<String, Rollup>,
+    /// UTC days, overall: the series `check` finds a change day in.
+    pub days: std::collections::BTreeMap<chrono::NaiveDate, Rollup>,
+    /// UTC days per agent.
+    pub agent_days:
+        std::collections::BTreeMap<String, std::collections::BTreeMap<chrono::NaiveDate, Rollup>>,
+    /// The first turns that count against each gate, overall and per agent.
+    pub offenders: Offenders,
+}
+
+/// How many offending turn ids a gate's failure names.
+pub const OFFENDERS: usize = 10;
+
+/// The first [`OFFENDERS`] turn ids, in input order, of each kind of turn a
+/// gate can fail on. Bounded, and merged in order, so any split of the
+/// input names the same turns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Offending {
+    /// Turns with retrieval that were not grounded (`min_rate`, `max_drop`).
+    pub ungrounded: Vec<String>,
+    /// `orphan_marker` turns (`max_orphans`, `max_orphan_rate`).
+    pub orphan: Vec<String>,
+    /// `unobserved` turns (`max_unobserved_rate`).
+    pub unobserved: Vec<String>,
+}
+
+impl Offending {
+    fn add(&mut self, r: &Row<'_>) {
+        let push = |v: &mut Vec<String>| {
+            if v.len() < OFFENDERS {
+                v.push(r.turn_id.as_str().to_owned());
+            }
+        };
+        if r.with_retrieval() && r.verdict != Verdict::Ok {
+            push(&mut self.ungrounded);
+        }
+        match r.verdict {
+            Verdict::OrphanMarker => push(&mut self.orphan),
+            Verdict::Unobserved => push(&mut self.unobserved),
+            _ => {}
+        }
+    }
+    fn merge(&mut self, later: Offending) {
+        for (mine, theirs) in [
+            (&mut self.ungrounded, later.ungrounded),
+            (&mut self.orphan, later.orphan),
+            (&mut self.unobserved, later.unobserved),
+        ] {
+            let room = OFFENDERS.saturating_sub(mine.len());
+            mine.extend(theirs.into_iter().take(room));
+        }
+    }
+}
+
+/// Offending turns overall and per agent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Offenders {
+    pub overall: Offending,
+    pub agents: std::collections::BTreeMap<String, Offending>,
 }
 
 impl Accumulator for Grouped {
     fn add_block(&mut self, rows: &[Graded<'_>]) {
         for g in rows {
-            self.overall.add(&g.row);
-            match self.groups.get_mut(&*g.row.agent_id) {
-                Some(r) => r.add(&g.row),
-                None => {
-                    let mut r = Rollup::default();
-                    r.add(&g.row);
-                    self.groups.insert(g.row.agent_id.to_string(), r);
-                }
+            let r = &g.row;
+            self.overall.add(r);
+            let day = r.created_at.date_naive();
+            self.days.entry(day).or_default().add(r);
+            let agent: &str = &r.agent_id;
+            if !self.groups.contains_key(agent) {
+                self.groups.insert(agent.to_owned(), Rollup::default());
+                self.agent_days.insert(agent.to_owned(), Default::default());
+                self.offenders
+                    .agents
+                    .insert(agent.to_owned(), Offending::default());
+            }
+            self.groups.get_mut(agent).expect("inserted").add(r);
+            self.agent_days
+                .get_mut(agent)
+                .expect("inserted")
+                .entry(day)
+                .or_default()
+                .add(r);
+            if !matches!(r.verdict, Verdict::Ok | Verdict::EmptyRetrieval) {
+                self.offenders.overall.add(r);
+                self.offenders
+                    .agents
+                    .get_mut(agent)
+                    .expect("inserted")
+                    .add(r);
             }
         }
     }
@@ -212,6 +288,19 @@ impl Accumulator for Grouped {
         self.overall.merge(&later.overall);
         for (k, v) in later.groups {
             self.groups.entry(k).or_default().merge(&v);
+        }
+        for (d, v) in later.days {
+            self.days.entry(d).or_default().merge(&v);
+        }
+        for (k, days) in later.agent_days {
+            let mine = self.agent_days.entry(k).or_default();
+            for (d, v) in days {
+                mine.entry(d).or_default().merge(&v);
+            }
+        }
+        self.offenders.overall.merge(later.offenders.overall);
+        for (k, v) in later.offenders.agents {
+            self.offenders.agents.entry(k).or_default().merge(v);
         }
     }
 }

@@ -6,10 +6,11 @@
 //! merges to the same result.
 
 use super::{PageHeap, Rollup};
+pub use crate::cli::Bucket;
 use crate::cli::GroupBy;
 use crate::model::{Row, Verdict};
 use crate::pipeline::{Accumulator, Graded};
-use chrono::{FixedOffset, NaiveDate};
+use chrono::{Datelike, FixedOffset, NaiveDate};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -240,12 +241,47 @@ impl Telemetry {
     }
 }
 
+/// What Orbit's `require_citation` guardrail would have done
+/// ([`crate::grade::require_citation_refuses`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Guardrail {
+    /// Turns that answered (every verdict but `unobserved`).
+    pub answered: u64,
+    /// Answers the guardrail would refuse: retrieval and no well-formed marker.
+    pub refused: u64,
+    /// `orphan_marker` turns it would let through (a hallucinated citation is well-formed).
+    pub orphans_passed: u64,
+}
+
+impl Guardrail {
+    fn add(&mut self, r: &Row<'_>) {
+        self.answered += u64::from(r.verdict != Verdict::Unobserved);
+        if crate::grade::row_refused(r) {
+            self.refused += 1;
+        } else if r.verdict == Verdict::OrphanMarker {
+            self.orphans_passed += 1;
+        }
+    }
+    fn merge(&mut self, o: &Guardrail) {
+        self.answered += o.answered;
+        self.refused += o.refused;
+        self.orphans_passed += o.orphans_passed;
+    }
+    /// Refused answers over answered turns.
+    pub fn refused_share(&self) -> Option<f64> {
+        (self.answered > 0).then(|| self.refused as f64 / self.answered as f64)
+    }
+}
+
 /// Everything about one group (an agent, channel or model).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GroupStats {
     pub rollup: Rollup,
     pub retrieval: RetrievalUse,
     pub tools: ToolUse,
+    pub guardrail: Guardrail,
+    /// The group's trend, by bucket index (see [`Bucket::index`]).
+    pub trend: BTreeMap<i64, Rollup>,
 }
 
 /// Options of the summary, fixed for a run.
@@ -255,6 +291,55 @@ pub struct SummaryOptions {
     pub triage: usize,
     pub tz: FixedOffset,
     pub low_score: f64,
+    pub bucket: Bucket,
+}
+
+/// 1970-01-01 was a Thursday: ISO weeks start three days before it.
+const EPOCH_TO_MONDAY_DAYS: i64 = 3;
+
+impl Bucket {
+    /// The bucket of a local time (seconds since 1970-01-01 at the offset).
+    pub fn index(self, local_secs: i64) -> i64 {
+        match self {
+            Bucket::Hour => local_secs.div_euclid(3_600),
+            Bucket::Day => local_secs.div_euclid(86_400),
+            Bucket::Week => (local_secs.div_euclid(86_400) + EPOCH_TO_MONDAY_DAYS).div_euclid(7),
+        }
+    }
+
+    /// The first local day of a bucket (its day, or its week's Monday).
+    fn day_of(self, index: i64) -> NaiveDate {
+        let day = match self {
+            Bucket::Hour => index.div_euclid(24),
+            Bucket::Day => index,
+            Bucket::Week => index * 7 - EPOCH_TO_MONDAY_DAYS,
+        };
+        NaiveDate::from_num_days_from_ce_opt((day + 719_163) as i32).unwrap_or(NaiveDate::MIN)
+    }
+
+    /// How a bucket is printed: `2026-08-02`, `2026-08-02T10` (an hour at
+    /// the offset), `2026-W31` (the ISO week, whose year can differ from
+    /// the calendar year of its Monday).
+    pub fn label(self, index: i64) -> String {
+        let day = self.day_of(index);
+        match self {
+            Bucket::Day => day.to_string(),
+            Bucket::Hour => format!("{day}T{:02}", index.rem_euclid(24)),
+            Bucket::Week => {
+                let w = day.iso_week();
+                format!("{}-W{:02}", w.year(), w.week())
+            }
+        }
+    }
+
+    /// The name used in titles and JSON: `hour`, `day`, `week`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bucket::Hour => "hour",
+            Bucket::Day => "day",
+            Bucket::Week => "week",
+        }
+    }
 }
 
 /// The summary accumulator.
@@ -263,8 +348,10 @@ pub struct Summary {
     pub opts: SummaryOptions,
     pub totals: Rollup,
     pub groups: FastMap<String, GroupStats>,
-    pub days: BTreeMap<NaiveDate, Rollup>,
+    /// The trend, by bucket index (see [`Bucket::index`]).
+    pub trend: BTreeMap<i64, Rollup>,
     pub triage: PageHeap,
+    pub guardrail: Guardrail,
     pub retrieval: RetrievalUse,
     pub tools: ToolUse,
     pub telemetry: [Telemetry; 5],
@@ -277,19 +364,18 @@ impl Summary {
             opts,
             totals: Rollup::default(),
             groups: FastMap::default(),
-            days: BTreeMap::new(),
+            trend: BTreeMap::new(),
             triage: PageHeap::new(opts.triage, None),
+            guardrail: Guardrail::default(),
             retrieval: RetrievalUse::default(),
             tools: ToolUse::default(),
             telemetry: Default::default(),
         }
     }
 
-    /// Adds a day's counts; `day` counts days since 1970-01-01 at the `--tz` offset.
-    fn add_day(&mut self, day: i64, counts: &Rollup) {
-        let date =
-            NaiveDate::from_num_days_from_ce_opt((day + 719_163) as i32).unwrap_or(NaiveDate::MIN);
-        self.days.entry(date).or_default().merge(counts);
+    /// Adds a bucket's counts to the trend.
+    fn add_day(&mut self, bucket: i64, counts: &Rollup) {
+        self.trend.entry(bucket).or_default().merge(counts);
     }
 
     fn group_key<'r>(&self, r: &'r Row<'_>) -> &'r str {
@@ -303,9 +389,10 @@ impl Summary {
 
 impl Accumulator for Summary {
     fn add_block(&mut self, rows: &[Graded<'_>]) {
-        // Logs are mostly in time order: count a run of turns of one day
-        // locally and touch the day map once per run, not once per turn.
+        // Logs are mostly in time order: count a run of turns of one bucket
+        // locally and touch the trend map once per run, not once per turn.
         let offset = self.opts.tz.local_minus_utc() as i64;
+        let bucket = self.opts.bucket;
         let mut run: Option<(i64, Rollup)> = None;
         for g in rows {
             let r = &g.row;
@@ -313,7 +400,8 @@ impl Accumulator for Summary {
             self.retrieval.add(r, self.opts.low_score);
             self.tools.add(r);
             self.telemetry[r.verdict.slot()].add(r);
-            let day = (r.created_at.timestamp() + offset).div_euclid(86_400);
+            self.guardrail.add(r);
+            let day = bucket.index(r.created_at.timestamp() + offset);
             match &mut run {
                 Some((d, acc)) if *d == day => acc.add(r),
                 _ => {
@@ -333,6 +421,8 @@ impl Accumulator for Summary {
             group.rollup.add(r);
             group.retrieval.add(r, self.opts.low_score);
             group.tools.add(r);
+            group.guardrail.add(r);
+            group.trend.entry(day).or_default().add(r);
         }
         if let Some((d, acc)) = run {
             self.add_day(d, &acc);
@@ -347,14 +437,19 @@ impl Accumulator for Summary {
         for (a, b) in self.telemetry.iter_mut().zip(&later.telemetry) {
             a.merge(b);
         }
-        for (d, r) in later.days {
-            self.days.entry(d).or_default().merge(&r);
+        self.guardrail.merge(&later.guardrail);
+        for (d, r) in later.trend {
+            self.trend.entry(d).or_default().merge(&r);
         }
         for (k, g) in later.groups {
             let mine = self.groups.entry(k).or_default();
             mine.rollup.merge(&g.rollup);
             mine.retrieval.merge(&g.retrieval);
             mine.tools.merge(&g.tools);
+            mine.guardrail.merge(&g.guardrail);
+            for (d, r) in g.trend {
+                mine.trend.entry(d).or_default().merge(&r);
+            }
         }
         self.triage.merge(later.triage);
     }
@@ -434,7 +529,7 @@ mod tests {
     /// Entries held by the state: what memory grows with.
     fn state_size(s: &Summary) -> usize {
         s.groups.len()
-            + s.days.len()
+            + s.trend.len()
             + s.telemetry
                 .iter()
                 .map(|t| t.latency.buckets())
@@ -448,6 +543,7 @@ mod tests {
             triage: 20,
             tz: FixedOffset::east_opt(0).unwrap(),
             low_score: 0.5,
+            bucket: Bucket::Day,
         };
         let mut s = Summary::new(opts);
         let mut block = Vec::with_capacity(10_000);
@@ -476,6 +572,25 @@ mod tests {
             state_size(&large),
             "state must not grow with the number of turns"
         );
+    }
+
+    #[test]
+    fn buckets_label_hours_days_and_iso_weeks() {
+        let t = DateTime::parse_from_rfc3339("2026-08-02T10:15:00Z")
+            .unwrap()
+            .timestamp();
+        assert_eq!(Bucket::Day.label(Bucket::Day.index(t)), "2026-08-02");
+        assert_eq!(Bucket::Hour.label(Bucket::Hour.index(t)), "2026-08-02T10");
+        // 2026-08-02 is a Sunday: ISO week 31 (Monday 2026-07-27).
+        assert_eq!(Bucket::Week.label(Bucket::Week.index(t)), "2026-W31");
+        let monday = t + 86_400;
+        assert_eq!(Bucket::Week.label(Bucket::Week.index(monday)), "2026-W32");
+        // 2027-01-01 (a Friday) is in week 53 of 2026.
+        let ny = DateTime::parse_from_rfc3339("2027-01-01T00:00:00Z")
+            .unwrap()
+            .timestamp();
+        assert_eq!(Bucket::Week.label(Bucket::Week.index(ny)), "2026-W53");
+        assert_eq!(Bucket::Week.label(Bucket::Week.index(0)), "1970-W01");
     }
 
     #[test]
@@ -548,7 +663,8 @@ mod tests {
         left.merge(right);
         assert_eq!(left.totals, whole.totals);
         assert_eq!(left.groups, whole.groups);
-        assert_eq!(left.days, whole.days);
+        assert_eq!(left.trend, whole.trend);
+        assert_eq!(left.guardrail, whole.guardrail);
         assert_eq!(left.telemetry, whole.telemetry);
         assert_eq!(left.triage.into_rows().len(), 20);
     }

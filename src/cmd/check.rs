@@ -1,17 +1,20 @@
 //! `check`: a CI gate. Reads like `summary`, evaluates the gates in
 //! [`crate::gate`], prints exactly one decision line, and exits 0 (pass),
-//! 1 (a gate failed), 2 (usage) or 3 (input error). A closed stdout cuts the
-//! document short but never changes that exit code.
+//! 1 (a gate failed), 2 (usage), 3 (input error) or 4 (output error). A
+//! closed stdout cuts the document short but never changes that exit code.
 
+use crate::accumulate::summary::{Summary, SummaryOptions};
 use crate::accumulate::{Grouped, Rollup};
-use crate::cli::{CheckArgs, CheckFormat};
+use crate::cli::{CheckArgs, CheckFormat, GroupBy};
+use crate::compare::Counts;
 use crate::config::{self, Settings};
 use crate::exit;
-use crate::gate::{self, Gates};
-use crate::pipeline::Accumulator as _;
-use crate::pipeline::{self, InputStats};
+use crate::gate::{self, Decision, Gates};
+use crate::pipeline::Accumulator;
+use crate::pipeline::{self, Graded, InputStats};
+use crate::policy::Policy;
 use crate::render;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -37,15 +40,30 @@ fn unit_interval(name: &str, v: Option<f64>) -> Result<()> {
     }
 }
 
-/// Validates the gate flags.
-pub fn gates(args: &CheckArgs) -> Result<Gates> {
-    if args.min_rate.is_none() && args.max_orphans.is_none() && args.max_unobserved_rate.is_none() {
+/// Validates the gate flags, with the policy's defaults filling in what the
+/// command line left out and its agents as overrides.
+pub fn gates(args: &CheckArgs, policy: Option<&Policy>) -> Result<Gates> {
+    let d = policy.map(|p| p.defaults.clone()).unwrap_or_default();
+    let min_rate = args.min_rate.or(d.min_rate);
+    let max_drop = args.max_drop.or(d.max_drop);
+    let max_orphan_rate = args.max_orphan_rate.or(d.max_orphan_rate);
+    let confidence = args.confidence.or(d.confidence);
+    let agent_rules = policy.is_some_and(|p| !p.agents.is_empty());
+    if min_rate.is_none()
+        && max_drop.is_none()
+        && max_orphan_rate.is_none()
+        && args.max_orphans.is_none()
+        && args.max_unobserved_rate.is_none()
+        && !agent_rules
+    {
         return Err(exit::usage(
-            "no gate given: pass at least one of --min-rate, --max-orphans, --max-unobserved-rate",
+            "no gate given: pass at least one of --min-rate, --max-drop, --max-orphans, --max-orphan-rate, --max-unobserved-rate, --policy",
         ));
     }
     unit_interval("--min-rate", args.min_rate)?;
     unit_interval("--max-unobserved-rate", args.max_unobserved_rate)?;
+    unit_interval("--max-orphan-rate", args.max_orphan_rate)?;
+    unit_interval("--max-drop", args.max_drop)?;
     if let Some(c) = args.confidence
         && !(c > 0.0 && c < 1.0)
     {
@@ -53,15 +71,77 @@ pub fn gates(args: &CheckArgs) -> Result<Gates> {
             "--confidence must be strictly between 0 and 1 (e.g. 0.95), got {c}"
         )));
     }
+    if args.confidence.is_some() && min_rate.is_none() && max_drop.is_none() && !agent_rules {
+        return Err(exit::usage(
+            "--confidence qualifies --min-rate or --max-drop: give one of them",
+        ));
+    }
+    if args.per_agent && min_rate.is_none() && max_drop.is_none() && max_orphan_rate.is_none() {
+        return Err(exit::usage(
+            "--per-agent applies --min-rate, --max-drop or --max-orphan-rate to each agent: give one of them",
+        ));
+    }
+    if max_drop.is_some() && args.baseline.is_none() {
+        return Err(exit::usage(
+            "--max-drop (or max_drop in the policy) needs --baseline FILE",
+        ));
+    }
     Ok(Gates {
-        min_rate: args.min_rate,
-        per_agent: args.per_agent,
-        min_turns: args.min_turns,
-        confidence: args.confidence,
+        min_rate,
+        per_agent: args.per_agent || policy.is_some(),
+        min_turns: args.min_turns.or(d.min_turns).unwrap_or(1),
+        confidence,
+        require_proof: args.require_proof || d.require_proof.unwrap_or(false),
         max_orphans: args.max_orphans,
+        max_orphan_rate,
         max_unobserved_rate: args.max_unobserved_rate,
+        max_drop,
+        baseline: None,
         allow_empty: args.allow_empty,
+        agents: policy
+            .map(|p| {
+                p.agents
+                    .iter()
+                    .map(|(a, r)| (a.clone(), r.to_override()))
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
+}
+
+/// Reads a file named by a flag: unreadable is an input error (exit 3).
+fn read_flag_file(flag: &str, path: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| exit::input(format!("{flag} {}: {e}", path.display())))
+}
+
+/// Reads `--policy`: a malformed one is a configuration error (exit 2).
+fn read_policy(args: &CheckArgs) -> Result<Option<Policy>> {
+    let Some(path) = &args.policy else {
+        return Ok(None);
+    };
+    let text = read_flag_file("--policy", path)?;
+    Policy::parse(&text)
+        .map(Some)
+        .map_err(|e| exit::usage(format!("--policy {}: {e}", path.display())))
+}
+
+/// Reads `--baseline`: a document that is not a summary is a configuration error.
+fn read_baseline(args: &CheckArgs) -> Result<Option<Counts>> {
+    let Some(path) = &args.baseline else {
+        return Ok(None);
+    };
+    let text = read_flag_file("--baseline", path)?;
+    let counts = Counts::from_summary_json(&text)
+        .map_err(|e| exit::usage(format!("--baseline {}: {e:#}", path.display())))?;
+    if counts.group_by != "agent" {
+        return Err(exit::usage(format!(
+            "--baseline {}: groups are by {}, but check compares agents (save it with summary --by agent)",
+            path.display(),
+            counts.group_by
+        )));
+    }
+    Ok(Some(counts))
 }
 
 /// Writes `bytes` to stdout and flushes. `Ok(false)` when the reader has
@@ -76,45 +156,49 @@ fn deliver(out: &mut dyn Write, bytes: &[u8]) -> Result<bool> {
     }
 }
 
-/// Runs `check`; returns the exit code.
-pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
-    let gates = gates(args)?;
-    let filter = config::filter(&args.filter)?;
-    let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    engine.max_invalid = Some(args.max_invalid);
-    let mut data = Grouped::default();
-    let result = (|| {
-        let sources = config::sources(settings, &args.input, "check")?;
-        let bar = settings.progress_bar(crate::input::total_bytes(&sources));
-        let input = pipeline::run(&engine, &sources, bar.as_ref(), Grouped::default, |g| {
-            data.merge(g);
-            Ok(())
-        });
-        if let Some(b) = &bar {
-            b.finish_and_clear();
+/// What `check` accumulates: the gate inputs, and the summary when a
+/// baseline is to be written.
+struct CheckAcc(Grouped, Option<Summary>);
+
+impl Accumulator for CheckAcc {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        self.0.add_block(rows);
+        if let Some(s) = &mut self.1 {
+            s.add_block(rows);
         }
-        input
-    })();
-    let (decision, input, code) = match result {
-        Ok(input) => {
-            let d = gate::evaluate(&gates, &data, &input);
-            let code = if d.pass { exit::SUCCESS } else { exit::FAILED };
-            (d, input, code)
+    }
+    fn merge(&mut self, later: Self) {
+        self.0.merge(later.0);
+        if let (Some(a), Some(b)) = (&mut self.1, later.1) {
+            a.merge(b);
         }
-        // A gate must never pass on a log it could not read: the decision is
-        // FAIL, every format still gets its whole document, and the exit is 3.
-        Err(e) if exit::code_for(&e) == exit::INPUT => {
-            data = Grouped::default();
-            let d = gate::input_failure(&format!("{e:#}"), args.max_invalid);
-            (d, InputStats::default(), exit::INPUT)
-        }
-        Err(e) => return Err(e),
-    };
+    }
+}
+
+/// The options of the summary `--write-baseline` saves: those of a plain
+/// `summary --format json`, so the two documents are the same.
+fn baseline_options() -> SummaryOptions {
+    SummaryOptions {
+        by: GroupBy::Agent,
+        triage: 20,
+        tz: chrono::FixedOffset::east_opt(0).expect("zero offset"),
+        low_score: 0.5,
+        bucket: crate::accumulate::summary::Bucket::Day,
+    }
+}
+
+/// Renders the decision in one format.
+fn render_as(
+    format: CheckFormat,
+    decision: &Decision,
+    data: &Grouped,
+    input: &InputStats,
+) -> Result<Vec<u8>> {
     let mut doc = Vec::new();
-    match args.format {
+    match format {
         CheckFormat::Text => {
             writeln!(doc, "{}", render::escape::terminal(&decision.line))?;
-            render::text::gate_list(&mut doc, &decision, &input)?;
+            render::text::gate_list(&mut doc, decision, input)?;
         }
         CheckFormat::Json => render::json::document(
             &mut doc,
@@ -125,33 +209,114 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
                 warnings: &decision.warnings,
                 rollup: &data.overall,
                 agents: &data.groups,
-                input: &input,
+                input,
             },
         )?,
-        CheckFormat::Junit => render::junit::check(&mut doc, &decision)?,
-        CheckFormat::Github => render::github::check(&mut doc, &decision)?,
-        CheckFormat::Markdown => render::markdown::check(&mut doc, &decision, &input)?,
+        CheckFormat::Junit => render::junit::check(&mut doc, decision)?,
+        CheckFormat::Github => render::github::check(&mut doc, decision)?,
+        CheckFormat::Markdown => render::markdown::check(&mut doc, decision, input)?,
     }
-    if args.format == CheckFormat::Github
-        && let Some(path) = &settings.github_step_summary
+    Ok(doc)
+}
+
+/// Runs `check`; returns the exit code.
+pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+    let policy = read_policy(args)?;
+    let mut gates = gates(args, policy.as_ref())?;
+    gates.baseline = read_baseline(args)?;
+    let filter = config::filter(&args.filter)?;
+    let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    engine.max_invalid = Some(args.max_invalid);
+    let want_summary = args.write_baseline.is_some();
+    let mut acc = CheckAcc(
+        Grouped::default(),
+        want_summary.then(|| Summary::new(baseline_options())),
+    );
+    let mut accounted = InputStats::default();
+    let result = (|| {
+        let sources = config::sources(settings, &args.input, "check")?;
+        let bar = settings.progress_bar(crate::input::total_bytes(&sources));
+        let input = pipeline::run_accounted(
+            &engine,
+            &sources,
+            bar.as_ref(),
+            || {
+                CheckAcc(
+                    Grouped::default(),
+                    want_summary.then(|| Summary::new(baseline_options())),
+                )
+            },
+            |g| {
+                acc.merge(g);
+                Ok(())
+            },
+            &mut accounted,
+        );
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        input
+    })();
+    let CheckAcc(mut data, summary) = acc;
+    let (decision, input, code) = match result {
+        Ok(input) => {
+            let d = gate::evaluate(&gates, &data, &input);
+            let code = if d.pass { exit::SUCCESS } else { exit::FAILED };
+            (d, input, code)
+        }
+        // A gate must never pass on a log it could not read: the decision is
+        // FAIL, every format still gets its whole document, and the exit is 3.
+        // The input line still says what was read before the refusal.
+        Err(e) if exit::code_for(&e) == exit::INPUT => {
+            data = Grouped::default();
+            let d = gate::input_failure(&format!("{e:#}"), args.max_invalid);
+            (d, accounted, exit::INPUT)
+        }
+        Err(e) => return Err(e),
+    };
+    if let (Some(path), Some(mut s)) = (&args.write_baseline, summary)
+        && code != exit::INPUT
     {
+        let triage =
+            std::mem::replace(&mut s.triage, crate::accumulate::PageHeap::new(0, None)).into_rows();
+        let mut doc = Vec::new();
+        render::json::document(
+            &mut doc,
+            &crate::cmd::summary::document(&s, &triage, &input),
+        )?;
+        exit::write_file(path, &doc, false, "baseline")?;
+    }
+    let doc = render_as(args.format, &decision, &data, &input)?;
+    for (path, format, what) in [
+        (&args.junit, CheckFormat::Junit, "JUnit report"),
+        (&args.json, CheckFormat::Json, "JSON report"),
+        (&args.markdown, CheckFormat::Markdown, "Markdown report"),
+    ] {
+        if let Some(path) = path {
+            let bytes = render_as(format, &decision, &data, &input)?;
+            exit::write_file(path, &bytes, false, what)?;
+        }
+    }
+    let github = args.github || args.format == CheckFormat::Github;
+    if github && let Some(path) = &settings.github_step_summary {
         let mut summary = Vec::new();
         render::markdown::check(&mut summary, &decision, &input)?;
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("opening GITHUB_STEP_SUMMARY {}", path.display()))?;
-        f.write_all(&summary)?;
+        exit::write_file(path, &summary, true, "GITHUB_STEP_SUMMARY")?;
     }
     let line = render::escape::terminal(&decision.line).into_owned();
-    let delivered = match &args.output {
+    let mut stdout_doc = match &args.output {
         Some(path) => {
-            std::fs::write(path, &doc).with_context(|| format!("writing {}", path.display()))?;
-            deliver(out, format!("{line}\n").as_bytes())?
+            exit::write_file(path, &doc, false, "--output")?;
+            format!("{line}\n").into_bytes()
         }
-        None => deliver(out, &doc)?,
+        None => doc,
     };
+    // --github next to another format: the workflow commands follow on stdout,
+    // where the Actions runner reads them.
+    if args.github && args.format != CheckFormat::Github {
+        stdout_doc.extend(render_as(CheckFormat::Github, &decision, &data, &input)?);
+    }
+    let delivered = deliver(out, &stdout_doc)?;
     // The decision line goes to stderr when stdout carries a document
     // instead, and also when stdout was closed before it could be read.
     let on_stdout = args.output.is_some() || args.format == CheckFormat::Text;

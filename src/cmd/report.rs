@@ -72,6 +72,7 @@ pub fn decode_cursor(s: &str) -> Result<After> {
 pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
     let mut filter = config::filter(&args.filter)?;
     filter.verdicts = args.verdict.clone();
+    filter.would_block = args.would_block;
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
     let after = args.cursor.as_deref().map(decode_cursor).transpose()?;
     let sources = config::sources(settings, &args.input, "report")?;

@@ -4,9 +4,10 @@
 
 use crate::accumulate::Rollup;
 use crate::accumulate::summary::{
-    GroupStats, RetrievalUse, Summary, SummaryOptions, Telemetry, ToolUse,
+    GroupStats, Guardrail, RetrievalUse, Summary, SummaryOptions, Telemetry, ToolUse,
 };
 use crate::cli::{GroupBy, Section as CsvSection, SummaryArgs, SummaryFormat};
+use crate::compare::{self, Comparison, Counts};
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::model::{Row, Verdict, format_time};
@@ -67,9 +68,10 @@ fn retrieval_doc(r: &RetrievalUse) -> RetrievalDoc<'_> {
     }
 }
 
-/// One day of the trend.
+/// One bucket of the trend (a day unless `--bucket` says otherwise).
 #[derive(Debug, Serialize)]
 pub struct DayDoc {
+    /// The bucket's label: `2026-08-02`, `2026-08-02T10`, `2026-W31`.
     pub day: String,
     pub turns: u64,
     pub with_retrieval: u64,
@@ -147,14 +149,49 @@ pub struct ToolRow<'a> {
     pub tools: &'a ToolUse,
 }
 
+/// One bucket of one group's trend.
+#[derive(Debug, Serialize)]
+pub struct GroupDayDoc<'a> {
+    pub key: &'a str,
+    #[serde(flatten)]
+    pub day: DayDoc,
+}
+
+/// What `require_citation` would do, for one group or all.
+#[derive(Debug, Serialize)]
+pub struct GuardrailRow<'a> {
+    pub key: &'a str,
+    #[serde(flatten)]
+    pub counts: &'a Guardrail,
+    pub refused_share: Option<f64>,
+}
+
+/// The guardrail what-if section.
+#[derive(Debug, Serialize)]
+pub struct GuardrailDoc<'a> {
+    pub rule: &'static str,
+    #[serde(flatten)]
+    pub overall: &'a Guardrail,
+    pub refused_share: Option<f64>,
+    pub by_group: Vec<GuardrailRow<'a>>,
+}
+
 /// The `summary --format json` document.
 #[derive(Debug, Serialize)]
 pub struct SummaryDoc<'a> {
     pub totals: &'a Rollup,
     pub group_by: &'static str,
+    /// Present with a baseline: the comparison, worst significant drop first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<&'a Comparison>,
     pub groups: Vec<GroupDoc<'a>>,
     pub triage: Vec<TriageDoc<'a>>,
+    /// The trend's bucket width: `hour`, `day` or `week`.
+    pub bucket: &'static str,
     pub days: Vec<DayDoc>,
+    /// The trend per group, group by group.
+    pub group_days: Vec<GroupDayDoc<'a>>,
+    pub guardrail: GuardrailDoc<'a>,
     pub retrieval_use: RetrievalDoc<'a>,
     pub low_score: f64,
     pub tools: ToolsDoc<'a>,
@@ -170,16 +207,64 @@ fn by_name(b: GroupBy) -> &'static str {
     }
 }
 
+fn day_doc(label: String, r: &Rollup) -> DayDoc {
+    DayDoc {
+        day: label,
+        turns: r.turns,
+        with_retrieval: r.with_retrieval,
+        grounded: r.grounded(),
+        grounded_rate: r.grounded_rate(),
+    }
+}
+
+/// The rule the guardrail section applies, as the JSON document states it.
+pub const GUARDRAIL_RULE: &str = "require_citation: refuse an answer given with retrieval and no well-formed marker of the grammar";
+
 /// Builds the document from a finished summary.
 pub fn document<'a>(
     s: &'a Summary,
     triage: &'a [Row<'static>],
     input: &'a InputStats,
 ) -> SummaryDoc<'a> {
+    document_with(s, triage, input, None)
+}
+
+/// [`document`] with a comparison.
+pub fn document_with<'a>(
+    s: &'a Summary,
+    triage: &'a [Row<'static>],
+    input: &'a InputStats,
+    compare: Option<&'a Comparison>,
+) -> SummaryDoc<'a> {
     let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
+    let bucket = s.opts.bucket;
     SummaryDoc {
         totals: &s.totals,
         group_by: by_name(s.opts.by),
+        compare,
+        bucket: bucket.as_str(),
+        group_days: groups
+            .iter()
+            .flat_map(|(k, g)| {
+                g.trend.iter().map(move |(i, r)| GroupDayDoc {
+                    key: k,
+                    day: day_doc(bucket.label(*i), r),
+                })
+            })
+            .collect(),
+        guardrail: GuardrailDoc {
+            rule: GUARDRAIL_RULE,
+            overall: &s.guardrail,
+            refused_share: s.guardrail.refused_share(),
+            by_group: groups
+                .iter()
+                .map(|(k, g)| GuardrailRow {
+                    key: k,
+                    counts: &g.guardrail,
+                    refused_share: g.guardrail.refused_share(),
+                })
+                .collect(),
+        },
         groups: groups
             .iter()
             .map(|(k, g)| GroupDoc {
@@ -207,15 +292,9 @@ pub fn document<'a>(
             })
             .collect(),
         days: s
-            .days
+            .trend
             .iter()
-            .map(|(d, r)| DayDoc {
-                day: d.to_string(),
-                turns: r.turns,
-                with_retrieval: r.with_retrieval,
-                grounded: r.grounded(),
-                grounded_rate: r.grounded_rate(),
-            })
+            .map(|(i, r)| day_doc(bucket.label(*i), r))
             .collect(),
         retrieval_use: retrieval_doc(&s.retrieval),
         low_score: s.opts.low_score,
@@ -308,6 +387,131 @@ fn day_rows(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Vec<String>> {
         .collect()
 }
 
+const GROUP_DAY_HEADER: [&str; 6] = [
+    "group",
+    "day",
+    "turns",
+    "with_retrieval",
+    "grounded",
+    "grounded_rate",
+];
+
+fn group_day_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+    doc.group_days
+        .iter()
+        .map(|g| {
+            vec![
+                g.key.to_owned(),
+                g.day.day.clone(),
+                g.day.turns.to_string(),
+                g.day.with_retrieval.to_string(),
+                g.day.grounded.to_string(),
+                rate(g.day.grounded_rate),
+            ]
+        })
+        .collect()
+}
+
+const GUARDRAIL_HEADER: [&str; 5] = [
+    "group",
+    "answered",
+    "would_refuse",
+    "refused_share",
+    "orphans_let_through",
+];
+
+fn guardrail_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+    let row = |key: &str, g: &Guardrail, share: Option<f64>| {
+        vec![
+            key.to_owned(),
+            g.answered.to_string(),
+            g.refused.to_string(),
+            rate(share),
+            g.orphans_passed.to_string(),
+        ]
+    };
+    let mut rows = vec![row(
+        "(all)",
+        doc.guardrail.overall,
+        doc.guardrail.refused_share,
+    )];
+    rows.extend(
+        doc.guardrail
+            .by_group
+            .iter()
+            .map(|g| row(g.key, g.counts, g.refused_share)),
+    );
+    rows
+}
+
+const COMPARE_HEADER: [&str; 10] = [
+    "group",
+    "baseline_rate",
+    "current_rate",
+    "difference",
+    "low",
+    "high",
+    "baseline_with_retrieval",
+    "current_with_retrieval",
+    "significant",
+    "since",
+];
+
+fn signed(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_owned(), |x| format!("{x:+.4}"))
+}
+
+fn compare_rows(c: &Comparison) -> Vec<Vec<String>> {
+    std::iter::once(&c.overall)
+        .chain(&c.groups)
+        .map(|r| {
+            let n = |s: Option<compare::Side>| {
+                s.map_or_else(|| "0".to_owned(), |s| s.with_retrieval.to_string())
+            };
+            vec![
+                r.key.clone().unwrap_or_else(|| "(all)".to_owned()),
+                rate(r.baseline_rate),
+                rate(r.current_rate),
+                signed(r.difference),
+                signed(r.low),
+                signed(r.high),
+                n(r.baseline),
+                n(r.current),
+                if r.significant_drop() {
+                    "drop".to_owned()
+                } else if r.significant {
+                    "rise".to_owned()
+                } else {
+                    "no".to_owned()
+                },
+                r.change
+                    .as_ref()
+                    .map_or_else(String::new, |c| c.since.clone()),
+            ]
+        })
+        .collect()
+}
+
+/// The comparison's headline lines: each significant drop, worst first
+/// (`billing-bot: 0.94 → 0.79 since 2026-08-02`).
+pub fn compare_lines(c: &Comparison) -> Vec<String> {
+    let mut lines = vec![format!(
+        "baseline: {} · {} % Newcombe intervals for current − baseline",
+        c.baseline,
+        crate::gate::percent(c.confidence)
+    )];
+    let drops: Vec<String> = std::iter::once(&c.overall)
+        .chain(&c.groups)
+        .filter(|r| r.significant_drop())
+        .map(|r| format!("significant drop: {r}"))
+        .collect();
+    if drops.is_empty() {
+        lines.push("no significant drop".to_owned());
+    }
+    lines.extend(drops);
+    lines
+}
+
 fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
     doc.triage
         .iter()
@@ -343,8 +547,24 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     } else {
         &DAY_HEADER[..5]
     };
-    let mut days = Section::new("Daily trend (grounded rate)", header).numeric(&[1, 2, 3, 4]);
+    let title = match doc.bucket {
+        "day" => "Daily trend (grounded rate)".to_owned(),
+        b => format!("Trend by {b} (grounded rate)"),
+    };
+    let mut days = Section::new(title, header).numeric(&[1, 2, 3, 4]);
     days.rows = day_rows(doc, with_bar);
+    let mut group_days = Section::new(
+        format!("Trend by {} and {}", doc.group_by, doc.bucket),
+        &GROUP_DAY_HEADER,
+    )
+    .numeric(&[2, 3, 4, 5]);
+    group_days.rows = group_day_rows(doc);
+    let mut guardrail = Section::new(
+        "Guardrail what-if: require_citation (refuses an answer with retrieval and no well-formed marker)",
+        &GUARDRAIL_HEADER,
+    )
+    .numeric(&[1, 2, 3, 4]);
+    guardrail.rows = guardrail_rows(doc);
     let mut triage = Section::new(
         format!("Triage: {} most recent ungrounded turns", doc.triage.len()),
         &TRIAGE_HEADER,
@@ -433,12 +653,78 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
         .collect();
     let mut input = Section::new("Input", &[]);
     input.notes = vec![render::input_line(doc.input)];
-    let mut out = vec![totals, groups, days];
+    let mut out = vec![totals];
+    if let Some(c) = doc.compare {
+        let mut s = Section::new(
+            "Compared with the baseline, worst significant drop first",
+            &COMPARE_HEADER,
+        )
+        .numeric(&[1, 2, 3, 4, 5, 6, 7]);
+        s.rows = compare_rows(c);
+        s.notes = compare_lines(c);
+        out.push(s);
+    }
+    out.extend([groups, days, group_days]);
     if !doc.triage.is_empty() || doc.totals.turns == 0 {
         out.push(triage);
     }
-    out.extend([retrieval, tools, telemetry, input]);
+    out.extend([guardrail, retrieval, tools, telemetry, input]);
     out
+}
+
+/// One pass of the summary over `sources` with `engine`.
+fn summarise(
+    engine: &crate::pipeline::Engine,
+    sources: &[crate::input::Source],
+    settings: &Settings,
+    opts: SummaryOptions,
+) -> Result<(Summary, InputStats)> {
+    let bar = settings.progress_bar(crate::input::total_bytes(sources));
+    let mut summary = Summary::new(opts);
+    let input = pipeline::run(
+        engine,
+        sources,
+        bar.as_ref(),
+        || Summary::new(opts),
+        |s| {
+            summary.merge(s);
+            Ok(())
+        },
+    )?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    Ok((summary, input))
+}
+
+fn counts_of(s: &Summary) -> Counts {
+    let bucket = s.opts.bucket;
+    let series = |t: &std::collections::BTreeMap<i64, Rollup>| {
+        compare::joined(None, t.iter().map(|(i, r)| (bucket.label(*i), r)))
+    };
+    Counts {
+        bucket: bucket.as_str().to_owned(),
+        days: series(&s.trend),
+        group_days: s
+            .groups
+            .iter()
+            .map(|(k, g)| (k.clone(), series(&g.trend)))
+            .collect(),
+        ..Counts::from_rollups(
+            by_name(s.opts.by),
+            &s.totals,
+            s.groups.iter().map(|(k, g)| (k, &g.rollup)),
+        )
+    }
+}
+
+/// Where the baseline comes from, resolved from the flags.
+enum Baseline {
+    None,
+    /// A saved `summary --format json` document.
+    File(std::path::PathBuf),
+    /// A time window of the same logs: [from, to).
+    Window(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>),
 }
 
 /// Runs `summary`.
@@ -451,7 +737,40 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             "--section picks the table of --format csv; the other formats print every section",
         ));
     }
-    let filter = config::filter(&args.filter)?;
+    if !(args.confidence > 0.0 && args.confidence < 1.0) {
+        return Err(exit::usage(format!(
+            "--confidence must be strictly between 0 and 1 (e.g. 0.95), got {}",
+            args.confidence
+        )));
+    }
+    let mut filter = config::filter(&args.filter)?;
+    let mut baseline = match (&args.compare, &args.compare_from, &args.compare_to) {
+        (Some(path), _, _) => Baseline::File(path.clone()),
+        (None, Some(from), Some(to)) => {
+            let window = config::filter(&crate::cli::FilterArgs {
+                from: Some(from.clone()),
+                to: Some(to.clone()),
+                agent: Vec::new(),
+                channel: Vec::new(),
+            })
+            .map_err(|e| exit::usage(format!("--compare-from/--compare-to: {e:#}")))?;
+            Baseline::Window(window.from.expect("given"), window.to.expect("given"))
+        }
+        _ => Baseline::None,
+    };
+    if let Some(since) = &args.since {
+        let (from, to) = config::since(since, args.now.as_deref())?;
+        filter.from = Some(from);
+        filter.to = Some(to);
+        if args.compare_previous {
+            baseline = Baseline::Window(from - (to - from), from);
+        }
+    }
+    if args.section == Some(CsvSection::Compare) && matches!(baseline, Baseline::None) {
+        return Err(exit::usage(
+            "--section compare needs a baseline: --compare FILE, --compare-from/--compare-to, or --since with --compare-previous",
+        ));
+    }
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
     let tz = args
         .tz
@@ -464,29 +783,82 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         triage: args.triage,
         tz,
         low_score: args.low_score,
+        bucket: args.bucket,
+    };
+    // A baseline file is read before the logs, so a wrong path fails fast.
+    let (base, base_name) = match &baseline {
+        Baseline::None => (None, String::new()),
+        Baseline::File(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| exit::input(format!("--compare {}: {e}", path.display())))?;
+            let counts = Counts::from_summary_json(&text)
+                .map_err(|e| exit::usage(format!("--compare {}: {e:#}", path.display())))?;
+            if counts.group_by != by_name(args.by) {
+                return Err(exit::usage(format!(
+                    "--compare {}: its groups are by {}, this summary's by {} (pass --by {})",
+                    path.display(),
+                    counts.group_by,
+                    by_name(args.by),
+                    counts.group_by
+                )));
+            }
+            (Some(counts), path.display().to_string())
+        }
+        Baseline::Window(..) => (None, String::new()),
     };
     let sources = config::sources(settings, &args.input, "summary")?;
-    let bar = settings.progress_bar(crate::input::total_bytes(&sources));
-    let mut summary = Summary::new(opts);
-    let input = pipeline::run(
-        &engine,
-        &sources,
-        bar.as_ref(),
-        || Summary::new(opts),
-        |s| {
-            summary.merge(s);
-            Ok(())
-        },
-    )?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    let (mut summary, input) = summarise(&engine, &sources, settings, opts)?;
+    let (base, base_name) = match baseline {
+        Baseline::Window(from, to) => {
+            let mut e = engine.clone();
+            e.filter.from = Some(from);
+            e.filter.to = Some(to);
+            let quiet = Settings {
+                progress: false,
+                ..settings.clone()
+            };
+            let (b, _) = summarise(&e, &sources, &quiet, SummaryOptions { triage: 0, ..opts })?;
+            (
+                Some(counts_of(&b)),
+                format!(
+                    "turns from {} to {}",
+                    crate::model::format_time(&from),
+                    crate::model::format_time(&to)
+                ),
+            )
+        }
+        _ => (base, base_name),
+    };
+    let comparison = base.map(|b| {
+        let bucket = summary.opts.bucket;
+        compare::compare(
+            base_name,
+            &b,
+            &counts_of(&summary),
+            args.confidence,
+            |key| {
+                let current = match key {
+                    None => &summary.trend,
+                    Some(k) => &summary.groups.get(k)?.trend,
+                };
+                // The change is dated over the baseline's trend and the current
+                // one together, when their buckets agree.
+                let before = (b.bucket == bucket.as_str())
+                    .then(|| b.series(key))
+                    .flatten();
+                compare::drop_in(&compare::joined(
+                    before,
+                    current.iter().map(|(i, r)| (bucket.label(*i), r)),
+                ))
+            },
+        )
+    });
     let triage = std::mem::replace(
         &mut summary.triage,
         crate::accumulate::PageHeap::new(0, None),
     )
     .into_rows();
-    let doc = document(&summary, &triage, &input);
+    let doc = document_with(&summary, &triage, &input, comparison.as_ref());
     match args.format {
         SummaryFormat::Json => render::json::document(out, &doc),
         SummaryFormat::Table => render::table::sections(out, &sections(&doc, true)),
@@ -495,9 +867,20 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             let (header, rows): (&[&str], _) = match args.section.unwrap_or(CsvSection::Groups) {
                 CsvSection::Groups => (&GROUP_HEADER, group_rows(&doc)),
                 CsvSection::Days => (&DAY_HEADER[..5], day_rows(&doc, false)),
+                CsvSection::GroupDays => (&GROUP_DAY_HEADER, group_day_rows(&doc)),
                 CsvSection::Triage => (&TRIAGE_HEADER, triage_rows(&doc)),
+                CsvSection::Guardrail => (&GUARDRAIL_HEADER, guardrail_rows(&doc)),
+                CsvSection::Compare => (
+                    &COMPARE_HEADER,
+                    compare_rows(comparison.as_ref().expect("checked above")),
+                ),
             };
-            render::csv::table(out, header, &rows, args.csv_raw)
+            let numbers: &[usize] = if args.section == Some(CsvSection::Compare) {
+                &[1, 2, 3, 4, 5, 6, 7]
+            } else {
+                &[]
+            };
+            render::csv::table_with_numbers(out, header, &rows, args.csv_raw, numbers)
         }
     }
 }

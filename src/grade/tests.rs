@@ -429,3 +429,49 @@ fn other_grammars_feed_the_same_rules() {
         (Verdict::Ok, true, &[1, 2][..], 3)
     );
 }
+
+/// The guardrail what-if against the verdict rules, over every shape of
+/// tally: `require_citation` refuses exactly the `no_marker` turns, and
+/// lets every `orphan_marker` turn through.
+#[test]
+fn require_citation_refuses_exactly_no_marker() {
+    for observed in [false, true] {
+        for chunk_count in 0..4usize {
+            for marker_count in 0..3u32 {
+                for cited in 0..=marker_count.min(chunk_count as u32) {
+                    let t = Tally {
+                        marker_count,
+                        out_of_range: marker_count - cited,
+                        cited: (1..=cited).collect(),
+                        ..Tally::default()
+                    };
+                    let v = verdict(observed, chunk_count, &t);
+                    let refused = require_citation_refuses(observed, chunk_count, &t);
+                    assert_eq!(
+                        refused,
+                        v == Verdict::NoMarker,
+                        "{observed} {chunk_count} {t:?} → {v:?}"
+                    );
+                    if v == Verdict::OrphanMarker {
+                        assert!(!refused);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn require_citation_on_graded_rows() {
+    // A malformed marker is no citation: refused.
+    assert!(row_refused(&reply("see [kb-1]", 2)));
+    assert!(row_refused(&reply("no marker", 2)));
+    // Hallucinated but well-formed: let through.
+    let orphan = reply("see [KB-9]", 2);
+    assert_eq!(orphan.verdict, Verdict::OrphanMarker);
+    assert!(!row_refused(&orphan));
+    assert!(!row_refused(&reply("see [KB-1]", 2)));
+    // No retrieval: passes.
+    assert!(!row_refused(&reply("hello", 0)));
+    assert!(!row_refused(&reply("see [KB-1]", 0)));
+}

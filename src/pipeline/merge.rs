@@ -39,8 +39,30 @@ pub(super) struct Merger<'e> {
 
 impl Merger<'_> {
     #[allow(clippy::too_many_arguments)]
+    /// Merges everything; on an error, `accounted` gets the accounting of
+    /// what was read up to it (a refused log still says what it held).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn run<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
         mut self,
+        done_rx: Receiver<DoneMsg<A>>,
+        permit_tx: SyncSender<()>,
+        progress: Option<&indicatif::ProgressBar>,
+        counter: &AtomicU64,
+        make: &F,
+        sink: &mut S,
+        accounted: &mut InputStats,
+    ) -> Result<InputStats> {
+        let result = self.merge_all(done_rx, permit_tx, progress, counter, make, sink);
+        if result.is_err() {
+            self.total.files = self.sources.len() as u64;
+            *accounted = self.total.clone();
+        }
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn merge_all<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
+        &mut self,
         done_rx: Receiver<DoneMsg<A>>,
         permit_tx: SyncSender<()>,
         progress: Option<&indicatif::ProgressBar>,
@@ -130,7 +152,7 @@ impl Merger<'_> {
                 self.total.invalid_lines
             )));
         }
-        Ok(self.total)
+        Ok(self.total.clone())
     }
 
     /// Names where a read failed: `path:line` after the lines merged so far.

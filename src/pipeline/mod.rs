@@ -218,7 +218,32 @@ pub fn run<A, F, S>(
     sources: &[Source],
     progress: Option<&indicatif::ProgressBar>,
     make: F,
+    sink: S,
+) -> Result<InputStats>
+where
+    A: Accumulator,
+    F: Fn() -> A + Sync,
+    S: FnMut(A) -> Result<()>,
+{
+    run_accounted(
+        engine,
+        sources,
+        progress,
+        make,
+        sink,
+        &mut InputStats::default(),
+    )
+}
+
+/// [`run`], and on an error the accounting of what was read before it in
+/// `accounted` (`check` reports it under its `FAIL input error` line).
+pub fn run_accounted<A, F, S>(
+    engine: &Engine,
+    sources: &[Source],
+    progress: Option<&indicatif::ProgressBar>,
+    make: F,
     mut sink: S,
+    accounted: &mut InputStats,
 ) -> Result<InputStats>
 where
     A: Accumulator,
@@ -268,7 +293,9 @@ where
             assembly: dialect::Assembly::new(engine.dedupe, engine.assembly_window),
             idle: Vec::new(),
         };
-        merger.run(done_rx, permit_tx, progress, &counter, &make, &mut sink)
+        merger.run(
+            done_rx, permit_tx, progress, &counter, &make, &mut sink, accounted,
+        )
     })
 }
 

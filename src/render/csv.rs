@@ -155,10 +155,29 @@ pub fn table(
     rows: &[Vec<String>],
     raw: bool,
 ) -> Result<()> {
+    table_with_numbers(out, header, rows, raw, &[])
+}
+
+/// [`table`], with columns of numbers this tool formatted itself (signed
+/// differences such as `-0.1500`) written as they are: a number is not a
+/// formula, and neutralising it would turn it into text.
+pub fn table_with_numbers(
+    out: &mut dyn std::io::Write,
+    header: &[&str],
+    rows: &[Vec<String>],
+    raw: bool,
+    numbers: &[usize],
+) -> Result<()> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(header)?;
     for r in rows {
-        w.write_record(r.iter().map(|c| csv_cell(c, raw).into_owned()))?;
+        w.write_record(r.iter().enumerate().map(|(i, c)| {
+            if numbers.contains(&i) && c.parse::<f64>().is_ok_and(f64::is_finite) {
+                c.clone()
+            } else {
+                csv_cell(c, raw).into_owned()
+            }
+        }))?;
     }
     w.flush()?;
     Ok(())

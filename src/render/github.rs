@@ -23,7 +23,7 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
             out,
             "::error title=grounding-audit {}::{}",
             escape(g.gate.as_str()),
-            escape(&g.message)
+            escape(&super::gate_detail(g))
         )?;
     }
     for w in &d.warnings {

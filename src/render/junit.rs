@@ -65,13 +65,17 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
                         r#"      <failure message="{}" type="{}">{}</failure>"#,
                         xml(&g.message),
                         g.gate.as_str(),
-                        xml(&g.message)
+                        xml(&super::gate_detail(g))
                     )?;
                     writeln!(out, "    </testcase>")?;
                 }
                 Outcome::Skipped => {
                     writeln!(out, ">")?;
-                    writeln!(out, r#"      <skipped message="{}"/>"#, xml(&g.message))?;
+                    writeln!(
+                        out,
+                        r#"      <skipped message="{}"/>"#,
+                        xml(&super::gate_detail(g))
+                    )?;
                     writeln!(out, "    </testcase>")?;
                 }
             }

@@ -161,7 +161,7 @@ pub fn check(
                 .to_owned(),
                 g.observed.map_or_else(|| "-".into(), |o| o.to_string()),
                 g.threshold.to_string(),
-                g.message.clone(),
+                super::gate_detail(g),
             ]
         })
         .collect();

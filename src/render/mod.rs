@@ -81,6 +81,16 @@ pub fn rollup_lines(r: &Rollup) -> Vec<String> {
     ]
 }
 
+/// A gate's message with the turns it names (`… — turns: t-3 t-9`), for
+/// the formats that show one line per gate.
+pub fn gate_detail(g: &crate::gate::GateResult) -> String {
+    if g.turns.is_empty() {
+        g.message.clone()
+    } else {
+        format!("{} — turns: {}", g.message, g.turns.join(" "))
+    }
+}
+
 /// The input accounting as one human line.
 pub fn input_line(s: &InputStats) -> String {
     format!(

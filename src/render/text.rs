@@ -15,6 +15,9 @@ pub fn gate_list(out: &mut dyn Write, d: &Decision, input: &InputStats) -> Resul
             Outcome::Skipped => "skip",
         };
         writeln!(out, "  {mark}  {}: {}", g.gate, terminal(&g.message))?;
+        if !g.turns.is_empty() {
+            writeln!(out, "        turns: {}", terminal(&g.turns.join(" ")))?;
+        }
     }
     for w in &d.warnings {
         writeln!(out, "  warning: {}", terminal(w))?;

@@ -135,29 +135,68 @@ fn min_turns_pass_fail_and_boundary() {
 }
 
 #[test]
-fn confidence_gates_on_the_lower_bound() {
+fn require_proof_gates_on_the_lower_bound() {
     let f = log(&[("a", 16, 1, 0, 0, 0)]);
-    let (code, out, _) = check(&f, &["--min-rate", "0.9", "--confidence", "0.95"]);
+    let strict = ["--confidence", "0.95", "--require-proof"];
+    let (code, out, _) = check(&f, &[&["--min-rate", "0.9"][..], &strict].concat());
     assert_eq!(code, 1);
     assert!(
         out.starts_with(
-            "FAIL wilson95_lower=0.7302 < min_rate=0.9000 [grounded_rate=0.9412 (16/17)]"
+            "FAIL wilson95_lower=0.7302 < min_rate=0.9000 [grounded_rate=0.9412 (16/17), wilson95=[0.7302, 0.9895]; rule: require proof"
         ),
         "{out}"
     );
     assert_eq!(
-        check(&f, &["--min-rate", "0.73", "--confidence", "0.95"]).0,
+        check(&f, &[&["--min-rate", "0.73"][..], &strict].concat()).0,
         0
     );
     // Boundary: no grounded turn gives a lower bound of exactly 0, which passes 0.
     let zero = log(&[("a", 0, 4, 0, 0, 0)]);
     assert_eq!(
-        check(&zero, &["--min-rate", "0", "--confidence", "0.95"]).0,
+        check(&zero, &[&["--min-rate", "0"][..], &strict].concat()).0,
         0
     );
     assert_eq!(
-        check(&zero, &["--min-rate", "0.01", "--confidence", "0.95"]).0,
+        check(&zero, &[&["--min-rate", "0.01"][..], &strict].concat()).0,
         1
+    );
+    // --require-proof means nothing without --confidence.
+    assert_eq!(
+        run(&[
+            "check",
+            f.path().to_str().unwrap(),
+            "--min-rate",
+            "0.9",
+            "--require-proof"
+        ])
+        .0,
+        2
+    );
+}
+
+/// Issue 13: `--confidence` fails only when the data show the rate is
+/// below the bar (the Wilson upper bound is under it).
+#[test]
+fn confidence_fails_only_when_the_upper_bound_is_below_the_bar() {
+    let f = log(&[("a", 16, 1, 0, 0, 0)]);
+    let (code, out, _) = check(&f, &["--min-rate", "0.9", "--confidence", "0.95"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with(
+            "PASS wilson95_upper=0.9895 >= min_rate=0.9000 [grounded_rate=0.9412 (16/17), wilson95=[0.7302, 0.9895]; rule: fail only when the upper bound is below the bar]"
+        ),
+        "{out}"
+    );
+    // 10/20 = 0.5: its upper bound 0.7200 is below 0.9.
+    let bad = log(&[("a", 10, 10, 0, 0, 0)]);
+    let (code, out, _) = check(&bad, &["--min-rate", "0.9", "--confidence", "0.95"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("FAIL wilson95_upper=0.7"), "{out}");
+    // Boundary: all grounded gives an upper bound of exactly 1, which passes 1.
+    let all = log(&[("a", 3, 0, 0, 0, 0)]);
+    assert_eq!(
+        check(&all, &["--min-rate", "1", "--confidence", "0.95"]).0,
+        0
     );
 }
 
@@ -633,11 +672,20 @@ fn an_agent_named_overall_is_never_the_overall_scope() {
 fn a_rate_just_under_the_bar_never_prints_equal_to_it() {
     // 16/17 at 95%: the Wilson lower bound is 0.730180 (0.7302 at four decimals).
     let f = log(&[("a", 16, 1, 0, 0, 0)]);
-    let (code, out, _) = check(&f, &["--min-rate", "0.7302", "--confidence", "0.95"]);
+    let (code, out, _) = check(
+        &f,
+        &[
+            "--min-rate",
+            "0.7302",
+            "--confidence",
+            "0.95",
+            "--require-proof",
+        ],
+    );
     assert_eq!(code, 1);
     assert!(
         out.starts_with(
-            "FAIL wilson95_lower=0.73018 < min_rate=0.73020 [grounded_rate=0.9412 (16/17)]"
+            "FAIL wilson95_lower=0.73018 < min_rate=0.73020 [grounded_rate=0.9412 (16/17), wilson95="
         ),
         "{out}"
     );
@@ -693,4 +741,95 @@ fn markdown_counts_are_integers() {
         "{md}"
     );
     assert!(!md.contains(".0000 |"), "{md}");
+}
+
+/// The `grounding-audit check` commands of the README's "check and CI"
+/// section, continuation lines joined, YAML list and `run: |` prefixes
+/// dropped.
+fn readme_ci_commands() -> Vec<Vec<String>> {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let start = readme.find("\n## check and CI").expect("section");
+    let end = start + readme[start + 1..].find("\n## ").expect("next section");
+    let mut commands = Vec::new();
+    let mut in_code = false;
+    let mut pending = String::new();
+    for line in readme[start..end].lines() {
+        if line.starts_with("```") {
+            in_code = line.len() > 3 && !in_code;
+            if line == "```" {
+                in_code = false;
+            }
+            continue;
+        }
+        if !in_code {
+            continue;
+        }
+        let line = line.trim().trim_start_matches("- ");
+        if pending.is_empty() && !line.starts_with("grounding-audit check") {
+            continue;
+        }
+        pending.push_str(line.trim_end_matches('\\'));
+        pending.push(' ');
+        if !line.ends_with('\\') {
+            commands.push(
+                pending
+                    .split_whitespace()
+                    .skip(1)
+                    .map(str::to_owned)
+                    .collect(),
+            );
+            pending.clear();
+        }
+    }
+    commands
+}
+
+/// Every CI example of the README, run in a directory holding
+/// `exports/nightly/` and `baseline.json`: each passes on a quiet perfect
+/// night and fails on a small terrible one, as the README says.
+#[test]
+fn every_readme_ci_example_runs() {
+    let commands = readme_ci_commands();
+    assert!(commands.len() >= 4, "{commands:?}");
+    for (grounded, expected) in [(25, 0), (12, 1)] {
+        let dir = tempfile::tempdir().unwrap();
+        let nightly = dir.path().join("exports").join("nightly");
+        std::fs::create_dir_all(&nightly).unwrap();
+        let mut f = std::fs::File::create(nightly.join("night.jsonl")).unwrap();
+        for agent in ["billing-bot", "support-bot"] {
+            for i in 0..25 {
+                let reply = if i < grounded { "yes [KB-1]" } else { "none" };
+                writeln!(f, r#"{{"turn_id":"{agent}-{i}","agent_id":"{agent}","created_at":"2026-08-02T01:{i:02}:00Z","reply":"{reply}","grounding":{{"chunks":[{{"document_id":"d","score":0.8}}]}}}}"#).unwrap();
+            }
+        }
+        drop(f);
+        // Last week's baseline: the same agents at 0.96.
+        std::fs::write(
+            dir.path().join("baseline.json"),
+            r#"{"totals":{"grounded":48,"with_retrieval":50},"group_by":"agent","groups":[{"key":"billing-bot","grounded":24,"with_retrieval":25},{"key":"support-bot","grounded":24,"with_retrieval":25}]}"#,
+        )
+        .unwrap();
+        for args in &commands {
+            let out = bin().current_dir(dir.path()).args(args).output().unwrap();
+            assert_eq!(
+                out.status.code(),
+                Some(expected),
+                "grounded {grounded}/25: {args:?}\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let outputs = args
+                .windows(2)
+                .filter(|w| {
+                    ["--output", "--junit", "--markdown", "--write-baseline"]
+                        .contains(&w[0].as_str())
+                })
+                .map(|w| dir.path().join(&w[1]));
+            for path in outputs {
+                assert!(path.exists(), "{args:?}: {} not written", path.display());
+            }
+        }
+    }
 }

@@ -34,6 +34,7 @@ fn help_documents_exit_codes() {
         "1  check",
         "2  usage",
         "3  input error",
+        "4  output error",
     ] {
         assert!(out.contains(needle), "{needle}");
     }

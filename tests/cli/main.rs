@@ -17,6 +17,7 @@ mod markers;
 mod nothing_lost;
 mod props;
 mod realdata;
+mod regress;
 mod report;
 mod safety;
 mod summary;
