@@ -80,6 +80,7 @@ fn deliver(out: &mut dyn Write, bytes: &[u8]) -> Result<bool> {
 pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
     let gates = gates(args)?;
     let filter = config::filter(&args.filter)?;
+    let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
     engine.max_invalid = Some(args.max_invalid);
     let mut data = Grouped::default();
@@ -97,6 +98,10 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     })();
     let (decision, input, code) = match result {
         Ok(input) => {
+            if data.overall.turns == 0 {
+                let sources = config::sources(settings, &args.input, "check")?;
+                hints.explain_nothing(&engine, &sources)?;
+            }
             let d = gate::evaluate(&gates, &data, &input);
             let code = if d.pass { exit::SUCCESS } else { exit::FAILED };
             (d, input, code)

@@ -7,6 +7,7 @@ pub mod convert;
 pub mod evidence;
 pub mod explain;
 pub mod generate;
+pub mod hints;
 pub mod report;
 pub mod summary;
 pub mod turns;
@@ -33,6 +34,7 @@ pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Res
         Command::Evidence(a) => evidence::run(a, settings, out).map(|_| SUCCESS),
         Command::Convert(a) => convert::run(a, settings, out).map(|_| SUCCESS),
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
+        Command::Man => completions::run_man(out).map(|_| SUCCESS),
         Command::Generate(a) => generate::run(a, out).map(|_| SUCCESS),
     }
 }

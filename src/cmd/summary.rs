@@ -13,32 +13,8 @@ use crate::model::{Row, Verdict, format_time};
 use crate::pipeline::{self, Accumulator, InputStats};
 use crate::render::{self, Section, bar, rate};
 use anyhow::Result;
-use chrono::FixedOffset;
 use serde::Serialize;
 use std::io::Write;
-
-/// Parses `--tz`: `Z`, `UTC`, or `+HH:MM` / `-HH:MM`.
-pub fn parse_offset(s: &str) -> Result<FixedOffset> {
-    let bad = || {
-        exit::usage(format!(
-            "--tz {s:?}: expected an offset such as +02:00, -05:30 or Z"
-        ))
-    };
-    if s.eq_ignore_ascii_case("z") || s.eq_ignore_ascii_case("utc") {
-        return Ok(FixedOffset::east_opt(0).expect("zero offset"));
-    }
-    let (sign, rest) = match s.as_bytes().first() {
-        Some(b'+') => (1, &s[1..]),
-        Some(b'-') => (-1, &s[1..]),
-        _ => return Err(bad()),
-    };
-    let (h, m) = rest.split_once(':').unwrap_or((rest, "0"));
-    let (h, m): (i32, i32) = (h.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
-    if !(0..=23).contains(&h) || !(0..=59).contains(&m) {
-        return Err(bad());
-    }
-    FixedOffset::east_opt(sign * (h * 3600 + m * 60)).ok_or_else(bad)
-}
 
 /// One group of the breakdown.
 #[derive(Debug, Serialize)]
@@ -85,6 +61,9 @@ pub struct TriageDoc<'a> {
     pub conversation_id: Option<&'a crate::model::Id<'static>>,
     pub channel: &'a str,
     pub created_at: String,
+    /// `created_at` as tables show it (local with `--show-tz`).
+    #[serde(skip)]
+    pub shown_at: String,
     pub verdict: Verdict,
     pub marker_count: u32,
     pub out_of_range_markers: u32,
@@ -152,6 +131,8 @@ pub struct ToolRow<'a> {
 pub struct SummaryDoc<'a> {
     pub totals: &'a Rollup,
     pub group_by: &'static str,
+    /// The zone days are counted in (`--tz`).
+    pub tz: String,
     pub groups: Vec<GroupDoc<'a>>,
     pub triage: Vec<TriageDoc<'a>>,
     pub days: Vec<DayDoc>,
@@ -175,11 +156,13 @@ pub fn document<'a>(
     s: &'a Summary,
     triage: &'a [Row<'static>],
     input: &'a InputStats,
+    clock: &render::Clock,
 ) -> SummaryDoc<'a> {
     let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
     SummaryDoc {
         totals: &s.totals,
         group_by: by_name(s.opts.by),
+        tz: s.opts.tz.name(),
         groups: groups
             .iter()
             .map(|(k, g)| GroupDoc {
@@ -197,6 +180,7 @@ pub fn document<'a>(
                 conversation_id: r.conversation_id.as_ref(),
                 channel: &r.channel,
                 created_at: format_time(&r.created_at),
+                shown_at: clock.time(&r.created_at),
                 verdict: r.verdict,
                 marker_count: r.marker_count,
                 out_of_range_markers: r.out_of_range_markers,
@@ -263,11 +247,11 @@ const DAY_HEADER: [&str; 6] = [
 const TRIAGE_HEADER: [&str; 9] = [
     "created_at",
     "turn_id",
-    "agent",
+    "agent_id",
     "verdict",
-    "markers",
-    "out_of_range",
-    "malformed",
+    "marker_count",
+    "out_of_range_markers",
+    "malformed_markers",
     "confidence",
     "tool_errors",
 ];
@@ -313,7 +297,7 @@ fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
         .iter()
         .map(|t| {
             vec![
-                t.created_at.clone(),
+                t.shown_at.clone(),
                 t.turn_id.as_str().to_owned(),
                 t.agent_id.to_owned(),
                 t.verdict.as_str().to_owned(),
@@ -343,7 +327,15 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     } else {
         &DAY_HEADER[..5]
     };
-    let mut days = Section::new("Daily trend (grounded rate)", header).numeric(&[1, 2, 3, 4]);
+    let mut days = Section::new(
+        if doc.tz == "UTC" {
+            "Daily trend (grounded rate)".to_owned()
+        } else {
+            format!("Daily trend (grounded rate, days in {})", doc.tz)
+        },
+        header,
+    )
+    .numeric(&[1, 2, 3, 4]);
     days.rows = day_rows(doc, with_bar);
     let mut triage = Section::new(
         format!("Triage: {} most recent ungrounded turns", doc.triage.len()),
@@ -452,13 +444,10 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         ));
     }
     let filter = config::filter(&args.filter)?;
+    let clock = config::clock(&args.filter.zone)?;
+    let hints = super::hints::Hints::of(&filter);
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    let tz = args
-        .tz
-        .as_deref()
-        .map(parse_offset)
-        .transpose()?
-        .unwrap_or(FixedOffset::east_opt(0).expect("zero offset"));
+    let tz = clock.zone;
     let opts = SummaryOptions {
         by: args.by,
         triage: args.triage,
@@ -481,12 +470,15 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    if summary.totals.turns == 0 {
+        hints.explain_nothing(&engine, &sources)?;
+    }
     let triage = std::mem::replace(
         &mut summary.triage,
         crate::accumulate::PageHeap::new(0, None),
     )
     .into_rows();
-    let doc = document(&summary, &triage, &input);
+    let doc = document(&summary, &triage, &input, &clock);
     match args.format {
         SummaryFormat::Json => render::json::document(out, &doc),
         SummaryFormat::Table => render::table::sections(out, &sections(&doc, true)),
@@ -498,21 +490,6 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
                 CsvSection::Triage => (&TRIAGE_HEADER, triage_rows(&doc)),
             };
             render::csv::table(out, header, &rows, args.csv_raw)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offsets_parse() {
-        assert_eq!(parse_offset("+02:00").unwrap().local_minus_utc(), 7200);
-        assert_eq!(parse_offset("-05:30").unwrap().local_minus_utc(), -19800);
-        assert_eq!(parse_offset("Z").unwrap().local_minus_utc(), 0);
-        for bad in ["2", "+25:00", "+02:61", "bogus", ""] {
-            assert!(parse_offset(bad).is_err(), "{bad}");
         }
     }
 }

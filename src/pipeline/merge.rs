@@ -75,7 +75,7 @@ impl Merger<'_> {
         rest.extend(std::mem::take(&mut self.assembly).finish());
         self.assemble(rest, progress, make, sink)?;
         self.total.files = self.sources.len() as u64;
-        if self.total.invalid_lines > self.shown {
+        if self.total.invalid_lines > self.shown && !self.engine.quiet {
             let more = self.total.invalid_lines - self.shown;
             warn(
                 progress,
@@ -87,7 +87,7 @@ impl Merger<'_> {
         }
         // Counted over the whole run and named once each, in key order: the
         // same lines whatever the thread count.
-        for w in self.total.warnings.iter() {
+        for w in self.total.warnings.iter().filter(|_| !self.engine.quiet) {
             warn(progress, &w.line());
         }
         if let Some(max) = self.engine.max_invalid
@@ -188,7 +188,7 @@ impl Merger<'_> {
                 "{name}:{at}: {reason} (--strict)"
             )));
         }
-        if self.shown < self.engine.warn_limit {
+        if self.shown < self.engine.warn_limit && !self.engine.quiet {
             self.shown += 1;
             warn(progress, &format!("{name}:{at}: {reason}"));
         }

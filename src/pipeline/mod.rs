@@ -95,6 +95,8 @@ pub struct Engine {
     pub detail: bool,
     /// Records read without one of a turn's own before its group closes.
     pub assembly_window: u64,
+    /// Print no warnings (a second pass over input already reported on).
+    pub quiet: bool,
 }
 
 impl Engine {
@@ -119,6 +121,7 @@ impl Default for Engine {
             assemble: AssembleOptions::default(),
             detail: false,
             assembly_window: dialect::assembly::DEFAULT_WINDOW,
+            quiet: false,
         }
     }
 }
