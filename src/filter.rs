@@ -259,15 +259,6 @@ impl Filter {
                 })
             })
     }
-
-    /// True when a filter on a value (agent, channel, model, conversation)
-    /// is given: the ones [`near_misses`] can explain.
-    pub fn names_values(&self) -> bool {
-        !(self.agents.is_empty()
-            && self.channels.is_empty()
-            && self.models.is_empty()
-            && self.conversations.is_empty())
-    }
 }
 
 /// The value a near miss is compared by: lower case, separators dropped,
