@@ -35,10 +35,11 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "rep
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
-complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "evidence" -d 'Print one JSON evidence record per turn (free text only with --show-text)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
@@ -57,10 +58,19 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l since -d 'Only turns in the last SPAN before --now: a number and s, m, h, d or w (36h, 7d)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l now -d 'The time --since counts back from, which also ends the window unless --to is given (default: the clock, open-ended); for reproducible runs' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent -d 'Only this agent (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l channel -d 'Only this channel, e.g. chat or voice (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l model -d 'Only turns answered by this model (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l turn -d 'Only this turn (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -80,12 +90,37 @@ csv\t'One row per line, fixed columns, list fields joined with `;`'
 json\t'One document: rows, summary, next_cursor, input'
 jsonl\t'One JSON row per line'
 markdown\t'A Markdown table for tickets and pull requests'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l columns -d 'Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see README)' -r -f -a "turn_id\t''
+agent_id\t''
+conversation_id\t''
+channel\t''
+created_at\t''
+verdict\t''
+partial\t''
+cited_chunks\t''
+marker_count\t''
+out_of_range_markers\t''
+malformed_markers\t''
+markers_from\t''
+chunk_count\t''
+confidence\t''
+document_ids\t''
+chunk_ids\t''
+scores\t''
+tool_calls\t''
+tool_errors\t''
+model\t''
+tokens_used\t''
+cost_cents\t''
+latency_ms\t''
+unobserved_reason\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l would-block -d 'Only turns Orbit\'s require_citation guardrail would refuse: retrieval and no well-formed marker of the grammar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l all -d 'Every matching row in input order, streamed, with the summary over all of them'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
@@ -107,10 +142,19 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l since -d 'Only turns in the last SPAN before --now: a number and s, m, h, d or w (36h, 7d)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l now -d 'The time --since counts back from, which also ends the window unless --to is given (default: the clock, open-ended); for reproducible runs' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent -d 'Only this agent (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l channel -d 'Only this channel, e.g. chat or voice (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l model -d 'Only turns answered by this model (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l turn -d 'Only this turn (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -122,7 +166,6 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 channel\t''
 model\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l triage -d 'Most recent ungrounded turns to list (0 turns the list off)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l tz -d 'Day boundaries at this UTC offset, e.g. +02:00 (default UTC)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l low-score -d 'Citations of chunks scoring below this count as low-confidence citations' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l bucket -d 'Trend bucket width (at the --tz offset)' -r -f -a "hour\t'One row per hour'
 day\t'One row per day'
@@ -130,8 +173,6 @@ week\t'One row per ISO week (Monday to Sunday), labelled like 2026-W31'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare -d 'Compare with a baseline: a saved `summary --format json` document' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-from -d 'Compare with the turns of the same logs from this time (the baseline window; with --compare-to)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-to -d 'End of the baseline window (exclusive)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l since -d 'Only turns in the last DURATION (30m, 12h, 7d, 2w) before --now' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l now -d 'The time --since counts back from (RFC 3339 or YYYY-MM-DD; default: the current time)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l confidence -d 'Confidence of the comparison\'s intervals' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l format -d 'Output format' -r -f -a "table\t'Tables for the terminal, with a trend bar per day'
 json\t'One document with a key per section'
@@ -149,6 +190,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-previous -d 'Compare the --since window with the window of the same length just before it'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s q -l quiet -d 'Hide the progress bar'
@@ -169,10 +211,19 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l since -d 'Only turns in the last SPAN before --now: a number and s, m, h, d or w (36h, 7d)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l now -d 'The time --since counts back from, which also ends the window unless --to is given (default: the clock, open-ended); for reproducible runs' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent -d 'Only this agent (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l channel -d 'Only this channel, e.g. chat or voice (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l model -d 'Only turns answered by this model (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l turn -d 'Only this turn (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -206,6 +257,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l per-agent -d 'Apply the rate gates (--min-rate, --max-drop, --max-orphan-rate) to each agent as well as overall'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l require-proof -d 'With --confidence: the Wilson lower bound must clear --min-rate (the stricter rule, for regulated agents)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l allow-empty -d 'Pass (with a warning) when no turn had retrieval'
@@ -235,6 +287,8 @@ footnote\t'`[^N]`, 1-based footnotes'
 id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l low-score -d 'Citations of chunks scoring below this are flagged as low-confidence citations' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'A readable audit of the turn'
 json\t'The same as one JSON document'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l threads -d 'Worker threads (default: all cores)' -r
@@ -243,8 +297,9 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-text -d 'Show the reply text (markers highlighted on a terminal)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-text -d 'Show the text the log carries: the question, the reply (markers highlighted on a terminal) and each chunk\'s text (cited chunks marked)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-tools -d 'Show tool-call arguments and results'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
@@ -263,6 +318,19 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l since -d 'Only turns in the last SPAN before --now: a number and s, m, h, d or w (36h, 7d)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l now -d 'The time --since counts back from, which also ends the window unless --to is given (default: the clock, open-ended); for reproducible runs' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent -d 'Only this agent (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l channel -d 'Only this channel, e.g. chat or voice (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l model -d 'Only turns answered by this model (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l turn -d 'Only this turn (repeatable)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -276,6 +344,8 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l show-text -d 'Include the free text the log carries (question, injected chunk text, model outputs, reply); without it records hold ids, scores, lengths and statuses only'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
@@ -330,6 +400,12 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l bytes -d 'Approximate size to write, in bytes (suffixes k, M, G allowed)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l seed -d 'Random seed' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l agents -d 'Number of agents' -r
@@ -339,13 +415,14 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn of agentfootprint logs'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn (free text only with --show-text)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -54,7 +54,7 @@ pub enum Command {
     /// Show one turn's full audit: chunks, markers, tools, telemetry.
     #[command(after_help = crate::exit::HELP)]
     Explain(ExplainArgs),
-    /// Print one JSON evidence record per turn of agentfootprint logs.
+    /// Print one JSON evidence record per turn (free text only with --show-text).
     #[command(after_help = crate::exit::HELP)]
     Evidence(EvidenceArgs),
     /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations.
@@ -68,6 +68,8 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`).
+    Man,
     /// Write a deterministic synthetic turn log (for benchmarks and tests).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -119,21 +121,59 @@ pub enum Retrievals {
     All,
 }
 
-/// Which turns count.
+/// Which time zone dates are read in and times are shown in.
+#[derive(Debug, Clone, Args)]
+pub struct ZoneArgs {
+    /// Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC.
+    #[arg(long, value_name = "ZONE", allow_hyphen_values = true)]
+    pub tz: Option<String>,
+    /// Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC.
+    #[arg(long)]
+    pub show_tz: bool,
+}
+
+/// Which turns count. Parsed here, resolved and applied in one place
+/// (`config::filter`, `filter::Filter`).
 #[derive(Debug, Clone, Args)]
 pub struct FilterArgs {
-    /// Only turns at or after this time (RFC 3339, or YYYY-MM-DD for UTC midnight).
+    /// Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz).
     #[arg(long, value_name = "TIME")]
     pub from: Option<String>,
-    /// Only turns before this time (exclusive; RFC 3339 or YYYY-MM-DD).
+    /// Only turns before this time (exclusive; same forms as --from).
     #[arg(long, value_name = "TIME")]
     pub to: Option<String>,
+    /// Only turns in the last SPAN before --now: a number and s, m, h, d or w (36h, 7d).
+    #[arg(long, value_name = "SPAN", conflicts_with = "from")]
+    pub since: Option<String>,
+    /// The time --since counts back from, which also ends the window unless --to is given (default: the clock, open-ended); for reproducible runs.
+    #[arg(long, value_name = "TIME", requires = "since")]
+    pub now: Option<String>,
     /// Only this agent (repeatable).
     #[arg(long, value_name = "ID")]
     pub agent: Vec<String>,
     /// Only this channel, e.g. chat or voice (repeatable).
     #[arg(long, value_name = "C")]
     pub channel: Vec<String>,
+    /// Only turns answered by this model (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub model: Vec<String>,
+    /// Only this turn (repeatable).
+    #[arg(long = "turn", value_name = "ID")]
+    pub turn: Vec<String>,
+    /// Only turns of this conversation (repeatable); report lists them oldest first.
+    #[arg(long, value_name = "ID")]
+    pub conversation: Vec<String>,
+    /// Only turns whose reply text matches this regex (the text is still not printed without --show-text).
+    #[arg(long, value_name = "REGEX")]
+    pub grep: Option<String>,
+    /// Only turns citing a chunk whose score is under S.
+    #[arg(long, value_name = "S")]
+    pub cited_below: Option<f64>,
+    /// Only turns whose confidence is under S (turns without scores never are).
+    #[arg(long, value_name = "S")]
+    pub confidence_below: Option<f64>,
+    #[command(flatten)]
+    pub zone: ZoneArgs,
 }
 
 /// How markers are read.
@@ -195,6 +235,9 @@ pub struct ReportArgs {
     /// CSV: write values as they are, without neutralising leading = + - @.
     #[arg(long)]
     pub csv_raw: bool,
+    /// Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see README).
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::render::columns::NAMES))]
+    pub columns: Vec<String>,
 }
 
 /// `summary` output formats.
@@ -259,9 +302,6 @@ pub struct SummaryArgs {
     /// Most recent ungrounded turns to list (0 turns the list off).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub triage: usize,
-    /// Day boundaries at this UTC offset, e.g. +02:00 (default UTC).
-    #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
-    pub tz: Option<String>,
     /// Citations of chunks scoring below this count as low-confidence citations.
     #[arg(long, value_name = "S", default_value_t = 0.5)]
     pub low_score: f64,
@@ -280,12 +320,6 @@ pub struct SummaryArgs {
     /// Compare the --since window with the window of the same length just before it.
     #[arg(long, requires = "since", conflicts_with = "compare_from")]
     pub compare_previous: bool,
-    /// Only turns in the last DURATION (30m, 12h, 7d, 2w) before --now.
-    #[arg(long, value_name = "DURATION", conflicts_with_all = ["from", "to"])]
-    pub since: Option<String>,
-    /// The time --since counts back from (RFC 3339 or YYYY-MM-DD; default: the current time).
-    #[arg(long, value_name = "TIME", requires = "since")]
-    pub now: Option<String>,
     /// Confidence of the comparison's intervals.
     #[arg(long, value_name = "C", default_value_t = 0.95)]
     pub confidence: f64,
@@ -406,12 +440,17 @@ pub struct ExplainArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub markers: MarkerArgs,
-    /// Show the reply text (markers highlighted on a terminal).
+    /// Show the text the log carries: the question, the reply (markers highlighted on a terminal) and each chunk's text (cited chunks marked).
     #[arg(long)]
     pub show_text: bool,
     /// Show tool-call arguments and results.
     #[arg(long)]
     pub show_tools: bool,
+    /// Citations of chunks scoring below this are flagged as low-confidence citations.
+    #[arg(long, value_name = "S", default_value_t = 0.5)]
+    pub low_score: f64,
+    #[command(flatten)]
+    pub zone: ZoneArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
     pub format: ExplainFormat,
@@ -423,7 +462,12 @@ pub struct EvidenceArgs {
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
+    pub filter: FilterArgs,
+    #[command(flatten)]
     pub markers: MarkerArgs,
+    /// Include the free text the log carries (question, injected chunk text, model outputs, reply); without it records hold ids, scores, lengths and statuses only.
+    #[arg(long)]
+    pub show_text: bool,
 }
 
 /// Target of `convert`.

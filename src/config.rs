@@ -1,14 +1,17 @@
 //! Parse, then resolve: turns the plain clap structs into the settings the
 //! commands use. This is the one place that looks at the environment
-//! (terminals, `NO_COLOR`, `TERM`, `CI`) and validates option combinations.
+//! (terminals, `NO_COLOR`, `TERM`, `CI`, `GROUNDING_AUDIT_TZ`, the clock for
+//! `--since`) and validates option combinations.
 
-use crate::cli::{ColorChoice, FilterArgs, InputArgs, MarkerArgs};
+use crate::cli::{ColorChoice, FilterArgs, InputArgs, MarkerArgs, ZoneArgs};
 use crate::exit;
-use crate::filter::{Filter, parse_bound};
+use crate::filter::{Filter, Zone, parse_bound, parse_span};
 use crate::input::{self, Source};
 use crate::markers::Grammar;
 use crate::pipeline::Engine;
+use crate::render::Clock;
 use anyhow::Result;
+use chrono::{DateTime, Utc};
 use std::io::IsTerminal;
 
 /// Process-wide settings, resolved once.
@@ -97,27 +100,95 @@ pub fn grammar(m: &MarkerArgs) -> Result<Option<Grammar>> {
     }
 }
 
-/// Resolves the filter flags.
+/// The variable that gives the default `--tz`.
+pub const TZ_ENV: &str = "GROUNDING_AUDIT_TZ";
+
+/// Resolves `--tz`, else `$GROUNDING_AUDIT_TZ`, else UTC.
+pub fn zone(z: &ZoneArgs) -> Result<Zone> {
+    zone_from(z.tz.as_deref(), std::env::var(TZ_ENV).ok().as_deref())
+}
+
+/// [`zone`] with the environment passed in (tests).
+pub fn zone_from(flag: Option<&str>, env: Option<&str>) -> Result<Zone> {
+    match (flag, env.filter(|e| !e.trim().is_empty())) {
+        (Some(f), _) => Zone::parse(f).map_err(|e| exit::usage(format!("--tz: {e}"))),
+        (None, Some(e)) => Zone::parse(e).map_err(|m| exit::usage(format!("{TZ_ENV}: {m}"))),
+        (None, None) => Ok(Zone::utc()),
+    }
+}
+
+/// How times are shown: UTC, or local in the zone with `--show-tz`.
+pub fn clock(z: &ZoneArgs) -> Result<Clock> {
+    Ok(Clock {
+        zone: zone(z)?,
+        local: z.show_tz,
+    })
+}
+
+/// Resolves the filter flags (the clock is read here, once, for `--since`).
 pub fn filter(f: &FilterArgs) -> Result<Filter> {
+    filter_at(f, zone(&f.zone)?, Utc::now())
+}
+
+/// [`filter`] with the zone and the current time passed in.
+pub fn filter_at(f: &FilterArgs, zone: Zone, clock_now: DateTime<Utc>) -> Result<Filter> {
     let bound = |name: &str, v: &Option<String>| -> Result<_> {
         v.as_deref()
-            .map(parse_bound)
+            .map(|s| parse_bound(s, &zone))
             .transpose()
             .map_err(|e| exit::usage(format!("--{name}: {e}")))
     };
-    let from = bound("from", &f.from)?;
-    let to = bound("to", &f.to)?;
+    let mut from = bound("from", &f.from)?;
+    let mut to = bound("to", &f.to)?;
+    if let Some(span) = &f.since {
+        let span = parse_span(span).map_err(|e| exit::usage(format!("--since: {e}")))?;
+        let given = bound("now", &f.now)?;
+        // An explicit --now ends the window there too (a run replayed
+        // later sees the same turns); the real clock does not, so a turn
+        // stamped a moment ahead of this machine is still listed.
+        if to.is_none() {
+            to = given;
+        }
+        let now = given.unwrap_or(clock_now);
+        from = Some(now.checked_sub_signed(span).ok_or_else(|| {
+            exit::usage("--since reaches back further than any time can be written")
+        })?);
+    }
     if let (Some(a), Some(b)) = (from, to)
         && a >= b
     {
-        return Err(exit::usage("--from must be earlier than --to"));
+        return Err(exit::usage(format!(
+            "--from must be earlier than --to (they are {} and {} in UTC)",
+            crate::model::format_time(&a),
+            crate::model::format_time(&b)
+        )));
     }
+    let score = |name: &str, v: Option<f64>| -> Result<Option<f64>> {
+        match v {
+            Some(x) if !x.is_finite() => Err(exit::usage(format!("--{name} must be a number"))),
+            v => Ok(v),
+        }
+    };
+    let grep = f
+        .grep
+        .as_deref()
+        .map(|re| {
+            regex::Regex::new(re).map_err(|e| exit::usage(format!("--grep: not a regex: {e}")))
+        })
+        .transpose()?;
     Ok(Filter {
         from,
         to,
         agents: f.agent.clone(),
         channels: f.channel.clone(),
-        ..Filter::default()
+        models: f.model.clone(),
+        turn_ids: f.turn.clone(),
+        conversations: f.conversation.clone(),
+        grep,
+        verdicts: Vec::new(),
+        cited_below: score("cited-below", f.cited_below)?,
+        confidence_below: score("confidence-below", f.confidence_below)?,
+        would_block: false,
     })
 }
 
@@ -197,39 +268,4 @@ pub fn sources(settings: &Settings, input: &InputArgs, command: &str) -> Result<
         );
     }
     Ok(expanded.sources)
-}
-
-/// Resolves `--since DURATION` (`30m`, `12h`, `7d`, `2w`) against `--now`
-/// (RFC 3339 or a date; default the current time) into the window
-/// `[now − DURATION, now)`.
-pub fn since(
-    duration: &str,
-    now: Option<&str>,
-) -> Result<(chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>)> {
-    let bad = || {
-        exit::usage(format!(
-            "--since {duration:?}: expected a duration such as 30m, 12h, 7d or 2w"
-        ))
-    };
-    let split = duration.len().checked_sub(1).ok_or_else(bad)?;
-    let (n, unit) = duration.split_at(split);
-    let n: i64 = n.parse().map_err(|_| bad())?;
-    let seconds = match unit {
-        "m" => 60,
-        "h" => 3_600,
-        "d" => 86_400,
-        "w" => 7 * 86_400,
-        _ => return Err(bad()),
-    };
-    let span = n
-        .checked_mul(seconds)
-        .filter(|s| *s > 0)
-        .and_then(chrono::TimeDelta::try_seconds)
-        .ok_or_else(bad)?;
-    let now = match now {
-        Some(t) => parse_bound(t).map_err(|e| exit::usage(format!("--now: {e}")))?,
-        None => chrono::Utc::now(),
-    };
-    let from = now.checked_sub_signed(span).ok_or_else(bad)?;
-    Ok((from, now))
 }

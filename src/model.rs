@@ -391,7 +391,13 @@ pub struct Extras {
     /// Every tool call, in order.
     pub tools: Vec<ToolCall>,
     /// Dialect-specific facts worth showing (e.g. "2 model calls; the draft of call 1 was withheld").
+    /// Never free text from the log.
     pub notes: Vec<String>,
+    /// Each chunk's text when the log carries it, in chunk order (shown
+    /// only with `--show-text`).
+    pub chunk_texts: Vec<Option<String>>,
+    /// Facts that quote free text from the log (shown only with `--show-text`).
+    pub text_notes: Vec<String>,
 }
 
 /// One tool call as `explain` shows it.

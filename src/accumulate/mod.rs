@@ -106,6 +106,10 @@ pub struct PageHeap {
     after: Option<After>,
     /// Kept sorted newest first; never longer than `cap`.
     rows: Vec<(Row<'static>, Pos)>,
+    /// Rows offered that `keep` accepted, on every page.
+    pub matching: u64,
+    /// Of those, the rows the cursor passed over (newer: on earlier pages).
+    pub newer: u64,
 }
 
 impl PageHeap {
@@ -115,6 +119,8 @@ impl PageHeap {
             cap,
             after,
             rows: Vec::new(),
+            matching: 0,
+            newer: 0,
         }
     }
 
@@ -155,9 +161,11 @@ impl PageHeap {
             return;
         }
         // Pick the block's best `cap` by key first, so only they are copied.
-        let mut idx: Vec<usize> = (0..rows.len())
-            .filter(|&i| keep(&rows[i].row) && self.admits(&rows[i]))
-            .collect();
+        let mut idx: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i].row)).collect();
+        self.matching += idx.len() as u64;
+        let before = idx.len();
+        idx.retain(|&i| self.admits(&rows[i]));
+        self.newer += (before - idx.len()) as u64;
         let by_key = |a: &usize, b: &usize| key_of(&rows[*b]).cmp(&key_of(&rows[*a]));
         if idx.len() > self.cap {
             idx.select_nth_unstable_by(self.cap - 1, by_key);
@@ -180,6 +188,8 @@ impl Accumulator for PageHeap {
         self.add_where(rows, |_| true);
     }
     fn merge(&mut self, later: Self) {
+        self.matching += later.matching;
+        self.newer += later.newer;
         self.insert_sorted(later.rows);
     }
 }

@@ -10,7 +10,7 @@ pub use crate::cli::Bucket;
 use crate::cli::GroupBy;
 use crate::model::{Row, Verdict};
 use crate::pipeline::{Accumulator, Graded};
-use chrono::{Datelike, FixedOffset, NaiveDate};
+use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -289,7 +289,8 @@ pub struct GroupStats {
 pub struct SummaryOptions {
     pub by: GroupBy,
     pub triage: usize,
-    pub tz: FixedOffset,
+    /// Days are local days in this zone (`--tz`).
+    pub tz: crate::filter::Zone,
     pub low_score: f64,
     pub bucket: Bucket,
 }
@@ -391,7 +392,12 @@ impl Accumulator for Summary {
     fn add_block(&mut self, rows: &[Graded<'_>]) {
         // Logs are mostly in time order: count a run of turns of one bucket
         // locally and touch the trend map once per run, not once per turn.
-        let offset = self.opts.tz.local_minus_utc() as i64;
+        // A fixed offset (UTC by default) is one addition per turn; a named
+        // zone looks up the offset in force at each turn's instant.
+        let fixed = match self.opts.tz {
+            crate::filter::Zone::Fixed(o) => Some(o.local_minus_utc() as i64),
+            crate::filter::Zone::Named(_) => None,
+        };
         let bucket = self.opts.bucket;
         let mut run: Option<(i64, Rollup)> = None;
         for g in rows {
@@ -401,6 +407,7 @@ impl Accumulator for Summary {
             self.tools.add(r);
             self.telemetry[r.verdict.slot()].add(r);
             self.guardrail.add(r);
+            let offset = fixed.unwrap_or_else(|| self.opts.tz.offset_secs(&r.created_at) as i64);
             let day = bucket.index(r.created_at.timestamp() + offset);
             match &mut run {
                 Some((d, acc)) if *d == day => acc.add(r),
@@ -541,7 +548,7 @@ mod tests {
         let opts = SummaryOptions {
             by: GroupBy::Agent,
             triage: 20,
-            tz: FixedOffset::east_opt(0).unwrap(),
+            tz: crate::filter::Zone::utc(),
             low_score: 0.5,
             bucket: Bucket::Day,
         };

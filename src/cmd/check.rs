@@ -181,7 +181,7 @@ fn baseline_options() -> SummaryOptions {
     SummaryOptions {
         by: GroupBy::Agent,
         triage: 20,
-        tz: chrono::FixedOffset::east_opt(0).expect("zero offset"),
+        tz: crate::filter::Zone::utc(),
         low_score: 0.5,
         bucket: crate::accumulate::summary::Bucket::Day,
     }
@@ -225,6 +225,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let mut gates = gates(args, policy.as_ref())?;
     gates.baseline = read_baseline(args)?;
     let filter = config::filter(&args.filter)?;
+    let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
     engine.max_invalid = Some(args.max_invalid);
     let want_summary = args.write_baseline.is_some();
@@ -260,6 +261,10 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let CheckAcc(mut data, summary) = acc;
     let (decision, input, code) = match result {
         Ok(input) => {
+            if data.overall.turns == 0 {
+                let sources = config::sources(settings, &args.input, "check")?;
+                hints.explain_nothing(&engine, &sources)?;
+            }
             let d = gate::evaluate(&gates, &data, &input);
             let code = if d.pass { exit::SUCCESS } else { exit::FAILED };
             (d, input, code)
@@ -282,7 +287,15 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         let mut doc = Vec::new();
         render::json::document(
             &mut doc,
-            &crate::cmd::summary::document(&s, &triage, &input),
+            &crate::cmd::summary::document(
+                &s,
+                &triage,
+                &input,
+                &render::Clock {
+                    zone: crate::filter::Zone::utc(),
+                    local: false,
+                },
+            ),
         )?;
         exit::write_file(path, &doc, false, "baseline")?;
     }

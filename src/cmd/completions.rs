@@ -1,5 +1,6 @@
-//! `completions`: shell completion scripts, generated from the clap model.
-//! The same scripts are checked in under `completions/` (a test keeps them fresh).
+//! `completions` and `man`: shell completion scripts and the man page,
+//! generated from the clap model (`clap_complete`, `clap_mangen`). The same
+//! files are checked in under `completions/` (a test keeps them fresh).
 
 use crate::cli::Cli;
 use anyhow::Result;
@@ -29,5 +30,18 @@ pub fn file_name(shell: clap_complete::Shell) -> String {
 /// Runs `completions`.
 pub fn run(shell: clap_complete::Shell, out: &mut dyn Write) -> Result<()> {
     out.write_all(&generate(shell))?;
+    Ok(())
+}
+
+/// The man page (roff), for `man -l completions/grounding-audit.1`.
+pub fn man_page() -> Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
+    Ok(buf)
+}
+
+/// Runs `man`.
+pub fn run_man(out: &mut dyn Write) -> Result<()> {
+    out.write_all(&man_page()?)?;
     Ok(())
 }

@@ -67,7 +67,10 @@ fn reason(c: &Collected, chosen: Option<&crate::markers::Grammar>) -> String {
         &grammar,
         String::new(),
         0,
-        false,
+        super::explain::Show {
+            text: false,
+            low_score: 0.5,
+        },
     )
     .reason
 }

@@ -4,12 +4,13 @@
 //! or a bounded length: never an empty text for what was not observed), the
 //! delivered answer only when a `turn_end` exists, the limitations of the
 //! record, and this tool's verdict. It reads turns through `cmd::turns`
-//! (the one reader) and decides no rule itself.
+//! (the one reader) and decides no rule itself. Free text (question,
+//! injected text, model outputs, the reply) only with `--show-text`; without
+//! it a record says whether text was observed and how long it was.
 
 use crate::accumulate::details::Collected;
 use crate::cli::EvidenceArgs;
-use crate::config::Settings;
-use crate::filter::Filter;
+use crate::config::{self, Settings};
 use crate::model::{Answer, format_time};
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -17,15 +18,17 @@ use std::io::Write;
 
 /// Runs `evidence`.
 pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
+    let filter = config::filter(&args.filter)?;
     super::turns::read(
         settings,
         &args.input,
         &args.markers,
-        Filter::default(),
+        filter,
         None,
         "evidence",
         |c, sources| {
-            serde_json::to_writer(&mut *out, &record(c, &sources[c.detail.source].name))?;
+            let rec = record(c, &sources[c.detail.source].name, args.show_text);
+            serde_json::to_writer(&mut *out, &rec)?;
             out.write_all(b"\n")?;
             Ok(())
         },
@@ -37,7 +40,7 @@ pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Res
 /// verdict with its grading facts, the chunks by pointer, and the
 /// dialect's own part (for agentfootprint: question, injected context,
 /// retrieval candidates, model calls, delivered answer, limitations).
-pub fn record(c: &Collected, source: &str) -> Value {
+pub fn record(c: &Collected, source: &str, show_text: bool) -> Value {
     let row = &c.row;
     let d = &c.detail;
     let answer_observed = !matches!(d.turn.answer, Answer::Unobserved(_));
@@ -76,7 +79,7 @@ pub fn record(c: &Collected, source: &str) -> Value {
         },
     });
     if let (Some(a), Value::Object(map)) = (&d.assembled, &mut rec) {
-        map.extend(a.evidence(true));
+        map.extend(a.evidence(show_text));
     }
     rec
 }

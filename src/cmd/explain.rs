@@ -9,7 +9,7 @@ use crate::exit;
 use crate::filter::Filter;
 use crate::grade::{grade, tally};
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
-use crate::model::{Answer, CitationIndex, Extras, Row, Turn, format_time};
+use crate::model::{Answer, CitationIndex, Extras, Row, Turn};
 use crate::render::escape::terminal;
 use crate::render::{self, Section};
 use anyhow::Result;
@@ -35,6 +35,11 @@ pub struct ChunkView {
     #[serde(flatten)]
     pub chunk: crate::model::Chunk<'static>,
     pub cited: bool,
+    /// Cited, with a score under `--low-score`.
+    pub low_confidence: bool,
+    /// The chunk's text, with `--show-text` when the log carries it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// The explain document.
@@ -46,12 +51,27 @@ pub struct Explained {
     pub reason: String,
     pub chunks: Vec<ChunkView>,
     pub markers: Vec<MarkerView>,
-    pub question: Option<String>,
+    /// What an `ok` verdict does and does not establish.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caveat: Option<String>,
+    /// `--low-score`: cited chunks scoring under it are low-confidence citations.
+    pub low_score: f64,
     pub tools: Vec<crate::model::ToolCall>,
     pub notes: Vec<String>,
+    /// Free text from the log; each only with `--show-text`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub text_notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
+    /// Chunk text exists in the log (so `--show-text` would show it).
+    #[serde(skip)]
+    pub has_chunk_text: bool,
 }
+
+/// What an `ok` verdict establishes, and what it leaves to the reader.
+pub const OK_CAVEAT: &str = "ok means each cited marker resolves to a chunk retrieval returned; it does not check that the chunk supports the claim: read the cited chunk's text (--show-text) to judge that";
 
 fn list(markers: &[MarkerView], want: &'static str) -> String {
     let picked: Vec<&str> = markers
@@ -101,14 +121,24 @@ pub fn reason(row: &Row<'_>, markers: &[MarkerView]) -> String {
     }
 }
 
-/// Builds the explanation of one turn.
+/// What `explain` shows and how (resolved from the flags).
+#[derive(Debug, Clone, Copy)]
+pub struct Show {
+    /// `--show-text`: question, reply, chunk text, notes quoting the log.
+    pub text: bool,
+    pub low_score: f64,
+}
+
+/// Builds the explanation of one turn. Free text from the log enters the
+/// document only when `show.text` asks for it: the output layer never sees
+/// what it must not print.
 pub fn explain(
     turn: Turn<'_>,
     extras: Extras,
     grammar: &Grammar,
     source: String,
     line: u64,
-    show_text: bool,
+    show: Show,
 ) -> Explained {
     let text = match &turn.answer {
         Answer::Reply(r) => Some(r.decoded().into_owned()),
@@ -158,24 +188,47 @@ pub fn explain(
         _ => {}
     }
     let row = grade(turn, grammar).into_owned();
+    let has_chunk_text = extras.chunk_texts.iter().any(Option::is_some);
     let chunks = row
         .chunks
         .iter()
-        .map(|c| ChunkView {
-            chunk: c.clone(),
-            cited: row.cited_chunks.contains(&c.index),
+        .map(|c| {
+            let cited = row.cited_chunks.contains(&c.index);
+            ChunkView {
+                chunk: c.clone(),
+                cited,
+                low_confidence: cited && c.score.is_some_and(|s| s < show.low_score),
+                text: show
+                    .text
+                    .then(|| {
+                        extras
+                            .chunk_texts
+                            .get(c.index as usize - 1)
+                            .cloned()
+                            .flatten()
+                    })
+                    .flatten(),
+            }
         })
         .collect();
     Explained {
         reason: reason(&row, &markers),
+        caveat: (row.verdict == crate::model::Verdict::Ok).then(|| OK_CAVEAT.to_owned()),
+        low_score: show.low_score,
         source,
         line,
         chunks,
         markers,
-        question: extras.question,
+        question: extras.question.filter(|_| show.text),
+        text_notes: if show.text {
+            extras.text_notes
+        } else {
+            Vec::new()
+        },
         tools: extras.tools,
         notes: extras.notes,
-        reply: if show_text { text } else { None },
+        reply: if show.text { text } else { None },
+        has_chunk_text,
         row,
     }
 }
@@ -188,7 +241,7 @@ fn find(
     grammar: Option<&Grammar>,
 ) -> Result<Option<Explained>> {
     let filter = Filter {
-        turn_id: Some(args.turn_id.clone()),
+        turn_ids: vec![args.turn_id.clone()],
         ..Filter::default()
     };
     let mut found = None;
@@ -208,7 +261,10 @@ fn find(
                 &g,
                 sources[d.source].name.clone(),
                 c.line,
-                args.show_text,
+                Show {
+                    text: args.show_text,
+                    low_score: args.low_score,
+                },
             ));
             Ok(())
         },
@@ -235,7 +291,7 @@ fn highlighted(reply: &str, markers: &[MarkerView], color: bool) -> String {
     out
 }
 
-fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
+fn text(out: &mut dyn Write, e: &Explained, color: bool, clock: &render::Clock) -> Result<()> {
     let r = &e.row;
     writeln!(
         out,
@@ -243,7 +299,7 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
         terminal(r.turn_id.as_str()),
         terminal(&r.agent_id),
         terminal(&r.channel),
-        format_time(&r.created_at)
+        clock.time(&r.created_at)
     )?;
     if let Some(c) = &r.conversation_id {
         writeln!(out, "conversation {}", terminal(c.as_str()))?;
@@ -268,6 +324,29 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
             |c| format!("{c:.4}")
         )
     )?;
+    if let Some(c) = &e.caveat {
+        writeln!(out, "note: {c}")?;
+    }
+    let low: Vec<String> = e
+        .chunks
+        .iter()
+        .filter(|c| c.low_confidence)
+        .map(|c| {
+            format!(
+                "chunk {} (score {})",
+                c.chunk.index,
+                c.chunk.score.map_or_else(String::new, |s| format!("{s}"))
+            )
+        })
+        .collect();
+    if !low.is_empty() {
+        writeln!(
+            out,
+            "low-confidence citations (score < {}): {}",
+            e.low_score,
+            low.join(", ")
+        )?;
+    }
     let mut sections = Vec::new();
     let mut chunks = Section::new(
         "chunks",
@@ -291,7 +370,12 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
                     .map_or("-", |d| d.as_str())
                     .to_owned(),
                 c.chunk.score.map_or_else(|| "-".into(), |s| format!("{s}")),
-                if c.cited { "yes" } else { "" }.to_owned(),
+                match (c.cited, c.low_confidence) {
+                    (true, true) => "yes (low score)",
+                    (true, false) => "yes",
+                    _ => "",
+                }
+                .to_owned(),
             ]
         })
         .collect();
@@ -347,6 +431,7 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
         r.tool_errors
     ));
     telemetry.notes.extend(e.notes.iter().cloned());
+    telemetry.notes.extend(e.text_notes.iter().cloned());
     if let Some(q) = &e.question {
         telemetry.notes.push(format!("question: {q}"));
     }
@@ -356,14 +441,96 @@ fn text(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
     if let Some(reply) = &e.reply {
         writeln!(out, "\nreply\n{}", highlighted(reply, &e.markers, color))?;
     }
+    if e.chunks.iter().any(|c| c.text.is_some()) {
+        chunk_texts(out, e, color)?;
+    }
     Ok(())
+}
+
+/// Each chunk's text, cited chunks marked `>>` (and bold on a terminal),
+/// low-confidence citations named.
+fn chunk_texts(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
+    writeln!(out, "\nchunk text (cited chunks marked >>)")?;
+    for c in &e.chunks {
+        let id = c
+            .chunk
+            .chunk_id
+            .as_ref()
+            .or(c.chunk.document_id.as_ref())
+            .map_or("-", |i| i.as_str());
+        let score = c
+            .chunk
+            .score
+            .map_or_else(|| "no score".to_owned(), |s| format!("score {s}"));
+        let what = match (c.cited, c.low_confidence) {
+            (true, true) => ", cited: low-confidence citation",
+            (true, false) => ", cited",
+            _ => "",
+        };
+        let head = format!(
+            "{} [{}] {} ({score}{what})",
+            if c.cited { ">>" } else { "  " },
+            c.chunk.index,
+            terminal(id)
+        );
+        if color && c.cited {
+            writeln!(out, "\x1b[1;32m{head}\x1b[0m")?;
+        } else {
+            writeln!(out, "{head}")?;
+        }
+        match &c.text {
+            Some(t) => {
+                for l in t.lines() {
+                    writeln!(out, "     {}", terminal(l))?;
+                }
+            }
+            None => writeln!(out, "     (text not recorded)")?,
+        }
+    }
+    Ok(())
+}
+
+/// True when `arg` names something on disk or is spelled like a log path.
+fn looks_like_path(arg: &str) -> bool {
+    std::path::Path::new(arg).exists()
+        || arg.contains('/')
+        || crate::input::is_log_name(arg)
+        || arg.ends_with(".json")
 }
 
 /// Runs `explain`; exit 1 when the turn is not found.
 pub fn run(args: &ExplainArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
     let grammar = config::grammar(&args.markers)?;
+    if !args.low_score.is_finite() {
+        return Err(exit::usage("--low-score must be a number"));
+    }
+    let clock = config::clock(&args.zone)?;
+    // `explain logs/ t-05`: the path came first.
+    let reversed = looks_like_path(&args.turn_id)
+        && args
+            .input
+            .paths
+            .first()
+            .is_some_and(|p| !p.exists() && !looks_like_path(&p.to_string_lossy()));
+    if reversed {
+        return Err(exit::usage(format!(
+            "the arguments look reversed: {:?} is a path and {:?} is not; the turn id comes first: grounding-audit explain {} {}",
+            args.turn_id,
+            args.input.paths[0].display().to_string(),
+            args.input.paths[0].display(),
+            args.turn_id
+        )));
+    }
     let Some(mut e) = find(args, settings, grammar.as_ref())? else {
-        return Err(exit::failed(format!("turn {:?} not found", args.turn_id)));
+        let hint = if looks_like_path(&args.turn_id) {
+            " (the first argument is the turn id, then the paths: grounding-audit explain TURN_ID PATHS…)"
+        } else {
+            ""
+        };
+        return Err(exit::failed(format!(
+            "turn {:?} not found{hint}",
+            args.turn_id
+        )));
     };
     if !args.show_tools {
         for t in &mut e.tools {
@@ -374,7 +541,13 @@ pub fn run(args: &ExplainArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     match args.format {
         ExplainFormat::Json => render::json::document(out, &e)?,
         ExplainFormat::Text => {
-            text(out, &e, settings.color)?;
+            text(out, &e, settings.color, &clock)?;
+            if !args.show_text && (e.has_chunk_text || e.row.verdict == crate::model::Verdict::Ok) {
+                writeln!(
+                    out,
+                    "\n(--show-text shows the question, the reply and the chunk text the log carries)"
+                )?;
+            }
             if args.show_tools {
                 for t in &e.tools {
                     writeln!(out, "\ntool {}", terminal(&t.name))?;

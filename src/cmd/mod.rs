@@ -7,6 +7,7 @@ pub mod convert;
 pub mod evidence;
 pub mod explain;
 pub mod generate;
+pub mod hints;
 pub mod inspect;
 pub mod report;
 pub mod summary;
@@ -35,6 +36,7 @@ pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Res
         Command::Convert(a) => convert::run(a, settings, out).map(|_| SUCCESS),
         Command::Inspect(a) => inspect::run(a, settings, out).map(|_| SUCCESS),
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
+        Command::Man => completions::run_man(out).map(|_| SUCCESS),
         Command::Generate(a) => generate::run(a, out).map(|_| SUCCESS),
     }
 }

@@ -6,7 +6,8 @@ use crate::cli::{ReportArgs, ReportFormat};
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::pipeline::{self, Accumulator, Graded};
-use crate::render::{self, ReportDoc};
+use crate::render::columns;
+use crate::render::{self, Clock, Page, ReportDoc};
 use anyhow::Result;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -73,20 +74,30 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     let mut filter = config::filter(&args.filter)?;
     filter.verdicts = args.verdict.clone();
     filter.would_block = args.would_block;
+    let clock = config::clock(&args.filter.zone)?;
+    // A conversation is listed whole, oldest first, on one page.
+    let conversation = !filter.conversations.is_empty() && !args.all;
+    if conversation && args.cursor.is_some() {
+        return Err(exit::usage(
+            "--conversation lists the whole conversation on one page; --cursor does not apply",
+        ));
+    }
+    let hints = super::hints::Hints::of(&filter);
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
     let after = args.cursor.as_deref().map(decode_cursor).transpose()?;
     let sources = config::sources(settings, &args.input, "report")?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
     if args.all {
-        return run_all(args, &engine, &sources, bar.as_ref(), out);
+        return run_all(args, &engine, &sources, bar.as_ref(), &clock, out);
     }
     let limit = args.limit as usize;
-    let mut page = PageHeap::new(limit + 1, None);
+    let cap = if conversation { usize::MAX } else { limit + 1 };
+    let mut page = PageHeap::new(cap, None);
     let input = pipeline::run(
         &engine,
         &sources,
         bar.as_ref(),
-        || PageHeap::new(limit + 1, after.clone()),
+        || PageHeap::new(cap, after.clone()),
         |a| {
             page.merge(a);
             Ok(())
@@ -95,8 +106,9 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    let (matching, newer) = (page.matching, page.newer);
     let mut entries = page.into_entries();
-    let next_cursor = if entries.len() > limit {
+    let next_cursor = if !conversation && entries.len() > limit {
         entries.truncate(limit);
         entries.last().map(|(r, pos)| {
             encode_cursor(&After {
@@ -108,14 +120,31 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     } else {
         None
     };
-    let rows: Vec<_> = entries.into_iter().map(|(r, _)| r).collect();
+    let mut rows: Vec<_> = entries.into_iter().map(|(r, _)| r).collect();
+    if conversation {
+        rows.reverse();
+    }
+    if matching == 0 {
+        hints.explain_nothing(&engine, &sources)?;
+    }
     let mut summary = Rollup::default();
     rows.iter().for_each(|r| summary.add(r));
     let doc = ReportDoc {
         rows: &rows,
         summary: &summary,
         next_cursor,
+        matching,
         input: &input,
+        page: if conversation {
+            Page::Conversation
+        } else {
+            Page::Numbered {
+                number: newer / limit as u64 + 1,
+                first: newer + 1,
+            }
+        },
+        columns: &args.columns,
+        clock,
     };
     match args.format {
         ReportFormat::Table => {
@@ -138,9 +167,9 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
         }
         ReportFormat::Csv => {
             let mut w = render::csv::writer(&mut *out);
-            render::csv::header(&mut w)?;
+            render::csv::header(&mut w, &args.columns)?;
             for r in &rows {
-                render::csv::row(&mut w, r, args.csv_raw)?;
+                render::csv::row_in(&mut w, r, &args.columns, args.csv_raw, &clock)?;
             }
             w.flush()?;
         }
@@ -149,20 +178,29 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
 }
 
 /// Rows of one block rendered in the worker, plus their rollup.
-struct Rendered {
+struct Rendered<'c> {
     format: ReportFormat,
     csv_raw: bool,
+    columns: &'c [String],
+    picked: &'c [&'c str],
+    clock: Clock,
     bytes: Vec<u8>,
     rollup: Rollup,
 }
 
-impl Accumulator for Rendered {
+impl Accumulator for Rendered<'_> {
     fn add_block(&mut self, rows: &[Graded<'_>]) {
         match self.format {
             ReportFormat::Csv => {
                 let mut w = render::csv::writer(&mut self.bytes);
                 for g in rows {
-                    let _ = render::csv::row(&mut w, &g.row, self.csv_raw);
+                    let _ = render::csv::row_in(
+                        &mut w,
+                        &g.row,
+                        self.columns,
+                        self.csv_raw,
+                        &self.clock,
+                    );
                 }
                 let _ = w.flush();
             }
@@ -174,10 +212,18 @@ impl Accumulator for Rendered {
                         ReportFormat::Json => {
                             render::json::stream::row(&mut self.bytes, &g.row, false)
                         }
-                        ReportFormat::Markdown => {
-                            render::markdown::stream::row(&mut self.bytes, &g.row)
-                        }
-                        ReportFormat::Table => render::table::stream::row(&mut self.bytes, &g.row),
+                        ReportFormat::Markdown => render::markdown::stream::row(
+                            &mut self.bytes,
+                            &g.row,
+                            self.picked,
+                            &self.clock,
+                        ),
+                        ReportFormat::Table => render::table::stream::row(
+                            &mut self.bytes,
+                            &g.row,
+                            self.picked,
+                            &self.clock,
+                        ),
                         ReportFormat::Csv => unreachable!("handled above"),
                     }
                 }
@@ -198,18 +244,24 @@ fn run_all(
     engine: &pipeline::Engine,
     sources: &[crate::input::Source],
     bar: Option<&indicatif::ProgressBar>,
+    clock: &Clock,
     out: &mut dyn Write,
 ) -> Result<()> {
     let format = args.format;
+    let default: &[&str] = match format {
+        ReportFormat::Markdown => &columns::MARKDOWN,
+        _ => &columns::TABLE,
+    };
+    let picked = columns::pick(&args.columns, default);
     match format {
         ReportFormat::Csv => {
             let mut w = render::csv::writer(&mut *out);
-            render::csv::header(&mut w)?;
+            render::csv::header(&mut w, &args.columns)?;
             w.flush()?;
         }
         ReportFormat::Json => render::json::stream::open(out)?,
-        ReportFormat::Markdown => render::markdown::stream::header(out)?,
-        ReportFormat::Table => render::table::stream::header(out)?,
+        ReportFormat::Markdown => render::markdown::stream::header(out, &picked)?,
+        ReportFormat::Table => render::table::stream::header(out, &picked, clock)?,
         ReportFormat::Jsonl => {}
     }
     let mut total = Rollup::default();
@@ -217,6 +269,9 @@ fn run_all(
     let make = || Rendered {
         format,
         csv_raw: args.csv_raw,
+        columns: &args.columns,
+        picked: &picked,
+        clock: *clock,
         bytes: Vec::new(),
         rollup: Rollup::default(),
     };

@@ -14,32 +14,8 @@ use crate::model::{Row, Verdict, format_time};
 use crate::pipeline::{self, Accumulator, InputStats};
 use crate::render::{self, Section, bar, rate};
 use anyhow::Result;
-use chrono::FixedOffset;
 use serde::Serialize;
 use std::io::Write;
-
-/// Parses `--tz`: `Z`, `UTC`, or `+HH:MM` / `-HH:MM`.
-pub fn parse_offset(s: &str) -> Result<FixedOffset> {
-    let bad = || {
-        exit::usage(format!(
-            "--tz {s:?}: expected an offset such as +02:00, -05:30 or Z"
-        ))
-    };
-    if s.eq_ignore_ascii_case("z") || s.eq_ignore_ascii_case("utc") {
-        return Ok(FixedOffset::east_opt(0).expect("zero offset"));
-    }
-    let (sign, rest) = match s.as_bytes().first() {
-        Some(b'+') => (1, &s[1..]),
-        Some(b'-') => (-1, &s[1..]),
-        _ => return Err(bad()),
-    };
-    let (h, m) = rest.split_once(':').unwrap_or((rest, "0"));
-    let (h, m): (i32, i32) = (h.parse().map_err(|_| bad())?, m.parse().map_err(|_| bad())?);
-    if !(0..=23).contains(&h) || !(0..=59).contains(&m) {
-        return Err(bad());
-    }
-    FixedOffset::east_opt(sign * (h * 3600 + m * 60)).ok_or_else(bad)
-}
 
 /// One group of the breakdown.
 #[derive(Debug, Serialize)]
@@ -87,6 +63,9 @@ pub struct TriageDoc<'a> {
     pub conversation_id: Option<&'a crate::model::Id<'static>>,
     pub channel: &'a str,
     pub created_at: String,
+    /// `created_at` as tables show it (local with `--show-tz`).
+    #[serde(skip)]
+    pub shown_at: String,
     pub verdict: Verdict,
     pub marker_count: u32,
     pub out_of_range_markers: u32,
@@ -184,6 +163,8 @@ pub struct SummaryDoc<'a> {
     /// Present with a baseline: the comparison, worst significant drop first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compare: Option<&'a Comparison>,
+    /// The zone days are counted in (`--tz`).
+    pub tz: String,
     pub groups: Vec<GroupDoc<'a>>,
     pub triage: Vec<TriageDoc<'a>>,
     /// The trend's bucket width: `hour`, `day` or `week`.
@@ -225,8 +206,9 @@ pub fn document<'a>(
     s: &'a Summary,
     triage: &'a [Row<'static>],
     input: &'a InputStats,
+    clock: &render::Clock,
 ) -> SummaryDoc<'a> {
-    document_with(s, triage, input, None)
+    document_with(s, triage, input, clock, None)
 }
 
 /// [`document`] with a comparison.
@@ -234,6 +216,7 @@ pub fn document_with<'a>(
     s: &'a Summary,
     triage: &'a [Row<'static>],
     input: &'a InputStats,
+    clock: &render::Clock,
     compare: Option<&'a Comparison>,
 ) -> SummaryDoc<'a> {
     let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
@@ -265,6 +248,7 @@ pub fn document_with<'a>(
                 })
                 .collect(),
         },
+        tz: s.opts.tz.name(),
         groups: groups
             .iter()
             .map(|(k, g)| GroupDoc {
@@ -282,6 +266,7 @@ pub fn document_with<'a>(
                 conversation_id: r.conversation_id.as_ref(),
                 channel: &r.channel,
                 created_at: format_time(&r.created_at),
+                shown_at: clock.time(&r.created_at),
                 verdict: r.verdict,
                 marker_count: r.marker_count,
                 out_of_range_markers: r.out_of_range_markers,
@@ -342,11 +327,11 @@ const DAY_HEADER: [&str; 6] = [
 const TRIAGE_HEADER: [&str; 9] = [
     "created_at",
     "turn_id",
-    "agent",
+    "agent_id",
     "verdict",
-    "markers",
-    "out_of_range",
-    "malformed",
+    "marker_count",
+    "out_of_range_markers",
+    "malformed_markers",
     "confidence",
     "tool_errors",
 ];
@@ -517,7 +502,7 @@ fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
         .iter()
         .map(|t| {
             vec![
-                t.created_at.clone(),
+                t.shown_at.clone(),
                 t.turn_id.as_str().to_owned(),
                 t.agent_id.to_owned(),
                 t.verdict.as_str().to_owned(),
@@ -547,10 +532,13 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     } else {
         &DAY_HEADER[..5]
     };
-    let title = match doc.bucket {
+    let mut title = match doc.bucket {
         "day" => "Daily trend (grounded rate)".to_owned(),
         b => format!("Trend by {b} (grounded rate)"),
     };
+    if doc.tz != "UTC" {
+        title = format!("{}, in {})", title.trim_end_matches(')'), doc.tz);
+    }
     let mut days = Section::new(title, header).numeric(&[1, 2, 3, 4]);
     days.rows = day_rows(doc, with_bar);
     let mut group_days = Section::new(
@@ -743,28 +731,31 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             args.confidence
         )));
     }
-    let mut filter = config::filter(&args.filter)?;
+    let filter = config::filter(&args.filter)?;
+    let clock = config::clock(&args.filter.zone)?;
+    let hints = super::hints::Hints::of(&filter);
     let mut baseline = match (&args.compare, &args.compare_from, &args.compare_to) {
         (Some(path), _, _) => Baseline::File(path.clone()),
         (None, Some(from), Some(to)) => {
-            let window = config::filter(&crate::cli::FilterArgs {
-                from: Some(from.clone()),
-                to: Some(to.clone()),
-                agent: Vec::new(),
-                channel: Vec::new(),
-            })
-            .map_err(|e| exit::usage(format!("--compare-from/--compare-to: {e:#}")))?;
-            Baseline::Window(window.from.expect("given"), window.to.expect("given"))
+            let bound = |s: &str| {
+                crate::filter::parse_bound(s, &clock.zone)
+                    .map_err(|e| exit::usage(format!("--compare-from/--compare-to: {e}")))
+            };
+            let (from, to) = (bound(from)?, bound(to)?);
+            if from >= to {
+                return Err(exit::usage(
+                    "--compare-from must be earlier than --compare-to",
+                ));
+            }
+            Baseline::Window(from, to)
         }
         _ => Baseline::None,
     };
-    if let Some(since) = &args.since {
-        let (from, to) = config::since(since, args.now.as_deref())?;
-        filter.from = Some(from);
-        filter.to = Some(to);
-        if args.compare_previous {
-            baseline = Baseline::Window(from - (to - from), from);
-        }
+    if args.compare_previous {
+        // The --since window, and the window of the same length just before it.
+        let from = filter.from.expect("--compare-previous requires --since");
+        let to = filter.to.unwrap_or_else(chrono::Utc::now);
+        baseline = Baseline::Window(from - (to - from), from);
     }
     if args.section == Some(CsvSection::Compare) && matches!(baseline, Baseline::None) {
         return Err(exit::usage(
@@ -772,12 +763,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         ));
     }
     let engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    let tz = args
-        .tz
-        .as_deref()
-        .map(parse_offset)
-        .transpose()?
-        .unwrap_or(FixedOffset::east_opt(0).expect("zero offset"));
+    let tz = clock.zone;
     let opts = SummaryOptions {
         by: args.by,
         triage: args.triage,
@@ -853,12 +839,15 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             },
         )
     });
+    if summary.totals.turns == 0 {
+        hints.explain_nothing(&engine, &sources)?;
+    }
     let triage = std::mem::replace(
         &mut summary.triage,
         crate::accumulate::PageHeap::new(0, None),
     )
     .into_rows();
-    let doc = document_with(&summary, &triage, &input, comparison.as_ref());
+    let doc = document_with(&summary, &triage, &input, &clock, comparison.as_ref());
     match args.format {
         SummaryFormat::Json => render::json::document(out, &doc),
         SummaryFormat::Table => render::table::sections(out, &sections(&doc, true)),
@@ -881,21 +870,6 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
                 &[]
             };
             render::csv::table_with_numbers(out, header, &rows, args.csv_raw, numbers)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn offsets_parse() {
-        assert_eq!(parse_offset("+02:00").unwrap().local_minus_utc(), 7200);
-        assert_eq!(parse_offset("-05:30").unwrap().local_minus_utc(), -19800);
-        assert_eq!(parse_offset("Z").unwrap().local_minus_utc(), 0);
-        for bad in ["2", "+25:00", "+02:61", "bogus", ""] {
-            assert!(parse_offset(bad).is_err(), "{bad}");
         }
     }
 }

@@ -778,8 +778,8 @@ fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
     found
 }
 
-/// What `explain` needs beyond the turn: tool calls in full and the question
-/// when the log carries one. Parsed with the general JSON model, since it
+/// What `explain` needs beyond the turn: tool calls in full, the question
+/// and each chunk's text when the log carries them. Parsed with the general JSON model, since it
 /// runs for one line only.
 pub fn parse_extras(line: &[u8]) -> crate::model::Extras {
     use crate::model::{Extras, ToolCall};
@@ -792,6 +792,20 @@ pub fn parse_extras(line: &[u8]) -> crate::model::Extras {
         .get("question")
         .and_then(Value::as_str)
         .map(str::to_owned);
+    // A chunk's text, under the names retrieval libraries use.
+    extras.chunk_texts = top
+        .get("grounding")
+        .and_then(|g| g.get("chunks"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            ["content", "text", "page_content"]
+                .iter()
+                .find_map(|k| c.get(*k).and_then(Value::as_str))
+                .map(str::to_owned)
+        })
+        .collect();
     let tools = top
         .get("grounding")
         .and_then(|g| g.get("tools"))

@@ -117,7 +117,7 @@ impl Merger<'_> {
         }
         // Counted over the whole run and named once each, in key order: the
         // same lines whatever the thread count.
-        for w in self.total.warnings.iter() {
+        for w in self.total.warnings.iter().filter(|_| !self.engine.silent) {
             warn(progress, &w.line());
         }
         if let Some(map) = self.engine.map {
@@ -242,11 +242,9 @@ impl Merger<'_> {
                 "{name}:{at}: {reason} (--strict)"
             )));
         }
-        if self.shown < self.engine.warn_limit {
+        if self.shown < self.engine.warn_limit && !self.engine.silent {
             self.shown += 1;
-            if !self.engine.silent {
-                warn(progress, &format!("{name}:{at}: {reason}"));
-            }
+            warn(progress, &format!("{name}:{at}: {reason}"));
         }
         Ok(())
     }

@@ -2,8 +2,9 @@
 //! Values that a spreadsheet would run as formulas are neutralised unless
 //! `--csv-raw` is given.
 
+use super::columns::{self, Style};
 use super::escape::csv_cell;
-use super::opt_num;
+use super::{Clock, opt_num};
 use crate::model::{Chunk, Row};
 use anyhow::Result;
 
@@ -42,16 +43,48 @@ pub fn writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
         .from_writer(out)
 }
 
-/// Writes the header record of `report`.
-pub fn header<W: std::io::Write>(w: &mut csv::Writer<W>) -> Result<()> {
-    w.write_record(REPORT_COLUMNS)?;
+/// Writes the header record of `report`: `cols`, or every column when empty.
+pub fn header<W: std::io::Write>(w: &mut csv::Writer<W>, cols: &[String]) -> Result<()> {
+    if cols.is_empty() {
+        w.write_record(REPORT_COLUMNS)?;
+    } else {
+        w.write_record(cols)?;
+    }
+    Ok(())
+}
+
+/// Writes one row with the columns `cols` (every column when empty).
+pub fn row_in<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    r: &Row<'_>,
+    cols: &[String],
+    raw: bool,
+    clock: &Clock,
+) -> Result<()> {
+    if cols.is_empty() {
+        return row(w, r, raw, clock);
+    }
+    for c in cols {
+        let v = columns::cell(r, c, Style::Csv, clock);
+        if columns::is_text(c) {
+            w.write_field(csv_cell(&v, raw).as_bytes())?;
+        } else {
+            w.write_field(&v)?;
+        }
+    }
+    w.write_record(None::<&[u8]>)?;
     Ok(())
 }
 
 /// Writes one row as a CSV record. Fields are formatted into one scratch
 /// buffer and handed to the writer one by one: this runs once per turn in
 /// `report --all --format csv`, so it avoids a string per field.
-pub fn row<W: std::io::Write>(w: &mut csv::Writer<W>, r: &Row<'_>, raw: bool) -> Result<()> {
+pub fn row<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    r: &Row<'_>,
+    raw: bool,
+    clock: &Clock,
+) -> Result<()> {
     use std::fmt::Write as _;
     let mut tmp = String::with_capacity(128);
     let text = |w: &mut csv::Writer<W>, s: &str| w.write_field(csv_cell(s, raw).as_bytes());
@@ -59,7 +92,11 @@ pub fn row<W: std::io::Write>(w: &mut csv::Writer<W>, r: &Row<'_>, raw: bool) ->
     text(w, &r.agent_id)?;
     text(w, r.conversation_id.as_ref().map_or("", |c| c.as_str()))?;
     text(w, &r.channel)?;
-    write_time(&mut tmp, &r.created_at);
+    if clock.local {
+        tmp = clock.time(&r.created_at);
+    } else {
+        write_time(&mut tmp, &r.created_at);
+    }
     w.write_field(&tmp)?;
     w.write_field(r.verdict.as_str())?;
     w.write_field(if r.partial { "true" } else { "false" })?;

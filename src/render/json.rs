@@ -46,7 +46,9 @@ pub mod stream {
     ) -> Result<()> {
         out.write_all(b"\n],\"summary\":")?;
         serde_json::to_writer(&mut *out, summary)?;
-        out.write_all(b",\"next_cursor\":null,\"input\":")?;
+        out.write_all(b",\"next_cursor\":null,\"matching\":")?;
+        serde_json::to_writer(&mut *out, &summary.turns)?;
+        out.write_all(b",\"input\":")?;
         serde_json::to_writer(&mut *out, input)?;
         out.write_all(b"}\n")?;
         Ok(())

@@ -1,9 +1,10 @@
 //! Markdown tables for tickets and pull requests. Cells are escaped so a
 //! hostile id cannot add a column, a row or markup.
 
+use super::columns::{self, Style};
 use super::escape::markdown_cell;
-use super::{ReportDoc, input_line, join, rollup_lines, verdict_label};
-use crate::model::{Row, format_time};
+use super::{Clock, Page, ReportDoc, input_line, join, page_line, rollup_lines};
+use crate::model::Row;
 use anyhow::Result;
 use std::io::Write;
 
@@ -28,38 +29,33 @@ pub fn table(out: &mut dyn Write, header: &[&str], rows: &[Vec<String>]) -> Resu
     Ok(())
 }
 
-const REPORT_HEADER: [&str; 9] = [
-    "created_at",
-    "turn_id",
-    "agent",
-    "verdict",
-    "cited",
-    "markers",
-    "out_of_range",
-    "malformed",
-    "confidence",
-];
-
-fn cells(r: &Row<'_>) -> Vec<String> {
-    vec![
-        format_time(&r.created_at),
-        r.turn_id.as_str().to_owned(),
-        r.agent_id.to_string(),
-        verdict_label(r),
-        join(&r.cited_chunks, ", "),
-        r.marker_count.to_string(),
-        r.out_of_range_markers.to_string(),
-        r.malformed_markers.to_string(),
-        r.confidence
-            .map_or_else(|| "–".to_owned(), |c| format!("{c:.2}")),
-    ]
+fn cells(r: &Row<'_>, cols: &[&str], clock: &Clock) -> Vec<String> {
+    cols.iter()
+        .map(|&c| match c {
+            "cited_chunks" => join(&r.cited_chunks, ", "),
+            "confidence" => r
+                .confidence
+                .map_or_else(|| "–".to_owned(), |c| format!("{c:.2}")),
+            _ => columns::cell(r, c, Style::Human, clock),
+        })
+        .collect()
 }
 
 /// `report --format markdown`.
 pub fn report(out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
-    let rows: Vec<_> = doc.rows.iter().map(cells).collect();
-    table(out, &REPORT_HEADER, &rows)?;
+    let cols = columns::pick(doc.columns, &columns::MARKDOWN);
+    let rows: Vec<_> = doc
+        .rows
+        .iter()
+        .map(|r| cells(r, &cols, &doc.clock))
+        .collect();
+    table(out, &cols, &rows)?;
     writeln!(out)?;
+    writeln!(
+        out,
+        "{}  ",
+        page_line(doc.page, doc.rows.len(), doc.matching)
+    )?;
     for line in rollup_lines(doc.summary) {
         writeln!(out, "{line}  ")?;
     }
@@ -74,14 +70,14 @@ pub fn report(out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
 pub mod stream {
     use super::*;
 
-    pub fn header(out: &mut dyn Write) -> Result<()> {
-        table(out, &REPORT_HEADER, &[])
+    pub fn header(out: &mut dyn Write, cols: &[&str]) -> Result<()> {
+        table(out, cols, &[])
     }
-    pub fn row(out: &mut Vec<u8>, r: &Row<'_>) {
+    pub fn row(out: &mut Vec<u8>, r: &Row<'_>, cols: &[&str], clock: &Clock) {
         let _ = writeln!(
             out,
             "| {} |",
-            cells(r)
+            cells(r, cols, clock)
                 .iter()
                 .map(|c| markdown_cell(c))
                 .collect::<Vec<_>>()
@@ -94,6 +90,7 @@ pub mod stream {
         input: &crate::pipeline::InputStats,
     ) -> Result<()> {
         writeln!(out)?;
+        writeln!(out, "{}  ", page_line(Page::All, 0, summary.turns))?;
         for line in rollup_lines(summary) {
             writeln!(out, "{line}  ")?;
         }

@@ -2,6 +2,7 @@
 //! rows and summaries. Only this stage knows about terminals, colour and
 //! escaping; every renderer writes to a `&mut dyn Write`.
 
+pub mod columns;
 pub mod csv;
 pub mod escape;
 pub mod github;
@@ -22,7 +23,65 @@ pub struct ReportDoc<'a> {
     pub rows: &'a [Row<'static>],
     pub summary: &'a Rollup,
     pub next_cursor: Option<String>,
+    /// Rows the filters select, over every page.
+    pub matching: u64,
     pub input: &'a InputStats,
+    /// Which rows of the matching ones these are.
+    #[serde(skip)]
+    pub page: Page,
+    /// `--columns`; empty for the format's default.
+    #[serde(skip)]
+    pub columns: &'a [String],
+    #[serde(skip)]
+    pub clock: Clock,
+}
+
+/// Where a page of rows stands among the matching rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// Page `number` (1-based), newest first, whose first row is row `first` (1-based).
+    Numbered { number: u64, first: u64 },
+    /// The whole of the conversations asked for, oldest first.
+    Conversation,
+    /// Every matching row (`--all`).
+    All,
+}
+
+/// What a report says about its rows: `page 1 · rows 1–50 of 566 matching · page-scoped rollup`.
+pub fn page_line(page: Page, shown: usize, matching: u64) -> String {
+    let shown = shown as u64;
+    match page {
+        Page::Numbered { number, .. } if shown == 0 => {
+            format!("page {number} · no rows of {matching} matching")
+        }
+        Page::Numbered { number, first } => format!(
+            "page {number} · rows {first}–{} of {matching} matching · page-scoped rollup",
+            first + shown - 1
+        ),
+        Page::Conversation => {
+            format!("rows 1–{shown} of {matching} matching, oldest first · rollup over these rows")
+        }
+        Page::All => format!("all {matching} matching rows · rollup over all of them"),
+    }
+}
+
+/// How times are written: UTC RFC 3339 with `Z` (the default), or with
+/// `--show-tz` the local time in the `--tz` zone with its offset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Clock {
+    pub zone: crate::filter::Zone,
+    pub local: bool,
+}
+
+impl Clock {
+    /// `t` as it is shown.
+    pub fn time(&self, t: &chrono::DateTime<chrono::Utc>) -> String {
+        if self.local {
+            self.zone.format(t)
+        } else {
+            crate::model::format_time(t)
+        }
+    }
 }
 
 /// A rate with four decimals, or `n/a`.

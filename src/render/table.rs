@@ -1,9 +1,10 @@
 //! Terminal tables (comfy-table). The only renderer that colours; plain and
 //! of fixed layout when not on a terminal, so snapshots stay stable.
 
+use super::columns::{self, Style};
 use super::escape::terminal;
-use super::{ReportDoc, input_line, join, rollup_lines, verdict_label};
-use crate::model::{Row, Verdict, format_time};
+use super::{Clock, Page, ReportDoc, input_line, page_line, rollup_lines};
+use crate::model::{Row, Verdict};
 use anyhow::Result;
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
 use std::io::Write;
@@ -42,52 +43,37 @@ pub fn verdict_cell(label: &str, v: Verdict, color: bool) -> Cell {
     })
 }
 
-const REPORT_HEADER: [&str; 11] = [
-    "created_at",
-    "turn_id",
-    "agent",
-    "channel",
-    "verdict",
-    "cited",
-    "markers",
-    "out_of_range",
-    "malformed",
-    "chunks",
-    "confidence",
-];
-
-fn report_cells(r: &Row<'_>, color: bool) -> Vec<Cell> {
-    vec![
-        Cell::new(format_time(&r.created_at)),
-        text(r.turn_id.as_str()),
-        text(&r.agent_id),
-        text(&r.channel),
-        verdict_cell(&verdict_label(r), r.verdict, color),
-        Cell::new(join(&r.cited_chunks, ",")),
-        num(r.marker_count),
-        num(r.out_of_range_markers),
-        num(r.malformed_markers),
-        num(r.chunk_count),
-        num(r
-            .confidence
-            .map_or_else(|| "-".to_owned(), |c| format!("{c:.2}"))),
-    ]
+fn report_cells(r: &Row<'_>, cols: &[&str], color: bool, clock: &Clock) -> Vec<Cell> {
+    cols.iter()
+        .map(|&c| {
+            let v = columns::cell(r, c, Style::Human, clock);
+            if c == "verdict" {
+                verdict_cell(&v, r.verdict, color)
+            } else if columns::is_numeric(c) {
+                num(v)
+            } else {
+                text(&v)
+            }
+        })
+        .collect()
 }
 
-/// `report --format table`: the page, its summary and the input accounting.
+/// `report --format table`: the page, what it is, its summary and the input accounting.
 pub fn report(out: &mut dyn Write, doc: &ReportDoc<'_>, color: bool) -> Result<()> {
+    let cols = columns::pick(doc.columns, &columns::TABLE);
     if doc.rows.is_empty() {
         writeln!(out, "no matching turns")?;
     } else {
-        let mut t = new_table(&REPORT_HEADER);
+        let mut t = new_table(&cols);
         if color {
             t.enforce_styling();
         }
         for r in doc.rows {
-            t.add_row(report_cells(r, color));
+            t.add_row(report_cells(r, &cols, color, &doc.clock));
         }
         writeln!(out, "{t}")?;
     }
+    writeln!(out, "{}", page_line(doc.page, doc.rows.len(), doc.matching))?;
     for line in rollup_lines(doc.summary) {
         writeln!(out, "{line}")?;
     }
@@ -110,41 +96,53 @@ pub mod stream {
         }
     }
 
-    pub fn header(out: &mut dyn Write) -> Result<()> {
-        writeln!(
-            out,
-            "{:<20}  {:<24}  {:<20}  {:<8}  {:<22}  {:<12}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}",
-            "created_at",
-            "turn_id",
-            "agent",
-            "channel",
-            "verdict",
-            "cited",
-            "markers",
-            "oor",
-            "malformed",
-            "chunks",
-            "confidence"
-        )?;
+    /// The width of a column in the streamed listing.
+    fn width(name: &str, clock: &Clock) -> usize {
+        let w = match name {
+            "created_at" if clock.local => 25,
+            "created_at" => 20,
+            "turn_id" | "conversation_id" => 24,
+            "agent_id" | "model" => 20,
+            "channel" => 8,
+            "verdict" => 22,
+            "cited_chunks" => 12,
+            "document_ids" | "chunk_ids" | "scores" => 24,
+            _ => 0,
+        };
+        w.max(name.len())
+    }
+
+    fn line(cols: &[&str], clock: &Clock, value: impl Fn(&str) -> String) -> String {
+        let mut s = String::new();
+        for (i, &c) in cols.iter().enumerate() {
+            if i > 0 {
+                s.push_str("  ");
+            }
+            let w = width(c, clock);
+            let v = value(c);
+            if columns::is_numeric(c) {
+                s.push_str(&format!("{:>w$}", terminal(&v)));
+            } else if matches!(c, "created_at" | "verdict") {
+                // The tool's own text: padded, never cut.
+                s.push_str(&format!("{v:<w$}"));
+            } else {
+                s.push_str(&fit(&v, w));
+            }
+        }
+        s.truncate(s.trim_end().len());
+        s
+    }
+
+    pub fn header(out: &mut dyn Write, cols: &[&str], clock: &Clock) -> Result<()> {
+        writeln!(out, "{}", line(cols, clock, |c| c.to_owned()))?;
         Ok(())
     }
 
-    pub fn row(out: &mut Vec<u8>, r: &Row<'_>) {
+    pub fn row(out: &mut Vec<u8>, r: &Row<'_>, cols: &[&str], clock: &Clock) {
         let _ = writeln!(
             out,
-            "{:<20}  {}  {}  {}  {:<22}  {}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}",
-            format_time(&r.created_at),
-            fit(r.turn_id.as_str(), 24),
-            fit(&r.agent_id, 20),
-            fit(&r.channel, 8),
-            verdict_label(r),
-            fit(&join(&r.cited_chunks, ","), 12),
-            r.marker_count,
-            r.out_of_range_markers,
-            r.malformed_markers,
-            r.chunk_count,
-            r.confidence
-                .map_or_else(|| "-".to_owned(), |c| format!("{c:.2}")),
+            "{}",
+            line(cols, clock, |c| columns::cell(r, c, Style::Human, clock))
         );
     }
 
@@ -153,6 +151,7 @@ pub mod stream {
         summary: &crate::accumulate::Rollup,
         input: &crate::pipeline::InputStats,
     ) -> Result<()> {
+        writeln!(out, "{}", page_line(Page::All, 0, summary.turns))?;
         for line in rollup_lines(summary) {
             writeln!(out, "{line}")?;
         }

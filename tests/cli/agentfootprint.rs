@@ -253,7 +253,7 @@ fn evidence_for_every_capture_keeps_observations_distinct() {
     let Some(files) = captures() else { return };
     for f in files.iter().filter(|f| is_export(f)) {
         let n = name(f);
-        let (code, out, err) = run(&["evidence", f.to_str().unwrap()]);
+        let (code, out, err) = run(&["evidence", "--show-text", f.to_str().unwrap()]);
         assert_eq!(code, 0, "{n}: {err}");
         let recs = evidence_lines(&out);
         assert_eq!(recs.len(), expected(&n).len(), "{n}");
@@ -289,6 +289,7 @@ fn injected_rag_text_is_what_the_model_received() {
             .collect();
         let (code, out, err) = run(&[
             "evidence",
+            "--show-text",
             dir.join(format!("{s}.fileObservability.ndjson"))
                 .to_str()
                 .unwrap(),
@@ -320,7 +321,7 @@ fn scenario_b_cites_a_chunk_that_resolves_but_does_not_support_the_claim() {
     let Some(f) = shared("agentfootprint/B-rag-tools-2turns.events.jsonl") else {
         return;
     };
-    let (_, out, _) = run(&["evidence", f.to_str().unwrap()]);
+    let (_, out, _) = run(&["evidence", "--show-text", f.to_str().unwrap()]);
     let first = &evidence_lines(&out)[0];
     // The citation resolves, so the verdict is ok: the tool checks that markers
     // point at injected chunks, not that the chunk supports the sentence.
@@ -423,7 +424,7 @@ fn withheld_draft_without_turn_end_is_unobserved_not_empty() {
         rows[1]["verdict"], "ok",
         "a delivered answer is graded even when a draft was withheld"
     );
-    let (_, out, _) = run(&["evidence", f.to_str().unwrap()]);
+    let (_, out, _) = run(&["evidence", "--show-text", f.to_str().unwrap()]);
     let recs = evidence_lines(&out);
     for r in &recs {
         check_evidence(r, "withheld");
@@ -467,7 +468,7 @@ fn missing_turn_end_is_unobserved_and_bad_lines_are_reported() {
     assert!(err.contains(":5:") && err.contains("--strict"), "{err}");
     let (code, out, _) = run(&["evidence", "--strict", f.to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (3, ""));
-    let (code, out, err) = run(&["evidence", f.to_str().unwrap()]);
+    let (code, out, err) = run(&["evidence", "--show-text", f.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(err.contains(":5:"));
     let rec = &evidence_lines(&out)[0];
@@ -493,7 +494,7 @@ fn bounded_audit_is_never_graded() {
         "the genesis names the agent when no run_configured does"
     );
     assert_eq!(v["input"]["lines"], 5, "a document counts its records");
-    let (_, out, _) = run(&["evidence", f.to_str().unwrap()]);
+    let (_, out, _) = run(&["evidence", "--show-text", f.to_str().unwrap()]);
     let rec = &evidence_lines(&out)[0];
     assert_eq!(
         rec["delivered_answer"],
@@ -558,7 +559,7 @@ fn compact_recording_with_two_runs_and_an_incomplete_capture() {
     let (v, _) = report_rows(&f, &[]);
     assert_accounted(&v);
     assert_eq!(v["input"]["turns"], 2);
-    let (_, out, _) = run(&["evidence", f.to_str().unwrap()]);
+    let (_, out, _) = run(&["evidence", "--show-text", f.to_str().unwrap()]);
     let recs = evidence_lines(&out);
     assert!(
         recs[0]["limitations"]
@@ -653,7 +654,7 @@ fn evidence_keeps_rejected_retrieval_candidates() {
     let Some(f) = shared("agentfootprint/C-rag-door-markdown.fileObservability.ndjson") else {
         return;
     };
-    let (code, out, err) = run(&["evidence", f.to_str().unwrap()]);
+    let (code, out, err) = run(&["evidence", "--show-text", f.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let recs = evidence_lines(&out);
     let cands = recs[0]["retrieval_candidates"]

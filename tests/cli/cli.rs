@@ -25,6 +25,23 @@ fn completions_are_fresh() {
 }
 
 #[test]
+fn man_page_is_fresh() {
+    let (code, out, _) = run(&["man"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(".ie") || out.contains(".TH grounding-audit"),
+        "{out}"
+    );
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/grounding-audit.1");
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == out,
+        "completions/grounding-audit.1 is out of date: run `cargo run -- man > completions/grounding-audit.1` (or scripts/completions.sh)"
+    );
+}
+
+#[test]
 fn help_documents_exit_codes() {
     let (code, out, _) = run(&["--help"]);
     assert_eq!(code, 0);

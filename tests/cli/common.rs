@@ -10,6 +10,7 @@ pub fn bin() -> Command {
     let mut c = Command::cargo_bin("grounding-audit").expect("binary is built");
     c.env_remove("NO_COLOR")
         .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GROUNDING_AUDIT_TZ")
         .env("CI", "true");
     c
 }

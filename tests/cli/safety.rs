@@ -118,13 +118,13 @@ fn human_formats_escape_every_hostile_field() {
 fn the_streamed_table_has_one_line_per_row() {
     let (code, out, _) = run(&["report", "--all", &hostile("hostile-ids.jsonl")]);
     assert_eq!(code, 0);
-    // Header, nine rows, two summary lines and the input line.
-    assert_eq!(out.lines().count(), 1 + 9 + 3, "{out}");
+    // Header, nine rows, the rows line, two summary lines and the input line.
+    assert_eq!(out.lines().count(), 1 + 9 + 4, "{out}");
     // The boxed table: every line has the same width.
     let (_, out, _) = run(&["report", &hostile("hostile-ids.jsonl")]);
     let table: Vec<&str> = out
         .lines()
-        .take_while(|l| !l.starts_with("turns "))
+        .take_while(|l| !l.starts_with("page "))
         .collect();
     assert_eq!(table.len(), 3 + 9 + 1, "{out}");
     let width = table[0].chars().count();

@@ -197,8 +197,8 @@ impl Assembled for Run {
     fn extras(&self) -> Extras {
         Run::extras(self)
     }
-    fn evidence(&self, _show_text: bool) -> serde_json::Map<String, Value> {
-        Run::evidence(self)
+    fn evidence(&self, show_text: bool) -> serde_json::Map<String, Value> {
+        Run::evidence(self, show_text)
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self

@@ -516,6 +516,7 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
         created_at,
         bounded: false,
         question: None,
+        unsupported: Vec::new(),
         injections: Vec::new(),
         chunks: Vec::new(),
         candidates: Vec::new(),
@@ -746,14 +747,13 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
                     })
                     .collect();
                 let action = string("action").unwrap_or_else(|| "no action".into());
-                let list = if unsupported.is_empty() {
-                    "none".to_owned()
-                } else {
-                    unsupported.join(", ")
-                };
+                // The values are quoted from the answer: free text, shown
+                // only when text is asked for (`Run::unsupported`).
                 run.notes.push(format!(
-                    "framework evidence check: unsupported values {list}; action {action}"
+                    "framework evidence check: {} unsupported value(s); action {action}",
+                    unsupported.len()
                 ));
+                run.unsupported.extend(unsupported);
             }
             _ if e.kind == "grounding-audit.note" => {
                 if let Some(s) = p.as_str() {

@@ -163,6 +163,9 @@ pub struct Run {
     pub model: Option<String>,
     /// Other facts worth showing (evidence checks, incomplete recordings).
     pub notes: Vec<String>,
+    /// Values the framework's evidence check found unsupported, quoted
+    /// from the answer (free text: shown only with `--show-text`).
+    pub unsupported: Vec<String>,
 }
 
 impl Run {
@@ -288,7 +291,27 @@ impl Run {
             notes.push(format!("candidate {}: {rank}{score}, {fate}", c.id));
         }
         notes.extend(self.notes.iter().cloned());
+        let chunk_texts = (1..=self.chunks.len() as u32)
+            .map(|i| {
+                self.injections
+                    .iter()
+                    .find(|j| j.chunk == Some(i))
+                    .and_then(|j| j.content.as_ref())
+                    .and_then(Text::observed)
+                    .map(str::to_owned)
+            })
+            .collect();
+        let text_notes = if self.unsupported.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!(
+                "framework evidence check flagged: {}",
+                self.unsupported.join(", ")
+            )]
+        };
         Extras {
+            chunk_texts,
+            text_notes,
             question: self
                 .question
                 .as_ref()
@@ -314,7 +337,7 @@ impl Run {
     /// injected context, every retrieval candidate with its fate, each model
     /// call with its output kept distinct, the delivered answer (only when a
     /// `turn_end` exists) and the limitations of the record.
-    pub fn evidence(&self) -> serde_json::Map<String, Value> {
+    pub fn evidence(&self, show_text: bool) -> serde_json::Map<String, Value> {
         use serde_json::json;
         let mut limitations = Vec::new();
         if self.bounded || matches!(self.answer(), Answer::Unobserved(Unobserved::BoundedAudit)) {
@@ -337,9 +360,11 @@ impl Run {
                 .filter(|n| n.starts_with("the recording"))
                 .cloned(),
         );
-        let text = |t: Option<&Text>| {
-            t.and_then(Text::observed)
-                .map_or(Value::Null, |s| Value::String(s.to_owned()))
+        // Free text only with `show_text` (the record's `text_shown` says
+        // which); model outputs keep their status and length either way.
+        let text = |t: Option<&Text>| match t {
+            Some(Text::Observed(s)) if show_text => Value::String(s.clone()),
+            _ => Value::Null,
         };
         let injected: Vec<Value> = self
             .injections
@@ -378,22 +403,28 @@ impl Run {
                     "iteration": c.iteration,
                     "usage": c.usage,
                     "stop_reason": c.stop_reason,
-                    "output": output_value(&c.output),
+                    "output": output_value(&c.output, show_text),
                 })
             })
             .collect();
         let mut m = serde_json::Map::new();
         m.insert("export".into(), json!(self.export.as_str()));
+        m.insert("text_shown".into(), json!(show_text));
         m.insert("question".into(), text(self.question.as_ref()));
         m.insert("injected_chunks".into(), Value::Array(injected));
         m.insert("retrieval_candidates".into(), Value::Array(candidates));
         m.insert("model_calls".into(), Value::Array(calls));
         m.insert("limitations".into(), json!(limitations));
         m.insert("notes".into(), json!(self.notes));
+        if show_text && !self.unsupported.is_empty() {
+            m.insert("unsupported_values".into(), json!(self.unsupported));
+        }
         if let Some(end) = &self.turn_end {
             let delivered = match (&end.final_content, self.bounded) {
-                (Some(Text::Bounded(n)), _) => output_value(&Output::Bounded(*n)),
-                (Some(Text::Observed(s)), false) => output_value(&Output::Observed(s.clone())),
+                (Some(Text::Bounded(n)), _) => output_value(&Output::Bounded(*n), show_text),
+                (Some(Text::Observed(s)), false) => {
+                    output_value(&Output::Observed(s.clone()), show_text)
+                }
                 (Some(Text::Observed(_)), true) | (None, _) => json!({"status": "absent"}),
             };
             m.insert("delivered_answer".into(), delivered);
@@ -402,11 +433,13 @@ impl Run {
     }
 }
 
-/// A model call's output, or a delivered answer, as a tagged value.
-fn output_value(o: &Output) -> Value {
+/// A model call's output, or a delivered answer, as a tagged value: the
+/// text itself only with `show_text`, else its length.
+fn output_value(o: &Output, show_text: bool) -> Value {
     use serde_json::json;
     match o {
-        Output::Observed(text) => json!({"status": "observed", "text": text}),
+        Output::Observed(text) if show_text => json!({"status": "observed", "text": text}),
+        Output::Observed(text) => json!({"status": "observed", "chars": text.chars().count()}),
         Output::Withheld => json!({"status": "withheld"}),
         Output::Bounded(chars) => json!({"status": "bounded", "chars": chars}),
     }

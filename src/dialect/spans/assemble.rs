@@ -545,6 +545,8 @@ impl Trace {
             question: None,
             tools: self.tools.clone(),
             notes: self.notes.clone(),
+            chunk_texts: self.chunk_texts(),
+            text_notes: Vec::new(),
         }
     }
 

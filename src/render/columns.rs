@@ -1,0 +1,182 @@
+//! The columns of `report` rows, one name per field in every format: the
+//! name of the field in the JSON row (`agent_id`, `out_of_range_markers`),
+//! plus `document_ids`, `chunk_ids` and `scores` for the chunk list. Tables,
+//! Markdown and CSV pick from these names (`--columns`); only how a value is
+//! written differs by format (a table shows `ok (partial)` and `1,2`, CSV
+//! writes `ok`, `partial` and `1;2`). These names are a stable contract.
+
+use super::{Clock, join, opt_num, verdict_label};
+use crate::model::Row;
+
+/// Every column, in the order CSV writes them by default.
+pub const NAMES: [&str; 24] = [
+    "turn_id",
+    "agent_id",
+    "conversation_id",
+    "channel",
+    "created_at",
+    "verdict",
+    "partial",
+    "cited_chunks",
+    "marker_count",
+    "out_of_range_markers",
+    "malformed_markers",
+    "markers_from",
+    "chunk_count",
+    "confidence",
+    "document_ids",
+    "chunk_ids",
+    "scores",
+    "tool_calls",
+    "tool_errors",
+    "model",
+    "tokens_used",
+    "cost_cents",
+    "latency_ms",
+    "unobserved_reason",
+];
+
+/// The columns of a terminal table (boxed or streamed) by default.
+pub const TABLE: [&str; 11] = [
+    "created_at",
+    "turn_id",
+    "agent_id",
+    "channel",
+    "verdict",
+    "cited_chunks",
+    "marker_count",
+    "out_of_range_markers",
+    "malformed_markers",
+    "chunk_count",
+    "confidence",
+];
+
+/// The columns of a Markdown table by default.
+pub const MARKDOWN: [&str; 9] = [
+    "created_at",
+    "turn_id",
+    "agent_id",
+    "verdict",
+    "cited_chunks",
+    "marker_count",
+    "out_of_range_markers",
+    "malformed_markers",
+    "confidence",
+];
+
+/// Columns that hold numbers (right-aligned in terminal tables).
+pub fn is_numeric(name: &str) -> bool {
+    matches!(
+        name,
+        "marker_count"
+            | "out_of_range_markers"
+            | "malformed_markers"
+            | "chunk_count"
+            | "confidence"
+            | "tool_calls"
+            | "tool_errors"
+            | "tokens_used"
+            | "cost_cents"
+            | "latency_ms"
+    )
+}
+
+/// The columns to draw: those asked for, else the format's default.
+pub fn pick<'a>(asked: &'a [String], default: &'a [&'static str]) -> Vec<&'a str> {
+    if asked.is_empty() {
+        default.to_vec()
+    } else {
+        asked.iter().map(String::as_str).collect()
+    }
+}
+
+/// How a value is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Terminal tables and Markdown: `ok (partial)`, `1,2`, `0.62`, `-`.
+    Human,
+    /// CSV: `ok`, `1;2`, numbers in full, empty for none.
+    Csv,
+}
+
+/// One cell of a row: the raw text (escaping is the renderer's job).
+pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
+    let human = style == Style::Human;
+    let none = if human { "-" } else { "" };
+    let list_sep = if human { "," } else { ";" };
+    let opt = |x: Option<f64>| x.map_or_else(|| none.to_owned(), |x| opt_num(Some(x)));
+    let chunk_list = |pick: &dyn Fn(&crate::model::Chunk<'_>) -> String| {
+        r.chunks.iter().map(pick).collect::<Vec<_>>().join(";")
+    };
+    match name {
+        "turn_id" => r.turn_id.as_str().to_owned(),
+        "agent_id" => r.agent_id.to_string(),
+        "conversation_id" => r
+            .conversation_id
+            .as_ref()
+            .map_or(none, |c| c.as_str())
+            .to_owned(),
+        "channel" => r.channel.to_string(),
+        "created_at" => clock.time(&r.created_at),
+        "verdict" if human => verdict_label(r),
+        "verdict" => r.verdict.as_str().to_owned(),
+        "partial" => r.partial.to_string(),
+        "cited_chunks" => join(&r.cited_chunks, list_sep),
+        "marker_count" => r.marker_count.to_string(),
+        "out_of_range_markers" => r.out_of_range_markers.to_string(),
+        "malformed_markers" => r.malformed_markers.to_string(),
+        "markers_from" => match r.markers_from {
+            Some(crate::model::MarkersFrom::Reply) => "reply".to_owned(),
+            Some(crate::model::MarkersFrom::Citations) => "citations".to_owned(),
+            None => none.to_owned(),
+        },
+        "chunk_count" => r.chunk_count.to_string(),
+        "confidence" if human => r
+            .confidence
+            .map_or_else(|| "-".to_owned(), |c| format!("{c:.2}")),
+        "confidence" => opt_num(r.confidence),
+        "document_ids" => {
+            chunk_list(&|c| c.document_id.as_ref().map_or("", |d| d.as_str()).to_owned())
+        }
+        "chunk_ids" => chunk_list(&|c| c.chunk_id.as_ref().map_or("", |d| d.as_str()).to_owned()),
+        "scores" => chunk_list(&|c| opt_num(c.score)),
+        "tool_calls" => r.tool_calls.to_string(),
+        "tool_errors" => r.tool_errors.to_string(),
+        "model" => r.model.as_deref().unwrap_or(none).to_owned(),
+        "tokens_used" => r
+            .tokens_used
+            .map_or_else(|| none.to_owned(), |t| t.to_string()),
+        "cost_cents" => opt(r.cost_cents),
+        "latency_ms" => opt(r.latency_ms),
+        "unobserved_reason" => r.unobserved_reason.map_or(none, |u| u.as_str()).to_owned(),
+        _ => String::new(),
+    }
+}
+
+/// True for columns whose values come from the log as written (ids,
+/// names): CSV neutralises formulas in these, never in numbers.
+pub fn is_text(name: &str) -> bool {
+    matches!(
+        name,
+        "turn_id"
+            | "agent_id"
+            | "conversation_id"
+            | "channel"
+            | "document_ids"
+            | "chunk_ids"
+            | "model"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_column_is_a_known_name() {
+        for n in TABLE.iter().chain(&MARKDOWN) {
+            assert!(NAMES.contains(n), "{n}");
+        }
+        assert_eq!(NAMES, crate::render::csv::REPORT_COLUMNS);
+    }
+}
