@@ -8,33 +8,8 @@ use super::{Clock, opt_num};
 use crate::model::{Chunk, Row};
 use anyhow::Result;
 
-/// The columns of `report --format csv`, in order.
-pub const REPORT_COLUMNS: [&str; 24] = [
-    "turn_id",
-    "agent_id",
-    "conversation_id",
-    "channel",
-    "created_at",
-    "verdict",
-    "partial",
-    "cited_chunks",
-    "marker_count",
-    "out_of_range_markers",
-    "malformed_markers",
-    "markers_from",
-    "chunk_count",
-    "confidence",
-    "document_ids",
-    "chunk_ids",
-    "scores",
-    "tool_calls",
-    "tool_errors",
-    "model",
-    "tokens_used",
-    "cost_cents",
-    "latency_ms",
-    "unobserved_reason",
-];
+/// The columns of `report --format csv`, in order: every column.
+pub const REPORT_COLUMNS: [&str; 24] = columns::NAMES;
 
 /// A CSV writer with the settings every CSV output uses.
 pub fn writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
