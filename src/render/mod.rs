@@ -6,9 +6,11 @@ pub mod columns;
 pub mod csv;
 pub mod escape;
 pub mod github;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod summary;
 pub mod table;
 pub mod text;
 
