@@ -53,7 +53,7 @@ const STYLE: &str = r#"
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1180px;padding:1.2rem;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
 h1{font-size:1.5rem;margin:0 0 .3rem}h2{font-size:1.15rem;margin:1.8rem 0 .5rem;border-bottom:1px solid var(--border);padding-bottom:.2rem}
-.meta,.note{color:var(--muted)}.meta span{margin-right:1rem;white-space:nowrap}
+.meta,.note{color:var(--muted)}.meta span{display:inline-block;margin-right:1rem;white-space:nowrap}
 .headline{font-size:1.05rem;margin:.8rem 0;padding:.6rem .8rem;border-left:4px solid var(--accent);background:var(--tile)}
 .headline li{margin:.15rem 0}
 .warn{background:var(--warn-bg);border:1px solid var(--border);padding:.5rem .8rem;margin:.8rem 0}
