@@ -5,6 +5,7 @@
 pub mod columns;
 pub mod csv;
 pub mod escape;
+pub mod explain;
 pub mod github;
 pub mod html;
 pub mod json;

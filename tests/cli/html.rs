@@ -457,3 +457,35 @@ fn renders_in_a_real_browser() {
     assert!(dom.contains("sliding-bot ▼ falling"), "the slide is named");
     assert!(dom.contains("2026-W23"), "weekly buckets");
 }
+
+#[test]
+fn comparison_shows_change_and_significance() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("weeks.jsonl");
+    multi_week_log(&log, 42, 12);
+    let (code, page, err) = html_of(&[
+        "summary",
+        "--format",
+        "html",
+        "--bucket",
+        "week",
+        "--from",
+        "2026-06-29",
+        "--compare-from",
+        "2026-06-01",
+        "--compare-to",
+        "2026-06-15",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(page.contains("change vs baseline") && page.contains("significance"));
+    let row = &page[page
+        .find(r#"<th scope="row" class="key">sliding-bot</th>"#)
+        .unwrap()..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert!(row.contains("▼ significant drop"), "{row}");
+    assert!(
+        page.contains("significant drop: sliding-bot"),
+        "named in the headline"
+    );
+}

@@ -159,21 +159,23 @@ fn section_table(s: &mut String, sec: &Section, limit: usize) {
     }
 }
 
-/// The direction of a series: last bucket against first, in words and an arrow.
+/// The direction of a series: the mean rate of its last third of buckets
+/// (with a rate) against its first third, in words and an arrow, so one
+/// noisy bucket at either end does not decide it.
 fn direction(rates: &[Option<f64>]) -> (&'static str, f64) {
-    let mut known = rates.iter().flatten();
-    match (known.next(), rates.iter().flatten().last()) {
-        (Some(a), Some(b)) if rates.iter().flatten().count() >= 2 => {
-            let d = b - a;
-            if d > 0.02 {
-                ("▲ rising", d)
-            } else if d < -0.02 {
-                ("▼ falling", d)
-            } else {
-                ("→ steady", d)
-            }
-        }
-        _ => ("– too few buckets", 0.0),
+    let known: Vec<f64> = rates.iter().flatten().copied().collect();
+    if known.len() < 2 {
+        return ("– too few buckets", 0.0);
+    }
+    let k = known.len().div_ceil(3);
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    let d = mean(&known[known.len() - k..]) - mean(&known[..k]);
+    if d > 0.02 {
+        ("▲ rising", d)
+    } else if d < -0.02 {
+        ("▼ falling", d)
+    } else {
+        ("→ steady", d)
     }
 }
 
@@ -408,7 +410,7 @@ fn headline(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta, series: &[(&str, 
     }
     if !moves.is_empty() {
         items.push(format!(
-            "First {} against last: {}.",
+            "Early {}s against late: {}.",
             html(doc.bucket),
             moves.join(", ")
         ));
@@ -761,5 +763,15 @@ mod tests {
         assert_eq!(direction(&[Some(0.9)]).0, "– too few buckets");
         assert_eq!(direction(&[Some(0.9), None, Some(0.7)]).0, "▼ falling");
         assert_eq!(direction(&[Some(0.7), Some(0.71)]).0, "→ steady");
+        // Thirds, not single buckets: one low bucket at the end is not a fall.
+        let (word, _) = direction(&[
+            Some(0.9),
+            Some(0.9),
+            Some(0.9),
+            Some(0.9),
+            Some(0.9),
+            Some(0.88),
+        ]);
+        assert_eq!(word, "→ steady");
     }
 }
