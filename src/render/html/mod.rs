@@ -749,6 +749,62 @@ fn guardrail(s: &mut String, doc: &SummaryDoc<'_>) {
 mod tests {
     use super::*;
 
+    /// WCAG relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let hex = if hex.len() == 4 {
+            hex.chars().flat_map(|c| [c, c]).skip(1).collect::<String>()
+        } else {
+            hex.to_owned()
+        };
+        let c = |i: usize| {
+            let v = u8::from_str_radix(&hex[i..i + 2], 16).unwrap() as f64 / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * c(1) + 0.7152 * c(3) + 0.0722 * c(5)
+    }
+
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// The colours of one scheme, as declared in the style sheet.
+    fn palette(scheme: &str) -> HashMap<String, String> {
+        scheme
+            .split([';', '{', '}'])
+            .filter_map(|d| d.trim().strip_prefix("--"))
+            .filter_map(|d| d.split_once(':'))
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect()
+    }
+
+    /// Text colours reach WCAG AA (4.5:1) on the page and on tiles, and
+    /// the marks of charts (lines, threshold, verdict fills) reach the 3:1
+    /// of non-text contrast, in the light scheme and the dark one.
+    #[test]
+    fn colours_pass_wcag_aa_in_both_schemes() {
+        let light =
+            palette(&STYLE[STYLE.find(":root{").unwrap()..STYLE.find("color-scheme").unwrap()]);
+        let dark_at = STYLE.find("prefers-color-scheme:dark").unwrap();
+        let dark = palette(&STYLE[dark_at..dark_at + STYLE[dark_at..].find("}}").unwrap()]);
+        for p in [&light, &dark] {
+            for bg in ["bg", "tile"] {
+                for fg in ["fg", "muted", "accent", "bad"] {
+                    let r = contrast(&p[fg], &p[bg]);
+                    assert!(r >= 4.5, "--{fg} on --{bg}: {r:.2}");
+                }
+                for mark in ["accent", "bad", "ok", "nm", "or", "er", "un"] {
+                    let r = contrast(&p[mark], &p[bg]);
+                    assert!(r >= 3.0, "--{mark} on --{bg}: {r:.2}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn shell_words_are_quoted_when_needed() {
         assert_eq!(shell_word("t-01"), "t-01");
