@@ -111,7 +111,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --policy --max-invalid --allow-empty --format --output --junit --json --markdown --github --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --policy --max-invalid --allow-empty --format --output --junit --json --markdown --html --github --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -270,6 +270,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --markdown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --html)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -953,7 +957,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1084,11 +1088,19 @@ _grounding__audit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json markdown csv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json markdown csv html" -- "${cur}"))
                     return 0
                     ;;
                 --section)
                     COMPREPLY=($(compgen -W "groups days group-days triage guardrail compare" -- "${cur}"))
+                    return 0
+                    ;;
+                --html)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --threads)

@@ -177,13 +177,16 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l format -d 'Output format' -r -f -a "table\t'Tables for the terminal, with a trend bar per day'
 json\t'One document with a key per section'
 markdown\t'Markdown tables'
-csv\t'One section as CSV (see --section)'"
+csv\t'One section as CSV (see --section)'
+html\t'One self-contained HTML page with charts (no network, works without JavaScript)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l section -d 'With --format csv: which table (default groups)' -r -f -a "groups\t''
 days\t'The trend, one row per bucket (--bucket; days by default)'
 group-days\t'The trend per group: one row per group and bucket'
 triage\t''
 guardrail\t'What require_citation would refuse, per group'
 compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l html -d 'Also write the HTML report to FILE, in the same pass as --format' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l min-rate -d 'The HTML report marks this grounded rate (0..1) as the threshold on its trend' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
@@ -251,6 +254,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l junit -d 'Also write JUnit XML to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l json -d 'Also write the JSON document to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markdown -d 'Also write the Markdown table to FILE' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'

@@ -251,6 +251,8 @@ pub enum SummaryFormat {
     Markdown,
     /// One section as CSV (see --section).
     Csv,
+    /// One self-contained HTML page with charts (no network, works without JavaScript).
+    Html,
 }
 
 /// Grouping key of the summary breakdown.
@@ -334,6 +336,12 @@ pub struct SummaryArgs {
     /// CSV: write values as they are, without neutralising leading = + - @.
     #[arg(long)]
     pub csv_raw: bool,
+    /// Also write the HTML report to FILE, in the same pass as --format.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// The HTML report marks this grounded rate (0..1) as the threshold on its trend.
+    #[arg(long, value_name = "R")]
+    pub min_rate: Option<f64>,
 }
 
 /// `check` output formats.
@@ -417,6 +425,9 @@ pub struct CheckArgs {
     /// Also write the Markdown table to FILE.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Also write the HTML summary report of this run to FILE (its trend marks --min-rate).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Also print GitHub workflow commands (and append the job summary to $GITHUB_STEP_SUMMARY when set).
     #[arg(long)]
     pub github: bool,

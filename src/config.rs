@@ -269,3 +269,24 @@ pub fn sources(settings: &Settings, input: &InputArgs, command: &str) -> Result<
     }
     Ok(expanded.sources)
 }
+
+/// The variable that pins the time a report says it was generated (the
+/// reproducible-builds convention: seconds since the Unix epoch).
+pub const SOURCE_DATE_EPOCH: &str = "SOURCE_DATE_EPOCH";
+
+/// When a report is generated: `$SOURCE_DATE_EPOCH` when set, else the clock.
+pub fn generated_at() -> Result<DateTime<Utc>> {
+    match std::env::var(SOURCE_DATE_EPOCH) {
+        Ok(v) if !v.trim().is_empty() => v
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(|s| DateTime::from_timestamp(s, 0))
+            .ok_or_else(|| {
+                exit::usage(format!(
+                    "{SOURCE_DATE_EPOCH}: expected seconds since 1970-01-01, got {v:?}"
+                ))
+            }),
+        _ => Ok(Utc::now()),
+    }
+}

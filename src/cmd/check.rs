@@ -228,7 +228,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
     engine.max_invalid = Some(args.max_invalid);
-    let want_summary = args.write_baseline.is_some();
+    let want_summary = args.write_baseline.is_some() || args.html.is_some();
     let mut acc = CheckAcc(
         Grouped::default(),
         want_summary.then(|| Summary::new(baseline_options())),
@@ -279,25 +279,26 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         }
         Err(e) => return Err(e),
     };
-    if let (Some(path), Some(mut s)) = (&args.write_baseline, summary)
+    if let Some(mut s) = summary
         && code != exit::INPUT
     {
         let triage =
             std::mem::replace(&mut s.triage, crate::accumulate::PageHeap::new(0, None)).into_rows();
-        let mut doc = Vec::new();
-        render::json::document(
-            &mut doc,
-            &crate::cmd::summary::document(
-                &s,
-                &triage,
-                &input,
-                &render::Clock {
-                    zone: crate::filter::Zone::utc(),
-                    local: false,
-                },
-            ),
-        )?;
-        exit::write_file(path, &doc, false, "baseline")?;
+        let clock = render::Clock {
+            zone: crate::filter::Zone::utc(),
+            local: false,
+        };
+        let view = crate::cmd::summary::document(&s, &triage, &input, &clock);
+        if let Some(path) = &args.write_baseline {
+            let mut doc = Vec::new();
+            render::json::document(&mut doc, &view)?;
+            exit::write_file(path, &doc, false, "baseline")?;
+        }
+        if let Some(path) = &args.html {
+            let meta = crate::cmd::summary::html_meta(&args.input, &args.markers, args.min_rate)?;
+            let page = render::html::page(&view, &meta);
+            exit::write_file(path, page.as_bytes(), false, "HTML report")?;
+        }
     }
     let doc = render_as(args.format, &decision, &data, &input)?;
     for (path, format, what) in [

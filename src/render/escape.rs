@@ -73,6 +73,32 @@ pub fn xml(s: &str) -> String {
     out
 }
 
+/// Text for HTML (and inline SVG) content and quoted attribute values:
+/// markup characters become entities, and the controls, bidi overrides and
+/// invisible characters that could reorder or hide what a reader sees become
+/// visible `\u{..}` escapes, as on a terminal.
+pub fn html(s: &str) -> Cow<'_, str> {
+    if !s
+        .chars()
+        .any(|c| matches!(c, '&' | '<' | '>' | '"' | '\'') || unsafe_char(c))
+    {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +127,16 @@ mod tests {
             markdown_cell("![x](http://e/p.png)"),
             "!\\[x\\](http://e/p.png)"
         );
+    }
+
+    #[test]
+    fn html_escapes_markup_quotes_and_bidi() {
+        assert_eq!(html("bot-1"), "bot-1");
+        assert_eq!(
+            html("<script>alert('x')</script>\"&"),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&quot;&amp;"
+        );
+        assert_eq!(html("a\u{202E}b\u{2066}\n"), "a\\u{202e}b\\u{2066}\\u{a}");
     }
 
     #[test]

@@ -5,10 +5,13 @@
 pub mod columns;
 pub mod csv;
 pub mod escape;
+pub mod explain;
 pub mod github;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod summary;
 pub mod table;
 pub mod text;
 

@@ -10,6 +10,7 @@ mod determinism;
 mod explain;
 mod generate;
 mod hostile;
+mod html;
 mod inspect;
 mod langs;
 mod map;

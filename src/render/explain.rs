@@ -1,0 +1,258 @@
+//! `explain --format text`: one turn's audit as the terminal shows it,
+//! drawn from the explain view ([`Explained`]): the verdict and reason, the
+//! chunk, marker, tool and telemetry tables, and with `--show-text` the
+//! reply (markers highlighted on a terminal) and each chunk's text. Every
+//! value from the log is made terminal-safe here.
+
+use super::escape::terminal;
+use super::{Clock, Section};
+use crate::cmd::explain::{Explained, MarkerView};
+use anyhow::Result;
+use std::io::Write;
+
+/// `explain --format text`: the audit, then the `--show-text` hint when
+/// there is text to show, then with `--show-tools` each call's arguments and result.
+pub fn text(
+    out: &mut dyn Write,
+    e: &Explained,
+    color: bool,
+    clock: &Clock,
+    show_text: bool,
+    show_tools: bool,
+) -> Result<()> {
+    sections(out, e, color, clock)?;
+    if !show_text && (e.has_chunk_text || e.row.verdict == crate::model::Verdict::Ok) {
+        writeln!(
+            out,
+            "\n(--show-text shows the question, the reply and the chunk text the log carries)"
+        )?;
+    }
+    if show_tools {
+        for t in &e.tools {
+            writeln!(out, "\ntool {}", terminal(&t.name))?;
+            for (k, v) in [("arguments", &t.arguments), ("result", &t.result)] {
+                let shown = v.as_ref().map_or_else(|| "-".to_owned(), |v| v.to_string());
+                writeln!(out, "  {k}: {}", terminal(&shown))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Highlights markers in the reply on a terminal.
+fn highlighted(reply: &str, markers: &[MarkerView], color: bool) -> String {
+    let safe = terminal(reply).into_owned();
+    if !color {
+        return safe;
+    }
+    let mut out = safe.clone();
+    for m in markers.iter().filter(|m| m.offset.is_some()) {
+        let code = match m.resolves {
+            "cited" => "32",
+            "out_of_range" => "31",
+            _ => "33",
+        };
+        let painted = format!("\x1b[1;{code}m{}\x1b[0m", terminal(&m.text));
+        out = out.replacen(&*terminal(&m.text), &painted, 1);
+    }
+    out
+}
+
+fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> Result<()> {
+    let r = &e.row;
+    writeln!(
+        out,
+        "turn {} · agent {} · channel {} · {}",
+        terminal(r.turn_id.as_str()),
+        terminal(&r.agent_id),
+        terminal(&r.channel),
+        clock.time(&r.created_at)
+    )?;
+    if let Some(c) = &r.conversation_id {
+        writeln!(out, "conversation {}", terminal(c.as_str()))?;
+    }
+    if e.line > 0 {
+        writeln!(out, "source {}:{}", terminal(&e.source), e.line)?;
+    } else {
+        writeln!(out, "source {}", terminal(&e.source))?;
+    }
+    writeln!(
+        out,
+        "verdict {}{}: {}",
+        r.verdict.as_str(),
+        if r.partial { " (partial)" } else { "" },
+        terminal(&e.reason)
+    )?;
+    writeln!(
+        out,
+        "confidence {}",
+        r.confidence.map_or_else(
+            || "null (no scored retrieval)".to_owned(),
+            |c| format!("{c:.4}")
+        )
+    )?;
+    if let Some(c) = &e.caveat {
+        writeln!(out, "note: {c}")?;
+    }
+    let low: Vec<String> = e
+        .chunks
+        .iter()
+        .filter(|c| c.low_confidence)
+        .map(|c| {
+            format!(
+                "chunk {} (score {})",
+                c.chunk.index,
+                c.chunk.score.map_or_else(String::new, |s| format!("{s}"))
+            )
+        })
+        .collect();
+    if !low.is_empty() {
+        writeln!(
+            out,
+            "low-confidence citations (score < {}): {}",
+            e.low_score,
+            low.join(", ")
+        )?;
+    }
+    let mut sections = Vec::new();
+    let mut chunks = Section::new(
+        "chunks",
+        &["#", "document_id", "chunk_id", "score", "cited"],
+    )
+    .numeric(&[0, 3]);
+    chunks.rows = e
+        .chunks
+        .iter()
+        .map(|c| {
+            vec![
+                c.chunk.index.to_string(),
+                c.chunk
+                    .document_id
+                    .as_ref()
+                    .map_or("-", |d| d.as_str())
+                    .to_owned(),
+                c.chunk
+                    .chunk_id
+                    .as_ref()
+                    .map_or("-", |d| d.as_str())
+                    .to_owned(),
+                c.chunk.score.map_or_else(|| "-".into(), |s| format!("{s}")),
+                match (c.cited, c.low_confidence) {
+                    (true, true) => "yes (low score)",
+                    (true, false) => "yes",
+                    _ => "",
+                }
+                .to_owned(),
+            ]
+        })
+        .collect();
+    sections.push(chunks);
+    let from = match r.markers_from {
+        Some(crate::model::MarkersFrom::Citations) => {
+            " (from the citations list; orphans cannot be seen this way)"
+        }
+        _ => "",
+    };
+    let mut markers = Section::new(
+        format!("markers{from}"),
+        &["offset", "marker", "resolves to"],
+    );
+    markers.rows = e
+        .markers
+        .iter()
+        .map(|m| {
+            vec![
+                m.offset.map_or_else(|| "-".into(), |o| o.to_string()),
+                m.text.clone(),
+                match m.chunk {
+                    Some(c) => format!("chunk {c}"),
+                    None => m.resolves.replace('_', " "),
+                },
+            ]
+        })
+        .collect();
+    sections.push(markers);
+    let mut tools = Section::new("tools", &["name", "status", "duration_ms"]).numeric(&[2]);
+    tools.rows = e
+        .tools
+        .iter()
+        .map(|t| {
+            vec![
+                t.name.clone(),
+                t.status.clone(),
+                t.duration_ms.map_or_else(|| "-".into(), |d| format!("{d}")),
+            ]
+        })
+        .collect();
+    sections.push(tools);
+    let mut telemetry = Section::new("telemetry", &[]);
+    telemetry.notes.push(format!(
+        "model {} · tokens {} · cost_cents {} · latency_ms {} · tool calls {} ({} failed)",
+        r.model.as_deref().unwrap_or("-"),
+        r.tokens_used.map_or_else(|| "-".into(), |t| t.to_string()),
+        r.cost_cents
+            .map_or_else(|| "-".into(), |c| super::opt_num(Some(c))),
+        r.latency_ms
+            .map_or_else(|| "-".into(), |l| super::opt_num(Some(l))),
+        r.tool_calls,
+        r.tool_errors
+    ));
+    telemetry.notes.extend(e.notes.iter().cloned());
+    telemetry.notes.extend(e.text_notes.iter().cloned());
+    if let Some(q) = &e.question {
+        telemetry.notes.push(format!("question: {q}"));
+    }
+    sections.push(telemetry);
+    writeln!(out)?;
+    super::table::sections(out, &sections)?;
+    if let Some(reply) = &e.reply {
+        writeln!(out, "\nreply\n{}", highlighted(reply, &e.markers, color))?;
+    }
+    if e.chunks.iter().any(|c| c.text.is_some()) {
+        chunk_texts(out, e, color)?;
+    }
+    Ok(())
+}
+
+/// Each chunk's text, cited chunks marked `>>` (and bold on a terminal),
+/// low-confidence citations named.
+fn chunk_texts(out: &mut dyn Write, e: &Explained, color: bool) -> Result<()> {
+    writeln!(out, "\nchunk text (cited chunks marked >>)")?;
+    for c in &e.chunks {
+        let id = c
+            .chunk
+            .chunk_id
+            .as_ref()
+            .or(c.chunk.document_id.as_ref())
+            .map_or("-", |i| i.as_str());
+        let score = c
+            .chunk
+            .score
+            .map_or_else(|| "no score".to_owned(), |s| format!("score {s}"));
+        let what = match (c.cited, c.low_confidence) {
+            (true, true) => ", cited: low-confidence citation",
+            (true, false) => ", cited",
+            _ => "",
+        };
+        let head = format!(
+            "{} [{}] {} ({score}{what})",
+            if c.cited { ">>" } else { "  " },
+            c.chunk.index,
+            terminal(id)
+        );
+        if color && c.cited {
+            writeln!(out, "\x1b[1;32m{head}\x1b[0m")?;
+        } else {
+            writeln!(out, "{head}")?;
+        }
+        match &c.text {
+            Some(t) => {
+                for l in t.lines() {
+                    writeln!(out, "     {}", terminal(l))?;
+                }
+            }
+            None => writeln!(out, "     (text not recorded)")?,
+        }
+    }
+    Ok(())
+}

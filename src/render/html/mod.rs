@@ -1,0 +1,833 @@
+//! `summary --format html` (and `--html FILE`): the summary view as one
+//! self-contained page. Nothing is fetched: styles and the small sorting
+//! script are inline, charts are inline SVG drawn in [`svg`], and a
+//! Content-Security-Policy forbids any request. The page reads with
+//! JavaScript off; every chart has its figures in a table under
+//! `<details>`. Every value from the log passes through
+//! [`escape::html`](crate::render::escape::html); no reply or chunk text is
+//! part of the view, so none can appear.
+//!
+//! Size is bounded whatever the log: at most [`MAX_PANELS`] trend panels of
+//! [`MAX_BUCKETS`] buckets and [`MAX_ROWS`] rows per table (the page says
+//! what it left out and where to find it).
+
+pub mod svg;
+
+use super::escape::html;
+use super::{Section, rate};
+use crate::cmd::summary::{DayDoc, SummaryDoc};
+use crate::model::Verdict;
+use anyhow::Result;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Write;
+use svg::{Point, Scale};
+
+/// Trend panels besides the overall one (the groups first in the
+/// breakdown's order: most ungrounded first).
+pub const MAX_PANELS: usize = 12;
+/// Most recent buckets charted.
+pub const MAX_BUCKETS: usize = 90;
+/// Rows per table (groups, guardrail, retrieval).
+pub const MAX_ROWS: usize = 200;
+
+/// What the page says about its run besides the view itself.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    /// When the report was made (RFC 3339).
+    pub generated: String,
+    pub version: &'static str,
+    /// The marker grammar, as a reader would name it.
+    pub grammar: String,
+    /// Flags that pick the grammar, repeated in each `explain` line.
+    pub grammar_args: Vec<String>,
+    /// The threshold marked on the trend (`--min-rate`).
+    pub min_rate: Option<f64>,
+    /// The input paths, for the `explain` lines.
+    pub paths: Vec<String>,
+}
+
+const STYLE: &str = r#"
+:root{--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--tile:#f6f8fa;--accent:#0969da;--bad:#cf222e;--warn-bg:#fff8c5;--ok:#1a7f37;--nm:#9a6700;--or:#cf222e;--er:#6e7781;--un:#8250df;--hatch:#fff;color-scheme:light dark}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#3d444d;--tile:#151b23;--accent:#4493f8;--bad:#f85149;--warn-bg:#3b2e00;--ok:#3fb950;--nm:#d29922;--or:#f85149;--er:#9198a1;--un:#ab7df8;--hatch:#0d1117}}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:1180px;padding:1.2rem;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
+h1{font-size:1.5rem;margin:0 0 .3rem}h2{font-size:1.15rem;margin:1.8rem 0 .5rem;border-bottom:1px solid var(--border);padding-bottom:.2rem}
+.meta,.note{color:var(--muted)}.meta span{display:inline-block;margin-right:1rem;white-space:nowrap}
+.headline{font-size:1.05rem;margin:.8rem 0;padding:.6rem .8rem;border-left:4px solid var(--accent);background:var(--tile)}
+.headline li{margin:.15rem 0}
+.warn{background:var(--warn-bg);border:1px solid var(--border);padding:.5rem .8rem;margin:.8rem 0}
+.tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(140px,1fr));gap:.5rem;margin:.8rem 0}
+.tile{background:var(--tile);border:1px solid var(--border);border-radius:6px;padding:.5rem .7rem}
+.tile b{display:block;font-size:1.45rem;font-variant-numeric:tabular-nums}.tile span{color:var(--muted)}
+.tile.alert{border:2px solid var(--bad)}
+.panels{display:flex;flex-wrap:wrap;gap:.8rem}.panel{border:1px solid var(--border);border-radius:6px;padding:.4rem}
+.panel h3{font-size:.95rem;margin:0 0 .2rem;overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.4rem 0;font-variant-numeric:tabular-nums}
+th,td{border-bottom:1px solid var(--border);padding:.25rem .5rem;text-align:left;vertical-align:middle}
+td.n,th.n{text-align:right}th{font-weight:600}
+table.sortable th{cursor:pointer}
+td.key{overflow-wrap:anywhere;max-width:22rem}
+code.cmd{user-select:all;font-size:.85em;background:var(--tile);padding:.1rem .3rem;border-radius:4px;overflow-wrap:anywhere}
+details{margin:.4rem 0}summary{cursor:pointer;color:var(--accent)}
+.legend span{margin-right:1rem;white-space:nowrap}.legend svg{vertical-align:middle}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.drop{color:var(--bad);font-weight:600}
+svg.defs{position:absolute}
+svg text{font:10px system-ui,sans-serif;fill:var(--muted)}svg text.value{fill:var(--fg);font-weight:600}
+.grid{stroke:var(--border);stroke-width:1}
+.line{fill:none;stroke:var(--accent);stroke-width:2}
+.mark{fill:var(--accent)}.mark.below{fill:var(--bad)}
+.threshold{stroke:var(--bad);stroke-width:1.2;stroke-dasharray:5 3}text.threshold-label{fill:var(--bad)}
+.volume{fill:var(--muted);opacity:.55}
+.track,.empty{fill:var(--tile);stroke:var(--border)}.fill{fill:var(--accent)}
+.hatch{stroke:var(--hatch);stroke-width:1.3}.dot{fill:var(--hatch)}
+.v-ok{fill:var(--ok)}.v-no_marker{fill:var(--nm)}.v-orphan_marker{fill:var(--or)}.v-empty_retrieval{fill:var(--er)}.v-unobserved{fill:var(--un)}
+@media print{body{max-width:none;padding:0;font-size:11px;background:#fff;color:#000}
+summary,.no-print{display:none}h2{break-after:avoid}.panel,table,.tile{break-inside:avoid}a{color:inherit}}
+"#;
+
+/// Opens every `<details>` for printing, and sorts a table by the column
+/// whose header is clicked (numbers by `data-v`). The page is complete without it.
+const SCRIPT: &str = r#"addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})});
+document.querySelectorAll('table.sortable').forEach(function(t){t.querySelectorAll('th').forEach(function(th,i){th.tabIndex=0;th.title='sort';function go(){var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows),up=th.dataset.dir!=='asc';th.dataset.dir=up?'asc':'desc';rs.sort(function(x,y){var a=x.cells[i],c=y.cells[i];a=a.dataset.v!==undefined?a.dataset.v:a.textContent;c=c.dataset.v!==undefined?c.dataset.v:c.textContent;var p=parseFloat(a),q=parseFloat(c),r=(isNaN(p)||isNaN(q))?a.localeCompare(c):p-q;return up?r:-r});rs.forEach(function(r){b.appendChild(r)})}th.addEventListener('click',go);th.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});"#;
+
+/// A word quoted for a POSIX shell when it needs to be.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@+,".contains(c))
+    {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+fn num(x: u64) -> String {
+    x.to_string()
+}
+
+/// `<td>` of a number (right-aligned, sortable by value).
+fn td_num(s: &mut String, x: impl std::fmt::Display) {
+    let _ = write!(s, r#"<td class="n">{x}</td>"#);
+}
+
+/// `<td>` of a rate, sortable with `n/a` last.
+fn td_rate(s: &mut String, x: Option<f64>) {
+    let _ = write!(
+        s,
+        r#"<td class="n" data-v="{}">{}</td>"#,
+        x.map_or(-1.0, |x| x),
+        rate(x)
+    );
+}
+
+/// A section's table as HTML (cells escaped); `limit` rows at most.
+fn section_table(s: &mut String, sec: &Section, limit: usize) {
+    s.push_str(r#"<table class="sortable"><thead><tr>"#);
+    for (i, h) in sec.header.iter().enumerate() {
+        let class = if sec.numeric.contains(&i) {
+            r#" class="n""#
+        } else {
+            ""
+        };
+        let _ = write!(s, r#"<th scope="col"{class}>{}</th>"#, html(h));
+    }
+    s.push_str("</tr></thead><tbody>");
+    for row in sec.rows.iter().take(limit) {
+        s.push_str("<tr>");
+        for (i, c) in row.iter().enumerate() {
+            if sec.numeric.contains(&i) {
+                let _ = write!(s, r#"<td class="n">{}</td>"#, html(c));
+            } else {
+                let _ = write!(s, r#"<td class="key">{}</td>"#, html(c));
+            }
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+    if sec.rows.len() > limit {
+        let _ = write!(
+            s,
+            r#"<p class="note">{} more rows not shown; <code>--format csv</code> has them all.</p>"#,
+            sec.rows.len() - limit
+        );
+    }
+    for n in &sec.notes {
+        let _ = write!(s, r#"<p class="note">{}</p>"#, html(n));
+    }
+}
+
+/// The direction of a series: the mean rate of its last third of buckets
+/// (with a rate) against its first third, in words and an arrow, so one
+/// noisy bucket at either end does not decide it.
+fn direction(rates: &[Option<f64>]) -> (&'static str, f64) {
+    let known: Vec<f64> = rates.iter().flatten().copied().collect();
+    if known.len() < 2 {
+        return ("– too few buckets", 0.0);
+    }
+    let k = known.len().div_ceil(3);
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    let d = mean(&known[known.len() - k..]) - mean(&known[..k]);
+    if d > 0.02 {
+        ("▲ rising", d)
+    } else if d < -0.02 {
+        ("▼ falling", d)
+    } else {
+        ("→ steady", d)
+    }
+}
+
+/// `summary --format html`.
+pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>, meta: &Meta) -> Result<()> {
+    out.write_all(page(doc, meta).as_bytes())?;
+    Ok(())
+}
+
+/// The whole page as a string.
+pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
+    let mut s = String::with_capacity(64 * 1024);
+    let period = match (doc.days.first(), doc.days.last()) {
+        (Some(a), Some(b)) if a.day == b.day => a.day.clone(),
+        (Some(a), Some(b)) => format!("{} to {}", a.day, b.day),
+        _ => "no turns".to_owned(),
+    };
+    let _ = write!(
+        s,
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="grounding-audit {v}">
+<title>Grounding audit · {p}</title>
+<style>{STYLE}</style></head><body>
+{defs}
+<header><h1>Grounding audit</h1><p class="meta"><span>period <b>{p}</b> (by {bucket}, {tz})</span><span>grammar <b>{g}</b></span><span>grounding-audit {v}</span><span>generated {gen}</span></p>
+<p class="meta" id="inputs"><span>{files} file(s)</span><span>{lines} line(s)</span><span>{turns} turn(s)</span><span>{invalid} invalid</span><span>{dups} duplicate(s)</span><span>{skipped} skipped record(s)</span></p></header>
+"#,
+        v = html(meta.version),
+        p = html(&period),
+        defs = svg::defs(),
+        bucket = html(doc.bucket),
+        tz = html(&doc.tz),
+        g = html(&meta.grammar),
+        gen = html(&meta.generated),
+        files = doc.input.files,
+        lines = doc.input.lines,
+        turns = doc.input.turns,
+        invalid = doc.input.invalid_lines,
+        dups = doc.input.duplicates,
+        skipped = doc.input.skipped_records,
+    );
+    warnings(&mut s, doc);
+
+    // The trend series, on one scale for every chart of the page.
+    let first = doc.days.len().saturating_sub(MAX_BUCKETS);
+    let labels: Vec<&str> = doc.days[first..].iter().map(|d| d.day.as_str()).collect();
+    let mut by_group: HashMap<&str, HashMap<&str, &DayDoc>> = HashMap::new();
+    for gd in &doc.group_days {
+        by_group
+            .entry(gd.key)
+            .or_default()
+            .insert(gd.day.day.as_str(), &gd.day);
+    }
+    let series = |key: Option<&str>| -> Vec<Point<'_>> {
+        labels
+            .iter()
+            .map(|l| {
+                let d = match key {
+                    None => doc.days[first..].iter().find(|d| d.day == *l),
+                    Some(k) => by_group.get(k).and_then(|m| m.get(l).copied()),
+                };
+                Point {
+                    label: l,
+                    rate: d.and_then(|d| d.grounded_rate),
+                    turns: d.map_or(0, |d| d.turns),
+                }
+            })
+            .collect()
+    };
+    let overall = series(None);
+    let group_series: Vec<(&str, Vec<Point<'_>>)> = doc
+        .groups
+        .iter()
+        .take(MAX_ROWS)
+        .map(|g| (g.key, series(Some(g.key))))
+        .collect();
+    let scale = Scale::of(
+        overall
+            .iter()
+            .chain(group_series.iter().take(MAX_PANELS).flat_map(|(_, p)| p))
+            .filter_map(|p| p.rate)
+            .chain(doc.groups.iter().filter_map(|g| g.rollup.grounded_rate())),
+        meta.min_rate,
+    );
+
+    headline(&mut s, doc, meta, &group_series);
+    tiles(&mut s, doc);
+
+    // The trend.
+    let _ = write!(
+        s,
+        r#"<section id="trend"><h2>Trend: grounded rate per {b}, turns beneath</h2><p class="note">Rate axis {lo:.2}–{hi:.2}, scaled to the data{th}. A circle is a {b}'s rate{tri}; gaps are {b}s without a turn with retrieval.</p><div class="panels">"#,
+        b = html(doc.bucket),
+        lo = scale.lo,
+        hi = scale.hi,
+        th = meta.min_rate.map_or_else(String::new, |m| format!(
+            "; the dashed line is the threshold {m:.2}"
+        )),
+        tri = if meta.min_rate.is_some() {
+            ", a triangle one below the threshold"
+        } else {
+            ""
+        },
+    );
+    let panel = |s: &mut String, title: &str, points: &[Point<'_>]| {
+        let _ = write!(
+            s,
+            r#"<figure class="panel"><h3>{}</h3>{}</figure>"#,
+            html(title),
+            svg::trend(title, points, scale, meta.min_rate)
+        );
+    };
+    panel(&mut s, "all turns", &overall);
+    for (k, p) in group_series.iter().take(MAX_PANELS) {
+        panel(&mut s, &format!("{} {k}", doc.group_by), p);
+    }
+    s.push_str("</div>");
+    if doc.groups.len() > MAX_PANELS {
+        let _ = write!(
+            s,
+            r#"<p class="note">{} more {}s are not charted (the {MAX_PANELS} most ungrounded are); <code>--format csv --section group-days</code> has every series.</p>"#,
+            doc.groups.len() - MAX_PANELS,
+            html(doc.group_by)
+        );
+    }
+    if first > 0 {
+        let _ = write!(
+            s,
+            r#"<p class="note">The last {MAX_BUCKETS} of {} {}s are charted.</p>"#,
+            doc.days.len(),
+            html(doc.bucket)
+        );
+    }
+    s.push_str(r#"<details><summary>Trend data</summary><table class="sortable"><thead><tr><th scope="col">series</th><th scope="col">bucket</th><th scope="col" class="n">turns</th><th scope="col" class="n">with retrieval</th><th scope="col" class="n">grounded</th><th scope="col" class="n">grounded rate</th></tr></thead><tbody>"#);
+    let day_row = |s: &mut String, key: &str, d: &DayDoc| {
+        let _ = write!(
+            s,
+            r#"<tr><td class="key">{}</td><td>{}</td>"#,
+            html(key),
+            html(&d.day)
+        );
+        td_num(s, d.turns);
+        td_num(s, d.with_retrieval);
+        td_num(s, d.grounded);
+        td_rate(s, d.grounded_rate);
+        s.push_str("</tr>");
+    };
+    for d in &doc.days[first..] {
+        day_row(&mut s, "(all)", d);
+    }
+    for (k, _) in group_series.iter().take(MAX_PANELS) {
+        for l in &labels {
+            if let Some(d) = by_group.get(k).and_then(|m| m.get(l)) {
+                day_row(&mut s, k, d);
+            }
+        }
+    }
+    s.push_str("</tbody></table></details></section>");
+
+    groups(&mut s, doc, &group_series, scale);
+    retrieval(&mut s, doc);
+    triage(&mut s, doc, meta);
+    guardrail(&mut s, doc);
+    s.push_str(r#"<section id="more"><h2>Tool calls and telemetry</h2>"#);
+    section_table(&mut s, &super::summary::tools_section(doc), MAX_ROWS);
+    section_table(&mut s, &super::summary::telemetry_section(doc), MAX_ROWS);
+    s.push_str("</section>");
+    let _ = write!(
+        s,
+        r#"<footer><p class="note">Made by grounding-audit {} from the summary view; <code>summary --format json</code> has every figure of this page. No text of a reply or chunk is in this file.</p></footer>
+<script>{SCRIPT}</script></body></html>
+"#,
+        html(meta.version)
+    );
+    s
+}
+
+fn warnings(s: &mut String, doc: &SummaryDoc<'_>) {
+    let i = doc.input;
+    let mut lines: Vec<String> = Vec::new();
+    if i.invalid_lines > 0 {
+        lines.push(format!(
+            "{} invalid line(s) were not read (see stderr of the run, or report --strict)",
+            i.invalid_lines
+        ));
+    }
+    if i.duplicates > 0 {
+        lines.push(format!(
+            "{} duplicate turn id(s) were counted once",
+            i.duplicates
+        ));
+    }
+    lines.extend(i.warnings.iter().map(|w| w.line()));
+    if lines.is_empty() {
+        return;
+    }
+    s.push_str(r#"<aside class="warn" role="note"><b>Input warnings</b><ul>"#);
+    for l in lines.iter().take(MAX_ROWS) {
+        let _ = write!(s, "<li>{}</li>", html(l));
+    }
+    s.push_str("</ul></aside>");
+}
+
+/// The sentences an owner reads first: worst group, the way each goes,
+/// drops against the baseline and what to read first.
+fn headline(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta, series: &[(&str, Vec<Point<'_>>)]) {
+    let mut items: Vec<String> = Vec::new();
+    let worst = doc
+        .groups
+        .iter()
+        .filter_map(|g| g.rollup.grounded_rate().map(|r| (r, g)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    if let Some((r, g)) = worst {
+        items.push(format!(
+            "Lowest grounded rate: <b>{} {}</b> at <b>{r:.2}</b> ({} of {} turns with retrieval grounded).",
+            html(doc.group_by),
+            html(g.key),
+            g.rollup.grounded(),
+            g.rollup.with_retrieval
+        ));
+    }
+    let mut moves: Vec<String> = Vec::new();
+    for (k, p) in series.iter().take(MAX_PANELS) {
+        let rates: Vec<Option<f64>> = p.iter().map(|p| p.rate).collect();
+        let (word, d) = direction(&rates);
+        if word.starts_with('▼') || word.starts_with('▲') {
+            moves.push(format!("{} {word} ({d:+.2})", html(k)));
+        }
+    }
+    if !moves.is_empty() {
+        items.push(format!(
+            "Early {}s against late: {}.",
+            html(doc.bucket),
+            moves.join(", ")
+        ));
+    }
+    if let Some(m) = meta.min_rate {
+        let below: Vec<String> = doc
+            .groups
+            .iter()
+            .filter(|g| g.rollup.grounded_rate().is_some_and(|r| r < m))
+            .take(20)
+            .map(|g| html(g.key).into_owned())
+            .collect();
+        items.push(if below.is_empty() {
+            format!(
+                "Every {} is at or above the threshold {m:.2}.",
+                html(doc.group_by)
+            )
+        } else {
+            format!(
+                "Below the threshold {m:.2}: <b class=\"drop\">{}</b>.",
+                below.join(", ")
+            )
+        });
+    }
+    if let Some(c) = doc.compare {
+        for l in super::summary::compare_lines(c).iter().skip(1) {
+            items.push(html(l).into_owned());
+        }
+    }
+    if let Some(t) = doc.triage.first() {
+        items.push(format!(
+            "Read first: turn <b>{}</b> of {} ({}), the most recent of {} in the <a href=\"#triage\">triage list</a>.",
+            html(t.turn_id.as_str()),
+            html(t.agent_id),
+            t.verdict.as_str(),
+            doc.triage.len()
+        ));
+    }
+    if items.is_empty() {
+        return;
+    }
+    s.push_str(r#"<section class="headline" aria-label="Headline"><ul>"#);
+    for i in items {
+        let _ = write!(s, "<li>{i}</li>");
+    }
+    s.push_str("</ul></section>");
+}
+
+fn tiles(s: &mut String, doc: &SummaryDoc<'_>) {
+    let t = doc.totals;
+    s.push_str(r#"<section class="tiles" aria-label="Totals">"#);
+    let mut tile = |value: String, label: &str, alert: bool| {
+        let _ = write!(
+            s,
+            r#"<div class="tile{}"><b>{value}</b><span>{label}</span></div>"#,
+            if alert { " alert" } else { "" }
+        );
+    };
+    tile(num(t.turns), "turns", false);
+    tile(num(t.with_retrieval), "with retrieval", false);
+    tile(rate(t.grounded_rate()), "grounded rate", false);
+    for v in Verdict::ALL {
+        let n = t.count(v);
+        let label = if v == Verdict::OrphanMarker {
+            "orphan_marker (cites a chunk that was not retrieved)"
+        } else {
+            v.as_str()
+        };
+        tile(num(n), label, v == Verdict::OrphanMarker && n > 0);
+    }
+    s.push_str("</section>");
+}
+
+fn legend() -> String {
+    let mut s = String::from(r#"<p class="legend" aria-hidden="true">"#);
+    for (i, v) in Verdict::ALL.iter().enumerate() {
+        let _ = write!(
+            s,
+            r#"<span><svg width="14" height="14"><rect width="14" height="14" fill="{}"/></svg> {}</span>"#,
+            svg::VERDICT_FILL[i],
+            v.as_str()
+        );
+    }
+    s.push_str("</p>");
+    s
+}
+
+fn groups(s: &mut String, doc: &SummaryDoc<'_>, series: &[(&str, Vec<Point<'_>>)], scale: Scale) {
+    let by = html(doc.group_by);
+    let changes: HashMap<&str, &crate::compare::Row> = doc
+        .compare
+        .map(|c| {
+            c.groups
+                .iter()
+                .filter_map(|r| r.key.as_deref().map(|k| (k, r)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let _ = write!(
+        s,
+        r#"<section id="groups"><h2>By {by}, most ungrounded first</h2>{}<table class="sortable"><thead><tr><th scope="col">{by}</th><th scope="col" class="n">turns</th><th scope="col" class="n">with retrieval</th><th scope="col">verdict mix</th><th scope="col" class="n">grounded rate</th><th scope="col">trend</th>{}</tr></thead><tbody>"#,
+        legend(),
+        if doc.compare.is_some() {
+            r#"<th scope="col" class="n">change vs baseline</th><th scope="col">significance</th>"#
+        } else {
+            ""
+        }
+    );
+    for (g, (_, points)) in doc.groups.iter().zip(series) {
+        let counts = Verdict::ALL.map(|v| g.rollup.count(v));
+        let mix: Vec<String> = Verdict::ALL
+            .iter()
+            .zip(&counts)
+            .map(|(v, c)| format!("{} {c}", v.as_str()))
+            .collect();
+        let rates: Vec<Option<f64>> = points.iter().map(|p| p.rate).collect();
+        let (word, d) = direction(&rates);
+        let _ = write!(s, r#"<tr><th scope="row" class="key">{}</th>"#, html(g.key));
+        td_num(s, g.rollup.turns);
+        td_num(s, g.rollup.with_retrieval);
+        let _ = write!(
+            s,
+            r#"<td data-v="{}">{}<span class="sr">{}</span></td>"#,
+            g.rollup.ungrounded(),
+            svg::stacked(&counts),
+            mix.join(", ")
+        );
+        td_rate(s, g.rollup.grounded_rate());
+        let _ = write!(
+            s,
+            r#"<td data-v="{d:.4}">{} {word}</td>"#,
+            svg::sparkline(&rates, scale)
+        );
+        if doc.compare.is_some() {
+            match changes.get(g.key) {
+                Some(r) => {
+                    let diff = r.difference.map_or_else(
+                        || "n/a".to_owned(),
+                        |d| {
+                            format!(
+                                "{d:+.4} [{:+.4}, {:+.4}]",
+                                r.low.unwrap_or(f64::NAN),
+                                r.high.unwrap_or(f64::NAN)
+                            )
+                        },
+                    );
+                    let _ = write!(
+                        s,
+                        r#"<td class="n" data-v="{}">{diff}</td>"#,
+                        r.difference.unwrap_or(0.0)
+                    );
+                    let sig = if r.significant_drop() {
+                        format!(
+                            r#"<span class="drop">▼ significant drop{}</span>"#,
+                            r.change
+                                .as_ref()
+                                .map_or_else(String::new, |c| format!(" since {}", html(&c.since)))
+                        )
+                    } else if r.significant {
+                        "▲ significant rise".to_owned()
+                    } else {
+                        "not significant".to_owned()
+                    };
+                    let _ = write!(s, "<td>{sig}</td>");
+                }
+                None => s.push_str("<td>–</td><td>not in the baseline</td>"),
+            }
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+    if doc.groups.len() > MAX_ROWS {
+        let _ = write!(
+            s,
+            r#"<p class="note">{} more {by}s not shown; <code>--format csv</code> has them all.</p>"#,
+            doc.groups.len() - MAX_ROWS
+        );
+    }
+    s.push_str(r#"<details><summary>Verdict counts</summary>"#);
+    let mut counts = Section::new(
+        "",
+        &[
+            "group",
+            "turns",
+            "with_retrieval",
+            "ok",
+            "no_marker",
+            "orphan_marker",
+            "empty_retrieval",
+            "unobserved",
+            "grounded_rate",
+        ],
+    )
+    .numeric(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    counts.rows = doc
+        .groups
+        .iter()
+        .map(|g| {
+            let mut r = vec![
+                g.key.to_owned(),
+                g.rollup.turns.to_string(),
+                g.rollup.with_retrieval.to_string(),
+            ];
+            r.extend(Verdict::ALL.iter().map(|v| g.rollup.count(*v).to_string()));
+            r.push(rate(g.rollup.grounded_rate()));
+            r
+        })
+        .collect();
+    section_table(s, &counts, MAX_ROWS);
+    s.push_str("</details></section>");
+}
+
+fn retrieval(s: &mut String, doc: &SummaryDoc<'_>) {
+    let _ = write!(
+        s,
+        r#"<section id="retrieval"><h2>Retrieval use</h2><p class="note">Cited share: distinct chunks cited of chunks retrieved. A low-confidence citation cites a chunk scoring below {}.</p><table class="sortable"><thead><tr><th scope="col">group</th><th scope="col" class="n">chunks retrieved</th><th scope="col" class="n">chunks cited</th><th scope="col">cited share</th><th scope="col" class="n">only the top chunk</th><th scope="col" class="n">mean cited rank</th><th scope="col" class="n">low-confidence citations</th><th scope="col" class="n">mixed-confidence turns</th></tr></thead><tbody>"#,
+        doc.low_score
+    );
+    let mut row = |key: &str, r: &crate::cmd::summary::RetrievalDoc<'_>| {
+        let _ = write!(s, r#"<tr><th scope="row" class="key">{}</th>"#, html(key));
+        td_num(s, r.counts.chunks_retrieved);
+        td_num(s, r.counts.chunks_cited);
+        let _ = write!(
+            s,
+            r#"<td data-v="{}">{}<span class="sr">{}</span></td>"#,
+            r.cited_share.unwrap_or(-1.0),
+            svg::share_bar(r.cited_share),
+            rate(r.cited_share)
+        );
+        td_num(s, r.counts.turns_citing_only_top);
+        td_num(
+            s,
+            r.mean_cited_rank
+                .map_or_else(|| "-".into(), |m| format!("{m:.2}")),
+        );
+        td_num(s, r.counts.low_confidence_citations);
+        td_num(s, r.counts.mixed_confidence_turns);
+        s.push_str("</tr>");
+    };
+    row("(all)", &doc.retrieval_use);
+    for g in doc.groups.iter().take(MAX_ROWS) {
+        row(g.key, &g.retrieval_use);
+    }
+    s.push_str("</tbody></table></section>");
+}
+
+fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
+    let _ = write!(
+        s,
+        r#"<section id="triage"><h2>Triage: the {} most recent ungrounded turns</h2>"#,
+        doc.triage.len()
+    );
+    if doc.triage.is_empty() {
+        s.push_str(r#"<p class="note">No ungrounded turn (or the list is off: <code>--triage 0</code>).</p></section>"#);
+        return;
+    }
+    s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><table class="sortable"><thead><tr><th scope="col">time</th><th scope="col">turn</th><th scope="col">agent</th><th scope="col">verdict</th><th scope="col" class="n">markers</th><th scope="col" class="n">chunks</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
+    let tail: String = meta
+        .grammar_args
+        .iter()
+        .chain(&meta.paths)
+        .map(|a| format!(" {}", shell_word(a)))
+        .collect();
+    for t in &doc.triage {
+        let verdict = t.verdict.as_str();
+        let _ = write!(
+            s,
+            r#"<tr><td>{}</td><td class="key">{}</td><td class="key">{}</td><td>{verdict}</td>"#,
+            html(&t.shown_at),
+            html(t.turn_id.as_str()),
+            html(t.agent_id)
+        );
+        td_num(s, t.marker_count);
+        td_num(s, t.chunk_count);
+        td_num(
+            s,
+            t.confidence
+                .map_or_else(|| "-".into(), |c| format!("{c:.2}")),
+        );
+        td_num(s, t.tool_errors);
+        let cmd = format!(
+            "grounding-audit explain {}{tail}",
+            shell_word(t.turn_id.as_str())
+        );
+        let _ = write!(
+            s,
+            r#"<td><code class="cmd">{}</code></td></tr>"#,
+            html(&cmd)
+        );
+    }
+    s.push_str("</tbody></table></section>");
+}
+
+fn guardrail(s: &mut String, doc: &SummaryDoc<'_>) {
+    let g = &doc.guardrail;
+    if g.overall.answered == 0 {
+        return;
+    }
+    let _ = write!(
+        s,
+        r#"<section id="guardrail"><h2>Guardrail what-if: require_citation</h2><p class="note">Refusing every answer given with retrieval and no well-formed marker would refuse <b>{}</b> of {} answers ({}), and still let <b>{}</b> orphan-marker answers through.</p>"#,
+        g.overall.refused,
+        g.overall.answered,
+        rate(g.refused_share),
+        g.overall.orphans_passed
+    );
+    let mut sec = Section::new(
+        "",
+        &[
+            "group",
+            "answered",
+            "would_refuse",
+            "refused_share",
+            "orphans_let_through",
+        ],
+    )
+    .numeric(&[1, 2, 3, 4]);
+    sec.rows = g
+        .by_group
+        .iter()
+        .map(|r| {
+            vec![
+                r.key.to_owned(),
+                r.counts.answered.to_string(),
+                r.counts.refused.to_string(),
+                rate(r.refused_share),
+                r.counts.orphans_passed.to_string(),
+            ]
+        })
+        .collect();
+    section_table(s, &sec, MAX_ROWS);
+    s.push_str("</section>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// WCAG relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let hex = if hex.len() == 4 {
+            hex.chars().flat_map(|c| [c, c]).skip(1).collect::<String>()
+        } else {
+            hex.to_owned()
+        };
+        let c = |i: usize| {
+            let v = u8::from_str_radix(&hex[i..i + 2], 16).unwrap() as f64 / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * c(1) + 0.7152 * c(3) + 0.0722 * c(5)
+    }
+
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    /// The colours of one scheme, as declared in the style sheet.
+    fn palette(scheme: &str) -> HashMap<String, String> {
+        scheme
+            .split([';', '{', '}'])
+            .filter_map(|d| d.trim().strip_prefix("--"))
+            .filter_map(|d| d.split_once(':'))
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect()
+    }
+
+    /// Text colours reach WCAG AA (4.5:1) on the page and on tiles, and
+    /// the marks of charts (lines, threshold, verdict fills) reach the 3:1
+    /// of non-text contrast, in the light scheme and the dark one.
+    #[test]
+    fn colours_pass_wcag_aa_in_both_schemes() {
+        let light =
+            palette(&STYLE[STYLE.find(":root{").unwrap()..STYLE.find("color-scheme").unwrap()]);
+        let dark_at = STYLE.find("prefers-color-scheme:dark").unwrap();
+        let dark = palette(&STYLE[dark_at..dark_at + STYLE[dark_at..].find("}}").unwrap()]);
+        for p in [&light, &dark] {
+            for bg in ["bg", "tile"] {
+                for fg in ["fg", "muted", "accent", "bad"] {
+                    let r = contrast(&p[fg], &p[bg]);
+                    assert!(r >= 4.5, "--{fg} on --{bg}: {r:.2}");
+                }
+                for mark in ["accent", "bad", "ok", "nm", "or", "er", "un"] {
+                    let r = contrast(&p[mark], &p[bg]);
+                    assert!(r >= 3.0, "--{mark} on --{bg}: {r:.2}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shell_words_are_quoted_when_needed() {
+        assert_eq!(shell_word("t-01"), "t-01");
+        assert_eq!(shell_word("logs/a b.jsonl"), "'logs/a b.jsonl'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word("$(rm)"), "'$(rm)'");
+        assert_eq!(shell_word(""), "''");
+    }
+
+    #[test]
+    fn direction_needs_two_buckets() {
+        assert_eq!(direction(&[Some(0.9)]).0, "– too few buckets");
+        assert_eq!(direction(&[Some(0.9), None, Some(0.7)]).0, "▼ falling");
+        assert_eq!(direction(&[Some(0.7), Some(0.71)]).0, "→ steady");
+        // Thirds, not single buckets: one low bucket at the end is not a fall.
+        let (word, _) = direction(&[
+            Some(0.9),
+            Some(0.9),
+            Some(0.9),
+            Some(0.9),
+            Some(0.9),
+            Some(0.88),
+        ]);
+        assert_eq!(word, "→ steady");
+    }
+}

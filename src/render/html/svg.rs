@@ -1,0 +1,394 @@
+//! The report's charts, drawn as inline SVG by hand: a trend panel (rate
+//! line over turn volume), a verdict-mix stacked bar, a sparkline and a
+//! horizontal share bar. Colours come from CSS classes defined by the page,
+//! so the dark scheme and print restyle them; every mark that carries
+//! meaning also differs in shape, pattern or label, never in colour alone.
+//! Labels passed in are escaped here.
+
+use crate::model::Verdict;
+use crate::render::escape::html;
+use std::fmt::Write;
+
+/// The y range of every rate chart of one report: scaled to the data
+/// (and the threshold), so 0.81 and 0.97 do not look alike.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Scale {
+    /// The range covering `rates` and `threshold`, padded and rounded out
+    /// to steps of 0.05, at least 0.1 wide, within 0..1.
+    pub fn of(rates: impl Iterator<Item = f64>, threshold: Option<f64>) -> Scale {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for r in rates.chain(threshold) {
+            lo = lo.min(r);
+            hi = hi.max(r);
+        }
+        if !lo.is_finite() {
+            return Scale { lo: 0.0, hi: 1.0 };
+        }
+        let mut lo = ((lo - 0.02) / 0.05).floor() * 0.05;
+        let mut hi = ((hi + 0.02) / 0.05).ceil() * 0.05;
+        if hi - lo < 0.1 {
+            let mid = (lo + hi) / 2.0;
+            lo = mid - 0.05;
+            hi = mid + 0.05;
+        }
+        if lo < 0.0 {
+            hi -= lo;
+            lo = 0.0;
+        }
+        if hi > 1.0 {
+            lo = (lo - (hi - 1.0)).max(0.0);
+            hi = 1.0;
+        }
+        Scale { lo, hi }
+    }
+
+    /// `y` of `rate` in a plot from `top` to `bottom` pixels.
+    fn y(&self, rate: f64, top: f64, bottom: f64) -> f64 {
+        let t = ((rate - self.lo) / (self.hi - self.lo)).clamp(0.0, 1.0);
+        bottom - t * (bottom - top)
+    }
+}
+
+/// The pattern and class of each verdict, in [`Verdict::ALL`] order: a
+/// colour and, for all but `ok`, a pattern, so the mix reads in greyscale.
+pub const VERDICT_FILL: [&str; 5] = [
+    "url(#p-ok)",
+    "url(#p-no_marker)",
+    "url(#p-orphan_marker)",
+    "url(#p-empty_retrieval)",
+    "url(#p-unobserved)",
+];
+
+/// The patterns the charts refer to, drawn once per page.
+pub fn defs() -> String {
+    let mut s = String::from(
+        r#"<svg class="defs" width="0" height="0" aria-hidden="true" focusable="false"><defs>"#,
+    );
+    let pattern = |id: &str, class: &str, marks: &str| {
+        format!(
+            r#"<pattern id="p-{id}" width="6" height="6" patternUnits="userSpaceOnUse"><rect class="{class}" width="6" height="6"/>{marks}</pattern>"#
+        )
+    };
+    s.push_str(&pattern("ok", "v-ok", ""));
+    s.push_str(&pattern(
+        "no_marker",
+        "v-no_marker",
+        r#"<path class="hatch" d="M0 6L6 0M-1 1L1 -1M5 7L7 5"/>"#,
+    ));
+    s.push_str(&pattern(
+        "orphan_marker",
+        "v-orphan_marker",
+        r#"<path class="hatch" d="M0 0L6 6M6 0L0 6"/>"#,
+    ));
+    s.push_str(&pattern(
+        "empty_retrieval",
+        "v-empty_retrieval",
+        r#"<circle class="dot" cx="3" cy="3" r="1.2"/>"#,
+    ));
+    s.push_str(&pattern(
+        "unobserved",
+        "v-unobserved",
+        r#"<path class="hatch" d="M0 3H6"/>"#,
+    ));
+    s.push_str("</defs></svg>");
+    s
+}
+
+/// One bucket of a trend panel.
+#[derive(Debug, Clone)]
+pub struct Point<'a> {
+    pub label: &'a str,
+    pub rate: Option<f64>,
+    pub turns: u64,
+}
+
+fn f1(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+/// A trend panel: the grounded rate per bucket as a line with a mark per
+/// bucket (a triangle when below the threshold), the threshold as a dashed
+/// labelled line, and the turn volume as bars beneath.
+pub fn trend(title: &str, points: &[Point<'_>], scale: Scale, threshold: Option<f64>) -> String {
+    const W: f64 = 320.0;
+    const LEFT: f64 = 34.0;
+    const RIGHT: f64 = 48.0;
+    const TOP: f64 = 14.0;
+    const BOTTOM: f64 = 98.0;
+    const VOL_TOP: f64 = 116.0;
+    const VOL_BOTTOM: f64 = 150.0;
+    const H: f64 = 166.0;
+    let n = points.len().max(1) as f64;
+    let step = (W - LEFT - RIGHT) / n;
+    let x = |i: usize| LEFT + step * (i as f64 + 0.5);
+    let mut s = String::new();
+    let t = html(title);
+    let _ = write!(
+        s,
+        r#"<svg class="chart trend" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-label="Grounded rate per bucket, {t}"><title>{t}</title>"#
+    );
+    // The rate axis: bottom, middle and top of the scale.
+    for r in [scale.lo, (scale.lo + scale.hi) / 2.0, scale.hi] {
+        let y = f1(scale.y(r, TOP, BOTTOM));
+        let _ = write!(
+            s,
+            r#"<line class="grid" x1="{LEFT}" x2="{}" y1="{y}" y2="{y}"/><text class="axis" x="{}" y="{y}" dy="3" text-anchor="end">{r:.2}</text>"#,
+            W - RIGHT,
+            LEFT - 3.0
+        );
+    }
+    if let Some(m) = threshold {
+        let y = f1(scale.y(m, TOP, BOTTOM));
+        let _ = write!(
+            s,
+            r#"<line class="threshold" x1="{LEFT}" x2="{}" y1="{y}" y2="{y}"/><text class="threshold-label" x="{}" y="{y}" dy="3">min {m:.2}</text>"#,
+            W - RIGHT,
+            W - RIGHT + 3.0
+        );
+    }
+    // The line, broken where a bucket has no turn with retrieval.
+    let mut d = String::new();
+    let mut pen = false;
+    for (i, p) in points.iter().enumerate() {
+        match p.rate {
+            Some(r) => {
+                let _ = write!(
+                    d,
+                    "{}{} {}",
+                    if pen { "L" } else { "M" },
+                    f1(x(i)),
+                    f1(scale.y(r, TOP, BOTTOM))
+                );
+                pen = true;
+            }
+            None => pen = false,
+        }
+    }
+    if !d.is_empty() {
+        let _ = write!(s, r#"<path class="line" d="{d}"/>"#);
+    }
+    for (i, p) in points.iter().enumerate() {
+        let Some(r) = p.rate else { continue };
+        let (cx, cy) = (x(i), scale.y(r, TOP, BOTTOM));
+        let tip = format!("{}: {r:.4} of {} turns", html(p.label), p.turns);
+        if threshold.is_some_and(|m| r < m) {
+            let _ = write!(
+                s,
+                r#"<path class="mark below" d="M{} {}L{} {}L{} {}Z"><title>{tip} (below the threshold)</title></path>"#,
+                f1(cx),
+                f1(cy + 3.5),
+                f1(cx - 3.5),
+                f1(cy - 3.0),
+                f1(cx + 3.5),
+                f1(cy - 3.0)
+            );
+        } else {
+            let _ = write!(
+                s,
+                r#"<circle class="mark" cx="{}" cy="{}" r="2.6"><title>{tip}</title></circle>"#,
+                f1(cx),
+                f1(cy)
+            );
+        }
+    }
+    if let Some((i, r)) = points
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, p)| p.rate.map(|r| (i, r)))
+    {
+        let _ = write!(
+            s,
+            r#"<text class="value" x="{}" y="{}" dy="3">{r:.2}</text>"#,
+            f1(x(i) + 5.0),
+            f1((scale.y(r, TOP, BOTTOM) - 8.0).max(6.0))
+        );
+    }
+    // The volume beneath, scaled to this panel's busiest bucket.
+    let max = points.iter().map(|p| p.turns).max().unwrap_or(0).max(1);
+    let bar_w = (step * 0.7).max(1.0);
+    for (i, p) in points.iter().enumerate() {
+        if p.turns == 0 {
+            continue;
+        }
+        let h = (VOL_BOTTOM - VOL_TOP) * p.turns as f64 / max as f64;
+        let _ = write!(
+            s,
+            r#"<rect class="volume" x="{}" y="{}" width="{}" height="{}"><title>{}: {} turns</title></rect>"#,
+            f1(x(i) - bar_w / 2.0),
+            f1(VOL_BOTTOM - h),
+            f1(bar_w),
+            f1(h.max(0.5)),
+            html(p.label),
+            p.turns
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<text class="axis" x="{}" y="{}" dy="3" text-anchor="end">{max}</text><text class="axis" x="{}" y="{VOL_BOTTOM}" text-anchor="end">turns</text>"#,
+        LEFT - 3.0,
+        VOL_TOP,
+        LEFT - 3.0
+    );
+    if let (Some(first), Some(last)) = (points.first(), points.last()) {
+        let _ = write!(
+            s,
+            r#"<text class="axis" x="{LEFT}" y="{}">{}</text><text class="axis" x="{}" y="{}" text-anchor="end">{}</text>"#,
+            H - 3.0,
+            html(first.label),
+            W - RIGHT,
+            H - 3.0,
+            html(last.label)
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The verdict mix of a group as one stacked bar, a patterned segment per
+/// verdict, each with its count in a tooltip.
+pub fn stacked(counts: &[u64; 5]) -> String {
+    const W: f64 = 160.0;
+    let total: u64 = counts.iter().sum();
+    let mut s = format!(
+        r#"<svg class="chart mix" viewBox="0 0 {W} 14" width="{W}" height="14" aria-hidden="true">"#
+    );
+    if total == 0 {
+        s.push_str(r#"<rect class="empty" width="160" height="14"/>"#);
+    }
+    let mut x = 0.0;
+    for (i, (v, &c)) in Verdict::ALL.iter().zip(counts).enumerate() {
+        if c == 0 {
+            continue;
+        }
+        let w = W * c as f64 / total as f64;
+        let _ = write!(
+            s,
+            r#"<rect x="{}" width="{}" height="14" fill="{}"><title>{} {c}</title></rect>"#,
+            f1(x),
+            f1(w),
+            VERDICT_FILL[i],
+            v.as_str()
+        );
+        x += w;
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A small rate line over the buckets on the report's scale, its last
+/// value marked.
+pub fn sparkline(rates: &[Option<f64>], scale: Scale) -> String {
+    const W: f64 = 100.0;
+    const H: f64 = 22.0;
+    let n = rates.len().max(2) as f64 - 1.0;
+    let x = |i: usize| 2.0 + (W - 4.0) * i as f64 / n;
+    let mut d = String::new();
+    let mut pen = false;
+    for (i, r) in rates.iter().enumerate() {
+        match r {
+            Some(r) => {
+                let _ = write!(
+                    d,
+                    "{}{} {}",
+                    if pen { "L" } else { "M" },
+                    f1(x(i)),
+                    f1(scale.y(*r, 2.0, H - 2.0))
+                );
+                pen = true;
+            }
+            None => pen = false,
+        }
+    }
+    let mut s = format!(
+        r#"<svg class="chart spark" viewBox="0 0 {W} {H}" width="{W}" height="{H}" aria-hidden="true">"#
+    );
+    if !d.is_empty() {
+        let _ = write!(s, r#"<path class="line" d="{d}"/>"#);
+    }
+    if let Some((i, r)) = rates
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, r)| r.map(|r| (i, r)))
+    {
+        let _ = write!(
+            s,
+            r#"<circle class="mark" cx="{}" cy="{}" r="2.2"/>"#,
+            f1(x(i)),
+            f1(scale.y(r, 2.0, H - 2.0))
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A share (0..1) as a horizontal bar with its value written beside it.
+pub fn share_bar(share: Option<f64>) -> String {
+    const W: f64 = 120.0;
+    let mut s = format!(
+        r#"<svg class="chart share" viewBox="0 0 {} 12" width="{}" height="12" aria-hidden="true"><rect class="track" width="{W}" height="12"/>"#,
+        W + 40.0,
+        W + 40.0
+    );
+    if let Some(x) = share {
+        let _ = write!(
+            s,
+            r#"<rect class="fill" width="{}" height="12"/><text class="axis" x="{}" y="10">{x:.2}</text>"#,
+            f1(W * x.clamp(0.0, 1.0)),
+            W + 4.0
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_follows_the_data_not_zero_to_one() {
+        let s = Scale::of([0.81, 0.97].into_iter(), None);
+        assert!(s.lo >= 0.7 && s.lo <= 0.8, "{s:?}");
+        assert!((s.hi - 1.0).abs() < 1e-9, "{s:?}");
+        let s = Scale::of([0.5].into_iter(), Some(0.9));
+        assert!(s.lo <= 0.5 && s.hi >= 0.9, "{s:?}");
+        assert_eq!(
+            Scale::of(std::iter::empty(), None),
+            Scale { lo: 0.0, hi: 1.0 }
+        );
+        let s = Scale::of([0.0, 0.01].into_iter(), None);
+        assert!(s.lo == 0.0 && s.hi >= 0.1, "{s:?}");
+    }
+
+    #[test]
+    fn marks_below_the_threshold_are_triangles() {
+        let p = [
+            Point {
+                label: "d1",
+                rate: Some(0.95),
+                turns: 10,
+            },
+            Point {
+                label: "d2",
+                rate: Some(0.5),
+                turns: 4,
+            },
+        ];
+        let svg = trend(
+            "<x>",
+            &p,
+            Scale::of([0.5, 0.95].into_iter(), Some(0.9)),
+            Some(0.9),
+        );
+        assert!(svg.contains("class=\"mark below\""));
+        assert!(svg.contains("min 0.90"));
+        assert!(svg.contains("&lt;x&gt;") && !svg.contains("<x>"));
+    }
+}

@@ -1,0 +1,409 @@
+//! The summary view's tables: the sections that `table`, `markdown` and
+//! `csv` draw (and that the HTML report shows beside its charts), all built
+//! from the one view model, [`SummaryDoc`]. The command only builds the view.
+
+use super::{Section, bar, rate};
+use crate::accumulate::summary::{Guardrail, ToolUse};
+use crate::cli::Section as CsvSection;
+use crate::cmd::summary::{RetrievalDoc, SummaryDoc};
+use crate::compare::{self, Comparison};
+use crate::model::Verdict;
+use anyhow::Result;
+use std::io::Write;
+
+fn opt<T: ToString>(x: Option<T>) -> String {
+    x.map_or_else(|| "-".to_owned(), |x| x.to_string())
+}
+
+const GROUP_HEADER: [&str; 10] = [
+    "group",
+    "turns",
+    "with_retrieval",
+    "ok",
+    "no_marker",
+    "orphan_marker",
+    "empty_retrieval",
+    "unobserved",
+    "ungrounded",
+    "grounded_rate",
+];
+const DAY_HEADER: [&str; 6] = [
+    "day",
+    "turns",
+    "with_retrieval",
+    "grounded",
+    "grounded_rate",
+    "trend",
+];
+const TRIAGE_HEADER: [&str; 9] = [
+    "created_at",
+    "turn_id",
+    "agent_id",
+    "verdict",
+    "marker_count",
+    "out_of_range_markers",
+    "malformed_markers",
+    "confidence",
+    "tool_errors",
+];
+
+fn group_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+    doc.groups
+        .iter()
+        .map(|g| {
+            let mut row = vec![
+                g.key.to_owned(),
+                g.rollup.turns.to_string(),
+                g.rollup.with_retrieval.to_string(),
+            ];
+            row.extend(Verdict::ALL.iter().map(|v| g.rollup.count(*v).to_string()));
+            row.push(g.rollup.ungrounded().to_string());
+            row.push(rate(g.rollup.grounded_rate()));
+            row
+        })
+        .collect()
+}
+
+fn day_rows(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Vec<String>> {
+    doc.days
+        .iter()
+        .map(|d| {
+            let mut row = vec![
+                d.day.clone(),
+                d.turns.to_string(),
+                d.with_retrieval.to_string(),
+                d.grounded.to_string(),
+                rate(d.grounded_rate),
+            ];
+            if with_bar {
+                row.push(bar(d.grounded_rate, 20));
+            }
+            row
+        })
+        .collect()
+}
+
+const GROUP_DAY_HEADER: [&str; 6] = [
+    "group",
+    "day",
+    "turns",
+    "with_retrieval",
+    "grounded",
+    "grounded_rate",
+];
+
+fn group_day_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+    doc.group_days
+        .iter()
+        .map(|g| {
+            vec![
+                g.key.to_owned(),
+                g.day.day.clone(),
+                g.day.turns.to_string(),
+                g.day.with_retrieval.to_string(),
+                g.day.grounded.to_string(),
+                rate(g.day.grounded_rate),
+            ]
+        })
+        .collect()
+}
+
+const GUARDRAIL_HEADER: [&str; 5] = [
+    "group",
+    "answered",
+    "would_refuse",
+    "refused_share",
+    "orphans_let_through",
+];
+
+fn guardrail_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+    let row = |key: &str, g: &Guardrail, share: Option<f64>| {
+        vec![
+            key.to_owned(),
+            g.answered.to_string(),
+            g.refused.to_string(),
+            rate(share),
+            g.orphans_passed.to_string(),
+        ]
+    };
+    let mut rows = vec![row(
+        "(all)",
+        doc.guardrail.overall,
+        doc.guardrail.refused_share,
+    )];
+    rows.extend(
+        doc.guardrail
+            .by_group
+            .iter()
+            .map(|g| row(g.key, g.counts, g.refused_share)),
+    );
+    rows
+}
+
+const COMPARE_HEADER: [&str; 10] = [
+    "group",
+    "baseline_rate",
+    "current_rate",
+    "difference",
+    "low",
+    "high",
+    "baseline_with_retrieval",
+    "current_with_retrieval",
+    "significant",
+    "since",
+];
+
+fn signed(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_owned(), |x| format!("{x:+.4}"))
+}
+
+fn compare_rows(c: &Comparison) -> Vec<Vec<String>> {
+    std::iter::once(&c.overall)
+        .chain(&c.groups)
+        .map(|r| {
+            let n = |s: Option<compare::Side>| {
+                s.map_or_else(|| "0".to_owned(), |s| s.with_retrieval.to_string())
+            };
+            vec![
+                r.key.clone().unwrap_or_else(|| "(all)".to_owned()),
+                rate(r.baseline_rate),
+                rate(r.current_rate),
+                signed(r.difference),
+                signed(r.low),
+                signed(r.high),
+                n(r.baseline),
+                n(r.current),
+                if r.significant_drop() {
+                    "drop".to_owned()
+                } else if r.significant {
+                    "rise".to_owned()
+                } else {
+                    "no".to_owned()
+                },
+                r.change
+                    .as_ref()
+                    .map_or_else(String::new, |c| c.since.clone()),
+            ]
+        })
+        .collect()
+}
+
+/// The comparison's headline lines: each significant drop, worst first
+/// (`billing-bot: 0.94 → 0.79 since 2026-08-02`).
+pub fn compare_lines(c: &Comparison) -> Vec<String> {
+    let mut lines = vec![format!(
+        "baseline: {} · {} % Newcombe intervals for current − baseline",
+        c.baseline,
+        crate::gate::percent(c.confidence)
+    )];
+    let drops: Vec<String> = std::iter::once(&c.overall)
+        .chain(&c.groups)
+        .filter(|r| r.significant_drop())
+        .map(|r| format!("significant drop: {r}"))
+        .collect();
+    if drops.is_empty() {
+        lines.push("no significant drop".to_owned());
+    }
+    lines.extend(drops);
+    lines
+}
+
+fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+    doc.triage
+        .iter()
+        .map(|t| {
+            vec![
+                t.shown_at.clone(),
+                t.turn_id.as_str().to_owned(),
+                t.agent_id.to_owned(),
+                t.verdict.as_str().to_owned(),
+                t.marker_count.to_string(),
+                t.out_of_range_markers.to_string(),
+                t.malformed_markers.to_string(),
+                t.confidence
+                    .map_or_else(|| "-".into(), |c| format!("{c:.2}")),
+                t.tool_errors.to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// The human sections (table and markdown formats).
+pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
+    let mut totals = Section::new("Totals", &[]);
+    totals.notes = super::rollup_lines(doc.totals);
+    let mut groups = Section::new(
+        format!("By {}, most ungrounded first", doc.group_by),
+        &GROUP_HEADER,
+    )
+    .numeric(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    groups.rows = group_rows(doc);
+    let header: &[&'static str] = if with_bar {
+        &DAY_HEADER
+    } else {
+        &DAY_HEADER[..5]
+    };
+    let mut title = match doc.bucket {
+        "day" => "Daily trend (grounded rate)".to_owned(),
+        b => format!("Trend by {b} (grounded rate)"),
+    };
+    if doc.tz != "UTC" {
+        title = format!("{}, in {})", title.trim_end_matches(')'), doc.tz);
+    }
+    let mut days = Section::new(title, header).numeric(&[1, 2, 3, 4]);
+    days.rows = day_rows(doc, with_bar);
+    let mut group_days = Section::new(
+        format!("Trend by {} and {}", doc.group_by, doc.bucket),
+        &GROUP_DAY_HEADER,
+    )
+    .numeric(&[2, 3, 4, 5]);
+    group_days.rows = group_day_rows(doc);
+    let mut guardrail = Section::new(
+        "Guardrail what-if: require_citation (refuses an answer with retrieval and no well-formed marker)",
+        &GUARDRAIL_HEADER,
+    )
+    .numeric(&[1, 2, 3, 4]);
+    guardrail.rows = guardrail_rows(doc);
+    let mut triage = Section::new(
+        format!("Triage: {} most recent ungrounded turns", doc.triage.len()),
+        &TRIAGE_HEADER,
+    )
+    .numeric(&[4, 5, 6, 7, 8]);
+    triage.rows = triage_rows(doc);
+    let mut retrieval = Section::new(
+        format!("Retrieval use (low score < {})", doc.low_score),
+        &[
+            "group",
+            "chunks_retrieved",
+            "chunks_cited",
+            "cited_share",
+            "only_top_chunk",
+            "mean_cited_rank",
+            "low_conf_citations",
+            "mixed_conf_turns",
+        ],
+    )
+    .numeric(&[1, 2, 3, 4, 5, 6, 7]);
+    let rrow = |key: &str, r: &RetrievalDoc<'_>| {
+        vec![
+            key.to_owned(),
+            r.counts.chunks_retrieved.to_string(),
+            r.counts.chunks_cited.to_string(),
+            rate(r.cited_share),
+            r.counts.turns_citing_only_top.to_string(),
+            r.mean_cited_rank
+                .map_or_else(|| "-".into(), |m| format!("{m:.2}")),
+            r.counts.low_confidence_citations.to_string(),
+            r.counts.mixed_confidence_turns.to_string(),
+        ]
+    };
+    retrieval.rows.push(rrow("(all)", &doc.retrieval_use));
+    retrieval
+        .rows
+        .extend(doc.groups.iter().map(|g| rrow(g.key, &g.retrieval_use)));
+    let (tools, telemetry) = (tools_section(doc), telemetry_section(doc));
+    let mut input = Section::new("Input", &[]);
+    input.notes = vec![super::input_line(doc.input)];
+    let mut out = vec![totals];
+    if let Some(c) = doc.compare {
+        let mut s = Section::new(
+            "Compared with the baseline, worst significant drop first",
+            &COMPARE_HEADER,
+        )
+        .numeric(&[1, 2, 3, 4, 5, 6, 7]);
+        s.rows = compare_rows(c);
+        s.notes = compare_lines(c);
+        out.push(s);
+    }
+    out.extend([groups, days, group_days]);
+    if !doc.triage.is_empty() || doc.totals.turns == 0 {
+        out.push(triage);
+    }
+    out.extend([guardrail, retrieval, tools, telemetry, input]);
+    out
+}
+
+/// `summary --format csv`: one section as CSV (`--section`, default groups).
+pub fn csv(
+    out: &mut dyn Write,
+    doc: &SummaryDoc<'_>,
+    section: Option<CsvSection>,
+    raw: bool,
+) -> Result<()> {
+    let (header, rows): (&[&str], _) = match section.unwrap_or(CsvSection::Groups) {
+        CsvSection::Groups => (&GROUP_HEADER, group_rows(doc)),
+        CsvSection::Days => (&DAY_HEADER[..5], day_rows(doc, false)),
+        CsvSection::GroupDays => (&GROUP_DAY_HEADER, group_day_rows(doc)),
+        CsvSection::Triage => (&TRIAGE_HEADER, triage_rows(doc)),
+        CsvSection::Guardrail => (&GUARDRAIL_HEADER, guardrail_rows(doc)),
+        CsvSection::Compare => (
+            &COMPARE_HEADER,
+            compare_rows(doc.compare.expect("the command checks for a baseline")),
+        ),
+    };
+    let numbers: &[usize] = if section == Some(CsvSection::Compare) {
+        &[1, 2, 3, 4, 5, 6, 7]
+    } else {
+        &[]
+    };
+    super::csv::table_with_numbers(out, header, &rows, raw, numbers)
+}
+
+/// Tool calls overall and per group.
+pub fn tools_section(doc: &SummaryDoc<'_>) -> Section {
+    let mut tools = Section::new(
+        "Tool calls",
+        &[
+            "group",
+            "calls",
+            "failed_calls",
+            "ungrounded_with_failed_tool",
+        ],
+    )
+    .numeric(&[1, 2, 3]);
+    let trow = |key: &str, t: &ToolUse| {
+        vec![
+            key.to_owned(),
+            t.calls.to_string(),
+            t.failed_calls.to_string(),
+            t.ungrounded_with_failed_tool.to_string(),
+        ]
+    };
+    tools.rows.push(trow("(all)", doc.tools.overall));
+    tools
+        .rows
+        .extend(doc.tools.by_group.iter().map(|g| trow(g.key, g.tools)));
+    tools
+}
+
+/// Telemetry per verdict.
+pub fn telemetry_section(doc: &SummaryDoc<'_>) -> Section {
+    let mut telemetry = Section::new(
+        "Telemetry by verdict",
+        &[
+            "verdict",
+            "turns",
+            "latency_ms_p50",
+            "latency_ms_p95",
+            "tokens_used",
+            "cost_cents",
+        ],
+    )
+    .numeric(&[1, 2, 3, 4, 5]);
+    telemetry.rows = Verdict::ALL
+        .iter()
+        .zip(&doc.telemetry.0)
+        .map(|(v, t)| {
+            vec![
+                v.as_str().to_owned(),
+                t.turns.to_string(),
+                opt(t.latency_ms_median),
+                opt(t.latency_ms_p95),
+                opt(t.tokens_used),
+                t.cost_cents
+                    .map_or_else(|| "-".into(), |c| format!("{c:.2}")),
+            ]
+        })
+        .collect();
+    telemetry
+}
