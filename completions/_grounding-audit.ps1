@@ -38,7 +38,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Arguments of the hidden `generate`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -121,6 +122,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'With --format csv: which table (default groups)')
             [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Also write the HTML report to FILE, in the same pass as --format')
             [CompletionResult]::new('--min-rate', '--min-rate', [CompletionResultType]::ParameterName, 'The HTML report marks this grounded rate (0..1) as the threshold on its trend')
+            [CompletionResult]::new('--partial', '--partial', [CompletionResultType]::ParameterName, 'Instead of rendering, write the run''s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
@@ -305,6 +307,19 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'grounding-audit;merge' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'With --format csv: which table to print (default: groups)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
+            [CompletionResult]::new('--csv-raw', '--csv-raw', [CompletionResultType]::ParameterName, 'With --format csv: no spreadsheet-formula escaping')
+            [CompletionResult]::new('--show-tz', '--show-tz', [CompletionResultType]::ParameterName, 'Show times in the partials'' time zone (as `--show-tz` does)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'grounding-audit;generate' {
             [CompletionResult]::new('--bytes', '--bytes', [CompletionResultType]::ParameterName, 'Approximate size to write, in bytes (suffixes k, M, G allowed)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Random seed')
@@ -327,7 +342,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests)')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Arguments of the hidden `generate`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -356,6 +372,9 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             break
         }
         'grounding-audit;help;man' {
+            break
+        }
+        'grounding-audit;help;merge' {
             break
         }
         'grounding-audit;help;generate' {

@@ -43,6 +43,9 @@ _grounding__audit() {
             grounding__audit,man)
                 cmd="grounding__audit__subcmd__man"
                 ;;
+            grounding__audit,merge)
+                cmd="grounding__audit__subcmd__merge"
+                ;;
             grounding__audit,report)
                 cmd="grounding__audit__subcmd__report"
                 ;;
@@ -76,6 +79,9 @@ _grounding__audit() {
             grounding__audit__subcmd__help,man)
                 cmd="grounding__audit__subcmd__help__subcmd__man"
                 ;;
+            grounding__audit__subcmd__help,merge)
+                cmd="grounding__audit__subcmd__help__subcmd__merge"
+                ;;
             grounding__audit__subcmd__help,report)
                 cmd="grounding__audit__subcmd__help__subcmd__report"
                 ;;
@@ -89,7 +95,7 @@ _grounding__audit() {
 
     case "${cmd}" in
         grounding__audit)
-            opts="-q -h -V --quiet --threads --color --help --version report summary check explain evidence convert inspect completions man generate help"
+            opts="-q -h -V --quiet --threads --color --help --version report summary check explain evidence convert inspect completions man merge generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -603,7 +609,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__help)
-            opts="report summary check explain evidence convert inspect completions man generate help"
+            opts="report summary check explain evidence convert inspect completions man merge generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -742,6 +748,20 @@ _grounding__audit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        grounding__subcmd__audit__subcmd__help__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         grounding__subcmd__audit__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -807,6 +827,36 @@ _grounding__audit() {
                 return 0
             fi
             case "${prev}" in
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        grounding__subcmd__audit__subcmd__merge)
+            opts="-q -h --format --section --csv-raw --show-tz --quiet --threads --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "table json markdown csv html" -- "${cur}"))
+                    return 0
+                    ;;
+                --section)
+                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail compare" -- "${cur}"))
+                    return 0
+                    ;;
                 --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -957,7 +1007,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1100,6 +1150,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --min-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --partial)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

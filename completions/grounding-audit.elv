@@ -35,7 +35,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand inspect 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-            cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+            cand merge 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input'
+            cand generate 'Arguments of the hidden `generate`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'grounding-audit;report'= {
@@ -116,6 +117,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --section 'With --format csv: which table (default groups)'
             cand --html 'Also write the HTML report to FILE, in the same pass as --format'
             cand --min-rate 'The HTML report marks this grounded rate (0..1) as the threshold on its trend'
+            cand --partial 'Instead of rendering, write the run''s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`'
             cand --threads 'Worker threads (default: all cores)'
             cand --color 'When to colour tables'
             cand --strict 'Make the first invalid line fatal (exit 3)'
@@ -292,6 +294,18 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'grounding-audit;merge'= {
+            cand --format 'Output format'
+            cand --section 'With --format csv: which table to print (default: groups)'
+            cand --threads 'Worker threads (default: all cores)'
+            cand --color 'When to colour tables'
+            cand --csv-raw 'With --format csv: no spreadsheet-formula escaping'
+            cand --show-tz 'Show times in the partials'' time zone (as `--show-tz` does)'
+            cand -q 'Hide the progress bar'
+            cand --quiet 'Hide the progress bar'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'grounding-audit;generate'= {
             cand --bytes 'Approximate size to write, in bytes (suffixes k, M, G allowed)'
             cand --seed 'Random seed'
@@ -313,7 +327,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand inspect 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-            cand generate 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+            cand merge 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input'
+            cand generate 'Arguments of the hidden `generate`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'grounding-audit;help;report'= {
@@ -333,6 +348,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;help;completions'= {
         }
         &'grounding-audit;help;man'= {
+        }
+        &'grounding-audit;help;merge'= {
         }
         &'grounding-audit;help;generate'= {
         }

@@ -40,7 +40,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "con
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "merge" -d 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "generate" -d 'Arguments of the hidden `generate`'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
@@ -187,6 +188,7 @@ guardrail\t'What require_citation would refuse, per group'
 compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l html -d 'Also write the HTML report to FILE, in the same pass as --format' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l min-rate -d 'The HTML report marks this grounded rate (0..1) as the threshold on its trend' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l partial -d 'Instead of rendering, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
@@ -410,6 +412,25 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l format -d 'Output format' -r -f -a "table\t'Tables for the terminal, with a trend bar per day'
+json\t'One document with a key per section'
+markdown\t'Markdown tables'
+csv\t'One section as CSV (see --section)'
+html\t'One self-contained HTML page with charts (no network, works without JavaScript)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l section -d 'With --format csv: which table to print (default: groups)' -r -f -a "groups\t''
+days\t'The trend, one row per bucket (--bucket; days by default)'
+group-days\t'The trend per group: one row per group and bucket'
+triage\t''
+guardrail\t'What require_citation would refuse, per group'
+compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l threads -d 'Worker threads (default: all cores)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
+always\t'Always colour tables'
+never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l csv-raw -d 'With --format csv: no spreadsheet-formula escaping'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l show-tz -d 'Show times in the partials\' time zone (as `--show-tz` does)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -s q -l quiet -d 'Hide the progress bar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l bytes -d 'Approximate size to write, in bytes (suffixes k, M, G allowed)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l seed -d 'Random seed' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -l agents -d 'Number of agents' -r
@@ -419,14 +440,15 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn (free text only with --show-text)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "completions" -d 'Print a shell completion script'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "generate" -d 'Write a deterministic synthetic turn log (for benchmarks and tests)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "summary" -d 'Roll up every matching turn: totals, per agent, daily trend, triage list'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "evidence" -d 'Print one JSON evidence record per turn (free text only with --show-text)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "merge" -d 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "generate" -d 'Arguments of the hidden `generate`'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -71,6 +71,9 @@ pub enum Command {
     /// Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`).
     Man,
     /// Write a deterministic synthetic turn log (for benchmarks and tests).
+    /// Render a summary from partials (`summary --partial`), as one pass over all their input.
+    #[command(after_help = crate::exit::HELP)]
+    Merge(MergeArgs),
     #[command(hide = true)]
     Generate(GenerateArgs),
 }
@@ -342,6 +345,33 @@ pub struct SummaryArgs {
     /// The HTML report marks this grounded rate (0..1) as the threshold on its trend.
     #[arg(long, value_name = "R")]
     pub min_rate: Option<f64>,
+    /// Instead of rendering, write the run's complete mergeable state (a
+    /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`.
+    ///
+    /// The partial records the options that change grading; partials made
+    /// with different ones refuse to merge. See README, "Beyond one machine".
+    #[arg(long, value_name = "FILE")]
+    pub partial: Option<PathBuf>,
+}
+
+/// `merge`: render a summary from partials.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Partial documents written by `summary --partial`, merged in this order.
+    #[arg(value_name = "PARTIAL", required = true)]
+    pub partials: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = SummaryFormat::Table)]
+    pub format: SummaryFormat,
+    /// With --format csv: which table to print (default: groups).
+    #[arg(long, value_enum)]
+    pub section: Option<Section>,
+    /// With --format csv: no spreadsheet-formula escaping.
+    #[arg(long)]
+    pub csv_raw: bool,
+    /// Show times in the partials' time zone (as `--show-tz` does).
+    #[arg(long)]
+    pub show_tz: bool,
 }
 
 /// `check` output formats.

@@ -21,6 +21,7 @@ pub mod input;
 pub mod markers;
 pub mod messages;
 pub mod model;
+pub mod partial;
 pub mod pipeline;
 pub mod policy;
 pub mod render;

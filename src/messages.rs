@@ -13,7 +13,7 @@ use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// One warning with its count.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Warning {
     /// What kind of warning: `dropped_field`, …
     pub kind: String,
@@ -91,6 +91,11 @@ impl Warnings {
         for w in other.iter() {
             self.add(&w.kind, &w.subject, &w.unit, w.count, || w.message.clone());
         }
+    }
+
+    /// Keeps only the warnings whose kind satisfies `keep`.
+    pub fn retain_kinds(&mut self, keep: impl Fn(&str) -> bool) {
+        self.by_kind.retain(|k, _| keep(k));
     }
 
     /// True when nothing was counted.

@@ -131,6 +131,26 @@ impl PageHeap {
         }
     }
 
+    /// A heap rebuilt from a partial's entries (newest first) and counts.
+    pub fn from_parts(
+        cap: usize,
+        after: Option<After>,
+        rows: Vec<(Row<'static>, Pos)>,
+        matching: u64,
+        newer: u64,
+    ) -> Self {
+        let mut h = PageHeap::new(cap, after);
+        h.matching = matching;
+        h.newer = newer;
+        h.insert_sorted(rows);
+        h
+    }
+
+    /// The rows with their input positions, newest first, without consuming the heap.
+    pub fn entries(&self) -> &[(Row<'static>, Pos)] {
+        &self.rows
+    }
+
     /// The rows, newest first.
     pub fn into_rows(self) -> Vec<Row<'static>> {
         self.rows.into_iter().map(|(r, _)| r).collect()

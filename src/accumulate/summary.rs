@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, HashMap};
 type FastMap<K, V> = HashMap<K, V, xxhash_rust::xxh3::Xxh3DefaultBuilder>;
 
 /// How chunks were used by the replies that had retrieval.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct RetrievalUse {
     /// Chunks retrieved for observed turns with retrieval.
     pub chunks_retrieved: u64,
@@ -75,7 +75,7 @@ impl RetrievalUse {
 }
 
 /// Tool calls of a set of turns.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct ToolUse {
     pub calls: u64,
     pub failed_calls: u64,
@@ -243,7 +243,7 @@ impl Telemetry {
 
 /// What Orbit's `require_citation` guardrail would have done
 /// ([`crate::grade::require_citation_refuses`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Guardrail {
     /// Turns that answered (every verdict but `unobserved`).
     pub answered: u64,

@@ -9,6 +9,7 @@ pub mod explain;
 pub mod generate;
 pub mod hints;
 pub mod inspect;
+pub mod merge;
 pub mod report;
 pub mod summary;
 pub mod turns;
@@ -37,6 +38,7 @@ pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Res
         Command::Inspect(a) => inspect::run(a, settings, out).map(|_| SUCCESS),
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
         Command::Man => completions::run_man(out).map(|_| SUCCESS),
+        Command::Merge(a) => merge::run(a, settings, out).map(|_| SUCCESS),
         Command::Generate(a) => generate::run(a, out).map(|_| SUCCESS),
     }
 }

@@ -423,6 +423,13 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             args.confidence
         )));
     }
+    if args.partial.is_some()
+        && (args.compare.is_some() || args.compare_from.is_some() || args.compare_previous)
+    {
+        return Err(exit::usage(
+            "--partial writes the current run's state only: compare after `merge` (write its --format json and pass it to --compare)",
+        ));
+    }
     let filter = config::filter(&args.filter)?;
     let clock = config::clock(&args.filter.zone)?;
     let hints = super::hints::Hints::of(&filter);
@@ -485,7 +492,12 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         Baseline::Window(..) => (None, String::new()),
     };
     let sources = config::sources(settings, &args.input, "summary")?;
-    let (mut summary, input) = summarise(&engine, &sources, settings, opts)?;
+    let (summary, input) = summarise(&engine, &sources, settings, opts)?;
+    if let Some(path) = &args.partial {
+        let doc =
+            crate::partial::Partial::of_summary(&summary, &input, options_of(args, &engine, opts));
+        return write_partial(path, &doc, out);
+    }
     let (base, base_name) = match baseline {
         Baseline::Window(from, to) => {
             let mut e = engine.clone();
@@ -534,22 +546,63 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     if summary.totals.turns == 0 {
         hints.explain_nothing(&engine, &sources)?;
     }
+    let meta = html_meta(&args.input, &args.markers, args.min_rate)?;
+    render_summary(
+        out,
+        summary,
+        &input,
+        &clock,
+        comparison.as_ref(),
+        Output {
+            format: args.format,
+            section: args.section,
+            csv_raw: args.csv_raw,
+            html: &meta,
+            html_file: args.html.as_deref(),
+        },
+    )
+}
+
+/// How a finished summary is written (`summary` and `merge` alike).
+pub struct Output<'a> {
+    pub format: SummaryFormat,
+    pub section: Option<CsvSection>,
+    pub csv_raw: bool,
+    /// What the HTML page says about the run (`--format html`, `--html`).
+    pub html: &'a render::html::Meta,
+    /// `--html FILE`: the page written there as well.
+    pub html_file: Option<&'a std::path::Path>,
+}
+
+/// Renders a finished summary in one of its formats (`summary` and `merge`).
+pub fn render_summary(
+    out: &mut dyn Write,
+    mut summary: Summary,
+    input: &InputStats,
+    clock: &render::Clock,
+    comparison: Option<&Comparison>,
+    output: Output<'_>,
+) -> Result<()> {
+    let Output {
+        format,
+        section,
+        csv_raw,
+        html,
+        html_file,
+    } = output;
+    let html_file = html_file.map(|p| (p, html));
     let triage = std::mem::replace(
         &mut summary.triage,
         crate::accumulate::PageHeap::new(0, None),
     )
     .into_rows();
-    let doc = document_with(&summary, &triage, &input, &clock, comparison.as_ref());
-    if let Some(path) = &args.html {
-        let page = render::html::page(&doc, &html_meta(&args.input, &args.markers, args.min_rate)?);
+    let doc = document_with(&summary, &triage, input, clock, comparison);
+    if let Some((path, meta)) = html_file {
+        let page = render::html::page(&doc, meta);
         exit::write_file(path, page.as_bytes(), false, "HTML report")?;
     }
-    match args.format {
-        SummaryFormat::Html => render::html::summary(
-            out,
-            &doc,
-            &html_meta(&args.input, &args.markers, args.min_rate)?,
-        ),
+    match format {
+        SummaryFormat::Html => render::html::summary(out, &doc, html),
         SummaryFormat::Json => render::json::document(out, &doc),
         SummaryFormat::Table => {
             render::table::sections(out, &render::summary::sections(&doc, true))
@@ -557,6 +610,94 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         SummaryFormat::Markdown => {
             render::markdown::sections(out, &render::summary::sections(&doc, true))
         }
-        SummaryFormat::Csv => render::summary::csv(out, &doc, args.section, args.csv_raw),
+        SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv_raw),
     }
+}
+
+/// The options a summary partial records: every flag that changes which
+/// turns are read, how they are graded or what the state holds, by flag
+/// name. Time bounds are recorded resolved (`--since 7d` means different
+/// instants on different days).
+pub fn options_of(
+    args: &SummaryArgs,
+    engine: &crate::pipeline::Engine,
+    opts: SummaryOptions,
+) -> std::collections::BTreeMap<String, String> {
+    let i = &args.input;
+    let f = &args.filter;
+    let time = |t: Option<chrono::DateTime<chrono::Utc>>| {
+        t.map_or_else(|| "-".to_owned(), |t| format_time(&t))
+    };
+    [
+        ("--input-format", i.input_format.clone()),
+        ("--no-dedupe", i.no_dedupe.to_string()),
+        ("--max-line-bytes", i.max_line_bytes.to_string()),
+        ("--retrievals", format!("{:?}", i.retrievals)),
+        ("--assembly-window", i.assembly_window.to_string()),
+        ("--agent-name", format!("{:?}", i.agent_name)),
+        ("--map", format!("{:?}", i.map)),
+        ("--map-file", format!("{:?}", i.map_file)),
+        ("--markers", format!("{:?}", args.markers)),
+        ("--from", time(engine.filter.from)),
+        ("--to", time(engine.filter.to)),
+        ("--agent", format!("{:?}", f.agent)),
+        ("--channel", format!("{:?}", f.channel)),
+        ("--model", format!("{:?}", f.model)),
+        ("--turn", format!("{:?}", f.turn)),
+        ("--conversation", format!("{:?}", f.conversation)),
+        ("--grep", format!("{:?}", f.grep)),
+        ("--cited-below", format!("{:?}", f.cited_below)),
+        ("--confidence-below", format!("{:?}", f.confidence_below)),
+        ("--tz", opts.tz.name()),
+        ("--by", by_name(opts.by).to_owned()),
+        ("--triage", opts.triage.to_string()),
+        ("--low-score", opts.low_score.to_string()),
+        ("--bucket", opts.bucket.as_str().to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
+}
+
+/// The summary options recorded in a partial's options.
+pub fn summary_options(o: &std::collections::BTreeMap<String, String>) -> Result<SummaryOptions> {
+    use clap::ValueEnum;
+    let get = |k: &str| {
+        o.get(k)
+            .map(String::as_str)
+            .ok_or_else(|| exit::usage(format!("partial: option {k} is missing")))
+    };
+    let bad = |k: &str| exit::usage(format!("partial: option {k} is not valid"));
+    Ok(SummaryOptions {
+        by: GroupBy::from_str(get("--by")?, false).map_err(|_| bad("--by"))?,
+        triage: get("--triage")?.parse().map_err(|_| bad("--triage"))?,
+        tz: config::zone_from(Some(get("--tz")?), None).map_err(|_| bad("--tz"))?,
+        low_score: get("--low-score")?
+            .parse()
+            .map_err(|_| bad("--low-score"))?,
+        bucket: crate::accumulate::summary::Bucket::from_str(get("--bucket")?, false)
+            .map_err(|_| bad("--bucket"))?,
+    })
+}
+
+/// Writes a partial to a file, or to `out` for `-`.
+fn write_partial(
+    path: &std::path::Path,
+    doc: &crate::partial::Partial,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if path.as_os_str() == "-" {
+        serde_json::to_writer(&mut *out, doc)?;
+        out.write_all(b"\n")?;
+        return Ok(());
+    }
+    let mut f = std::io::BufWriter::new(
+        std::fs::File::create(path)
+            .map_err(|e| exit::input(format!("--partial {}: {e}", path.display())))?,
+    );
+    serde_json::to_writer(&mut f, doc)?;
+    f.write_all(b"\n")?;
+    f.flush()
+        .map_err(|e| exit::input(format!("--partial {}: {e}", path.display())))?;
+    Ok(())
 }

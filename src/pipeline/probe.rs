@@ -493,3 +493,87 @@ mod tests {
         assert_eq!(b.absent["reply"], 2);
     }
 }
+
+/// A probe as a partial document carries it (see `crate::partial`): the same
+/// counts with owned names, so partials merge the heuristics' inputs and the
+/// misread warnings are decided once, over the whole run, as in one pass.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ProbeDoc {
+    pub turns: u64,
+    pub unobserved: u64,
+    pub scored: u64,
+    pub off_scale: u64,
+    pub replies: u64,
+    pub markers: [u64; 5],
+    pub cited: [u64; 5],
+    pub chosen: u64,
+    pub chosen_name: Option<String>,
+    pub lines: u64,
+    pub absent: BTreeMap<String, u64>,
+    /// `[field, pointer, lines]`, in key order.
+    pub near: Vec<(String, String, u64)>,
+}
+
+/// A name read back from a partial as the `&'static str` the probe keys on.
+/// Known names (grammar presets, native fields) are few; an unknown one is
+/// leaked once per distinct name, which bounds the memory by the vocabulary.
+fn static_name(s: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.iter().find(|n| **n == s) {
+        return n;
+    }
+    let n: &'static str = Box::leak(s.to_owned().into_boxed_str());
+    names.push(n);
+    n
+}
+
+impl Probe {
+    /// The probe's counts, for a partial document.
+    pub fn to_doc(&self) -> ProbeDoc {
+        ProbeDoc {
+            turns: self.turns,
+            unobserved: self.unobserved,
+            scored: self.scored,
+            off_scale: self.off_scale,
+            replies: self.replies,
+            markers: self.markers,
+            cited: self.cited,
+            chosen: self.chosen,
+            chosen_name: self.chosen_name.map(str::to_owned),
+            lines: self.lines,
+            absent: self
+                .absent
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), *v))
+                .collect(),
+            near: self
+                .near
+                .iter()
+                .map(|((f, p), n)| ((*f).to_owned(), p.clone(), *n))
+                .collect(),
+        }
+    }
+
+    /// A probe read back from a partial document.
+    pub fn from_doc(d: &ProbeDoc) -> Probe {
+        Probe {
+            turns: d.turns,
+            unobserved: d.unobserved,
+            scored: d.scored,
+            off_scale: d.off_scale,
+            replies: d.replies,
+            markers: d.markers,
+            cited: d.cited,
+            chosen: d.chosen,
+            chosen_name: d.chosen_name.as_deref().map(static_name),
+            lines: d.lines,
+            absent: d.absent.iter().map(|(k, v)| (static_name(k), *v)).collect(),
+            near: d
+                .near
+                .iter()
+                .map(|(f, p, n)| ((static_name(f), p.clone()), *n))
+                .collect(),
+        }
+    }
+}

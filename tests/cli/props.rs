@@ -659,3 +659,120 @@ proptest! {
         prop_assert_eq!(walked, want);
     }
 }
+
+/// Output with the count of input files blanked: the one figure a merge of
+/// partials may report differently from one pass (README, "Beyond one machine").
+fn without_file_count(s: &str) -> String {
+    let re = regex::Regex::new(r#"\d+ file\(s\)|"files": \d+"#).unwrap();
+    re.replace_all(s, "FILES").into_owned()
+}
+
+/// Every format (and every csv section) of `summary` over `paths`, or of
+/// `merge` over partials.
+fn summary_outputs(cmd: &str, extra: &[&str], paths: &[String]) -> Vec<String> {
+    let mut runs: Vec<Vec<&str>> = ["table", "json", "markdown"]
+        .iter()
+        .map(|f| vec!["--format", *f])
+        .collect();
+    for s in ["groups", "days", "group-days", "triage", "guardrail"] {
+        runs.push(vec!["--format", "csv", "--section", s]);
+    }
+    runs.into_iter()
+        .map(|flags| {
+            let mut args = vec!["grounding-audit", cmd];
+            args.extend(flags);
+            args.extend(extra);
+            args.extend(paths.iter().map(String::as_str));
+            without_file_count(&cli_out(&args))
+        })
+        .collect()
+}
+
+/// `summary --partial` per part, then `merge`, against one pass over the log.
+fn check_partials(
+    dir: &Path,
+    whole: &[u8],
+    parts: &[Vec<u8>],
+    flags: &[&str],
+) -> Result<(), TestCaseError> {
+    let log = dir.join("all.jsonl");
+    std::fs::write(&log, whole).unwrap();
+    let one = summary_outputs("summary", flags, &[log.display().to_string()]);
+    let mut partials = Vec::new();
+    for (i, bytes) in parts.iter().enumerate() {
+        let part = dir.join(format!("part{i}.jsonl"));
+        std::fs::write(&part, bytes).unwrap();
+        let p = dir.join(format!("part{i}.partial.json"));
+        let mut args = vec!["grounding-audit", "summary", "--partial"];
+        let (ps, parts) = (p.display().to_string(), part.display().to_string());
+        args.push(&ps);
+        args.extend(flags);
+        args.push(&parts);
+        cli_out(&args);
+        partials.push(ps);
+    }
+    let merged = summary_outputs("merge", &[], &partials);
+    for (a, b) in one.iter().zip(&merged) {
+        prop_assert_eq!(a, b);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Without de-duplication any split at line boundaries merges to one pass,
+    /// in every format.
+    #[test]
+    fn merged_partials_equal_one_pass_for_any_split(
+        log in log(),
+        cuts in prop::collection::vec(0usize..40, 0..4),
+        triage in 0usize..6,
+        by in 0usize..3,
+    ) {
+        let n = log.lines.len();
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(n)).collect();
+        cuts.extend([0, n]);
+        cuts.sort_unstable();
+        let parts: Vec<Vec<u8>> = cuts.windows(2).map(|w| log.bytes(w[0]..w[1])).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let triage = triage.to_string();
+        let by = ["agent", "channel", "model"][by];
+        check_partials(
+            dir.path(),
+            &log.bytes(0..n),
+            &parts,
+            &["--no-dedupe", "--triage", &triage, "--by", by, "--tz", "Europe/Berlin"],
+        )?;
+    }
+
+    /// With de-duplication, input partitioned by turn key (every copy of a
+    /// turn in one part, input order kept within a part) merges to one pass.
+    #[test]
+    fn merged_partials_equal_one_pass_when_partitioned_by_turn_key(
+        log in log(),
+        k in 1usize..4,
+        seed in any::<u64>(),
+        others in prop::collection::vec(0usize..4, 40),
+    ) {
+        let eol = if log.crlf { "\r\n" } else { "\n" };
+        let mut parts = vec![String::new(); k];
+        for (i, l) in log.lines.iter().enumerate() {
+            let p = match l {
+                Line::Turn { id, .. } => (u64::from(*id).wrapping_mul(seed | 1) % k as u64) as usize,
+                _ => others[i % others.len()] % k,
+            };
+            parts[p].push_str(&l.text());
+            parts[p].push_str(eol);
+        }
+        let n = log.lines.len();
+        let mut whole = String::new();
+        for l in &log.lines[..n] {
+            whole.push_str(&l.text());
+            whole.push_str(eol);
+        }
+        let parts: Vec<Vec<u8>> = parts.into_iter().map(String::into_bytes).collect();
+        let dir = tempfile::tempdir().unwrap();
+        check_partials(dir.path(), whole.as_bytes(), &parts, &["--triage", "5"])?;
+    }
+}

@@ -221,3 +221,41 @@ fn telemetry_past_its_range_is_top_bucket_and_sums_do_not_wrap() {
         "{ok}"
     );
 }
+
+/// Partials made with different grading options refuse to merge, naming the
+/// option; a turn in two partials' triage lists is reported as a
+/// cross-partial duplicate; a partial of another version is refused.
+#[test]
+fn merge_refuses_mixed_options_and_reports_cross_partial_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_owned();
+    let (a, b, c) = (p("a.json"), p("b.json"), p("c.json"));
+    assert_eq!(run(&["summary", "--partial", &a, &demo()]).0, 0);
+    assert_eq!(run(&["summary", "--partial", &b, &demo()]).0, 0);
+    assert_eq!(
+        run(&["summary", "--by", "model", "--partial", &c, &demo()]).0,
+        0
+    );
+    let (code, _, err) = run(&["merge", &a, &c]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--by model") && err.contains("--by agent"),
+        "{err}"
+    );
+    let (code, out, err) = run(&["merge", "--format", "json", &a, &b]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("more than one partial"), "{err}");
+    let merged = json(&out);
+    let one = summary_json(&[&demo()]);
+    assert_eq!(
+        merged["totals"]["turns"],
+        2 * one["totals"]["turns"].as_u64().unwrap()
+    );
+    let text = std::fs::read_to_string(&a)
+        .unwrap()
+        .replace("\"version\":1", "\"version\":99");
+    std::fs::write(&a, text).unwrap();
+    let (code, _, err) = run(&["merge", &a, &b]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("partial version 99"), "{err}");
+}

@@ -1,0 +1,85 @@
+"""Writes a native turn log of about --mb megabytes for the Spark job's
+tests: every verdict, several agents, channels and models, days across a
+month, telemetry, a few invalid and blank lines, and duplicate turns (a
+`--dup` share of lines repeat an earlier turn id, often far away in the
+file, so copies fall in different input splits and must meet in one
+partition). Deterministic for a given --seed.
+
+    python3 gen_log.py --mb 200 --out big.jsonl [--gzip]
+"""
+
+import argparse
+import gzip
+import json
+import random
+
+REPLIES = [
+    ("see [KB-1] and [KB-2].", 3),
+    ("no citation here", 2),
+    ("made up [KB-9]", 2),
+    ("hello there", 0),
+    ("[KB-1]", 1),
+]
+
+
+def turn(rng, i):
+    reply, chunks = rng.choice(REPLIES)
+    doc = {
+        "turn_id": f"t-{i}" if i % 7 else i,
+        "agent_id": f"agent-{rng.randrange(12)}",
+        "conversation_id": f"c-{i // 5}",
+        "channel": rng.choice(["web", "slack", "api"]),
+        "created_at": "2026-08-%02dT%02d:%02d:%02dZ"
+        % (1 + rng.randrange(28), rng.randrange(24), rng.randrange(60), rng.randrange(60)),
+        "model": rng.choice(["gpt-x", "claude-y", "llama-z"]),
+        "latency_ms": rng.randrange(50, 20000),
+        "tokens_used": rng.randrange(100, 5000),
+        "cost_cents": round(rng.random() * 3, 4),
+    }
+    if rng.random() < 0.05:
+        return json.dumps(doc)  # no reply: unobserved
+    doc["reply"] = reply + " " + "x" * rng.randrange(0, 120)
+    if chunks:
+        doc["grounding"] = {
+            "chunks": [
+                {"document_id": f"doc-{rng.randrange(500)}.md", "score": round(rng.random(), 3)}
+                for _ in range(chunks)
+            ]
+        }
+    return json.dumps(doc)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mb", type=float, default=200)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--dup", type=float, default=0.02, help="share of lines repeating an earlier turn")
+    ap.add_argument("--gzip", action="store_true")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    target = int(args.mb * 1_000_000)
+    opener = gzip.open if args.gzip else open
+    written, i, recent = 0, 0, []
+    with opener(args.out, "wt", encoding="utf-8") as f:
+        while written < target:
+            r = rng.random()
+            if r < args.dup and recent:
+                line = rng.choice(recent)  # an exact repeat, far from its first copy
+            elif r < args.dup + 0.001:
+                line = "not json"
+            elif r < args.dup + 0.002:
+                line = ""
+            else:
+                line = turn(rng, i)
+                i += 1
+                if len(recent) < 4096:
+                    recent.append(line)
+                else:
+                    recent[rng.randrange(4096)] = line
+            f.write(line + "\n")
+            written += len(line) + 1
+
+
+if __name__ == "__main__":
+    main()

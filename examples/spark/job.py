@@ -1,0 +1,157 @@
+"""grounding-audit on Apache Spark: grade partitions where the data lives,
+ship only partial results, merge them on the driver.
+
+    spark-submit job.py --binary ./grounding-audit --input logs/ \
+        [--partitions N] [--format table|json|markdown|csv] [--out FILE] \
+        [-- extra summary flags, e.g. --by model --tz Europe/Berlin]
+
+1. Reads JSONL lines (plain or .gz, a directory, a glob or an object-store
+   prefix such as s3a://bucket/turns/2026-08-*/) with SparkContext.textFile.
+2. Numbers every line (its position in the input) and partitions the lines by
+   turn key (the native log's `turn_id`; a line without one goes by a hash of
+   its text), sorted by position within each partition. Every copy of a turn
+   lands in one partition, in input order, so `grounding-audit`'s
+   de-duplication keeps the same copy a single pass would.
+3. Ships the binary to the executors (SparkContext.addFile, i.e. --files) and
+   pipes each partition through `grounding-audit summary --partial - -`
+   (the mechanism of RDD.pipe, written out with mapPartitionsWithIndex so the
+   shipped binary's path is resolved on the executor with SparkFiles.get).
+4. Gathers the partials (one small JSON document per partition) on the
+   driver, writes them to temporary files in partition order and runs
+   `grounding-audit merge` with the chosen output flags. The job's exit code
+   is merge's.
+
+Only `summary` writes partials in this version (see README, "Beyond one machine").
+"""
+
+import argparse
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import zlib
+
+from pyspark import SparkConf, SparkContext, SparkFiles
+
+BINARY_NAME = "grounding-audit"
+
+
+def turn_key(line):
+    """The partition key of a line: its turn id's text (`9` and "9" are the
+    same turn, as grounding-audit reads them), else a hash of the line."""
+    try:
+        doc = json.loads(line)
+    except ValueError:
+        doc = None
+    if isinstance(doc, dict):
+        tid = doc.get("turn_id")
+        if isinstance(tid, bool):
+            tid = None
+        if isinstance(tid, (str, int)):
+            return "t:" + str(tid)
+    return "l:" + line
+
+
+def stable_hash(key):
+    """A hash that is the same on every executor (Python's hash() is salted)."""
+    return zlib.crc32(key.encode("utf-8", "surrogatepass"))
+
+
+def grade_partition(flags):
+    def run(index, rows):
+        binary = SparkFiles.get(BINARY_NAME)
+        mode = os.stat(binary).st_mode
+        if not mode & stat.S_IXUSR:
+            os.chmod(binary, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        cmd = [binary, "--quiet", "summary", *flags, "--partial", "-", "-"]
+        with tempfile.TemporaryFile() as stderr:
+            proc = subprocess.Popen(
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
+            )
+            # Feed stdin from a thread so a full stdout pipe cannot deadlock us.
+            import threading
+
+            def feed():
+                try:
+                    for _, line in rows:
+                        proc.stdin.write(line.encode("utf-8", "surrogateescape"))
+                        proc.stdin.write(b"\n")
+                finally:
+                    proc.stdin.close()
+
+            t = threading.Thread(target=feed)
+            t.start()
+            out = proc.stdout.read()
+            t.join()
+            code = proc.wait()
+            if code != 0:
+                stderr.seek(0)
+                raise RuntimeError(
+                    f"partition {index}: {' '.join(cmd)} exited {code}: "
+                    + stderr.read().decode("utf-8", "replace")[-2000:]
+                )
+        yield (index, out.decode("utf-8"))
+
+    return run
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--binary", required=True, help="the grounding-audit binary to ship")
+    ap.add_argument("--input", required=True, help="file, directory, glob or prefix")
+    ap.add_argument("--partitions", type=int, default=0, help="default: Spark's default parallelism")
+    ap.add_argument("--format", default="table", help="merge --format (table, json, markdown, csv)")
+    ap.add_argument("--out", help="write merge's output here (default: stdout)")
+    ap.add_argument("--keep-partials", help="also copy the partials into this directory")
+    ap.add_argument("--master", help="Spark master when not set by spark-submit (e.g. local[2])")
+    ap.add_argument("flags", nargs="*", help="summary flags after --, passed to every partition")
+    args = ap.parse_args(argv)
+
+    conf = SparkConf().setAppName("grounding-audit")
+    if args.master:
+        conf = conf.setMaster(args.master)
+    sc = SparkContext.getOrCreate(conf)
+    sc.setLogLevel("WARN")
+    binary = os.path.abspath(args.binary)
+    sc.addFile(binary)
+    n = args.partitions or sc.defaultParallelism
+
+    lines = sc.textFile(args.input)
+    keyed = lines.zipWithIndex().map(lambda li: ((stable_hash(turn_key(li[0])), li[1]), li[0]))
+    parts = keyed.repartitionAndSortWithinPartitions(
+        numPartitions=n,
+        partitionFunc=lambda k: k[0],
+        keyfunc=lambda k: k[1],
+    )
+    partials = sorted(parts.mapPartitionsWithIndex(grade_partition(args.flags)).collect())
+
+    tmp = tempfile.mkdtemp(prefix="grounding-audit-partials-")
+    try:
+        paths = []
+        for index, doc in partials:
+            p = os.path.join(tmp, f"part-{index:05d}.json")
+            with open(p, "w", encoding="utf-8") as f:
+                f.write(doc)
+            paths.append(p)
+        if args.keep_partials:
+            os.makedirs(args.keep_partials, exist_ok=True)
+            for p in paths:
+                shutil.copy(p, args.keep_partials)
+        cmd = [binary, "merge", "--format", args.format, *paths]
+        out = open(args.out, "wb") if args.out else None
+        try:
+            code = subprocess.call(cmd, stdout=out)
+        finally:
+            if out:
+                out.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        sc.stop()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
