@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reruns the fuzz targets (not part of CI). Needs cargo-fuzz
+# Reruns the fuzz targets (CI only compiles them). Needs cargo-fuzz
 # (`cargo install cargo-fuzz`); only stable Rust is assumed, so the nightly
 # flags cargo-fuzz passes are enabled with RUSTC_BOOTSTRAP=1.
 #
@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
 
-targets=(parse_line markers spans)
+targets=(parse_line native_diff markers spans)
 if [[ $# -ge 1 ]]; then targets=("$1"); fi
 seconds="${2:-600}"
 extra=()

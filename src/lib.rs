@@ -18,6 +18,7 @@ pub mod filter;
 pub mod gate;
 pub mod grade;
 pub mod input;
+pub mod keyset;
 pub mod markers;
 pub mod messages;
 pub mod model;

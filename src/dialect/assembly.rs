@@ -14,26 +14,8 @@
 //! starting a second turn.
 
 use super::{Dialect, Record};
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// Keys here are already 128-bit hashes: use their low bits as they are.
-#[derive(Default)]
-struct Prehashed(u64);
-impl Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u128(&mut self, v: u128) {
-        self.0 = v as u64;
-    }
-}
-type HashSet128 = HashSet<u128, BuildHasherDefault<Prehashed>>;
+use crate::keyset::KeySet;
+use std::collections::{HashMap, VecDeque};
 
 /// The records of one turn, in input order.
 pub struct Group {
@@ -84,8 +66,8 @@ pub struct Assembly {
     /// Incomplete groups idle for the short window, waiting for the long one.
     waiting: VecDeque<(u64, Key)>,
     /// Hashes of closed groups, so a late record is recognised.
-    closed: HashSet128,
-    keys: HashSet128,
+    closed: KeySet,
+    keys: KeySet,
     dedupe: bool,
     window: u64,
     count: u64,
@@ -113,8 +95,8 @@ impl Assembly {
             open: HashMap::new(),
             touched: VecDeque::new(),
             waiting: VecDeque::new(),
-            closed: HashSet128::default(),
-            keys: HashSet128::default(),
+            closed: KeySet::new(),
+            keys: KeySet::new(),
             dedupe,
             window: window.max(1),
             count: 0,
@@ -164,7 +146,7 @@ impl Assembly {
                 g.last = now;
                 Fate::Skipped
             }
-            None if !self.closed.is_empty() && self.closed.contains(&closed_key(key.0, &key.1)) => {
+            None if !self.closed.is_empty() && self.closed.contains(closed_key(key.0, &key.1)) => {
                 return Fate::Late;
             }
             None => {

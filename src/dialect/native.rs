@@ -26,10 +26,12 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-#[derive(Deserialize)]
+mod scan;
+
+#[derive(Deserialize, Default)]
 struct LineIn<'a> {
     #[serde(rename = "type", borrow, default)]
-    kind: Option<&'a RawValue>,
+    kind: Option<RawIn<'a>>,
     #[serde(borrow, default)]
     turn_id: Option<Field<IdIn<'a>>>,
     #[serde(borrow, default)]
@@ -41,7 +43,7 @@ struct LineIn<'a> {
     #[serde(borrow, default)]
     created_at: Option<Field<StrIn<'a>>>,
     #[serde(borrow, default)]
-    reply: Option<&'a RawValue>,
+    reply: Option<RawIn<'a>>,
     #[serde(borrow, default)]
     grounding: Option<Field<GroundingIn<'a>>>,
     #[serde(borrow, default)]
@@ -57,7 +59,7 @@ struct LineIn<'a> {
     unobserved: Option<Field<StrIn<'a>>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct GroundingIn<'a> {
     #[serde(borrow, default)]
     chunks: Option<Field<ChunksIn<'a>>>,
@@ -75,7 +77,7 @@ struct GroundingIn<'a> {
     latency_ms: Option<Field<Number>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct ChunkIn<'a> {
     #[serde(borrow, default)]
     document_id: Option<Field<IdIn<'a>>>,
@@ -83,6 +85,16 @@ struct ChunkIn<'a> {
     chunk_id: Option<Field<IdIn<'a>>>,
     #[serde(default)]
     score: Option<Field<Number>>,
+}
+
+/// A JSON value kept as its text (a [`RawValue`], or a slice [`scan`] checked).
+#[derive(Clone, Copy)]
+struct RawIn<'a>(&'a str);
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawIn<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        <&'de RawValue>::deserialize(d).map(|r| RawIn(r.get()))
+    }
 }
 
 /// What a field held instead of the type it should have: "a number",
@@ -533,11 +545,10 @@ struct TypeOnly<'a> {
     kind: Option<&'a RawValue>,
 }
 
-fn is_turn_type(kind: Option<&RawValue>) -> bool {
+fn is_turn_type(kind: Option<&str>) -> bool {
     match kind {
         None => true,
         Some(raw) => {
-            let raw = raw.get();
             raw == "\"turn\""
                 || raw == "null"
                 || (raw.contains('\\')
@@ -638,7 +649,29 @@ pub fn parse_line(line: &str) -> Parsed<'_> {
 /// Parses one non-blank line of a turn log, and names the optional fields
 /// dropped from the turn because their type was wrong (empty unless the
 /// line is a turn).
+///
+/// The specialised reader ([`scan`]) reads the common line in one pass; any
+/// line it does not handle, valid or not, is read by serde_json
+/// ([`parse_line_reporting_serde`]), with the same result by construction
+/// (and by the differential tests and fuzz target).
 pub fn parse_line_reporting(line: &str) -> (Parsed<'_>, Dropped) {
+    match scan::line(line) {
+        Some(parsed) => finish(parsed),
+        None => parse_line_reporting_serde(line),
+    }
+}
+
+/// True when the specialised reader handles `line` itself (for tests and
+/// the differential fuzz target: the serde_json path reads the rest).
+#[doc(hidden)]
+pub fn fast_path_handles(line: &str) -> bool {
+    scan::line(line).is_some()
+}
+
+/// [`parse_line_reporting`] through serde_json only: the reference the
+/// specialised reader is checked against.
+#[doc(hidden)]
+pub fn parse_line_reporting_serde(line: &str) -> (Parsed<'_>, Dropped) {
     // serde would read an array as a struct; a turn must be an object.
     if line.bytes().find(|b| !b.is_ascii_whitespace()) != Some(b'{') {
         let reason = if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() {
@@ -652,14 +685,19 @@ pub fn parse_line_reporting(line: &str) -> (Parsed<'_>, Dropped) {
         Ok(p) => p,
         Err(e) => {
             if let Ok(t) = serde_json::from_str::<TypeOnly<'_>>(line)
-                && !is_turn_type(t.kind)
+                && !is_turn_type(t.kind.map(RawValue::get))
             {
                 return (Parsed::Skipped, Dropped::default());
             }
             return (Parsed::Invalid(reason_of(&e)), Dropped::default());
         }
     };
-    if !is_turn_type(parsed.kind) {
+    finish(parsed)
+}
+
+/// The turn of a line that parsed (by either reader), or why it is not one.
+fn finish(parsed: LineIn<'_>) -> (Parsed<'_>, Dropped) {
+    if !is_turn_type(parsed.kind.map(|k| k.0)) {
         return (Parsed::Skipped, Dropped::default());
     }
     let mut dropped = Dropped::default();
@@ -716,7 +754,7 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
     if tools.status_dropped {
         dropped.set(Lenient::ToolStatus);
     }
-    let answer = match p.reply.map(RawValue::get) {
+    let answer = match p.reply.map(|r| r.0) {
         Some(raw) if raw.starts_with('"') => Answer::Reply(Reply::Json(raw)),
         Some(raw) if raw != "null" => {
             return Err(wrong("reply", "a string or null", kind_of(raw)));
@@ -822,3 +860,6 @@ pub fn parse_extras(line: &[u8]) -> crate::model::Extras {
     }
     extras
 }
+
+#[cfg(test)]
+mod diff_tests;

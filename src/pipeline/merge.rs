@@ -182,7 +182,7 @@ impl Merger<'_> {
             let dups: HashSet<u64> = done
                 .keys
                 .iter()
-                .filter(|(k, _)| self.seen.contains(k))
+                .filter(|(k, _)| self.seen.contains(*k))
                 .map(|(_, l)| *l)
                 .collect();
             if !dups.is_empty() {

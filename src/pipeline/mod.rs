@@ -7,7 +7,9 @@
 //! whatever the thread count. A window of permits bounds the blocks in
 //! flight, so memory does not grow with the input.
 
+// The set of de-duplication keys: at most 24 bytes a distinct turn.
 use crate::dialect::{self, AssembleOptions, Assembled, Dialect, Record};
+use crate::keyset::KeySet;
 
 use crate::filter::Filter;
 
@@ -15,8 +17,6 @@ use crate::input::{self, Block, Blocks, Source};
 use crate::markers::Grammar;
 use crate::model::{Extras, Row, Turn};
 use anyhow::Result;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -150,24 +150,6 @@ impl Default for Engine {
 fn id_key(id: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(id.as_bytes())
 }
-
-/// The keys are already hashes: use their low bits as they are.
-#[derive(Default)]
-struct KeyHasher(u64);
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u128(&mut self, v: u128) {
-        self.0 = v as u64;
-    }
-}
-type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
 
 /// One unit of work: a block of lines, or a whole-document source, with
 /// the dialect it is read in.

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::accumulate::Rollup;
+use std::collections::HashSet;
 
 fn line(id: &str) -> String {
     format!(

@@ -76,7 +76,7 @@ impl<'a> UnitState<'a> {
             stats: InputStats::default(),
             invalid: Vec::new(),
             keys: Vec::with_capacity(keyed),
-            local: KeySet::with_capacity_and_hasher(keyed, Default::default()),
+            local: KeySet::with_capacity(keyed),
             rows: Vec::with_capacity(estimate),
             records: Vec::new(),
             physical: 0,
