@@ -38,8 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)')
-            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Arguments of the hidden `generate`')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Render a summary from partials (`summary --partial`), as one pass over all their input')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -320,18 +319,6 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
-        'grounding-audit;generate' {
-            [CompletionResult]::new('--bytes', '--bytes', [CompletionResultType]::ParameterName, 'Approximate size to write, in bytes (suffixes k, M, G allowed)')
-            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Random seed')
-            [CompletionResult]::new('--agents', '--agents', [CompletionResultType]::ParameterName, 'Number of agents')
-            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            break
-        }
         'grounding-audit;help' {
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'Grade turns and list them one page at a time, newest first')
             [CompletionResult]::new('summary', 'summary', [CompletionResultType]::ParameterValue, 'Roll up every matching turn: totals, per agent, daily trend, triage list')
@@ -342,8 +329,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)')
-            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Arguments of the hidden `generate`')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Render a summary from partials (`summary --partial`), as one pass over all their input')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -375,9 +361,6 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             break
         }
         'grounding-audit;help;merge' {
-            break
-        }
-        'grounding-audit;help;generate' {
             break
         }
         'grounding-audit;help;help' {

@@ -31,9 +31,6 @@ _grounding__audit() {
             grounding__audit,explain)
                 cmd="grounding__audit__subcmd__explain"
                 ;;
-            grounding__audit,generate)
-                cmd="grounding__audit__subcmd__generate"
-                ;;
             grounding__audit,help)
                 cmd="grounding__audit__subcmd__help"
                 ;;
@@ -67,9 +64,6 @@ _grounding__audit() {
             grounding__audit__subcmd__help,explain)
                 cmd="grounding__audit__subcmd__help__subcmd__explain"
                 ;;
-            grounding__audit__subcmd__help,generate)
-                cmd="grounding__audit__subcmd__help__subcmd__generate"
-                ;;
             grounding__audit__subcmd__help,help)
                 cmd="grounding__audit__subcmd__help__subcmd__help"
                 ;;
@@ -95,7 +89,7 @@ _grounding__audit() {
 
     case "${cmd}" in
         grounding__audit)
-            opts="-q -h -V --quiet --threads --color --help --version report summary check explain evidence convert inspect completions man merge generate help"
+            opts="-q -h -V --quiet --threads --color --help --version report summary check explain evidence convert inspect completions man merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -574,42 +568,8 @@ _grounding__audit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        grounding__subcmd__audit__subcmd__generate)
-            opts="-q -h --bytes --seed --agents --quiet --threads --color --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --seed)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --agents)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --threads)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         grounding__subcmd__audit__subcmd__help)
-            opts="report summary check explain evidence convert inspect completions man merge generate help"
+            opts="report summary check explain evidence convert inspect completions man merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -679,20 +639,6 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__help__subcmd__explain)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        grounding__subcmd__audit__subcmd__help__subcmd__generate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -35,8 +35,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand inspect 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-            cand merge 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input'
-            cand generate 'Arguments of the hidden `generate`'
+            cand merge 'Render a summary from partials (`summary --partial`), as one pass over all their input'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'grounding-audit;report'= {
@@ -306,17 +305,6 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
-        &'grounding-audit;generate'= {
-            cand --bytes 'Approximate size to write, in bytes (suffixes k, M, G allowed)'
-            cand --seed 'Random seed'
-            cand --agents 'Number of agents'
-            cand --threads 'Worker threads (default: all cores)'
-            cand --color 'When to colour tables'
-            cand -q 'Hide the progress bar'
-            cand --quiet 'Hide the progress bar'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-        }
         &'grounding-audit;help'= {
             cand report 'Grade turns and list them one page at a time, newest first'
             cand summary 'Roll up every matching turn: totals, per agent, daily trend, triage list'
@@ -327,8 +315,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand inspect 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
             cand completions 'Print a shell completion script'
             cand man 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-            cand merge 'Write a deterministic synthetic turn log (for benchmarks and tests). Render a summary from partials (`summary --partial`), as one pass over all their input'
-            cand generate 'Arguments of the hidden `generate`'
+            cand merge 'Render a summary from partials (`summary --partial`), as one pass over all their input'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'grounding-audit;help;report'= {
@@ -350,8 +337,6 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;help;man'= {
         }
         &'grounding-audit;help;merge'= {
-        }
-        &'grounding-audit;help;generate'= {
         }
         &'grounding-audit;help;help'= {
         }

@@ -39,6 +39,7 @@ BENCH_MEM_MB=${BENCH_MEM_MB-"$BENCH_MB $((BENCH_MB * 4))"}
 BENCH_INSTALL=${BENCH_INSTALL:-1}
 BENCH_DIR=${BENCH_DIR:-target/bench}
 BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/grounding-audit
+GEN=${CARGO_TARGET_DIR:-$ROOT/target}/release/ga-generate
 UTIL="python3 $ROOT/scripts/bench-report.py"
 
 mkdir -p "$BENCH_DIR"
@@ -70,8 +71,8 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >>"$LOG" 2>&1
 }
 
-say "== building (cargo build --release)"
-cargo build --release --quiet
+say "== building (cargo build --release: grounding-audit and the log generator, benches/generate)"
+cargo build --release --quiet -p grounding-audit -p ga-generate
 
 HAVE_JQ=0
 if [[ $BENCH_JQ_MB != 0 ]]; then
@@ -90,7 +91,7 @@ fi
 
 # --- inputs ------------------------------------------------------------------
 
-GEN_HASH=$(sha256sum src/cmd/generate.rs | cut -c1-10)
+GEN_HASH=$(cat benches/generate/src/*.rs | sha256sum | cut -c1-10)
 # log_for MB: the path of a generated log of MB megabytes, generating it when absent.
 log_for() {
     local mb=$1
@@ -101,7 +102,7 @@ log_for() {
         say "== generating $f"
         local t0 t1
         t0=$(now)
-        "$BIN" generate --bytes "${mb}MB" --seed "$BENCH_SEED" --agents "$BENCH_AGENTS" >"$f.tmp"
+        "$GEN" --bytes "${mb}MB" --seed "$BENCH_SEED" --agents "$BENCH_AGENTS" >"$f.tmp"
         mv "$f.tmp" "$f"
         t1=$(now)
         say "   $(awk -v b="$(stat -c %s "$f")" -v ns=$((t1 - t0)) 'BEGIN { printf "%.0f MB in %.2f s (%.0f MB/s)", b / 1e6, ns / 1e9, b / 1e6 / (ns / 1e9) }')"
@@ -141,7 +142,7 @@ fi
 # Which subcommands exist yet: --help must work and a run on a small log must
 # not fail (`check` exits 1 when a gate fails, which is fine).
 TINY=$BENCH_DIR/tiny.jsonl
-"$BIN" generate --bytes 200k --seed "$BENCH_SEED" --agents "$BENCH_AGENTS" >"$TINY"
+"$GEN" --bytes 200k --seed "$BENCH_SEED" --agents "$BENCH_AGENTS" >"$TINY"
 have_cmd() {
     "$BIN" "$1" --help >/dev/null 2>&1 || return 1
     local rc=0

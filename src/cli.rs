@@ -70,12 +70,9 @@ pub enum Command {
     },
     /// Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`).
     Man,
-    /// Write a deterministic synthetic turn log (for benchmarks and tests).
     /// Render a summary from partials (`summary --partial`), as one pass over all their input.
     #[command(after_help = crate::exit::HELP)]
     Merge(MergeArgs),
-    #[command(hide = true)]
-    Generate(GenerateArgs),
 }
 
 /// Where turns come from and how strictly they are read.
@@ -567,20 +564,6 @@ pub struct InspectArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
     pub format: InspectFormat,
-}
-
-/// Arguments of the hidden `generate`.
-#[derive(Debug, Args)]
-pub struct GenerateArgs {
-    /// Approximate size to write, in bytes (suffixes k, M, G allowed).
-    #[arg(long, default_value = "1M")]
-    pub bytes: String,
-    /// Random seed.
-    #[arg(long, default_value_t = 42)]
-    pub seed: u64,
-    /// Number of agents.
-    #[arg(long, default_value_t = 12)]
-    pub agents: u32,
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@ pub mod completions;
 pub mod convert;
 pub mod evidence;
 pub mod explain;
-pub mod generate;
 pub mod hints;
 pub mod inspect;
 pub mod merge;
@@ -39,7 +38,6 @@ pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Res
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
         Command::Man => completions::run_man(out).map(|_| SUCCESS),
         Command::Merge(a) => merge::run(a, settings, out).map(|_| SUCCESS),
-        Command::Generate(a) => generate::run(a, out).map(|_| SUCCESS),
     }
 }
 

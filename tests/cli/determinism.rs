@@ -6,13 +6,8 @@ use crate::common::*;
 /// A generated log spanning several 4 MiB blocks, given twice so that every
 /// turn of the second copy is a duplicate found across blocks.
 fn big_log(dir: &tempfile::TempDir) -> String {
-    let out = bin()
-        .args(["generate", "--bytes", "9M", "--seed", "7"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
     let path = dir.path().join("gen.jsonl");
-    std::fs::write(&path, &out.stdout).unwrap();
+    std::fs::write(&path, crate::generate::generated(9 << 20, 7, 12)).unwrap();
     path.to_str().unwrap().to_owned()
 }
 
