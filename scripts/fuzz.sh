@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reruns the fuzz targets (CI only compiles them). Needs cargo-fuzz
+# Runs the fuzz targets (.ci/run only type-checks them). Needs cargo-fuzz
 # (`cargo install cargo-fuzz`); only stable Rust is assumed, so the nightly
 # flags cargo-fuzz passes are enabled with RUSTC_BOOTSTRAP=1.
 #
