@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
 # The throughput and memory benchmark of issue 7. Not part of CI.
 #
-# From a fresh clone: builds --release, generates a deterministic turn log
-# under target/bench/ (reused when one with the same size, seed, agents and
-# generator source exists), then times, round by round and interleaved, with
-# a warm page cache:
+# From a fresh clone: builds --release (grounding-audit and the log generator
+# of benches/generate), generates a deterministic turn log under target/bench/
+# (reused when one with the same size, seed, agents and generator source
+# exists), then times with hyperfine (warm-up runs, then BENCH_RUNS runs each,
+# warm page cache):
 #   grounding-audit summary, check --min-rate 0.5 (skipped until they exist),
 #   report (one page), report --all --format csv  -- at --threads 1 and 2;
 #   summary again on the same log with every field renamed, read through
 #   --map-file (the mapped path; issue 12 wants it within 15 % of native);
-#   wc -l (the floor); jq and DuckDB computing the same verdict counts.
-# It prints a Markdown table of medians (seconds, MB/s, throughput relative to
-# grounding-audit), checks that every tool agrees on the verdict counts, and
-# measures peak RSS with /usr/bin/time -v.
+#   wc -l (the floor); jq computing the verdict counts; DuckDB (Python API,
+#   timed inside Python) running two queries at 1 and 2 threads: the verdict
+#   counts only, and the equal work of `summary` (same fields, per agent per
+#   UTC day; see scripts/bench-duckdb.py).
+# It prints a Markdown table built from hyperfine's --export-json (medians,
+# MB/s, ratios, user+sys CPU), checks that every tool agrees (verdict counts;
+# DuckDB's equal-work query against `summary --format json` per agent and
+# per agent and day), and measures peak RSS with /usr/bin/time -v.
 #
 # Environment (all optional):
 #   BENCH_MB=500          size of the timed log in MB (10^6 bytes); BENCH_MB=50 for a quick run
-#   BENCH_RUNS=3          rounds; the table shows medians
+#   BENCH_RUNS=5          timed runs per command; the table shows medians
+#   BENCH_WARMUP=1        untimed runs before them
 #   BENCH_SEED=42         generator seed
 #   BENCH_AGENTS=12       generator agents
 #   BENCH_JQ_MB=50        jq is timed on the first ~N MB of the log and scaled
 #                         (jq runs at ~40 MB/s); >= BENCH_MB times the whole log; 0 skips jq
 #   BENCH_MEM_MB="..."    log sizes (MB) for the peak-RSS lines; default "BENCH_MB 4*BENCH_MB"; "" skips
-#   BENCH_INSTALL=1       install jq and time (apt-get) and duckdb (pip) when missing; 0 never installs
+#   BENCH_INSTALL=1       install hyperfine, jq and time (apt-get) and duckdb (pip) when missing;
+#                         0 never installs. hyperfine is required: without it the script stops.
 #   BENCH_DIR=target/bench
 #   BENCH_OTLP_MB="100 1000"  sizes (MB) of generated collector-batched OTLP/JSON logs for the
 #                         span-dialect rows (time and peak RSS of summary); "" skips
@@ -31,7 +38,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BENCH_MB=${BENCH_MB:-500}
-BENCH_RUNS=${BENCH_RUNS:-3}
+BENCH_RUNS=${BENCH_RUNS:-5}
+BENCH_WARMUP=${BENCH_WARMUP:-1}
 BENCH_SEED=${BENCH_SEED:-42}
 BENCH_AGENTS=${BENCH_AGENTS:-12}
 BENCH_JQ_MB=${BENCH_JQ_MB:-50}
@@ -47,6 +55,9 @@ LOG=$BENCH_DIR/bench.log
 RES=$BENCH_DIR/times.tsv
 MEM=$BENCH_DIR/memory.tsv
 AGREE=$BENCH_DIR/agreement.txt
+HF=$BENCH_DIR/hyperfine
+rm -rf "$HF"
+mkdir -p "$HF"
 : >"$LOG"
 : >"$RES"
 : >"$MEM"
@@ -71,6 +82,11 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >>"$LOG" 2>&1
 }
 
+if ! command -v hyperfine >/dev/null 2>&1 && ! apt_install hyperfine; then
+    say "hyperfine (Debian package hyperfine) times every command and could not be installed"
+    say "(needs root and apt-get, and BENCH_INSTALL=1): install it and rerun"
+    exit 1
+fi
 say "== building (cargo build --release: grounding-audit and the log generator, benches/generate)"
 cargo build --release --quiet -p grounding-audit -p ga-generate
 
@@ -167,69 +183,68 @@ fi
 
 # --- timing ------------------------------------------------------------------
 
-# measure NAME THREADS BYTES ALLOWED_RC CMD...: one timed run (wall time, and
-# CPU time user+sys when /usr/bin/time exists), appended to $RES.
-measure() {
+# Every row of the table is one hyperfine (or DuckDB) export in $HF, listed in
+# $RES as: NAME, THREADS, BYTES, highest allowed exit code, the export's path.
+ROW=0
+# bench NAME THREADS BYTES ALLOWED_RC CMD...: times CMD with hyperfine.
+bench() {
     local name=$1 threads=$2 bytes=$3 allowed=$4
     shift 4
-    local t0 t1 rc=0 cpu=-1 tf=$BENCH_DIR/cpu.txt
-    t0=$(now)
-    if [[ $HAVE_TIME == 1 ]]; then
-        /usr/bin/time -f '%U %S' -o "$tf" "$@" >/dev/null 2>>"$LOG" || rc=$?
-    else
-        "$@" >/dev/null 2>>"$LOG" || rc=$?
-    fi
-    t1=$(now)
-    if ((rc > allowed)); then
-        say "   $name (threads $threads) failed with exit $rc; see $LOG"
+    ROW=$((ROW + 1))
+    local json=$HF/$ROW.json cmdline extra=()
+    cmdline=$(printf '%q ' "$@")
+    # `check` exits 1 when its gate fails; the exit codes are checked from the export.
+    if ((allowed > 0)); then extra=(--ignore-failure); fi
+    say "   $name (threads $threads)"
+    if ! hyperfine --shell=none --style basic --warmup "$BENCH_WARMUP" --runs "$BENCH_RUNS" "${extra[@]}" \
+        --export-json "$json" --command-name "$name" "${cmdline% }" >>"$LOG" 2>&1; then
+        say "   $name (threads $threads) failed; see $LOG"
         return 0
     fi
-    if [[ $HAVE_TIME == 1 ]]; then
-        cpu=$(awk 'END { printf "%d", ($(NF - 1) + $NF) * 1e9 }' "$tf")
-    fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$threads" "$((t1 - t0))" "$bytes" "$cpu" >>"$RES"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$threads" "$bytes" "$allowed" "$json" >>"$RES"
 }
 jq_counts() { jq -n -c -f "$ROOT/scripts/bench-verdicts.jq" "$1"; }
-DUCK_COUNTS=""
+# duckdb QUERY THREADS: DuckDB's query, timed inside Python; its answer goes to $HF/duckdb-QUERY-THREADS.out.
 duckdb_run() {
-    local threads=$1 out
-    if ! out=$(python3 "$ROOT/scripts/bench-duckdb.py" "$F" "$threads" 2>>"$LOG"); then
-        say "   DuckDB (threads $threads) failed; see $LOG"
+    local query=$1 threads=$2
+    ROW=$((ROW + 1))
+    local json=$HF/$ROW.json
+    say "   duckdb $query (threads $threads)"
+    if ! python3 "$ROOT/scripts/bench-duckdb.py" "$query" "$F" --threads "$threads" --runs "$BENCH_RUNS" \
+        --warmup "$BENCH_WARMUP" --export-json "$json" >"$HF/duckdb-$query-$threads.out" 2>>"$LOG"; then
+        say "   DuckDB $query (threads $threads) failed; see $LOG"
         return 0
     fi
-    # The query's own wall and CPU time: interpreter start-up and `import duckdb` are left out.
-    local wall cpu
-    read -r wall cpu DUCK_COUNTS <<<"$out"
-    printf 'duckdb (Python API)\t%s\t%s\t%s\t%s\n' "$threads" "$(awk -v s="$wall" 'BEGIN { printf "%d", s * 1e9 }')" "$BYTES" \
-        "$(awk -v s="$cpu" 'BEGIN { printf "%d", s * 1e9 }')" >>"$RES"
+    printf '%s\t%s\t%s\t0\t%s\n' "$(export_name "$json")" "$threads" "$BYTES" "$json" >>"$RES"
 }
+export_name() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["command"])' "$1"; }
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 say "== warming the page cache (load average: $LOAD_BEFORE)"
 cat "$F" "$JQ_F" "$MAPPED_F" >/dev/null
 
-for ((r = 1; r <= BENCH_RUNS; r++)); do
-    say "== round $r/$BENCH_RUNS"
-    for t in 1 2; do
-        if [[ $HAVE_SUMMARY == 1 ]]; then
-            measure "grounding-audit summary" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary "$F"
-        fi
-        if [[ $HAVE_CHECK == 1 ]]; then
-            measure "grounding-audit check --min-rate 0.5" "$t" "$BYTES" 1 "$BIN" --quiet --threads "$t" check --min-rate 0.5 "$F"
-        fi
-        measure "grounding-audit summary --map-file (mapped log)" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary --map-file "$MAP_FILE" "$MAPPED_F"
-        measure "grounding-audit report" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report "$F"
-        measure "grounding-audit report --all --format csv" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report --all --format csv "$F"
-    done
-    measure "wc -l" 1 "$BYTES" 0 wc -l "$F"
-    if [[ $HAVE_JQ == 1 ]]; then
-        measure "jq (one program per line)" 1 "$JQ_BYTES" 0 jq -n -c -f "$ROOT/scripts/bench-verdicts.jq" "$JQ_F"
+say "== timing: hyperfine, $BENCH_WARMUP warm-up + $BENCH_RUNS runs each"
+for t in 1 2; do
+    if [[ $HAVE_SUMMARY == 1 ]]; then
+        bench "grounding-audit summary" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary "$F"
     fi
-    if [[ $HAVE_DUCKDB == 1 ]]; then
-        duckdb_run 1
-        duckdb_run 2
+    if [[ $HAVE_CHECK == 1 ]]; then
+        bench "grounding-audit check --min-rate 0.5" "$t" "$BYTES" 1 "$BIN" --quiet --threads "$t" check --min-rate 0.5 "$F"
     fi
+    bench "grounding-audit summary --map-file (mapped log)" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary --map-file "$MAP_FILE" "$MAPPED_F"
+    bench "grounding-audit report" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report "$F"
+    bench "grounding-audit report --all --format csv" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report --all --format csv "$F"
 done
+bench "wc -l" 1 "$BYTES" 0 wc -l "$F"
+if [[ $HAVE_JQ == 1 ]]; then
+    bench "jq (one program per line)" 1 "$JQ_BYTES" 0 jq -n -c -f "$ROOT/scripts/bench-verdicts.jq" "$JQ_F"
+fi
+if [[ $HAVE_DUCKDB == 1 ]]; then
+    for t in 1 2; do
+        duckdb_run verdicts "$t"
+        duckdb_run equal-work "$t"
+    done
+fi
 
 # --- agreement on verdict counts ---------------------------------------------
 
@@ -251,11 +266,26 @@ if [[ $HAVE_SUMMARY == 1 ]]; then
 fi
 agree "grounding-audit summary --map-file (mapped log)" "$("$BIN" --quiet summary --format json --map-file "$MAP_FILE" "$MAPPED_F" | $UTIL verdicts)"
 if [[ $HAVE_CHECK == 1 ]]; then
-    agree "grounding-audit check --format json" "$("$BIN" --quiet check --min-rate 0.5 --format json "$F" | $UTIL verdicts || true)"
+    agree "grounding-audit check --format json" "$("$BIN" --quiet check --min-rate 0.5 --format json "$F" 2>>"$LOG" | $UTIL verdicts || true)"
 fi
-if [[ $HAVE_DUCKDB == 1 && -n $DUCK_COUNTS ]]; then
-    agree "duckdb" "$(printf '%s' "$DUCK_COUNTS" | $UTIL verdicts)"
+if [[ $HAVE_DUCKDB == 1 && $HAVE_SUMMARY == 1 ]]; then
+    # Per agent (verdicts, chunks retrieved and cited, low-score citations) and
+    # per agent and UTC day (turns, with retrieval, grounded).
+    "$BIN" --quiet summary --format json "$F" | $UTIL cells >"$HF/summary-cells.json"
 fi
+for t in 1 2; do
+    if [[ $HAVE_DUCKDB == 1 && -s $HF/duckdb-verdicts-$t.out ]]; then
+        agree "duckdb verdict counts (threads $t)" "$($UTIL verdicts <"$HF/duckdb-verdicts-$t.out")"
+    fi
+    if [[ $HAVE_DUCKDB == 1 && $HAVE_SUMMARY == 1 && -s $HF/duckdb-equal-work-$t.out ]]; then
+        name="duckdb equal work (threads $t) vs summary --format json"
+        if same=$($UTIL same "$HF/duckdb-equal-work-$t.out" "$HF/summary-cells.json"); then
+            printf 'agree  %-52s %s\n' "$name" "$same" >>"$AGREE"
+        else
+            printf 'DIFFER %-52s %s\n' "$name" "$same" >>"$AGREE"
+        fi
+    fi
+done
 if [[ $HAVE_JQ == 1 ]]; then
     if [[ $JQ_F == "$F" ]]; then
         agree "jq" "$(jq_counts "$JQ_F" | $UTIL verdicts)"
@@ -288,7 +318,7 @@ fi
 
 BENCH_OTLP_MB=${BENCH_OTLP_MB-"100 1000"}
 OTLP_TABLE=""
-if [[ $HAVE_TIME == 1 && -n ${BENCH_OTLP_MB// /} ]]; then
+if [[ -n ${BENCH_OTLP_MB// /} ]]; then
     OTLP_GEN_HASH=$(sha256sum scripts/gen-otlp.py | cut -c1-10)
     for mb in $BENCH_OTLP_MB; do
         of="$BENCH_DIR/otlp-${mb}MB-seed${BENCH_SEED}-gen${OTLP_GEN_HASH}.jsonl"
@@ -298,34 +328,33 @@ if [[ $HAVE_TIME == 1 && -n ${BENCH_OTLP_MB// /} ]]; then
             mv "$of.tmp" "$of"
         fi
         cat "$of" >/dev/null
-        tv=$BENCH_DIR/time-v.txt
-        best=""
-        for ((r = 1; r <= BENCH_RUNS; r++)); do
-            if /usr/bin/time -v "$BIN" --quiet --threads 2 summary "$of" >/dev/null 2>"$tv"; then
-                wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$tv")
-                rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tv")
-                best+="$wall $rss"$'\n'
-            else
-                say "   summary on $of failed; see $tv"
-            fi
-        done
-        if [[ -n $best ]]; then
-            OTLP_TABLE+=$(printf '%s' "$best" | sort -n | awk -v b="$(stat -c %s "$of")" -v n="$BENCH_RUNS" '
-                { w[NR] = $1; r[NR] = $2 } END {
-                    m = w[int((NR + 1) / 2)]; rss = r[int((NR + 1) / 2)]
-                    printf "| %.0f MB | %.2f | %.0f | %.1f |\n", b / 1e6, m, b / 1e6 / m, rss / 1024 }')$'\n'
+        json=$HF/otlp-$mb.json
+        say "   summary on $of (threads 2)"
+        if ! hyperfine -N --style basic --warmup "$BENCH_WARMUP" --runs "$BENCH_RUNS" --export-json "$json" \
+            "$(printf '%q ' "$BIN" --quiet --threads 2 summary "$of")" >>"$LOG" 2>&1; then
+            say "   summary on $of failed; see $LOG"
+            continue
         fi
+        rss=""
+        if [[ $HAVE_TIME == 1 ]]; then
+            tv=$BENCH_DIR/time-v.txt
+            /usr/bin/time -v "$BIN" --quiet --threads 2 summary "$of" >/dev/null 2>"$tv" &&
+                rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tv")
+        fi
+        OTLP_TABLE+=$($UTIL otlp-row "$json" "$(stat -c %s "$of")" "$rss")$'\n'
     done
 fi
 
 # --- report ------------------------------------------------------------------
 
+rc=0
 $UTIL table --results "$RES" --memory "$MEM" --agreement "$AGREE" --bytes "$BYTES" --lines "$LINES" \
-    --jq-bytes "$JQ_BYTES" --runs "$BENCH_RUNS" --summary "$HAVE_SUMMARY" --check "$HAVE_CHECK" \
-    --log "$(basename "$F")" --load "$LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg)"
+    --runs "$BENCH_RUNS" --warmup "$BENCH_WARMUP" --summary "$HAVE_SUMMARY" --check "$HAVE_CHECK" \
+    --log "$(basename "$F")" --load "$LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg)" || rc=$?
 
 if [[ -n $OTLP_TABLE ]]; then
-    printf '\nSpan dialect (OTLP/JSON, collector-batched, generated by scripts/gen-otlp.py): summary, 2 threads, median of %s\n\n' "$BENCH_RUNS"
+    printf '\nSpan dialect (OTLP/JSON, collector-batched, generated by scripts/gen-otlp.py): summary, 2 threads, hyperfine median of %s runs; peak RSS of one run\n\n' "$BENCH_RUNS"
     printf '| OTLP log | seconds | MB/s | peak RSS (MiB) |\n|---|---|---|---|\n'
     printf '%s' "$OTLP_TABLE"
 fi
+exit "$rc"
