@@ -854,7 +854,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --section)
-                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail compare" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare" -- "${cur}"))
                     return 0
                     ;;
                 --threads)
@@ -1142,7 +1142,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --section)
-                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail compare" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare" -- "${cur}"))
                     return 0
                     ;;
                 --html)

@@ -134,6 +134,12 @@ impl ScoreSeries {
     pub fn binned(&self) -> u64 {
         self.bins.iter().sum()
     }
+    /// Bin `i`'s share of the chunks in the bins: the series normalised to
+    /// itself, so a series of 50 chunks reads beside one of 50,000.
+    pub fn share(&self, i: usize) -> Option<f64> {
+        let n = self.binned();
+        (n > 0).then(|| self.bins[i] as f64 / n as f64)
+    }
     /// Every chunk of the series.
     pub fn total(&self) -> u64 {
         self.binned() + self.unscored + self.out_of_range
