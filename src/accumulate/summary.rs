@@ -123,10 +123,7 @@ impl ScoreSeries {
         }
     }
     fn merge(&mut self, o: &ScoreSeries) {
-        self.bins
-            .iter_mut()
-            .zip(&o.bins)
-            .for_each(|(a, b)| *a += b);
+        self.bins.iter_mut().zip(&o.bins).for_each(|(a, b)| *a += b);
         self.unscored += o.unscored;
         self.out_of_range += o.out_of_range;
     }

@@ -239,9 +239,11 @@ const SCORE_HEADER: [&str; 6] = [
 
 /// The score distribution of one group as rows of [`SCORE_HEADER`]: a row
 /// per bin (`0.70-0.75`; shares of each series' chunks in the bins), then
-/// `unscored` and `out_of_range`, whose shares are `-`.
+/// `unscored` and `out_of_range`, whose shares are empty (they are not
+/// in the bins the shares are of).
 fn score_rows_of(key: &str, d: &ScoreDistribution) -> Vec<Vec<String>> {
-    let share = |s: &ScoreSeries, i: usize| s.share(i).map_or_else(|| "-".into(), |x| format!("{x:.4}"));
+    let share =
+        |s: &ScoreSeries, i: usize| s.share(i).map_or_else(String::new, |x| format!("{x:.4}"));
     let mut rows: Vec<Vec<String>> = (0..SCORE_BINS)
         .map(|i| {
             let (lo, hi) = ScoreSeries::bin_range(i);
@@ -263,9 +265,9 @@ fn score_rows_of(key: &str, d: &ScoreDistribution) -> Vec<Vec<String>> {
             key.to_owned(),
             label.to_owned(),
             c.to_string(),
-            "-".to_owned(),
+            String::new(),
             u.to_string(),
-            "-".to_owned(),
+            String::new(),
         ]);
     }
     rows

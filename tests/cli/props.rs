@@ -674,7 +674,14 @@ fn summary_outputs(cmd: &str, extra: &[&str], paths: &[String]) -> Vec<String> {
         .iter()
         .map(|f| vec!["--format", *f])
         .collect();
-    for s in ["groups", "days", "group-days", "triage", "guardrail", "scores"] {
+    for s in [
+        "groups",
+        "days",
+        "group-days",
+        "triage",
+        "guardrail",
+        "scores",
+    ] {
         runs.push(vec!["--format", "csv", "--section", s]);
     }
     runs.into_iter()

@@ -520,9 +520,15 @@ mod tests {
         let svg = scores(&d, 0.5).unwrap();
         // 4 bars (and 2 legend swatches): one rect per non-empty bin.
         assert_eq!(svg.matches(r#"<rect class="s-cited""#).count(), 2 + 1);
-        assert_eq!(svg.matches(r#"<rect fill="url(#p-uncited)""#).count(), 2 + 1);
+        assert_eq!(
+            svg.matches(r#"<rect fill="url(#p-uncited)""#).count(),
+            2 + 1
+        );
         // Shares of each series' own chunks: 3 of 4 cited, 400 of 800 uncited.
-        assert!(svg.contains("cited, score 0.90–0.95: 3 of 4 chunks (75.0 %)"), "{svg}");
+        assert!(
+            svg.contains("cited, score 0.90–0.95: 3 of 4 chunks (75.0 %)"),
+            "{svg}"
+        );
         assert!(svg.contains("uncited, score 0.20–0.25: 400 of 800 chunks (50.0 %)"));
         // The axis reaches the largest share, rounded up to a tenth.
         assert!(svg.contains(">80 %<") && svg.contains(">40 %<"));
