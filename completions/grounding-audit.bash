@@ -800,7 +800,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --section)
-                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail compare" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare" -- "${cur}"))
                     return 0
                     ;;
                 --threads)
@@ -1088,7 +1088,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --section)
-                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail compare" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare" -- "${cur}"))
                     return 0
                     ;;
                 --html)

@@ -184,6 +184,7 @@ days\t'The trend, one row per bucket (--bucket; days by default)'
 group-days\t'The trend per group: one row per group and bucket'
 triage\t''
 guardrail\t'What require_citation would refuse, per group'
+scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
 compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l html -d 'Also write the HTML report to FILE, in the same pass as --format' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l min-rate -d 'The HTML report marks this grounded rate (0..1) as the threshold on its trend' -r
@@ -421,6 +422,7 @@ days\t'The trend, one row per bucket (--bucket; days by default)'
 group-days\t'The trend per group: one row per group and bucket'
 triage\t''
 guardrail\t'What require_citation would refuse, per group'
+scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
 compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'

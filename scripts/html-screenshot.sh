@@ -14,7 +14,7 @@ chrome=$(command -v chromium || command -v chromium-browser || command -v google
 # --no-sandbox: CI runs as root; the page is our own and requests nothing.
 "$chrome" --headless --no-sandbox --disable-gpu --hide-scrollbars \
     --host-resolver-rules="MAP * ~NOTFOUND" --force-color-profile=srgb \
-    --window-size=1200,1900 --screenshot="$out/shot.png" "file://$out/demo.html" 2>/dev/null
+    --window-size=1200,2150 --screenshot="$out/shot.png" "file://$out/demo.html" 2>/dev/null
 mkdir -p docs
 cp "$out/shot.png" docs/summary-html.png
 echo "docs/summary-html.png: $(wc -c < docs/summary-html.png) bytes"

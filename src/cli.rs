@@ -274,6 +274,8 @@ pub enum Section {
     Triage,
     /// What require_citation would refuse, per group.
     Guardrail,
+    /// Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1].
+    Scores,
     /// The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous).
     Compare,
 }

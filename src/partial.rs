@@ -30,8 +30,10 @@ use std::collections::BTreeMap;
 
 /// The `format` field of every partial.
 pub const FORMAT: &str = "grounding-audit-partial";
-/// The version of the document; a reader refuses any other.
-pub const VERSION: u32 = 1;
+/// The version of the document; a reader refuses any other. Version 2
+/// added the score distribution to retrieval use (`scores`), which a
+/// version 1 partial cannot supply.
+pub const VERSION: u32 = 2;
 
 /// One partial document.
 #[derive(Debug, Serialize, Deserialize)]

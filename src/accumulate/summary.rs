@@ -32,6 +32,8 @@ pub struct RetrievalUse {
     pub low_confidence_citations: u64,
     /// Turns citing both a chunk at or above `--low-score` and one below it.
     pub mixed_confidence_turns: u64,
+    /// The scores of the cited chunks and of the uncited ones.
+    pub scores: ScoreDistribution,
 }
 
 impl RetrievalUse {
@@ -42,6 +44,7 @@ impl RetrievalUse {
         self.chunks_retrieved += r.chunk_count as u64;
         self.chunks_cited += r.cited_chunks.len() as u64;
         self.turns_citing_only_top += (r.cited_chunks == [1]) as u64;
+        self.scores.add(r);
         let (mut high_seen, mut low_seen) = (false, false);
         for &i in &r.cited_chunks {
             self.cited_rank_sum += i as u64;
@@ -63,6 +66,7 @@ impl RetrievalUse {
         self.cited_rank_sum += o.cited_rank_sum;
         self.low_confidence_citations += o.low_confidence_citations;
         self.mixed_confidence_turns += o.mixed_confidence_turns;
+        self.scores.merge(&o.scores);
     }
     /// Share of retrieved chunks that were cited.
     pub fn cited_share(&self) -> Option<f64> {
@@ -71,6 +75,101 @@ impl RetrievalUse {
     /// Mean rank of cited chunks.
     pub fn mean_cited_rank(&self) -> Option<f64> {
         (self.chunks_cited > 0).then(|| self.cited_rank_sum as f64 / self.chunks_cited as f64)
+    }
+}
+
+/// Bins of [`ScoreSeries`]: each 1/20 of the score range [0, 1] wide.
+pub const SCORE_BINS: usize = 20;
+
+/// Chunk scores of one kind of chunk (cited or uncited), binned.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ScoreSeries {
+    /// Chunks per bin: bin `i` holds scores in [i/20, (i+1)/20), the last
+    /// one [0.95, 1] (1 included).
+    pub bins: [u64; SCORE_BINS],
+    /// Chunks without a score.
+    pub unscored: u64,
+    /// Chunks scored below 0 or above 1 (a distance or an unnormalised
+    /// relevance score): counted here, not piled into an edge bin, where
+    /// they would read as very bad or very good matches.
+    pub out_of_range: u64,
+}
+
+impl ScoreSeries {
+    /// The bin of a score, or `None` outside [0, 1].
+    pub fn bin(score: f64) -> Option<usize> {
+        (0.0..=1.0)
+            .contains(&score)
+            .then(|| ((score * SCORE_BINS as f64) as usize).min(SCORE_BINS - 1))
+    }
+    /// The range [low, high] of bin `i`.
+    pub fn bin_range(i: usize) -> (f64, f64) {
+        let w = 1.0 / SCORE_BINS as f64;
+        (i as f64 * w, (i + 1) as f64 * w)
+    }
+    /// Counts one chunk's score in its bin (or takes it back, `add` false).
+    fn count(&mut self, score: Option<f64>, add: bool) {
+        let slot = match score {
+            None => &mut self.unscored,
+            Some(s) => match Self::bin(s) {
+                Some(b) => &mut self.bins[b],
+                None => &mut self.out_of_range,
+            },
+        };
+        if add {
+            *slot += 1;
+        } else {
+            *slot -= 1;
+        }
+    }
+    fn merge(&mut self, o: &ScoreSeries) {
+        self.bins.iter_mut().zip(&o.bins).for_each(|(a, b)| *a += b);
+        self.unscored += o.unscored;
+        self.out_of_range += o.out_of_range;
+    }
+    /// Chunks in the bins (scored within [0, 1]).
+    pub fn binned(&self) -> u64 {
+        self.bins.iter().sum()
+    }
+    /// Bin `i`'s share of the chunks in the bins: the series normalised to
+    /// itself, so a series of 50 chunks reads beside one of 50,000.
+    pub fn share(&self, i: usize) -> Option<f64> {
+        let n = self.binned();
+        (n > 0).then(|| self.bins[i] as f64 / n as f64)
+    }
+    /// Every chunk of the series.
+    pub fn total(&self) -> u64 {
+        self.binned() + self.unscored + self.out_of_range
+    }
+}
+
+/// The score distribution of the chunks retrieved for observed turns with
+/// retrieval, cited chunks apart from uncited ones: whether replies cite
+/// the chunks the retriever scored highest.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ScoreDistribution {
+    pub cited: ScoreSeries,
+    pub uncited: ScoreSeries,
+}
+
+impl ScoreDistribution {
+    /// Counts every chunk of a turn with retrieval once: as uncited first,
+    /// then each cited one moved over (cited indexes are distinct and in
+    /// range), so the cost is chunks + citations, not their product.
+    fn add(&mut self, r: &Row<'_>) {
+        for c in &r.chunks {
+            self.uncited.count(c.score, true);
+        }
+        for &i in &r.cited_chunks {
+            if let Some(c) = r.chunks.get(i as usize - 1) {
+                self.uncited.count(c.score, false);
+                self.cited.count(c.score, true);
+            }
+        }
+    }
+    fn merge(&mut self, o: &ScoreDistribution) {
+        self.cited.merge(&o.cited);
+        self.uncited.merge(&o.uncited);
     }
 }
 
@@ -673,6 +772,80 @@ mod tests {
         assert_eq!(left.trend, whole.trend);
         assert_eq!(left.guardrail, whole.guardrail);
         assert_eq!(left.telemetry, whole.telemetry);
+        assert_eq!(left.retrieval, whole.retrieval);
+        assert_eq!(left.tools, whole.tools);
         assert_eq!(left.triage.into_rows().len(), 20);
+        // The score distribution is part of each: a non-trivial one.
+        let d = &whole.retrieval.scores;
+        assert_eq!(d.cited.bins[14], 6_000, "the ok turns cite the 0.7 chunk");
+        assert_eq!(d.uncited.bins[6], 24_000, "the 0.3 chunk is never cited");
+    }
+
+    #[test]
+    fn score_bins_are_twentieths_with_one_included_in_the_last() {
+        for i in 0..SCORE_BINS {
+            let (lo, hi) = ScoreSeries::bin_range(i);
+            assert_eq!(ScoreSeries::bin(lo), Some(i), "{lo} opens bin {i}");
+            assert_eq!(ScoreSeries::bin(hi - 1e-9), Some(i), "{hi} closes bin {i}");
+        }
+        assert_eq!(ScoreSeries::bin(0.05), Some(1));
+        assert_eq!(ScoreSeries::bin(0.7), Some(14));
+        assert_eq!(ScoreSeries::bin(1.0), Some(SCORE_BINS - 1));
+        for outside in [-0.0001, 1.0001, -3.0, 12.5, f64::NAN, f64::INFINITY] {
+            assert_eq!(ScoreSeries::bin(outside), None, "{outside}");
+        }
+        assert_eq!(ScoreSeries::bin(-0.0), Some(0));
+    }
+
+    /// A turn's chunks are split into cited and uncited, each counted once,
+    /// whatever their score; turns without retrieval or unobserved count none.
+    #[test]
+    fn score_distribution_splits_cited_from_uncited_and_merges_by_adding() {
+        let chunk = |index: u32, score: Option<f64>| Chunk {
+            index,
+            document_id: None,
+            chunk_id: None,
+            score,
+        };
+        let mut r = row(0);
+        assert_eq!(r.verdict, Verdict::Ok);
+        r.chunks = vec![
+            chunk(1, Some(0.92)),
+            chunk(2, None),
+            chunk(3, Some(1.7)),
+            chunk(4, Some(0.0)),
+            chunk(5, Some(0.92)),
+        ];
+        r.chunk_count = 5;
+        r.cited_chunks = vec![3, 1, 2];
+        let mut a = RetrievalUse::default();
+        a.add(&r, 0.5);
+        let d = &a.scores;
+        assert_eq!(d.cited.bins[18], 1);
+        assert_eq!((d.cited.unscored, d.cited.out_of_range), (1, 1));
+        assert_eq!((d.uncited.bins[18], d.uncited.bins[0]), (1, 1));
+        assert_eq!((d.uncited.unscored, d.uncited.out_of_range), (0, 0));
+        assert_eq!(d.cited.total(), a.chunks_cited);
+        assert_eq!(d.cited.total() + d.uncited.total(), a.chunks_retrieved);
+        assert_eq!(d.cited.binned() + d.uncited.binned(), 3);
+
+        let mut unobserved = r.clone();
+        unobserved.verdict = Verdict::Unobserved;
+        let mut none = RetrievalUse::default();
+        none.add(&unobserved, 0.5);
+        assert_eq!(none.scores, ScoreDistribution::default());
+
+        // Merging adds bin by bin: two halves give the whole.
+        let mut other = row(5);
+        other.cited_chunks = vec![2];
+        let mut whole = RetrievalUse::default();
+        let mut b = RetrievalUse::default();
+        whole.add(&r, 0.5);
+        whole.add(&other, 0.5);
+        b.add(&other, 0.5);
+        a.merge(&b);
+        assert_eq!(a, whole);
+        assert_eq!(whole.scores.cited.bins[6], 1, "the 0.3 chunk, cited once");
+        assert_eq!(whole.scores.uncited.bins[14], 1);
     }
 }

@@ -3,7 +3,7 @@
 //! from the one view model, [`SummaryDoc`]. The command only builds the view.
 
 use super::{Section, bar, rate};
-use crate::accumulate::summary::{Guardrail, ToolUse};
+use crate::accumulate::summary::{Guardrail, SCORE_BINS, ScoreDistribution, ScoreSeries, ToolUse};
 use crate::cli::Section as CsvSection;
 use crate::cmd::summary::{RetrievalDoc, SummaryDoc};
 use crate::compare::{self, Comparison};
@@ -228,6 +228,74 @@ fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
         .collect()
 }
 
+const SCORE_HEADER: [&str; 6] = [
+    "group",
+    "score",
+    "cited",
+    "cited_share",
+    "uncited",
+    "uncited_share",
+];
+
+/// The score distribution of one group as rows of [`SCORE_HEADER`]: a row
+/// per bin (`0.70-0.75`; shares of each series' chunks in the bins), then
+/// `unscored` and `out_of_range`, whose shares are empty (they are not
+/// in the bins the shares are of).
+fn score_rows_of(key: &str, d: &ScoreDistribution) -> Vec<Vec<String>> {
+    let share =
+        |s: &ScoreSeries, i: usize| s.share(i).map_or_else(String::new, |x| format!("{x:.4}"));
+    let mut rows: Vec<Vec<String>> = (0..SCORE_BINS)
+        .map(|i| {
+            let (lo, hi) = ScoreSeries::bin_range(i);
+            vec![
+                key.to_owned(),
+                format!("{lo:.2}-{hi:.2}"),
+                d.cited.bins[i].to_string(),
+                share(&d.cited, i),
+                d.uncited.bins[i].to_string(),
+                share(&d.uncited, i),
+            ]
+        })
+        .collect();
+    for (label, c, u) in [
+        ("unscored", d.cited.unscored, d.uncited.unscored),
+        ("out_of_range", d.cited.out_of_range, d.uncited.out_of_range),
+    ] {
+        rows.push(vec![
+            key.to_owned(),
+            label.to_owned(),
+            c.to_string(),
+            String::new(),
+            u.to_string(),
+            String::new(),
+        ]);
+    }
+    rows
+}
+
+fn score_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+    let mut rows = score_rows_of("(all)", &doc.retrieval_use.counts.scores);
+    for g in &doc.groups {
+        rows.extend(score_rows_of(g.key, &g.retrieval_use.counts.scores));
+    }
+    rows
+}
+
+/// The score distribution of all groups, cited against uncited chunks
+/// (the HTML report draws it; table and Markdown list it).
+pub fn scores_section(doc: &SummaryDoc<'_>) -> Section {
+    let mut sec = Section::new(
+        "Chunk scores, cited against uncited (shares of each kind's chunks scored in [0, 1])",
+        &SCORE_HEADER[1..],
+    )
+    .numeric(&[1, 2, 3, 4]);
+    sec.rows = score_rows_of("", &doc.retrieval_use.counts.scores)
+        .into_iter()
+        .map(|mut r| r.split_off(1))
+        .collect();
+    sec
+}
+
 /// The human sections (table and markdown formats).
 pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     let mut totals = Section::new("Totals", &[]);
@@ -319,7 +387,11 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     if !doc.triage.is_empty() || doc.totals.turns == 0 {
         out.push(triage);
     }
-    out.extend([guardrail, retrieval, tools, telemetry, input]);
+    out.extend([guardrail, retrieval]);
+    if doc.retrieval_use.counts.chunks_retrieved > 0 {
+        out.push(scores_section(doc));
+    }
+    out.extend([tools, telemetry, input]);
     out
 }
 
@@ -336,6 +408,7 @@ pub fn csv(
         CsvSection::GroupDays => (&GROUP_DAY_HEADER, group_day_rows(doc)),
         CsvSection::Triage => (&TRIAGE_HEADER, triage_rows(doc)),
         CsvSection::Guardrail => (&GUARDRAIL_HEADER, guardrail_rows(doc)),
+        CsvSection::Scores => (&SCORE_HEADER, score_rows(doc)),
         CsvSection::Compare => (
             &COMPARE_HEADER,
             compare_rows(doc.compare.expect("the command checks for a baseline")),

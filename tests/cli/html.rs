@@ -2,7 +2,8 @@
 //! log, escaping of hostile ids, the bounds on size, and a real browser:
 //! headless Chromium renders the demo report and a generated multi-week
 //! report; the DOM it reports must carry the figures, the screenshot must
-//! not be blank, every chart must have drawn marks and nothing may have been
+//! not be blank, every chart (trend panels, verdict mixes, sparklines, the
+//! score histogram) must have drawn marks and nothing may have been
 //! requested from the network.
 //!
 //! The browser test needs Debian's `chromium` (`.ci/run` installs it). When
@@ -375,6 +376,19 @@ fn check_in_browser(chrome: &Path, page: &Path, charts: usize, shot: &Path) -> S
     assert!(!mix.is_empty() && mix.iter().all(|&m| m >= 1), "{mix:?}");
     let spark = marks_per_chart(&dom, "spark");
     assert!(spark.iter().all(|&m| m >= 1), "{spark:?}");
+    // The score histogram: grid lines, at least one bar of each series and
+    // the two legend swatches.
+    let scores = marks_per_chart(&dom, "scores");
+    assert_eq!(scores.len(), 1, "one score distribution");
+    assert!(scores[0] >= 4, "the score chart drew bars: {scores:?}");
+    for series in [r#"class="s-cited""#, r#"fill="url(#p-uncited)""#] {
+        let chart = &dom[dom.find(r#"<svg class="chart scores""#).unwrap()..];
+        let chart = &chart[..chart.find("</svg>").unwrap()];
+        assert!(
+            chart.matches(series).count() >= 2,
+            "{series}: a bar and a legend swatch"
+        );
+    }
     let requested = page_requests(&netlog);
     assert!(
         requested.is_empty(),

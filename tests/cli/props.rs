@@ -71,7 +71,7 @@ impl Kind {
                 r#""reply":"[KB-2] and [KB-9]","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":null}]}"#
             }
             Kind::NoMarker => {
-                r#""reply":"no cite","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":null}]}"#
+                r#""reply":"no cite","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":1.5}]}"#
             }
             Kind::OrphanNoChunks => r#""reply":"made up [KB-1]""#,
             Kind::OrphanOutOfRange => {
@@ -674,7 +674,14 @@ fn summary_outputs(cmd: &str, extra: &[&str], paths: &[String]) -> Vec<String> {
         .iter()
         .map(|f| vec!["--format", *f])
         .collect();
-    for s in ["groups", "days", "group-days", "triage", "guardrail"] {
+    for s in [
+        "groups",
+        "days",
+        "group-days",
+        "triage",
+        "guardrail",
+        "scores",
+    ] {
         runs.push(vec!["--format", "csv", "--section", s]);
     }
     runs.into_iter()

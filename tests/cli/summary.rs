@@ -158,6 +158,61 @@ fn csv_sections() {
     }
 }
 
+/// The score distribution: every chunk of a turn with retrieval is counted
+/// once, cited or uncited, in JSON and in `csv --section scores` alike, and
+/// a partial carries it through `merge`.
+#[test]
+fn score_distribution_counts_every_retrieved_chunk_once() {
+    let v = summary_json(&[&demo()]);
+    let sum = |s: &serde_json::Value| {
+        s["bins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_u64().unwrap())
+            .sum::<u64>()
+            + s["unscored"].as_u64().unwrap()
+            + s["out_of_range"].as_u64().unwrap()
+    };
+    let r = &v["retrieval_use"];
+    assert_eq!(r["scores"]["cited"]["bins"].as_array().unwrap().len(), 20);
+    assert_eq!(
+        sum(&r["scores"]["cited"]),
+        r["chunks_cited"].as_u64().unwrap()
+    );
+    assert_eq!(
+        sum(&r["scores"]["cited"]) + sum(&r["scores"]["uncited"]),
+        r["chunks_retrieved"].as_u64().unwrap()
+    );
+    let (code, csv, err) = run(&["summary", "--format", "csv", "--section", "scores", &demo()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "group,score,cited,cited_share,uncited,uncited_share"
+    );
+    // 22 rows (20 bins, unscored, out_of_range) for (all) and each of 3 agents.
+    assert_eq!(lines.len(), 1 + 22 * 4);
+    assert!(
+        lines.contains(&"(all),0.80-0.85,4,0.2667,0,0.0000"),
+        "{csv}"
+    );
+    assert!(lines.contains(&"billing-bot,out_of_range,0,,0,"), "{csv}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.json");
+    let p = p.to_str().unwrap();
+    assert_eq!(run(&["summary", "--partial", p, &demo()]).0, 0);
+    let partial = json(&std::fs::read_to_string(p).unwrap());
+    assert_eq!(
+        partial["summary"]["retrieval"]["scores"], r["scores"],
+        "the partial holds the distribution"
+    );
+    let (code, merged, err) = run(&["merge", "--format", "csv", "--section", "scores", p]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, csv);
+}
+
 #[test]
 fn table_and_markdown_snapshots() {
     let (_, table, _) = run(&["summary", &demo()]);
@@ -251,9 +306,10 @@ fn merge_refuses_mixed_options_and_reports_cross_partial_duplicates() {
         merged["totals"]["turns"],
         2 * one["totals"]["turns"].as_u64().unwrap()
     );
-    let text = std::fs::read_to_string(&a)
-        .unwrap()
-        .replace("\"version\":1", "\"version\":99");
+    let text = std::fs::read_to_string(&a).unwrap().replace(
+        &format!("\"version\":{}", grounding_audit::partial::VERSION),
+        "\"version\":99",
+    );
     std::fs::write(&a, text).unwrap();
     let (code, _, err) = run(&["merge", &a, &b]);
     assert_eq!(code, 3, "{err}");

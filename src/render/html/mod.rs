@@ -15,6 +15,7 @@ pub mod svg;
 
 use super::escape::html;
 use super::{Section, rate};
+use crate::accumulate::summary::SCORE_BINS;
 use crate::cmd::summary::{DayDoc, SummaryDoc};
 use crate::model::Verdict;
 use anyhow::Result;
@@ -82,6 +83,7 @@ svg text{font:10px system-ui,sans-serif;fill:var(--muted)}svg text.value{fill:va
 .volume{fill:var(--muted);opacity:.55}
 .track,.empty{fill:var(--tile);stroke:var(--border)}.fill{fill:var(--accent)}
 .hatch{stroke:var(--hatch);stroke-width:1.3}.dot{fill:var(--hatch)}
+.s-cited{fill:var(--accent)}.s-uncited{fill:var(--er)}
 .v-ok{fill:var(--ok)}.v-no_marker{fill:var(--nm)}.v-orphan_marker{fill:var(--or)}.v-empty_retrieval{fill:var(--er)}.v-unobserved{fill:var(--un)}
 @media print{body{max-width:none;padding:0;font-size:11px;background:#fff;color:#000}
 summary,.no-print{display:none}h2{break-after:avoid}.panel,table,.tile{break-inside:avoid}a{color:inherit}}
@@ -654,7 +656,38 @@ fn retrieval(s: &mut String, doc: &SummaryDoc<'_>) {
     for g in doc.groups.iter().take(MAX_ROWS) {
         row(g.key, &g.retrieval_use);
     }
-    s.push_str("</tbody></table></section>");
+    s.push_str("</tbody></table>");
+    scores(s, doc);
+    s.push_str("</section>");
+}
+
+/// The score distribution of cited against uncited chunks: the chart, a
+/// note on the chunks it cannot place, and its figures under `<details>`.
+fn scores(s: &mut String, doc: &SummaryDoc<'_>) {
+    let d = &doc.retrieval_use.counts.scores;
+    s.push_str(r#"<h3 id="scores">Chunk scores, cited against uncited</h3>"#);
+    let Some(chart) = svg::scores(d, doc.low_score) else {
+        s.push_str(r#"<p class="note">No retrieved chunk has a score between 0 and 1.</p>"#);
+        return;
+    };
+    let _ = write!(
+        s,
+        r#"<p class="note">Each kind of chunk as a share of its own chunks scored in [0, 1], in bins of 0.05 (the last includes 1): solid bars are chunks the replies cited, hatched bars the chunks they left uncited. Cited chunks piled at the left of uncited ones mean replies cite weak matches.</p><div class="panels"><figure class="panel">{chart}</figure></div>"#
+    );
+    let (unscored, outside) = (
+        d.cited.unscored + d.uncited.unscored,
+        d.cited.out_of_range + d.uncited.out_of_range,
+    );
+    if unscored + outside > 0 {
+        let _ = write!(
+            s,
+            r#"<p class="note">Not charted: {unscored} chunk(s) without a score ({} cited), {outside} scored outside [0, 1] ({} cited).</p>"#,
+            d.cited.unscored, d.cited.out_of_range
+        );
+    }
+    s.push_str("<details><summary>Score distribution</summary>");
+    section_table(s, &super::summary::scores_section(doc), SCORE_BINS + 2);
+    s.push_str("</details>");
 }
 
 fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {

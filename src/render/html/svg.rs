@@ -1,10 +1,12 @@
 //! The report's charts, drawn as inline SVG by hand: a trend panel (rate
-//! line over turn volume), a verdict-mix stacked bar, a sparkline and a
-//! horizontal share bar. Colours come from CSS classes defined by the page,
+//! line over turn volume), a verdict-mix stacked bar, a sparkline, a
+//! horizontal share bar and the histogram of chunk scores, cited against
+//! uncited. Colours come from CSS classes defined by the page,
 //! so the dark scheme and print restyle them; every mark that carries
 //! meaning also differs in shape, pattern or label, never in colour alone.
 //! Labels passed in are escaped here.
 
+use crate::accumulate::summary::{SCORE_BINS, ScoreDistribution, ScoreSeries};
 use crate::model::Verdict;
 use crate::render::escape::html;
 use std::fmt::Write;
@@ -89,6 +91,11 @@ pub fn defs() -> String {
         "empty_retrieval",
         "v-empty_retrieval",
         r#"<circle class="dot" cx="3" cy="3" r="1.2"/>"#,
+    ));
+    s.push_str(&pattern(
+        "uncited",
+        "s-uncited",
+        r#"<path class="hatch" d="M0 6L6 0M-1 1L1 -1M5 7L7 5"/>"#,
     ));
     s.push_str(&pattern(
         "unobserved",
@@ -348,6 +355,116 @@ pub fn share_bar(share: Option<f64>) -> String {
     s
 }
 
+/// How the two series of [`scores`] are drawn: cited chunks as solid
+/// bars, uncited ones as hatched bars, so they differ in greyscale too.
+pub const CITED_FILL: &str = "s-cited";
+pub const UNCITED_FILL: &str = "url(#p-uncited)";
+
+/// The score distribution as paired bars per score bin, cited (solid, left)
+/// and uncited (hatched, right), each series as a share of its own chunks
+/// scored in [0, 1]; the `--low-score` threshold as a dashed vertical line.
+/// Returns `None` when no chunk was scored in [0, 1].
+pub fn scores(d: &ScoreDistribution, low_score: f64) -> Option<String> {
+    const W: f64 = 440.0;
+    const H: f64 = 190.0;
+    const LEFT: f64 = 40.0;
+    const RIGHT: f64 = 12.0;
+    const TOP: f64 = 26.0;
+    const BOTTOM: f64 = 150.0;
+    let series: [(&str, &ScoreSeries, &str); 2] = [
+        ("cited", &d.cited, &format!(r#"class="{CITED_FILL}""#)),
+        ("uncited", &d.uncited, &format!(r#"fill="{UNCITED_FILL}""#)),
+    ];
+    if series.iter().all(|(_, s, _)| s.binned() == 0) {
+        return None;
+    }
+    // The share axis: up to the largest share, rounded up to a tenth.
+    let top_share = series
+        .iter()
+        .flat_map(|(_, s, _)| (0..SCORE_BINS).filter_map(|i| s.share(i)))
+        .fold(0.0f64, f64::max);
+    let max = ((top_share * 10.0).ceil() / 10.0).clamp(0.1, 1.0);
+    let y = |share: f64| BOTTOM - (BOTTOM - TOP) * (share / max).min(1.0);
+    let x = |score: f64| LEFT + (W - LEFT - RIGHT) * score.clamp(0.0, 1.0);
+    let bin_w = (W - LEFT - RIGHT) / SCORE_BINS as f64;
+    let bar_w = bin_w * 0.4;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg class="chart scores" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-label="Chunk scores: share of cited and of uncited chunks per score bin"><title>Chunk scores, cited against uncited</title>"#
+    );
+    for share in [0.0, max / 2.0, max] {
+        let yy = f1(y(share));
+        let _ = write!(
+            s,
+            r#"<line class="grid" x1="{LEFT}" x2="{}" y1="{yy}" y2="{yy}"/><text class="axis" x="{}" y="{yy}" dy="3" text-anchor="end">{:.0} %</text>"#,
+            W - RIGHT,
+            LEFT - 3.0,
+            share * 100.0
+        );
+    }
+    for (k, (name, ser, fill)) in series.iter().enumerate() {
+        let total = ser.binned();
+        for i in 0..SCORE_BINS {
+            let (Some(share), c) = (ser.share(i), ser.bins[i]) else {
+                continue;
+            };
+            if c == 0 {
+                continue;
+            }
+            let (lo, hi) = ScoreSeries::bin_range(i);
+            let h = (BOTTOM - y(share)).max(0.8);
+            let _ = write!(
+                s,
+                r#"<rect {fill} x="{}" y="{}" width="{}" height="{}"><title>{name}, score {lo:.2}–{hi:.2}: {c} of {total} chunks ({:.1} %)</title></rect>"#,
+                f1(x(lo) + bin_w * 0.1 + bar_w * k as f64),
+                f1(BOTTOM - h),
+                f1(bar_w),
+                f1(h),
+                share * 100.0
+            );
+        }
+    }
+    if (0.0..=1.0).contains(&low_score) {
+        let lx = f1(x(low_score));
+        let _ = write!(
+            s,
+            r#"<line class="threshold" x1="{lx}" x2="{lx}" y1="{TOP}" y2="{BOTTOM}"/><text class="threshold-label" x="{lx}" y="{}" text-anchor="middle">low score {low_score}</text>"#,
+            TOP - 4.0
+        );
+    }
+    for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let _ = write!(
+            s,
+            r#"<text class="axis" x="{}" y="{}" text-anchor="middle">{t:.2}</text>"#,
+            f1(x(t)),
+            BOTTOM + 12.0
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<text class="axis" x="{}" y="{}" text-anchor="middle">chunk score</text><text class="axis" x="4" y="10">share of its kind</text>"#,
+        f1(x(0.5)),
+        BOTTOM + 25.0
+    );
+    // The legend, inside the chart so a copy of the SVG keeps it.
+    let mut lx = LEFT;
+    for (name, ser, fill) in &series {
+        let label = format!("{name} ({} chunks)", ser.binned());
+        let _ = write!(
+            s,
+            r#"<rect {fill} x="{}" y="{}" width="10" height="10"/><text class="axis" x="{}" y="{}">{label}</text>"#,
+            f1(lx),
+            H - 11.0,
+            f1(lx + 14.0),
+            H - 2.0
+        );
+        lx += 24.0 + 6.0 * label.len() as f64;
+    }
+    s.push_str("</svg>");
+    Some(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,5 +507,32 @@ mod tests {
         assert!(svg.contains("class=\"mark below\""));
         assert!(svg.contains("min 0.90"));
         assert!(svg.contains("&lt;x&gt;") && !svg.contains("<x>"));
+    }
+
+    #[test]
+    fn score_chart_draws_both_series_on_their_own_totals() {
+        let mut d = ScoreDistribution::default();
+        d.cited.bins[18] = 3;
+        d.cited.bins[19] = 1;
+        d.uncited.bins[4] = 400;
+        d.uncited.bins[18] = 400;
+        d.uncited.unscored = 9;
+        let svg = scores(&d, 0.5).unwrap();
+        // 4 bars (and 2 legend swatches): one rect per non-empty bin.
+        assert_eq!(svg.matches(r#"<rect class="s-cited""#).count(), 2 + 1);
+        assert_eq!(
+            svg.matches(r#"<rect fill="url(#p-uncited)""#).count(),
+            2 + 1
+        );
+        // Shares of each series' own chunks: 3 of 4 cited, 400 of 800 uncited.
+        assert!(
+            svg.contains("cited, score 0.90–0.95: 3 of 4 chunks (75.0 %)"),
+            "{svg}"
+        );
+        assert!(svg.contains("uncited, score 0.20–0.25: 400 of 800 chunks (50.0 %)"));
+        // The axis reaches the largest share, rounded up to a tenth.
+        assert!(svg.contains(">80 %<") && svg.contains(">40 %<"));
+        assert!(svg.contains("low score 0.5") && svg.contains("chunk score"));
+        assert_eq!(scores(&ScoreDistribution::default(), 0.5), None);
     }
 }
