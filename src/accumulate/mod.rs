@@ -237,7 +237,7 @@ pub const OFFENDERS: usize = 10;
 /// The first [`OFFENDERS`] turn ids, in input order, of each kind of turn a
 /// gate can fail on. Bounded, and merged in order, so any split of the
 /// input names the same turns.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Offending {
     /// Turns with retrieval that were not grounded (`min_rate`, `max_drop`).
     pub ungrounded: Vec<String>,

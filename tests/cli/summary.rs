@@ -253,7 +253,7 @@ fn merge_refuses_mixed_options_and_reports_cross_partial_duplicates() {
     );
     let text = std::fs::read_to_string(&a)
         .unwrap()
-        .replace("\"version\":1", "\"version\":99");
+        .replace("\"version\":2", "\"version\":99");
     std::fs::write(&a, text).unwrap();
     let (code, _, err) = run(&["merge", &a, &b]);
     assert_eq!(code, 3, "{err}");
