@@ -145,29 +145,30 @@ def grade_partition(command, flags):
     return run
 
 
-def main(argv):
+def parser():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--binary", required=True, help="the grounding-audit binary to ship")
-    ap.add_argument("--input", required=True, help="file, directory, glob or prefix")
-    ap.add_argument("--partitions", type=int, default=0, help="default: Spark's default parallelism")
+    ap.add_argument("--input", help="file, directory, glob or prefix")
     ap.add_argument("--command", default="summary", choices=["summary", "report", "check"])
+    ap.add_argument("--partitions", type=int, default=0, help="default: Spark's default parallelism")
     ap.add_argument("--format", help="merge --format (default: the command's own)")
     ap.add_argument("--merge", default="", help="more merge flags, as one shell-quoted string (check: the gates)")
     ap.add_argument("--out", help="write merge's output here (default: stdout)")
     ap.add_argument("--keep-partials", help="also copy the partials into this directory")
     ap.add_argument("--master", help="Spark master when not set by spark-submit (e.g. local[2])")
+    ap.add_argument(
+        "--batch",
+        help="run several jobs in one Spark context: a file with the arguments of one job a line "
+        "(shell-quoted, --binary and --master aside); each job's exit code goes to stdout as "
+        "`job N: exit C`, and the batch exits with the highest",
+    )
     ap.add_argument("flags", nargs="*", help="flags of the command after --, passed to every partition")
-    args = ap.parse_args(argv)
+    return ap
 
-    conf = SparkConf().setAppName("grounding-audit")
-    if args.master:
-        conf = conf.setMaster(args.master)
-    sc = SparkContext.getOrCreate(conf)
-    sc.setLogLevel("WARN")
-    binary = os.path.abspath(args.binary)
-    sc.addFile(binary)
+
+def audit(sc, binary, args):
+    """One job: partition, grade, gather, merge. Returns merge's exit code."""
     n = args.partitions or sc.defaultParallelism
-
     lines = sc.textFile(args.input)
     keyed = lines.zipWithIndex().map(lambda li: ((stable_hash(turn_key(li[0])), li[1]), li[0]))
     parts = keyed.repartitionAndSortWithinPartitions(
@@ -176,7 +177,6 @@ def main(argv):
         keyfunc=lambda k: k[1],
     )
     partials = sorted(parts.mapPartitionsWithIndex(grade_partition(args.command, args.flags)).collect())
-
     tmp = tempfile.mkdtemp(prefix="grounding-audit-partials-")
     try:
         paths = []
@@ -193,14 +193,40 @@ def main(argv):
         cmd += [*shlex.split(args.merge), *paths]
         out = open(args.out, "wb") if args.out else None
         try:
-            code = subprocess.call(cmd, stdout=out)
+            return subprocess.call(cmd, stdout=out)
         finally:
             if out:
                 out.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv):
+    ap = parser()
+    args = ap.parse_args(argv)
+    if not args.batch and not args.input:
+        ap.error("--input is required (or --batch)")
+    conf = SparkConf().setAppName("grounding-audit")
+    if args.master:
+        conf = conf.setMaster(args.master)
+    sc = SparkContext.getOrCreate(conf)
+    sc.setLogLevel("WARN")
+    binary = os.path.abspath(args.binary)
+    sc.addFile(binary)
+    try:
+        if not args.batch:
+            return audit(sc, binary, args)
+        worst = 0
+        with open(args.batch, encoding="utf-8") as f:
+            jobs = [line for line in f if line.strip()]
+        for i, line in enumerate(jobs):
+            job = ap.parse_args(["--binary", args.binary, *shlex.split(line)])
+            code = audit(sc, binary, job)
+            print(f"job {i}: exit {code}", flush=True)
+            worst = max(worst, code)
+        return worst
+    finally:
         sc.stop()
-    return code
 
 
 if __name__ == "__main__":
