@@ -883,3 +883,94 @@ pub fn write(path: &std::path::Path, doc: &Partial, out: &mut dyn std::io::Write
     f.flush().map_err(|e| failed(&e))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page row survives the partial exactly: leap-second time, an
+    /// integer id past i64, chunk ids of both kinds, every optional field.
+    #[test]
+    fn page_rows_round_trip_exactly() {
+        let at = chrono::NaiveDate::from_ymd_opt(2016, 12, 31)
+            .unwrap()
+            .and_hms_nano_opt(23, 59, 59, 1_500_000_000)
+            .unwrap()
+            .and_utc();
+        let row = Row {
+            turn_id: Id {
+                text: Cow::Borrowed("18446744073709551615"),
+                numeric: true,
+            },
+            agent_id: Cow::Borrowed("a"),
+            conversation_id: Some(Id::string("c")),
+            channel: Cow::Borrowed("voice"),
+            created_at: at,
+            verdict: Verdict::Unobserved,
+            partial: true,
+            cited_chunks: vec![2, 3],
+            marker_count: 4,
+            out_of_range_markers: 1,
+            malformed_markers: 2,
+            markers_from: Some(MarkersFrom::Citations),
+            chunk_count: 3,
+            confidence: Some(0.1 + 0.2),
+            chunks: vec![Chunk {
+                index: 1,
+                document_id: Some(Id {
+                    text: Cow::Borrowed("7"),
+                    numeric: true,
+                }),
+                chunk_id: Some(Id::string("7")),
+                score: Some(-0.0),
+            }],
+            tool_calls: 5,
+            tool_errors: 1,
+            model: Some(Cow::Borrowed("m")),
+            tokens_used: Some(u64::MAX),
+            cost_cents: Some(1e-300),
+            latency_ms: Some(12.25),
+            unobserved_reason: Some(Unobserved::NoTurnEnd),
+        };
+        let heap = PageHeap::from_parts(5, None, vec![(row.clone(), (3, 17))], 9, 4);
+        let p = Partial::of_report(&heap, &InputStats::default(), BTreeMap::new());
+        let text = serde_json::to_string(&p).unwrap();
+        let back = Partial::read(&text, "p").unwrap();
+        let h = back.page.as_ref().unwrap().heap(5, 10).unwrap();
+        assert_eq!((h.matching, h.newer), (9, 4));
+        let (r, pos) = &h.entries()[0];
+        assert_eq!(*pos, (13, 17));
+        let json = |r: &Row<'_>| serde_json::to_string(r).unwrap();
+        assert_eq!(json(r), json(&row));
+        assert_eq!(r.created_at, at);
+        assert_eq!(r.confidence, row.confidence);
+    }
+
+    /// Partials of different commands, or a command's partial without its
+    /// sections, do not merge.
+    #[test]
+    fn commands_and_sections_are_checked() {
+        let input = InputStats::default();
+        let page = Partial::of_report(&PageHeap::new(2, None), &input, BTreeMap::new());
+        let mut gate = Partial::new("check", BTreeMap::new(), &input);
+        gate.gate = Some(GateState::of(&Grouped::default()));
+        let text = serde_json::to_string(&gate).unwrap();
+        let err = Partial::read(&text, "g").unwrap_err();
+        assert!(
+            format!("{err:#}").contains("without its state sections"),
+            "{err:#}"
+        );
+        let parts = vec![
+            ("a".to_owned(), page),
+            (
+                "b".to_owned(),
+                Partial::new("summary", BTreeMap::new(), &input),
+            ),
+        ];
+        let err = agreed(&parts).unwrap_err();
+        assert!(
+            format!("{err}").contains("partials of different commands"),
+            "{err}"
+        );
+    }
+}
