@@ -33,6 +33,7 @@ The flags after `--` make each partition's state (filters, grammar, --by,
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -56,6 +57,12 @@ def _id(v):
     return None
 
 
+# A native line whose first key is `turn_id`, with a string value free of
+# escapes or an integer: its key is read without parsing the line (exact: the
+# first key of the object is a top-level one). Anything else is parsed.
+_FIRST_TURN_ID = re.compile(r'\s*\{\s*"turn_id"\s*:\s*(?:"([^"\\]*)"|(-?[0-9]+)\s*[,}])')
+
+
 def turn_key(line):
     """The partition key of a line: what every line of one turn shares.
 
@@ -67,6 +74,9 @@ def turn_key(line):
     - agentfootprint events (a turn is a run): `meta.runId`;
     - anything else (blank, invalid, unknown lines): a hash of the line.
     """
+    m = _FIRST_TURN_ID.match(line)
+    if m:
+        return "t:" + (m.group(1) if m.group(1) is not None else m.group(2))
     try:
         doc = json.loads(line)
     except ValueError:
