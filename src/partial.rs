@@ -848,7 +848,7 @@ pub fn run_options(
         ("--agent-name", format!("{:?}", i.agent_name)),
         ("--map", format!("{:?}", i.map)),
         ("--map-file", format!("{:?}", i.map_file)),
-        ("--markers", format!("{markers:?}")),
+        ("--markers", markers_text(markers)),
         ("--from", time(engine.filter.from)),
         ("--to", time(engine.filter.to)),
         ("--agent", format!("{:?}", f.agent)),
@@ -863,6 +863,19 @@ pub fn run_options(
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect()
+}
+
+/// The marker grammar as a partial records it and `merge`'s HTML page shows
+/// it: the preset, or the regex with its index base.
+fn markers_text(m: &crate::cli::MarkerArgs) -> String {
+    use clap::ValueEnum;
+    match (&m.marker_regex, m.markers) {
+        (Some(re), _) => format!("regex {re} (base {})", m.marker_base),
+        (None, Some(p)) => p
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned()),
+        (None, None) => "kb (default; id for agentfootprint input)".to_owned(),
+    }
 }
 
 /// Writes a partial to the file at `path`, or to `out` for `-`.

@@ -299,6 +299,22 @@ fn merge_renders_report_and_check_partials_with_their_flags_and_exit_codes() {
     }
     let (code, _, err) = run(&["merge", "--min-rate", "0.5", &c, &c]);
     assert_eq!(code, 0, "{err}");
+    // check --html from partials: the page of one pass, the log's paths aside.
+    let html = |args: &[&str], page: &str| {
+        let out = bin()
+            .env("SOURCE_DATE_EPOCH", "1780000000")
+            .args(args)
+            .args(["--html", page])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        std::fs::read_to_string(page)
+            .unwrap()
+            .replace(&demo(), "LOGS")
+    };
+    let one_page = html(&["check", "--min-rate", "0.8", &demo()], &p("one.html"));
+    let merged_page = html(&["merge", "--min-rate", "0.8", &c], &p("merged.html"));
+    assert_eq!(one_page, merged_page);
     let (code, _, err) = run(&["check", "--min-rate", "0.5", "--partial", &c, &demo()]);
     assert_eq!(code, 2, "{err}");
     assert!(
