@@ -40,7 +40,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "con
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "merge" -d 'Render a summary from partials (`summary --partial`), as one pass over all their input'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "merge" -d 'Render summary, report or check from partials (`--partial`), as one pass over all their input'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
@@ -114,6 +114,7 @@ tokens_used\t''
 cost_cents\t''
 latency_ms\t''
 unobserved_reason\t''"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l partial -d 'Instead of rendering, write the page\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
@@ -257,6 +258,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l json -d 'Also write the JSON document to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markdown -d 'Also write the Markdown table to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l partial -d 'Instead of gating, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`, which takes the gates. See README, "Beyond one machine"' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
@@ -412,24 +414,72 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l format -d 'Output format' -r -f -a "table\t'Tables for the terminal, with a trend bar per day'
-json\t'One document with a key per section'
-markdown\t'Markdown tables'
-csv\t'One section as CSV (see --section)'
-html\t'One self-contained HTML page with charts (no network, works without JavaScript)'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l section -d 'With --format csv: which table to print (default: groups)' -r -f -a "groups\t''
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l format -d 'Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command\'s' -r -f -a "table\t''
+json\t''
+markdown\t''
+csv\t''
+html\t''
+jsonl\t''
+text\t''
+junit\t''
+github\t''"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l section -d 'Summary, with --format csv: which table to print (default: groups)' -r -f -a "groups\t''
 days\t'The trend, one row per bucket (--bucket; days by default)'
 group-days\t'The trend per group: one row per group and bucket'
 triage\t''
 guardrail\t'What require_citation would refuse, per group'
 scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
 compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l columns -d 'Report: table, Markdown and CSV columns, in this order (as `report --columns`)' -r -f -a "turn_id\t''
+agent_id\t''
+conversation_id\t''
+channel\t''
+created_at\t''
+verdict\t''
+partial\t''
+cited_chunks\t''
+marker_count\t''
+out_of_range_markers\t''
+malformed_markers\t''
+markers_from\t''
+chunk_count\t''
+confidence\t''
+document_ids\t''
+chunk_ids\t''
+scores\t''
+tool_calls\t''
+tool_errors\t''
+model\t''
+tokens_used\t''
+cost_cents\t''
+latency_ms\t''
+unobserved_reason\t''"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1]' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-orphans -d 'At most N orphan_marker turns' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-orphan-rate -d 'At most this share of answered turns may be orphan_marker (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l junit -d 'Also write JUnit XML to FILE' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l json -d 'Also write the JSON document to FILE' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l markdown -d 'Also write the Markdown table to FILE' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
 never\t'Never colour'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l csv-raw -d 'With --format csv: no spreadsheet-formula escaping'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l csv-raw -d 'Summary and report, CSV: no spreadsheet-formula escaping'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l show-tz -d 'Show times in the partials\' time zone (as `--show-tz` does)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l per-agent -d 'Apply the rate gates (--min-rate, --max-drop, --max-orphan-rate) to each agent as well as overall'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l require-proof -d 'With --confidence: the Wilson lower bound must clear --min-rate (the stricter rule, for regulated agents)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l allow-empty -d 'Pass (with a warning) when no turn had retrieval'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l github -d 'Also print GitHub workflow commands (and append the job summary to $GITHUB_STEP_SUMMARY when set)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "report" -d 'Grade turns and list them one page at a time, newest first'
@@ -441,5 +491,5 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; an
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "merge" -d 'Render a summary from partials (`summary --partial`), as one pass over all their input'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "merge" -d 'Render summary, report or check from partials (`--partial`), as one pass over all their input'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

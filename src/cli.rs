@@ -70,7 +70,7 @@ pub enum Command {
     },
     /// Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`).
     Man,
-    /// Render a summary from partials (`summary --partial`), as one pass over all their input.
+    /// Render summary, report or check from partials (`--partial`), as one pass over all their input.
     #[command(after_help = crate::exit::HELP)]
     Merge(MergeArgs),
 }
@@ -238,6 +238,13 @@ pub struct ReportArgs {
     /// Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see README).
     #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::render::columns::NAMES))]
     pub columns: Vec<String>,
+    /// Instead of rendering, write the page's complete mergeable state (a
+    /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`.
+    ///
+    /// --limit and --cursor choose the page here, not in merge; --all
+    /// streams every row and has no bounded state, so it takes no --partial.
+    #[arg(long, value_name = "FILE")]
+    pub partial: Option<PathBuf>,
 }
 
 /// `summary` output formats.
@@ -353,24 +360,38 @@ pub struct SummaryArgs {
     pub partial: Option<PathBuf>,
 }
 
-/// `merge`: render a summary from partials.
+/// `merge`: render `summary`, `report` or `check` from their partials.
+///
+/// The output flags are those of the command the partials hold; a flag of
+/// another command is a usage error. What chose the turns and the state
+/// (filters, grammar, `--by`, `--limit`, `--cursor`, ...) was fixed when
+/// the partials were made and is recorded in them.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Partial documents written by `summary --partial`, merged in this order.
+    /// Partial documents written by `summary`, `report` or `check` with `--partial`, merged in this order.
     #[arg(value_name = "PARTIAL", required = true)]
     pub partials: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = SummaryFormat::Table)]
-    pub format: SummaryFormat,
-    /// With --format csv: which table to print (default: groups).
+    /// Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command's.
+    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(["table", "json", "markdown", "csv", "html", "jsonl", "text", "junit", "github"]))]
+    pub format: Option<String>,
+    /// Summary, with --format csv: which table to print (default: groups).
     #[arg(long, value_enum)]
     pub section: Option<Section>,
-    /// With --format csv: no spreadsheet-formula escaping.
+    /// Summary and report, CSV: no spreadsheet-formula escaping.
     #[arg(long)]
     pub csv_raw: bool,
     /// Show times in the partials' time zone (as `--show-tz` does).
     #[arg(long)]
     pub show_tz: bool,
+    /// Report: table, Markdown and CSV columns, in this order (as `report --columns`).
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::render::columns::NAMES))]
+    pub columns: Vec<String>,
+    /// Check: the gates (as `check` takes them); summary: only --min-rate, the HTML threshold.
+    #[command(flatten)]
+    pub gates: GateArgs,
+    /// Check: the documents written besides stdout; summary: only --html.
+    #[command(flatten)]
+    pub out: CheckOutputArgs,
 }
 
 /// `check` output formats.
@@ -397,6 +418,23 @@ pub struct CheckArgs {
     pub filter: FilterArgs,
     #[command(flatten)]
     pub markers: MarkerArgs,
+    #[command(flatten)]
+    pub gates: GateArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    #[command(flatten)]
+    pub out: CheckOutputArgs,
+    /// Instead of gating, write the run's complete mergeable state (a
+    /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`,
+    /// which takes the gates. See README, "Beyond one machine".
+    #[arg(long, value_name = "FILE")]
+    pub partial: Option<PathBuf>,
+}
+
+/// The gates of `check` (and of `merge` over check partials).
+#[derive(Debug, Clone, Default, Args)]
+pub struct GateArgs {
     /// The grounded rate (grounded / with_retrieval) must be at least R (0..1).
     #[arg(long, value_name = "R")]
     pub min_rate: Option<f64>,
@@ -439,9 +477,11 @@ pub struct CheckArgs {
     /// Pass (with a warning) when no turn had retrieval.
     #[arg(long)]
     pub allow_empty: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    pub format: CheckFormat,
+}
+
+/// Where `check` writes its documents besides stdout.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CheckOutputArgs {
     /// Write the document to FILE; the decision line then goes to stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,

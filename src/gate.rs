@@ -579,7 +579,7 @@ fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<Gat
                 .offenders
                 .agents
                 .get(agent)
-                .map(|o| o.orphan.clone())
+                .map(|o| crate::accumulate::ids(&o.orphan))
                 .unwrap_or_default();
         }
         gates.push(s);
@@ -598,9 +598,9 @@ fn annotate(gate: &mut GateResult, data: &Grouped, baseline: Option<&Counts>) {
         Scope::Agent(a) => data.offenders.agents.get(a).unwrap_or(&none),
     };
     gate.turns = match gate.gate {
-        GateKind::MinRate | GateKind::MaxDrop => off.ungrounded.clone(),
-        GateKind::MaxOrphans | GateKind::MaxOrphanRate => off.orphan.clone(),
-        GateKind::MaxUnobservedRate => off.unobserved.clone(),
+        GateKind::MinRate | GateKind::MaxDrop => crate::accumulate::ids(&off.ungrounded),
+        GateKind::MaxOrphans | GateKind::MaxOrphanRate => crate::accumulate::ids(&off.orphan),
+        GateKind::MaxUnobservedRate => crate::accumulate::ids(&off.unobserved),
         _ => Vec::new(),
     };
     if matches!(gate.gate, GateKind::MinRate | GateKind::MaxDrop)

@@ -2,8 +2,8 @@
 tests: every verdict, several agents, channels and models, days across a
 month, telemetry, a few invalid and blank lines, and duplicate turns (a
 `--dup` share of lines repeat an earlier turn id, often far away in the
-file, so copies fall in different input splits and must meet in one
-partition). Deterministic for a given --seed.
+file, half as exact copies and half as retries with another reply, so
+copies fall in different input splits and must meet in one partition). Deterministic for a given --seed.
 
     python3 gen_log.py --mb 200 --out big.jsonl [--gzip]
 """
@@ -65,7 +65,15 @@ def main():
         while written < target:
             r = rng.random()
             if r < args.dup and recent:
-                line = rng.choice(recent)  # an exact repeat, far from its first copy
+                # A repeat of an earlier turn, far from its first copy: half
+                # exact copies, half retries (same turn id, another reply and
+                # latency), which only partitioning by turn id brings together.
+                line = rng.choice(recent)
+                if rng.random() < 0.5:
+                    doc = json.loads(line)
+                    doc["reply"] = rng.choice(REPLIES)[0]
+                    doc["latency_ms"] = rng.randrange(50, 20000)
+                    line = json.dumps(doc)
             elif r < args.dup + 0.001:
                 line = "not json"
             elif r < args.dup + 0.002:

@@ -2,31 +2,39 @@
 ship only partial results, merge them on the driver.
 
     spark-submit job.py --binary ./grounding-audit --input logs/ \
-        [--partitions N] [--format table|json|markdown|csv] [--out FILE] \
-        [-- extra summary flags, e.g. --by model --tz Europe/Berlin]
+        [--command summary|report|check] [--partitions N] \
+        [--format FORMAT] [--merge "MERGE FLAGS"] [--out FILE] \
+        [-- flags of the command, e.g. --by model --tz Europe/Berlin]
+
+The flags after `--` make each partition's state (filters, grammar, --by,
+--limit, --cursor ...); `--format` and `--merge` are merge's output flags
+(for check: the gates, e.g. --merge "--min-rate 0.9 --junit out.xml").
 
 1. Reads JSONL lines (plain or .gz, a directory, a glob or an object-store
    prefix such as s3a://bucket/turns/2026-08-*/) with SparkContext.textFile.
 2. Numbers every line (its position in the input) and partitions the lines by
-   turn key (the native log's `turn_id`; a line without one goes by a hash of
-   its text), sorted by position within each partition. Every copy of a turn
-   lands in one partition, in input order, so `grounding-audit`'s
-   de-duplication keeps the same copy a single pass would.
+   turn key (see turn_key: the turn id of native lines, the trace id of span
+   lines, the run id of agentfootprint events; a line without one goes by a
+   hash of its text), sorted by position within each partition. Every copy
+   of a turn, and every span of a trace, lands in one partition, in input
+   order, so `grounding-audit`'s de-duplication and trace assembly keep what
+   a single pass would.
 3. Ships the binary to the executors (SparkContext.addFile, i.e. --files) and
-   pipes each partition through `grounding-audit summary --partial - -`
+   pipes each partition through `grounding-audit COMMAND --partial - -`
    (the mechanism of RDD.pipe, written out with mapPartitionsWithIndex so the
    shipped binary's path is resolved on the executor with SparkFiles.get).
 4. Gathers the partials (one small JSON document per partition) on the
    driver, writes them to temporary files in partition order and runs
    `grounding-audit merge` with the chosen output flags. The job's exit code
-   is merge's.
-
-Only `summary` writes partials in this version (see README, "Beyond one machine").
+   is merge's: for check 0 pass, 1 a gate failed, 3 more invalid lines than
+   --max-invalid (see README, "Beyond one machine").
 """
 
 import argparse
 import json
 import os
+import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -39,20 +47,69 @@ from pyspark import SparkConf, SparkContext, SparkFiles
 BINARY_NAME = "grounding-audit"
 
 
+def _id(v):
+    """An id's text: strings as they are, integers as digits (`9` and "9"
+    are the same turn, as grounding-audit reads them)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (str, int)):
+        return str(v)
+    return None
+
+
+# A native line whose first key is `turn_id`, with a string value free of
+# escapes or an integer: its key is read without parsing the line (exact: the
+# first key of the object is a top-level one). Anything else is parsed.
+_FIRST_TURN_ID = re.compile(r'\s*\{\s*"turn_id"\s*:\s*(?:"([^"\\]*)"|(-?[0-9]+)\s*[,}])')
+
+
 def turn_key(line):
-    """The partition key of a line: its turn id's text (`9` and "9" are the
-    same turn, as grounding-audit reads them), else a hash of the line."""
+    """The partition key of a line: what every line of one turn shares.
+
+    - native turn log: `turn_id`;
+    - span dialects (a turn is a trace): `traceId` (OTLP/JSON flat spans,
+      Langfuse observations), `context.trace_id` (Phoenix), `trace_id`
+      (LangSmith runs), the first span's `traceId` of an OTLP export request
+      (a request holding spans of several traces is keyed by its first);
+    - agentfootprint events (a turn is a run): `meta.runId`;
+    - anything else (blank, invalid, unknown lines): a hash of the line.
+    """
+    m = _FIRST_TURN_ID.match(line)
+    if m:
+        return "t:" + (m.group(1) if m.group(1) is not None else m.group(2))
     try:
         doc = json.loads(line)
     except ValueError:
         doc = None
-    if isinstance(doc, dict):
-        tid = doc.get("turn_id")
-        if isinstance(tid, bool):
-            tid = None
-        if isinstance(tid, (str, int)):
-            return "t:" + str(tid)
+    if not isinstance(doc, dict):
+        return "l:" + line
+    tid = _id(doc.get("turn_id"))
+    if tid is not None:
+        return "t:" + tid
+    ctx = doc.get("context")
+    for trace in (
+        doc.get("traceId"),
+        ctx.get("trace_id") if isinstance(ctx, dict) else None,
+        doc.get("trace_id"),
+        _first_otlp_trace(doc),
+    ):
+        trace = _id(trace)
+        if trace is not None:
+            return "x:" + trace
+    meta = doc.get("meta")
+    run = _id(meta.get("runId")) if isinstance(meta, dict) else None
+    if run is not None:
+        return "r:" + run
     return "l:" + line
+
+
+def _first_otlp_trace(doc):
+    for rs in doc.get("resourceSpans") or []:
+        for ss in (rs or {}).get("scopeSpans") or []:
+            for span in (ss or {}).get("spans") or []:
+                if isinstance(span, dict) and "traceId" in span:
+                    return span["traceId"]
+    return None
 
 
 def stable_hash(key):
@@ -60,13 +117,13 @@ def stable_hash(key):
     return zlib.crc32(key.encode("utf-8", "surrogatepass"))
 
 
-def grade_partition(flags):
+def grade_partition(command, flags):
     def run(index, rows):
         binary = SparkFiles.get(BINARY_NAME)
         mode = os.stat(binary).st_mode
         if not mode & stat.S_IXUSR:
             os.chmod(binary, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-        cmd = [binary, "--quiet", "summary", *flags, "--partial", "-", "-"]
+        cmd = [binary, "--quiet", command, *flags, "--partial", "-", "-"]
         with tempfile.TemporaryFile() as stderr:
             proc = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr
@@ -98,27 +155,30 @@ def grade_partition(flags):
     return run
 
 
-def main(argv):
+def parser():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--binary", required=True, help="the grounding-audit binary to ship")
-    ap.add_argument("--input", required=True, help="file, directory, glob or prefix")
+    ap.add_argument("--input", help="file, directory, glob or prefix")
+    ap.add_argument("--command", default="summary", choices=["summary", "report", "check"])
     ap.add_argument("--partitions", type=int, default=0, help="default: Spark's default parallelism")
-    ap.add_argument("--format", default="table", help="merge --format (table, json, markdown, csv)")
+    ap.add_argument("--format", help="merge --format (default: the command's own)")
+    ap.add_argument("--merge", default="", help="more merge flags, as one shell-quoted string (check: the gates)")
     ap.add_argument("--out", help="write merge's output here (default: stdout)")
     ap.add_argument("--keep-partials", help="also copy the partials into this directory")
     ap.add_argument("--master", help="Spark master when not set by spark-submit (e.g. local[2])")
-    ap.add_argument("flags", nargs="*", help="summary flags after --, passed to every partition")
-    args = ap.parse_args(argv)
+    ap.add_argument(
+        "--batch",
+        help="run several jobs in one Spark context: a file with the arguments of one job a line "
+        "(shell-quoted, --binary and --master aside); each job's exit code goes to stdout as "
+        "`job N: exit C`, and the batch exits with the highest",
+    )
+    ap.add_argument("flags", nargs="*", help="flags of the command after --, passed to every partition")
+    return ap
 
-    conf = SparkConf().setAppName("grounding-audit")
-    if args.master:
-        conf = conf.setMaster(args.master)
-    sc = SparkContext.getOrCreate(conf)
-    sc.setLogLevel("WARN")
-    binary = os.path.abspath(args.binary)
-    sc.addFile(binary)
+
+def audit(sc, binary, args):
+    """One job: partition, grade, gather, merge. Returns merge's exit code."""
     n = args.partitions or sc.defaultParallelism
-
     lines = sc.textFile(args.input)
     keyed = lines.zipWithIndex().map(lambda li: ((stable_hash(turn_key(li[0])), li[1]), li[0]))
     parts = keyed.repartitionAndSortWithinPartitions(
@@ -126,8 +186,7 @@ def main(argv):
         partitionFunc=lambda k: k[0],
         keyfunc=lambda k: k[1],
     )
-    partials = sorted(parts.mapPartitionsWithIndex(grade_partition(args.flags)).collect())
-
+    partials = sorted(parts.mapPartitionsWithIndex(grade_partition(args.command, args.flags)).collect())
     tmp = tempfile.mkdtemp(prefix="grounding-audit-partials-")
     try:
         paths = []
@@ -140,17 +199,44 @@ def main(argv):
             os.makedirs(args.keep_partials, exist_ok=True)
             for p in paths:
                 shutil.copy(p, args.keep_partials)
-        cmd = [binary, "merge", "--format", args.format, *paths]
+        cmd = [binary, "merge", *(["--format", args.format] if args.format else [])]
+        cmd += [*shlex.split(args.merge), *paths]
         out = open(args.out, "wb") if args.out else None
         try:
-            code = subprocess.call(cmd, stdout=out)
+            return subprocess.call(cmd, stdout=out)
         finally:
             if out:
                 out.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv):
+    ap = parser()
+    args = ap.parse_args(argv)
+    if not args.batch and not args.input:
+        ap.error("--input is required (or --batch)")
+    conf = SparkConf().setAppName("grounding-audit")
+    if args.master:
+        conf = conf.setMaster(args.master)
+    sc = SparkContext.getOrCreate(conf)
+    sc.setLogLevel("WARN")
+    binary = os.path.abspath(args.binary)
+    sc.addFile(binary)
+    try:
+        if not args.batch:
+            return audit(sc, binary, args)
+        worst = 0
+        with open(args.batch, encoding="utf-8") as f:
+            jobs = [line for line in f if line.strip()]
+        for i, line in enumerate(jobs):
+            job = ap.parse_args(["--binary", args.binary, *shlex.split(line)])
+            code = audit(sc, binary, job)
+            print(f"job {i}: exit {code}", flush=True)
+            worst = max(worst, code)
+        return worst
+    finally:
         sc.stop()
-    return code
 
 
 if __name__ == "__main__":

@@ -234,32 +234,59 @@ pub struct Grouped {
 /// How many offending turn ids a gate's failure names.
 pub const OFFENDERS: usize = 10;
 
-/// The first [`OFFENDERS`] turn ids, in input order, of each kind of turn a
-/// gate can fail on. Bounded, and merged in order, so any split of the
+/// The [`OFFENDERS`] most recent turns, newest first (by time, then turn id
+/// descending, as `report` lists rows), of each kind of turn a gate can
+/// fail on. Bounded, and chosen by the turns themselves rather than by
+/// where they stand in the input, so any split or partitioning of the
 /// input names the same turns.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Offending {
     /// Turns with retrieval that were not grounded (`min_rate`, `max_drop`).
-    pub ungrounded: Vec<String>,
+    pub ungrounded: Vec<Offender>,
     /// `orphan_marker` turns (`max_orphans`, `max_orphan_rate`).
-    pub orphan: Vec<String>,
+    pub orphan: Vec<Offender>,
     /// `unobserved` turns (`max_unobserved_rate`).
-    pub unobserved: Vec<String>,
+    pub unobserved: Vec<Offender>,
+}
+
+/// One offending turn: its time (seconds and nanoseconds since 1970-01-01
+/// UTC, exact) and its id. Ordered by time, then id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Offender {
+    pub at: (i64, u32),
+    pub id: String,
+}
+
+/// The ids of a list of offenders, in its order.
+pub fn ids(list: &[Offender]) -> Vec<String> {
+    list.iter().map(|o| o.id.clone()).collect()
+}
+
+/// Keeps `o` if it is among the [`OFFENDERS`] newest of `list` (sorted newest first).
+fn keep_newest(list: &mut Vec<Offender>, o: Offender) {
+    if list.len() >= OFFENDERS && list.last().is_some_and(|worst| o <= *worst) {
+        return;
+    }
+    let at = list.partition_point(|x| *x > o);
+    list.insert(at, o);
+    list.truncate(OFFENDERS);
 }
 
 impl Offending {
     fn add(&mut self, r: &Row<'_>) {
-        let push = |v: &mut Vec<String>| {
-            if v.len() < OFFENDERS {
-                v.push(r.turn_id.as_str().to_owned());
-            }
+        let o = || Offender {
+            at: (
+                r.created_at.timestamp(),
+                r.created_at.timestamp_subsec_nanos(),
+            ),
+            id: r.turn_id.as_str().to_owned(),
         };
         if r.with_retrieval() && r.verdict != Verdict::Ok {
-            push(&mut self.ungrounded);
+            keep_newest(&mut self.ungrounded, o());
         }
         match r.verdict {
-            Verdict::OrphanMarker => push(&mut self.orphan),
-            Verdict::Unobserved => push(&mut self.unobserved),
+            Verdict::OrphanMarker => keep_newest(&mut self.orphan, o()),
+            Verdict::Unobserved => keep_newest(&mut self.unobserved, o()),
             _ => {}
         }
     }
@@ -269,8 +296,9 @@ impl Offending {
             (&mut self.orphan, later.orphan),
             (&mut self.unobserved, later.unobserved),
         ] {
-            let room = OFFENDERS.saturating_sub(mine.len());
-            mine.extend(theirs.into_iter().take(room));
+            for o in theirs {
+                keep_newest(mine, o);
+            }
         }
     }
 }
@@ -331,6 +359,43 @@ impl Accumulator for Grouped {
         self.offenders.overall.merge(later.offenders.overall);
         for (k, v) in later.offenders.agents {
             self.offenders.agents.entry(k).or_default().merge(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offender(secs: i64, id: &str) -> Offender {
+        Offender {
+            at: (secs, 0),
+            id: id.to_owned(),
+        }
+    }
+
+    /// The offenders kept are the newest, whatever order the turns come in
+    /// and however they are split and merged (partitions of a Spark job).
+    #[test]
+    fn offenders_are_the_newest_in_any_order_and_split() {
+        let all: Vec<Offender> = (0..25)
+            .map(|i| offender((i * 7919) % 23, &format!("t-{i:02}")))
+            .collect();
+        let mut want = all.clone();
+        want.sort_by(|a, b| b.cmp(a));
+        want.truncate(OFFENDERS);
+        for (stride, parts) in [(1, 1), (3, 2), (5, 4), (2, 3)] {
+            let mut merged = Offending::default();
+            for p in 0..parts {
+                let mut part = Offending::default();
+                for (i, o) in all.iter().enumerate().rev() {
+                    if (i / stride) % parts == p {
+                        keep_newest(&mut part.orphan, o.clone());
+                    }
+                }
+                merged.merge(part);
+            }
+            assert_eq!(merged.orphan, want, "stride {stride}, {parts} parts");
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::accumulate::summary::{Summary, SummaryOptions};
 use crate::accumulate::{Grouped, Rollup};
-use crate::cli::{CheckArgs, CheckFormat, GroupBy};
+use crate::cli::{CheckArgs, CheckFormat, CheckOutputArgs, GateArgs, GroupBy};
 use crate::compare::Counts;
 use crate::config::{self, Settings};
 use crate::exit;
@@ -42,7 +42,7 @@ fn unit_interval(name: &str, v: Option<f64>) -> Result<()> {
 
 /// Validates the gate flags, with the policy's defaults filling in what the
 /// command line left out and its agents as overrides.
-pub fn gates(args: &CheckArgs, policy: Option<&Policy>) -> Result<Gates> {
+pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
     let d = policy.map(|p| p.defaults.clone()).unwrap_or_default();
     let min_rate = args.min_rate.or(d.min_rate);
     let max_drop = args.max_drop.or(d.max_drop);
@@ -116,7 +116,7 @@ fn read_flag_file(flag: &str, path: &std::path::Path) -> Result<String> {
 }
 
 /// Reads `--policy`: a malformed one is a configuration error (exit 2).
-fn read_policy(args: &CheckArgs) -> Result<Option<Policy>> {
+fn read_policy(args: &GateArgs) -> Result<Option<Policy>> {
     let Some(path) = &args.policy else {
         return Ok(None);
     };
@@ -127,7 +127,7 @@ fn read_policy(args: &CheckArgs) -> Result<Option<Policy>> {
 }
 
 /// Reads `--baseline`: a document that is not a summary is a configuration error.
-fn read_baseline(args: &CheckArgs) -> Result<Option<Counts>> {
+fn read_baseline(args: &GateArgs) -> Result<Option<Counts>> {
     let Some(path) = &args.baseline else {
         return Ok(None);
     };
@@ -177,7 +177,7 @@ impl Accumulator for CheckAcc {
 
 /// The options of the summary `--write-baseline` saves: those of a plain
 /// `summary --format json`, so the two documents are the same.
-fn baseline_options() -> SummaryOptions {
+pub fn baseline_options() -> SummaryOptions {
     SummaryOptions {
         by: GroupBy::Agent,
         triage: 20,
@@ -219,16 +219,32 @@ fn render_as(
     Ok(doc)
 }
 
-/// Runs `check`; returns the exit code.
-pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+/// The gates with their policy and baseline read: usage and configuration
+/// errors come before any log is read.
+pub fn resolve_gates(args: &GateArgs) -> Result<Gates> {
     let policy = read_policy(args)?;
     let mut gates = gates(args, policy.as_ref())?;
     gates.baseline = read_baseline(args)?;
+    Ok(gates)
+}
+
+/// Runs `check`; returns the exit code.
+pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+    // A partial carries no gates: `merge` takes them.
+    let gates = match args.partial {
+        None => Some(resolve_gates(&args.gates)?),
+        Some(_) => {
+            refuse_outputs_with_partial(args)?;
+            None
+        }
+    };
     let filter = config::filter(&args.filter)?;
     let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    engine.max_invalid = Some(args.max_invalid);
-    let want_summary = args.write_baseline.is_some() || args.html.is_some();
+    // A partition's invalid lines are judged against --max-invalid after merging.
+    engine.max_invalid = gates.as_ref().map(|_| args.gates.max_invalid);
+    let want_summary =
+        args.partial.is_some() || args.gates.write_baseline.is_some() || args.out.html.is_some();
     let mut acc = CheckAcc(
         Grouped::default(),
         want_summary.then(|| Summary::new(baseline_options())),
@@ -258,26 +274,114 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         }
         input
     })();
-    let CheckAcc(mut data, summary) = acc;
+    let CheckAcc(data, summary) = acc;
+    let Some(gates) = gates else {
+        let input = result?;
+        let path = args.partial.as_deref().expect("a partial run");
+        let mut options =
+            crate::partial::run_options(&args.input, &args.filter, &args.markers, &engine);
+        options.insert(
+            "--tz".to_owned(),
+            config::clock(&args.filter.zone)?.zone.name(),
+        );
+        let summary = summary.expect("a partial run keeps the summary");
+        let doc = crate::partial::Partial::of_check(&data, &summary, &input, options);
+        crate::partial::write(path, &doc, out)?;
+        return Ok(exit::SUCCESS);
+    };
+    if result.is_ok() && data.overall.turns == 0 {
+        let sources = config::sources(settings, &args.input, "check")?;
+        hints.explain_nothing(&engine, &sources)?;
+    }
+    let meta = crate::cmd::summary::html_meta(&args.input, &args.markers, args.gates.min_rate)?;
+    decide(
+        &Decide {
+            gates: &gates,
+            args: &args.gates,
+            format: args.format,
+            out: &args.out,
+            html: &meta,
+        },
+        settings,
+        out,
+        data,
+        summary,
+        result.map_err(|e| (e, accounted)),
+    )
+}
+
+/// `check --partial` writes state only: gates and documents are `merge`'s
+/// flags, and one given here would be ignored, so it is refused.
+fn refuse_outputs_with_partial(args: &CheckArgs) -> Result<()> {
+    let (g, o) = (&args.gates, &args.out);
+    let given = [
+        ("--min-rate", g.min_rate.is_some()),
+        ("--per-agent", g.per_agent),
+        ("--min-turns", g.min_turns.is_some()),
+        ("--confidence", g.confidence.is_some()),
+        ("--require-proof", g.require_proof),
+        ("--max-orphans", g.max_orphans.is_some()),
+        ("--max-orphan-rate", g.max_orphan_rate.is_some()),
+        ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
+        ("--baseline", g.baseline.is_some()),
+        ("--max-drop", g.max_drop.is_some()),
+        ("--write-baseline", g.write_baseline.is_some()),
+        ("--policy", g.policy.is_some()),
+        ("--max-invalid", g.max_invalid != 0),
+        ("--allow-empty", g.allow_empty),
+        ("--format", args.format != CheckFormat::Text),
+        ("--output", o.output.is_some()),
+        ("--junit", o.junit.is_some()),
+        ("--json", o.json.is_some()),
+        ("--markdown", o.markdown.is_some()),
+        ("--html", o.html.is_some()),
+        ("--github", o.github),
+    ];
+    match given.iter().find(|(_, on)| *on) {
+        None => Ok(()),
+        Some((flag, _)) => Err(exit::usage(format!(
+            "check --partial writes the run's state only: give {flag} to `grounding-audit merge`, which decides"
+        ))),
+    }
+}
+
+/// What a check run is decided and rendered with (`check` and `merge`).
+pub struct Decide<'a> {
+    pub gates: &'a Gates,
+    pub args: &'a GateArgs,
+    pub format: CheckFormat,
+    pub out: &'a CheckOutputArgs,
+    /// What the `--html` page says about the run.
+    pub html: &'a render::html::Meta,
+}
+
+/// Evaluates the gates over a finished run (or its input error, with the
+/// accounting up to it), writes every document asked for, and returns the
+/// exit code: 0 pass, 1 a gate failed, 3 the input could not be read.
+pub fn decide(
+    d: &Decide<'_>,
+    settings: &Settings,
+    out: &mut dyn Write,
+    mut data: Grouped,
+    summary: Option<Summary>,
+    result: std::result::Result<InputStats, (anyhow::Error, InputStats)>,
+) -> Result<i32> {
+    let (args, o) = (d.args, d.out);
     let (decision, input, code) = match result {
         Ok(input) => {
-            if data.overall.turns == 0 {
-                let sources = config::sources(settings, &args.input, "check")?;
-                hints.explain_nothing(&engine, &sources)?;
-            }
-            let d = gate::evaluate(&gates, &data, &input);
+            let d = gate::evaluate(d.gates, &data, &input);
             let code = if d.pass { exit::SUCCESS } else { exit::FAILED };
             (d, input, code)
         }
         // A gate must never pass on a log it could not read: the decision is
         // FAIL, every format still gets its whole document, and the exit is 3.
         // The input line still says what was read before the refusal.
-        Err(e) if exit::code_for(&e) == exit::INPUT => {
+        Err((e, accounted)) if exit::code_for(&e) == exit::INPUT => {
             data = Grouped::default();
             let d = gate::input_failure(&format!("{e:#}"), args.max_invalid);
             (d, accounted, exit::INPUT)
         }
-        Err(e) => return Err(e),
+        Err((e, _)) => return Err(e),
     };
     if let Some(mut s) = summary
         && code != exit::INPUT
@@ -294,31 +398,30 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
             render::json::document(&mut doc, &view)?;
             exit::write_file(path, &doc, false, "baseline")?;
         }
-        if let Some(path) = &args.html {
-            let meta = crate::cmd::summary::html_meta(&args.input, &args.markers, args.min_rate)?;
-            let page = render::html::page(&view, &meta);
+        if let Some(path) = &o.html {
+            let page = render::html::page(&view, d.html);
             exit::write_file(path, page.as_bytes(), false, "HTML report")?;
         }
     }
-    let doc = render_as(args.format, &decision, &data, &input)?;
+    let doc = render_as(d.format, &decision, &data, &input)?;
     for (path, format, what) in [
-        (&args.junit, CheckFormat::Junit, "JUnit report"),
-        (&args.json, CheckFormat::Json, "JSON report"),
-        (&args.markdown, CheckFormat::Markdown, "Markdown report"),
+        (&o.junit, CheckFormat::Junit, "JUnit report"),
+        (&o.json, CheckFormat::Json, "JSON report"),
+        (&o.markdown, CheckFormat::Markdown, "Markdown report"),
     ] {
         if let Some(path) = path {
             let bytes = render_as(format, &decision, &data, &input)?;
             exit::write_file(path, &bytes, false, what)?;
         }
     }
-    let github = args.github || args.format == CheckFormat::Github;
+    let github = o.github || d.format == CheckFormat::Github;
     if github && let Some(path) = &settings.github_step_summary {
         let mut summary = Vec::new();
         render::markdown::check(&mut summary, &decision, &input)?;
         exit::write_file(path, &summary, true, "GITHUB_STEP_SUMMARY")?;
     }
     let line = render::escape::terminal(&decision.line).into_owned();
-    let mut stdout_doc = match &args.output {
+    let mut stdout_doc = match &o.output {
         Some(path) => {
             exit::write_file(path, &doc, false, "--output")?;
             format!("{line}\n").into_bytes()
@@ -327,13 +430,13 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     };
     // --github next to another format: the workflow commands follow on stdout,
     // where the Actions runner reads them.
-    if args.github && args.format != CheckFormat::Github {
+    if o.github && d.format != CheckFormat::Github {
         stdout_doc.extend(render_as(CheckFormat::Github, &decision, &data, &input)?);
     }
     let delivered = deliver(out, &stdout_doc)?;
     // The decision line goes to stderr when stdout carries a document
     // instead, and also when stdout was closed before it could be read.
-    let on_stdout = args.output.is_some() || args.format == CheckFormat::Text;
+    let on_stdout = o.output.is_some() || d.format == CheckFormat::Text;
     if !on_stdout || !delivered {
         pipeline::warn(None, &line);
     }

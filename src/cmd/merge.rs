@@ -1,21 +1,20 @@
-//! `merge`: reads summary partials (`summary --partial`), merges them in
-//! the order given and renders the summary exactly as one pass over all
-//! their input would have, with the same output flags.
+//! `merge`: reads partials (`summary`, `report` or `check` with
+//! `--partial`), merges them in the order given and renders that command's
+//! output exactly as one pass over all their input would have, with its
+//! output flags. `check` keeps its exit codes: 0 pass, 1 a gate failed,
+//! 3 more invalid lines than `--max-invalid`.
 
-use crate::cli::MergeArgs;
+use crate::cli::{CheckFormat, MergeArgs, ReportFormat, SummaryFormat};
 use crate::config::{self, Settings};
 use crate::exit;
-use crate::partial::{self, Partial};
+use crate::partial::{self, MergeOptions, Partial};
 use anyhow::Result;
+use clap::ValueEnum;
+use std::collections::BTreeMap;
 use std::io::Write;
 
-/// Runs `merge`.
-pub fn run(args: &MergeArgs, _settings: &Settings, out: &mut dyn Write) -> Result<()> {
-    if args.section.is_some() && args.format != crate::cli::SummaryFormat::Csv {
-        return Err(exit::usage(
-            "--section picks the table of --format csv; the other formats print every section",
-        ));
-    }
+/// Runs `merge`; returns the exit code.
+pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
     let mut parts = Vec::with_capacity(args.partials.len());
     for path in &args.partials {
         let name = path.display().to_string();
@@ -28,15 +27,23 @@ pub fn run(args: &MergeArgs, _settings: &Settings, out: &mut dyn Write) -> Resul
         let p = Partial::read(&text, &name).map_err(|e| exit::input(format!("{e:#}")))?;
         parts.push((name, p));
     }
-    let merged = partial::merge_summaries(&parts, super::summary::summary_options)
-        .map_err(|e| exit::usage(format!("{e:#}")))?;
+    let (command, options) = partial::agreed(&parts).map_err(|e| exit::usage(format!("{e:#}")))?;
+    let command = command.to_owned();
+    refuse_foreign_flags(args, &command)?;
+    // Usage and configuration errors (gates, policy, baseline) come before merging.
+    let gates = match command.as_str() {
+        "check" => Some(super::check::resolve_gates(&args.gates)?),
+        _ => None,
+    };
+    let opts = merge_options(&command, options)?;
+    let merged = partial::merge(&parts, opts).map_err(|e| exit::usage(format!("{e:#}")))?;
     // Warnings go to stderr as a single pass names them, once each.
     for w in merged.input.warnings.iter() {
         eprintln!("{}", w.line());
     }
     if merged.cross_partial_duplicates > 0 {
         eprintln!(
-            "warning: {} turn id(s) in the triage lists of more than one partial: partition the input by turn key so duplicates meet in one partial (README, \"Beyond one machine\")",
+            "warning: {} turn id(s) listed by more than one partial: partition the input by turn key so duplicates meet in one partial (README, \"Beyond one machine\")",
             merged.cross_partial_duplicates
         );
     }
@@ -53,21 +60,206 @@ pub fn run(args: &MergeArgs, _settings: &Settings, out: &mut dyn Write) -> Resul
             .cloned()
             .unwrap_or_else(|| "-".to_owned()),
         grammar_args: Vec::new(),
-        min_rate: None,
+        min_rate: args.gates.min_rate,
         paths: vec!["LOGS".to_owned()],
     };
-    super::summary::render_summary(
-        out,
-        merged.summary,
-        &merged.input,
-        &clock,
-        None,
-        super::summary::Output {
-            format: args.format,
-            section: args.section,
-            csv_raw: args.csv_raw,
-            html: &meta,
-            html_file: None,
+    let format = args.format.as_deref();
+    match command.as_str() {
+        "summary" => {
+            let format: SummaryFormat = format_of(format, "summary", SummaryFormat::Table)?;
+            if args.section.is_some() && format != SummaryFormat::Csv {
+                return Err(exit::usage(
+                    "--section picks the table of --format csv; the other formats print every section",
+                ));
+            }
+            let summary = merged.summary.expect("summary partials hold a summary");
+            super::summary::render_summary(
+                out,
+                summary,
+                &merged.input,
+                &clock,
+                None,
+                super::summary::Output {
+                    format,
+                    section: args.section,
+                    csv_raw: args.csv_raw,
+                    html: &meta,
+                    html_file: args.out.html.as_deref(),
+                },
+            )?;
+            Ok(exit::SUCCESS)
+        }
+        "report" => {
+            let format: ReportFormat = format_of(format, "report", ReportFormat::Table)?;
+            let page = merged.page.expect("report partials hold a page");
+            super::report::render_page(
+                out,
+                page,
+                &merged.input,
+                &super::report::PageOutput {
+                    format,
+                    limit: report_limit(&merged.options)?,
+                    conversation: conversation(&merged.options),
+                    dedupe: merged.options.get("--no-dedupe").map(String::as_str) != Some("true"),
+                    columns: &args.columns,
+                    csv_raw: args.csv_raw,
+                    color: settings.color,
+                    clock,
+                    merged: true,
+                },
+            )?;
+            Ok(exit::SUCCESS)
+        }
+        _ => {
+            let format: CheckFormat = format_of(format, "check", CheckFormat::Text)?;
+            let gates = gates.expect("resolved above");
+            let data = merged.gate.expect("check partials hold the gate inputs");
+            // --max-invalid is judged over the whole input, as one pass judges it.
+            let max = args.gates.max_invalid;
+            let result = if merged.input.invalid_lines > max {
+                let e = crate::pipeline::too_many_invalid(merged.input.invalid_lines, max);
+                Err((e, merged.input))
+            } else {
+                Ok(merged.input)
+            };
+            super::check::decide(
+                &super::check::Decide {
+                    gates: &gates,
+                    args: &args.gates,
+                    format,
+                    out: &args.out,
+                    html: &meta,
+                },
+                settings,
+                out,
+                data,
+                merged.summary,
+                result,
+            )
+        }
+    }
+}
+
+/// `--format` as one of `command`'s formats.
+fn format_of<F: ValueEnum>(given: Option<&str>, command: &str, default: F) -> Result<F> {
+    let Some(name) = given else {
+        return Ok(default);
+    };
+    F::from_str(name, false).map_err(|_| {
+        let names: Vec<String> = F::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_owned()))
+            .collect();
+        exit::usage(format!(
+            "--format {name} is not a format of `{command}`, whose partials these are (one of {})",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Refuses the output flags that belong to another command than the one
+/// the partials hold, so that none is silently ignored.
+fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
+    let g = &args.gates;
+    let o = &args.out;
+    let gate_flags = [
+        ("--per-agent", g.per_agent),
+        ("--min-turns", g.min_turns.is_some()),
+        ("--confidence", g.confidence.is_some()),
+        ("--require-proof", g.require_proof),
+        ("--max-orphans", g.max_orphans.is_some()),
+        ("--max-orphan-rate", g.max_orphan_rate.is_some()),
+        ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
+        ("--baseline", g.baseline.is_some()),
+        ("--max-drop", g.max_drop.is_some()),
+        ("--write-baseline", g.write_baseline.is_some()),
+        ("--policy", g.policy.is_some()),
+        ("--max-invalid", g.max_invalid != 0),
+        ("--allow-empty", g.allow_empty),
+        ("--output", o.output.is_some()),
+        ("--junit", o.junit.is_some()),
+        ("--json", o.json.is_some()),
+        ("--markdown", o.markdown.is_some()),
+        ("--github", o.github),
+    ];
+    let allowed: Vec<(&str, bool)> = match command {
+        "summary" => vec![
+            ("--section", true),
+            ("--csv-raw", true),
+            ("--columns", false),
+            ("--min-rate", true),
+            ("--html", true),
+        ],
+        "report" => vec![
+            ("--section", false),
+            ("--csv-raw", true),
+            ("--columns", true),
+            ("--min-rate", false),
+            ("--html", false),
+        ],
+        _ => vec![
+            ("--section", false),
+            ("--csv-raw", false),
+            ("--columns", false),
+            ("--min-rate", true),
+            ("--html", true),
+        ],
+    };
+    let given = |flag: &str| match flag {
+        "--section" => args.section.is_some(),
+        "--csv-raw" => args.csv_raw,
+        "--columns" => !args.columns.is_empty(),
+        "--min-rate" => g.min_rate.is_some(),
+        "--html" => o.html.is_some(),
+        _ => false,
+    };
+    let mut foreign: Vec<&str> = allowed
+        .iter()
+        .filter(|(flag, ok)| !ok && given(flag))
+        .map(|(flag, _)| *flag)
+        .collect();
+    if command != "check" {
+        foreign.extend(gate_flags.iter().filter(|(_, on)| *on).map(|(f, _)| *f));
+    }
+    match foreign.first() {
+        None => Ok(()),
+        Some(flag) => Err(exit::usage(format!(
+            "{flag} is not an output flag of `{command}`, whose partials these are"
+        ))),
+    }
+}
+
+/// The state the merged partials are rebuilt with.
+fn merge_options(command: &str, options: &BTreeMap<String, String>) -> Result<MergeOptions> {
+    Ok(match command {
+        "summary" => MergeOptions {
+            summary: super::summary::summary_options(options)?,
+            page_cap: 0,
         },
-    )
+        "report" => MergeOptions {
+            summary: super::check::baseline_options(),
+            page_cap: super::report::page_cap(report_limit(options)?, conversation(options)),
+        },
+        _ => MergeOptions {
+            summary: super::check::baseline_options(),
+            page_cap: 0,
+        },
+    })
+}
+
+/// The `--limit` report partials were made with.
+fn report_limit(options: &BTreeMap<String, String>) -> Result<usize> {
+    options
+        .get("--limit")
+        .and_then(|l| l.parse::<usize>().ok())
+        .filter(|&l| l > 0)
+        .ok_or_else(|| exit::usage("partial: option --limit is missing or not valid"))
+}
+
+/// Whether report partials list a conversation (`--conversation`): the
+/// whole conversation, oldest first, on one page.
+fn conversation(options: &BTreeMap<String, String>) -> bool {
+    options
+        .get("--conversation")
+        .is_some_and(|c| c != "[]" && !c.is_empty())
 }

@@ -37,7 +37,7 @@ pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Res
         Command::Inspect(a) => inspect::run(a, settings, out).map(|_| SUCCESS),
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
         Command::Man => completions::run_man(out).map(|_| SUCCESS),
-        Command::Merge(a) => merge::run(a, settings, out).map(|_| SUCCESS),
+        Command::Merge(a) => merge::run(a, settings, out),
     }
 }
 

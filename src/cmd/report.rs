@@ -69,8 +69,43 @@ pub fn decode_cursor(s: &str) -> Result<After> {
     })
 }
 
+/// The position after `r` in the report order, as a cursor. Under
+/// de-duplication a turn id names one row, so the cursor leaves out its
+/// input position (written as 0:0, before every row of that id): the
+/// cursor then means the same in one pass and in a `merge` of partials,
+/// whose positions differ. With `--no-dedupe` the position tells repeated
+/// turns apart.
+fn cursor_after(r: &crate::model::Row<'_>, pos: pipeline::Pos, dedupe: bool) -> String {
+    encode_cursor(&After {
+        created_at: r.created_at,
+        turn_id: r.turn_id.as_str().to_owned(),
+        pos: if dedupe { (0, 0) } else { pos },
+    })
+}
+
+/// What one page is rendered with (`report` and `merge`).
+pub struct PageOutput<'a> {
+    pub format: ReportFormat,
+    pub limit: usize,
+    /// `--conversation`: the whole conversation, oldest first, on one page.
+    pub conversation: bool,
+    /// De-duplication was on (see [`cursor_after`]).
+    pub dedupe: bool,
+    pub columns: &'a [String],
+    pub csv_raw: bool,
+    pub color: bool,
+    pub clock: Clock,
+    /// Rendered by `merge`: the next page is chosen when partials are made.
+    pub merged: bool,
+}
+
 /// Runs `report`.
 pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
+    if args.partial.is_some() && args.all {
+        return Err(exit::usage(
+            "--partial writes one page's state; --all streams every row, which is no bounded state to merge: drop --all and page with --limit and --cursor (README, \"Beyond one machine\")",
+        ));
+    }
     let mut filter = config::filter(&args.filter)?;
     filter.verdicts = args.verdict.clone();
     filter.would_block = args.would_block;
@@ -91,7 +126,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
         return run_all(args, &engine, &sources, bar.as_ref(), &clock, out);
     }
     let limit = args.limit as usize;
-    let cap = if conversation { usize::MAX } else { limit + 1 };
+    let cap = page_cap(limit, conversation);
     let mut page = PageHeap::new(cap, None);
     let input = pipeline::run(
         &engine,
@@ -106,26 +141,82 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    if let Some(path) = &args.partial {
+        let doc =
+            crate::partial::Partial::of_report(&page, &input, options_of(args, &engine, &clock));
+        return crate::partial::write(path, &doc, out);
+    }
+    if page.matching == 0 {
+        hints.explain_nothing(&engine, &sources)?;
+    }
+    render_page(
+        out,
+        page,
+        &input,
+        &PageOutput {
+            format: args.format,
+            limit,
+            conversation,
+            dedupe: engine.dedupe,
+            columns: &args.columns,
+            csv_raw: args.csv_raw,
+            color: settings.color,
+            clock,
+            merged: false,
+        },
+    )
+}
+
+/// The rows a page heap keeps: one more than the page, to know whether a
+/// next page exists; a whole conversation.
+pub fn page_cap(limit: usize, conversation: bool) -> usize {
+    if conversation { usize::MAX } else { limit + 1 }
+}
+
+/// The options a report partial records: those of every partial and the
+/// page's own (the page is chosen when the partials are made).
+pub fn options_of(
+    args: &ReportArgs,
+    engine: &pipeline::Engine,
+    clock: &Clock,
+) -> std::collections::BTreeMap<String, String> {
+    let mut o = crate::partial::run_options(&args.input, &args.filter, &args.markers, engine);
+    for (k, v) in [
+        ("--tz", clock.zone.name()),
+        ("--verdict", format!("{:?}", args.verdict)),
+        ("--would-block", args.would_block.to_string()),
+        ("--limit", args.limit.to_string()),
+        (
+            "--cursor",
+            args.cursor.clone().unwrap_or_else(|| "-".to_owned()),
+        ),
+    ] {
+        o.insert(k.to_owned(), v);
+    }
+    o
+}
+
+/// Renders one page from its filled heap (`report` and `merge`).
+pub fn render_page(
+    out: &mut dyn Write,
+    page: PageHeap,
+    input: &crate::model::InputStats,
+    o: &PageOutput<'_>,
+) -> Result<()> {
+    let (limit, conversation) = (o.limit, o.conversation);
     let (matching, newer) = (page.matching, page.newer);
     let mut entries = page.into_entries();
     let next_cursor = if !conversation && entries.len() > limit {
         entries.truncate(limit);
-        entries.last().map(|(r, pos)| {
-            encode_cursor(&After {
-                created_at: r.created_at,
-                turn_id: r.turn_id.as_str().to_owned(),
-                pos: *pos,
-            })
-        })
+        entries
+            .last()
+            .map(|(r, pos)| cursor_after(r, *pos, o.dedupe))
     } else {
         None
     };
     let mut rows: Vec<_> = entries.into_iter().map(|(r, _)| r).collect();
     if conversation {
         rows.reverse();
-    }
-    if matching == 0 {
-        hints.explain_nothing(&engine, &sources)?;
     }
     let mut summary = Rollup::default();
     rows.iter().for_each(|r| summary.add(r));
@@ -134,7 +225,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
         summary: &summary,
         next_cursor,
         matching,
-        input: &input,
+        input,
         page: if conversation {
             Page::Conversation
         } else {
@@ -143,18 +234,22 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
                 first: newer + 1,
             }
         },
-        columns: &args.columns,
-        clock,
+        columns: o.columns,
+        clock: o.clock,
     };
-    match args.format {
+    match o.format {
         ReportFormat::Table => {
-            render::table::report(out, &doc, settings.color)?;
+            render::table::report(out, &doc, o.color)?;
             out.flush()?;
             if let Some(c) = &doc.next_cursor {
-                pipeline::warn(
-                    None,
-                    &format!("more rows: add --cursor {c} to see the next, older page"),
-                );
+                let hint = if o.merged {
+                    format!(
+                        "more rows: make the partials with --cursor {c} to see the next, older page"
+                    )
+                } else {
+                    format!("more rows: add --cursor {c} to see the next, older page")
+                };
+                pipeline::warn(None, &hint);
             }
         }
         ReportFormat::Json => render::json::report(out, &doc)?,
@@ -167,9 +262,9 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
         }
         ReportFormat::Csv => {
             let mut w = render::csv::writer(&mut *out);
-            render::csv::header(&mut w, &args.columns)?;
+            render::csv::header(&mut w, o.columns)?;
             for r in &rows {
-                render::csv::row_in(&mut w, r, &args.columns, args.csv_raw, &clock)?;
+                render::csv::row_in(&mut w, r, o.columns, o.csv_raw, &o.clock)?;
             }
             w.flush()?;
         }

@@ -496,7 +496,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     if let Some(path) = &args.partial {
         let doc =
             crate::partial::Partial::of_summary(&summary, &input, options_of(args, &engine, opts));
-        return write_partial(path, &doc, out);
+        return crate::partial::write(path, &doc, out);
     }
     let (base, base_name) = match baseline {
         Baseline::Window(from, to) => {
@@ -614,49 +614,24 @@ pub fn render_summary(
     }
 }
 
-/// The options a summary partial records: every flag that changes which
-/// turns are read, how they are graded or what the state holds, by flag
-/// name. Time bounds are recorded resolved (`--since 7d` means different
-/// instants on different days).
+/// The options a summary partial records: those of every partial (see
+/// [`crate::partial::run_options`]) and the summary's own.
 pub fn options_of(
     args: &SummaryArgs,
     engine: &crate::pipeline::Engine,
     opts: SummaryOptions,
 ) -> std::collections::BTreeMap<String, String> {
-    let i = &args.input;
-    let f = &args.filter;
-    let time = |t: Option<chrono::DateTime<chrono::Utc>>| {
-        t.map_or_else(|| "-".to_owned(), |t| format_time(&t))
-    };
-    [
-        ("--input-format", i.input_format.clone()),
-        ("--no-dedupe", i.no_dedupe.to_string()),
-        ("--max-line-bytes", i.max_line_bytes.to_string()),
-        ("--retrievals", format!("{:?}", i.retrievals)),
-        ("--assembly-window", i.assembly_window.to_string()),
-        ("--agent-name", format!("{:?}", i.agent_name)),
-        ("--map", format!("{:?}", i.map)),
-        ("--map-file", format!("{:?}", i.map_file)),
-        ("--markers", format!("{:?}", args.markers)),
-        ("--from", time(engine.filter.from)),
-        ("--to", time(engine.filter.to)),
-        ("--agent", format!("{:?}", f.agent)),
-        ("--channel", format!("{:?}", f.channel)),
-        ("--model", format!("{:?}", f.model)),
-        ("--turn", format!("{:?}", f.turn)),
-        ("--conversation", format!("{:?}", f.conversation)),
-        ("--grep", format!("{:?}", f.grep)),
-        ("--cited-below", format!("{:?}", f.cited_below)),
-        ("--confidence-below", format!("{:?}", f.confidence_below)),
+    let mut o = crate::partial::run_options(&args.input, &args.filter, &args.markers, engine);
+    for (k, v) in [
         ("--tz", opts.tz.name()),
         ("--by", by_name(opts.by).to_owned()),
         ("--triage", opts.triage.to_string()),
         ("--low-score", opts.low_score.to_string()),
         ("--bucket", opts.bucket.as_str().to_owned()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect()
+    ] {
+        o.insert(k.to_owned(), v);
+    }
+    o
 }
 
 /// The summary options recorded in a partial's options.
@@ -678,26 +653,4 @@ pub fn summary_options(o: &std::collections::BTreeMap<String, String>) -> Result
         bucket: crate::accumulate::summary::Bucket::from_str(get("--bucket")?, false)
             .map_err(|_| bad("--bucket"))?,
     })
-}
-
-/// Writes a partial to a file, or to `out` for `-`.
-fn write_partial(
-    path: &std::path::Path,
-    doc: &crate::partial::Partial,
-    out: &mut dyn Write,
-) -> Result<()> {
-    if path.as_os_str() == "-" {
-        serde_json::to_writer(&mut *out, doc)?;
-        out.write_all(b"\n")?;
-        return Ok(());
-    }
-    let mut f = std::io::BufWriter::new(
-        std::fs::File::create(path)
-            .map_err(|e| exit::input(format!("--partial {}: {e}", path.display())))?,
-    );
-    serde_json::to_writer(&mut f, doc)?;
-    f.write_all(b"\n")?;
-    f.flush()
-        .map_err(|e| exit::input(format!("--partial {}: {e}", path.display())))?;
-    Ok(())
 }

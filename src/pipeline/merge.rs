@@ -147,10 +147,7 @@ impl Merger<'_> {
         if let Some(max) = self.engine.max_invalid
             && self.total.invalid_lines > max
         {
-            return Err(crate::exit::input(format!(
-                "{} invalid line(s), more than --max-invalid {max}: refusing to judge a log that could not be read",
-                self.total.invalid_lines
-            )));
+            return Err(super::too_many_invalid(self.total.invalid_lines, max));
         }
         Ok(self.total.clone())
     }

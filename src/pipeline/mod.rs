@@ -26,6 +26,14 @@ use std::sync::{Arc, Mutex};
 /// Later rows compare greater; used to break ties deterministically.
 pub type Pos = (u64, u64);
 
+/// The error `--max-invalid` raises when more lines than it allows were
+/// invalid (exit 3); `merge` raises it over the sum of the partials.
+pub fn too_many_invalid(invalid: u64, max: u64) -> anyhow::Error {
+    crate::exit::input(format!(
+        "{invalid} invalid line(s), more than --max-invalid {max}: refusing to judge a log that could not be read"
+    ))
+}
+
 /// A graded row with its position in the input.
 #[derive(Debug, Clone)]
 pub struct Graded<'a> {

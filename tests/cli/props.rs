@@ -667,75 +667,204 @@ fn without_file_count(s: &str) -> String {
     re.replace_all(s, "FILES").into_owned()
 }
 
-/// Every format (and every csv section) of `summary` over `paths`, or of
-/// `merge` over partials.
-fn summary_outputs(cmd: &str, extra: &[&str], paths: &[String]) -> Vec<String> {
-    let mut runs: Vec<Vec<&str>> = ["table", "json", "markdown"]
+/// Runs a command line in process: its exit code and stdout.
+fn cli_run(args: &[&str]) -> (i32, String) {
+    use clap::Parser;
+    let cli = grounding_audit::cli::Cli::try_parse_from(args).expect("a valid command line");
+    let mut out = Vec::new();
+    let code = grounding_audit::cmd::dispatch(&cli, &mut out).expect("the command runs");
+    (code, String::from_utf8(out).expect("UTF-8 output"))
+}
+
+/// The output flags of each run of `command` the merge tests compare: every
+/// format (and every csv section of `summary`); `check` also writes its
+/// baseline document to `side`.
+fn output_runs(command: &str, side: &str) -> Vec<Vec<String>> {
+    let formats: &[&str] = match command {
+        "summary" => &["table", "json", "markdown"],
+        "report" => &["table", "csv", "json", "jsonl", "markdown"],
+        _ => &["text", "json", "junit", "github", "markdown"],
+    };
+    let mut runs: Vec<Vec<String>> = formats
         .iter()
-        .map(|f| vec!["--format", *f])
+        .map(|f| vec!["--format".to_owned(), (*f).to_owned()])
         .collect();
-    for s in [
-        "groups",
-        "days",
-        "group-days",
-        "triage",
-        "guardrail",
-        "scores",
-    ] {
-        runs.push(vec!["--format", "csv", "--section", s]);
+    if command == "summary" {
+        for s in ["groups", "days", "group-days", "triage", "guardrail", "scores"] {
+            runs.push(
+                ["--format", "csv", "--section", s]
+                    .map(str::to_owned)
+                    .to_vec(),
+            );
+        }
     }
-    runs.into_iter()
-        .map(|flags| {
-            let mut args = vec!["grounding-audit", cmd];
+    if command == "check" {
+        for r in &mut runs {
+            r.extend(["--write-baseline".to_owned(), side.to_owned()]);
+        }
+    }
+    runs
+}
+
+/// Every output of `command` over `paths` (or of `merge` over partials of
+/// it), with `flags` (the merge's own: gates) and the exit code; the
+/// baseline `check` writes is part of its output.
+fn outputs(
+    command: &str,
+    merge: bool,
+    flags: &[&str],
+    paths: &[String],
+    side: &Path,
+) -> Vec<(i32, String)> {
+    let side_s = side.display().to_string();
+    output_runs(command, &side_s)
+        .into_iter()
+        .map(|run| {
+            let mut args = vec!["grounding-audit", if merge { "merge" } else { command }];
+            args.extend(run.iter().map(String::as_str));
             args.extend(flags);
-            args.extend(extra);
             args.extend(paths.iter().map(String::as_str));
-            without_file_count(&cli_out(&args))
+            let (code, mut out) = cli_run(&args);
+            if command == "check" && code != 3 {
+                out.push_str(&std::fs::read_to_string(side).expect("a baseline was written"));
+                std::fs::remove_file(side).unwrap();
+            }
+            (code, without_file_count(&out))
         })
         .collect()
 }
 
-/// `summary --partial` per part, then `merge`, against one pass over the log.
+/// What a merge test runs: one command, the flags that make its state
+/// (given to one pass and to each partial) and the flags of its output
+/// (given to one pass and to `merge`).
+struct Case<'a> {
+    command: &'a str,
+    state: Vec<String>,
+    output: Vec<String>,
+}
+
+/// `COMMAND --partial` per part, then `merge`, against one pass over the log.
 fn check_partials(
     dir: &Path,
     whole: &[u8],
     parts: &[Vec<u8>],
-    flags: &[&str],
+    case: &Case<'_>,
 ) -> Result<(), TestCaseError> {
     let log = dir.join("all.jsonl");
     std::fs::write(&log, whole).unwrap();
-    let one = summary_outputs("summary", flags, &[log.display().to_string()]);
+    let side = dir.join("baseline.json");
+    let state: Vec<&str> = case.state.iter().map(String::as_str).collect();
+    let output: Vec<&str> = case.output.iter().map(String::as_str).collect();
+    let one_flags = [&state[..], &output[..]].concat();
+    let one = outputs(
+        case.command,
+        false,
+        &one_flags,
+        &[log.display().to_string()],
+        &side,
+    );
     let mut partials = Vec::new();
     for (i, bytes) in parts.iter().enumerate() {
         let part = dir.join(format!("part{i}.jsonl"));
         std::fs::write(&part, bytes).unwrap();
         let p = dir.join(format!("part{i}.partial.json"));
-        let mut args = vec!["grounding-audit", "summary", "--partial"];
         let (ps, parts) = (p.display().to_string(), part.display().to_string());
-        args.push(&ps);
-        args.extend(flags);
+        let mut args = vec!["grounding-audit", case.command, "--partial", &ps];
+        args.extend(&state);
         args.push(&parts);
-        cli_out(&args);
+        let (code, _) = cli_run(&args);
+        prop_assert_eq!(code, 0);
         partials.push(ps);
     }
-    let merged = summary_outputs("merge", &[], &partials);
-    for (a, b) in one.iter().zip(&merged) {
-        prop_assert_eq!(a, b);
+    let merged = outputs(case.command, true, &output, &partials, &side);
+    // Without de-duplication a cursor carries the row's input position,
+    // which differs between one pass and the partials (README).
+    let positions = regex::Regex::new("djI6[A-Za-z0-9_-]+").unwrap();
+    let blank = |s: &str| {
+        if state.contains(&"--no-dedupe") {
+            positions.replace_all(s, "CURSOR").into_owned()
+        } else {
+            s.to_owned()
+        }
+    };
+    for ((ca, a), (cb, b)) in one.iter().zip(&merged) {
+        prop_assert_eq!(ca, cb);
+        prop_assert_eq!(blank(a), blank(b));
     }
     Ok(())
+}
+
+/// The next page's cursor in one pass's `report --format json` page.
+fn next_cursor(log: &Path, state: &[String]) -> Option<String> {
+    let mut args = vec!["grounding-audit", "report", "--format", "json"];
+    args.extend(state.iter().map(String::as_str));
+    let l = log.display().to_string();
+    args.push(&l);
+    let doc: serde_json::Value = serde_json::from_str(&cli_run(&args).1).unwrap();
+    doc["next_cursor"].as_str().map(str::to_owned)
+}
+
+/// The cases of a merge test: `summary` with `summary_state`, a `report`
+/// page of `limit` rows, and `check` with a set of gates.
+fn cases<'a>(summary_state: &[&str], common: &[&str], limit: usize, gates: usize) -> Vec<Case<'a>> {
+    let own = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    // A third of the generated lines are not turns: most logs would fail
+    // --max-invalid 0 before any gate ran.
+    let gate_sets: [&[&str]; 3] = [
+        &["--min-rate", "0.6", "--per-agent", "--max-invalid", "99"],
+        &[
+            "--max-orphans",
+            "1",
+            "--max-unobserved-rate",
+            "0.2",
+            "--max-invalid",
+            "2",
+        ],
+        &[
+            "--min-rate",
+            "0.5",
+            "--confidence",
+            "0.9",
+            "--max-orphan-rate",
+            "0.3",
+            "--allow-empty",
+            "--max-invalid",
+            "99",
+        ],
+    ];
+    vec![
+        Case {
+            command: "summary",
+            state: own(&[summary_state, common].concat()),
+            output: Vec::new(),
+        },
+        Case {
+            command: "report",
+            state: own(&[common, &["--limit", &limit.to_string()]].concat()),
+            output: Vec::new(),
+        },
+        Case {
+            command: "check",
+            state: own(common),
+            output: own(gate_sets[gates % 3]),
+        },
+    ]
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
-    /// Without de-duplication any split at line boundaries merges to one pass,
-    /// in every format.
+    /// Without de-duplication any split at line boundaries merges to one
+    /// pass, for summary, report (the first page) and check, in every format,
+    /// check's exit code and baseline included.
     #[test]
     fn merged_partials_equal_one_pass_for_any_split(
         log in log(),
         cuts in prop::collection::vec(0usize..40, 0..4),
         triage in 0usize..6,
         by in 0usize..3,
+        limit in 1usize..8,
+        gates in 0usize..3,
     ) {
         let n = log.lines.len();
         let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(n)).collect();
@@ -745,22 +874,23 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let triage = triage.to_string();
         let by = ["agent", "channel", "model"][by];
-        check_partials(
-            dir.path(),
-            &log.bytes(0..n),
-            &parts,
-            &["--no-dedupe", "--triage", &triage, "--by", by, "--tz", "Europe/Berlin"],
-        )?;
+        let summary = ["--triage", &triage, "--by", by];
+        for case in cases(&summary, &["--no-dedupe", "--tz", "Europe/Berlin"], limit, gates) {
+            check_partials(dir.path(), &log.bytes(0..n), &parts, &case)?;
+        }
     }
 
     /// With de-duplication, input partitioned by turn key (every copy of a
-    /// turn in one part, input order kept within a part) merges to one pass.
+    /// turn in one part, input order kept within a part) merges to one pass,
+    /// for summary, report (the first and second pages) and check.
     #[test]
     fn merged_partials_equal_one_pass_when_partitioned_by_turn_key(
         log in log(),
         k in 1usize..4,
         seed in any::<u64>(),
         others in prop::collection::vec(0usize..4, 40),
+        limit in 1usize..8,
+        gates in 0usize..3,
     ) {
         let eol = if log.crlf { "\r\n" } else { "\n" };
         let mut parts = vec![String::new(); k];
@@ -780,6 +910,17 @@ proptest! {
         }
         let parts: Vec<Vec<u8>> = parts.into_iter().map(String::into_bytes).collect();
         let dir = tempfile::tempdir().unwrap();
-        check_partials(dir.path(), whole.as_bytes(), &parts, &["--triage", "5"])?;
+        for case in cases(&["--triage", "5"], &[], limit, gates) {
+            check_partials(dir.path(), whole.as_bytes(), &parts, &case)?;
+        }
+        // The second page, from the cursor of one pass's first page: under
+        // de-duplication a cursor means the same in one pass and in a merge.
+        let log = dir.path().join("all.jsonl");
+        let mut state = vec!["--limit".to_owned(), limit.to_string()];
+        if let Some(c) = next_cursor(&log, &state) {
+            state.extend(["--cursor".to_owned(), c]);
+            let case = Case { command: "report", state, output: Vec::new() };
+            check_partials(dir.path(), whole.as_bytes(), &parts, &case)?;
+        }
     }
 }

@@ -315,3 +315,87 @@ fn merge_refuses_mixed_options_and_reports_cross_partial_duplicates() {
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("partial version 99"), "{err}");
 }
+
+/// `merge` renders whichever command its partials hold, refuses partials
+/// of different commands and the output flags of another command, and
+/// keeps check's exit codes (0 pass, 1 fail, 3 more invalid lines than
+/// --max-invalid). `report --all` and `check` gates take no --partial.
+#[test]
+fn merge_renders_report_and_check_partials_with_their_flags_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).to_str().unwrap().to_owned();
+    let (r, c, s) = (p("r.json"), p("c.json"), p("s.json"));
+    assert_eq!(
+        run(&["report", "--limit", "3", "--partial", &r, &demo()]).0,
+        0
+    );
+    assert_eq!(run(&["check", "--partial", &c, &demo()]).0, 0);
+    assert_eq!(run(&["summary", "--partial", &s, &demo()]).0, 0);
+    let (code, out, err) = run(&["merge", "--format", "json", &r]);
+    assert_eq!(code, 0, "{err}");
+    let one = run(&["report", "--format", "json", "--limit", "3", &demo()]).1;
+    assert_eq!(out, one);
+    let (code, _, err) = run(&["merge", &r, &c]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("partials of different commands"), "{err}");
+    let (code, _, err) = run(&["merge", "--min-rate", "0.5", &r]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--min-rate is not an output flag of `report`"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["merge", "--format", "junit", &s]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not a format of `summary`"), "{err}");
+    for (gate, want) in [("0.5", 0), ("0.9", 1)] {
+        let (code, out, _) = run(&["merge", "--min-rate", gate, &c]);
+        let (one_code, one_out, _) = run(&["check", "--min-rate", gate, &demo()]);
+        assert_eq!((code, &out), (one_code, &one_out));
+        assert_eq!(code, want, "{out}");
+    }
+    let (code, _, err) = run(&["merge", "--min-rate", "0.5", &c, &c]);
+    assert_eq!(code, 0, "{err}");
+    // check --html from partials: the page of one pass, the log's paths aside.
+    let html = |args: &[&str], page: &str| {
+        let out = bin()
+            .env("SOURCE_DATE_EPOCH", "1780000000")
+            .args(args)
+            .args(["--html", page])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        std::fs::read_to_string(page)
+            .unwrap()
+            .replace(&demo(), "LOGS")
+    };
+    let one_page = html(&["check", "--min-rate", "0.8", &demo()], &p("one.html"));
+    let merged_page = html(&["merge", "--min-rate", "0.8", &c], &p("merged.html"));
+    assert_eq!(one_page, merged_page);
+    let (code, _, err) = run(&["check", "--min-rate", "0.5", "--partial", &c, &demo()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("give --min-rate to `grounding-audit merge`"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["report", "--all", "--partial", &r, &demo()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--all streams every row"), "{err}");
+    // More invalid lines over all partials than --max-invalid: exit 3, as one pass.
+    let bad = p("bad.jsonl");
+    std::fs::write(&bad, "{not json\n").unwrap();
+    let cb = p("cb.json");
+    assert_eq!(run(&["check", "--partial", &cb, &bad]).0, 0);
+    let (code, out, _) = run(&["merge", "--min-rate", "0.5", "--format", "json", &c, &cb]);
+    let (one_code, one_out, _) = run(&[
+        "check",
+        "--min-rate",
+        "0.5",
+        "--format",
+        "json",
+        &demo(),
+        &bad,
+    ]);
+    assert_eq!(code, 3);
+    assert_eq!(one_code, 3);
+    assert_eq!(out, one_out);
+}
