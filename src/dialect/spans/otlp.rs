@@ -320,7 +320,9 @@ pub(super) fn parse(data: &[u8], sink: &mut dyn FnMut(usize, Span)) -> Result<()
 fn parse_span(raw: &RawValue, service: Option<&str>) -> Result<Span, String> {
     let s: SpanIn<'_, Vec<KeyValue<'_>>> =
         serde_json::from_str(raw.get()).map_err(|e| reason("span", &e))?;
-    build_span(s, service, |attrs, b| each_attr(attrs, &mut |k, v| b.attr(k, v)))
+    build_span(s, service, |attrs, b| {
+        each_attr(attrs, &mut |k, v| b.attr(k, v))
+    })
 }
 
 /// A span read into its [`Span`]; `feed` hands its attributes to the builder.
@@ -447,7 +449,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for WantedKv<'a> {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an attribute")
             }
-            fn visit_map<M: de::MapAccess<'de>>(self, mut map: M) -> Result<WantedKv<'a>, M::Error> {
+            fn visit_map<M: de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<WantedKv<'a>, M::Error> {
                 let mut key: Option<BStr<'a>> = None;
                 let mut value: Option<Option<&'a RawValue>> = None;
                 while let Some(field) = map.next_key::<KvField>()? {
@@ -525,4 +530,75 @@ pub(super) fn parse_line(line: &[u8], out: &mut Vec<Span>) -> Result<(), String>
         out.truncate(before);
     }
     r
+}
+
+#[cfg(test)]
+mod diff_tests {
+    //! The one-pass reader against the three-pass one: same spans, or the
+    //! same reason, on the shared captures, a generated request, and every
+    //! single-byte deletion and substitution of a small request.
+    use super::*;
+
+    fn reference(line: &[u8]) -> Result<Vec<Span>, String> {
+        let mut out = Vec::new();
+        parse(line, &mut |_, s| out.push(s)).map(|()| out)
+    }
+
+    fn both(line: &[u8]) {
+        let mut out = Vec::new();
+        let fast = parse_line(line, &mut out).map(|()| out);
+        assert_eq!(fast, reference(line), "{}", String::from_utf8_lossy(line));
+    }
+
+    const SMALL: &str = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"spans":[{"traceId":"ab12","spanId":"01","parentSpanId":"","name":"root","startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000001000000000","attributes":[{"value":{"stringValue":"A [1]"},"key":"output.value"},{"key":"llm.input_messages","value":{"arrayValue":{"values":[{"intValue":"3"}]}}},{"key":"openinference.span.kind","value":{"stringValue":"AGENT"}},{"key":"x","value":null}],"status":{"code":2}}]}]}]}"#;
+
+    #[test]
+    fn one_pass_agrees_with_the_reference() {
+        both(SMALL.as_bytes());
+        both(format!("{SMALL} {SMALL}").as_bytes());
+        let bytes = SMALL.as_bytes();
+        let subst: &[u8] = b"\"{}[]:,0a\\ ";
+        for i in 0..bytes.len() {
+            let mut cut = bytes.to_vec();
+            cut.remove(i);
+            if std::str::from_utf8(&cut).is_ok() {
+                both(&cut);
+            }
+            for &c in subst {
+                let mut m = bytes.to_vec();
+                m[i] = c;
+                both(&m);
+            }
+        }
+    }
+
+    #[test]
+    fn one_pass_agrees_on_the_shared_captures() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
+        if !dir.is_dir() {
+            eprintln!("skipped: {} is absent", dir.display());
+            return;
+        }
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+            for f in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let Ok(data) = std::fs::read(f.path()) else {
+                    continue; // a folder
+                };
+                for line in data.split(|&b| b == b'\n') {
+                    if line.starts_with(b"{\"resourceSpans\"")
+                        || line.starts_with(b"{\"resource_spans\"")
+                    {
+                        both(line);
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen > 0, "no OTLP line in {}", dir.display());
+    }
 }
