@@ -122,7 +122,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
         ))
     });
     // The document lists move into the retrievals below: nothing else reads them.
-    let lists: Vec<(Option<Vec<Doc>>, Option<Vec<Doc>>)> = spans
+    let lists: Vec<_> = spans
         .iter_mut()
         .map(|s| (s.retrieval.take(), s.rerank_output.take()))
         .collect();
