@@ -55,11 +55,34 @@ pub const DEFAULT_WINDOW: u64 = 50_000;
 /// The same for a group that is complete as far as its dialect can tell.
 pub const SHORT_WINDOW: u64 = 2_000;
 
-type Key = (&'static str, String);
+/// A group's family and id hashed ([`group_key`]): a record costs no id
+/// copy in the bookkeeping, and the map needs no second hash.
+type Key = u128;
+
+/// Hashes a `u128` key that is already a uniform hash: its low 64 bits.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl std::hash::Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u128` keys are hashed here; any other input still hashes.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        self.0 = k as u64;
+    }
+}
+
+type Open = HashMap<Key, Group, std::hash::BuildHasherDefault<PassThrough>>;
 
 /// Open groups, keyed by family and id.
 pub struct Assembly {
-    open: HashMap<Key, Group>,
+    open: Open,
     /// (record count at the time, group) for every record added, oldest
     /// first; an entry is stale when the group received a record since.
     touched: VecDeque<(u64, Key)>,
@@ -79,7 +102,7 @@ impl Default for Assembly {
     }
 }
 
-fn closed_key(family: &str, id: &str) -> u128 {
+fn group_key(family: &str, id: &str) -> u128 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
     h.update(family.as_bytes());
     h.update(&[0]);
@@ -92,7 +115,7 @@ impl Assembly {
     /// group closes after `window` records without one of its own.
     pub fn new(dedupe: bool, window: u64) -> Self {
         Assembly {
-            open: HashMap::new(),
+            open: Open::default(),
             touched: VecDeque::new(),
             waiting: VecDeque::new(),
             closed: KeySet::new(),
@@ -117,7 +140,7 @@ impl Assembly {
     pub fn add(
         &mut self,
         dialect: &'static dyn Dialect,
-        record: Record,
+        mut record: Record,
         source: usize,
         line: u64,
         pos: (u64, u64),
@@ -129,7 +152,7 @@ impl Assembly {
         {
             return Fate::Duplicate;
         }
-        let key = (dialect.family(), record.group.clone());
+        let key = group_key(dialect.family(), &record.group);
         if !record.counted {
             // A note joins its group if open; alone it is dropped.
             if let Some(g) = self.open.get_mut(&key) {
@@ -146,16 +169,16 @@ impl Assembly {
                 g.last = now;
                 Fate::Skipped
             }
-            None if !self.closed.is_empty() && self.closed.contains(closed_key(key.0, &key.1)) => {
+            None if !self.closed.is_empty() && self.closed.contains(key) => {
                 return Fate::Late;
             }
             None => {
                 self.open.insert(
-                    key.clone(),
+                    key,
                     Group {
                         complete: record.completes,
                         dialect,
-                        id: record.group.clone(),
+                        id: std::mem::take(&mut record.group),
                         records: vec![record],
                         source,
                         line,
@@ -204,7 +227,7 @@ impl Assembly {
 
     fn close(&mut self, key: Key) -> Group {
         let g = self.open.remove(&key).expect("group is open");
-        self.closed.insert(closed_key(key.0, &key.1));
+        self.closed.insert(key);
         g
     }
 

@@ -121,6 +121,11 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
             &b.span_id,
         ))
     });
+    // The document lists move into the retrievals below: nothing else reads them.
+    let lists: Vec<_> = spans
+        .iter_mut()
+        .map(|s| (s.retrieval.take(), s.rerank_output.take()))
+        .collect();
     let mut kinds: BTreeMap<&'static str, u32> = BTreeMap::new();
     for s in &spans {
         *kinds.entry(s.kind.as_str()).or_default() += 1;
@@ -224,13 +229,9 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     // --------------------------------------------------------- retrievals
     let mut retrievals = Vec::new();
     let mut untimed = false;
-    for s in &spans {
-        let reranker = s.kind == SpanKind::Reranker || s.rerank_output.is_some();
-        let docs = if reranker {
-            s.rerank_output.as_ref()
-        } else {
-            s.retrieval.as_ref()
-        };
+    for (s, (retrieval, rerank_output)) in spans.iter().zip(lists) {
+        let reranker = s.kind == SpanKind::Reranker || rerank_output.is_some();
+        let docs = if reranker { rerank_output } else { retrieval };
         if docs.is_none() && !matches!(s.kind, SpanKind::Retriever | SpanKind::Reranker) {
             continue;
         }
@@ -250,7 +251,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
                 SpanKind::Retriever
             },
             recorded: docs.is_some(),
-            docs: docs.cloned().unwrap_or_default(),
+            docs: docs.unwrap_or_default(),
             before_reply,
             used: false,
             replaced_by: None,

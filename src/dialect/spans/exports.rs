@@ -165,7 +165,7 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
 /// run parts merged by run id, Langfuse trace rows as roots adopting the
 /// trace's parentless observations.
 pub fn spans_of(records: Vec<Record>) -> Vec<Span> {
-    let mut spans = Vec::new();
+    let mut spans = Vec::with_capacity(records.len());
     let mut parts = Vec::new();
     let mut traces = Vec::new();
     for r in records {

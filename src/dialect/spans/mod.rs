@@ -390,11 +390,10 @@ pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Resul
         return Ok(());
     }
     let before = out.len();
-    let mut sink = |_: usize, s: Span| out.push(s);
     let r = match format {
-        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(line, &mut sink),
+        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse_line(line, out),
         SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
-            phoenix::parse(format, line, &mut sink)
+            phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(s))
         }
     };
     if r.is_err() {
