@@ -361,6 +361,9 @@ fn citation(raw: &str) -> CitationIndex {
     }
 }
 
+/// What `grounding.tools` held when an element is not an object.
+const TOOLS_NOT_OBJECTS: Found = "an array holding something other than objects";
+
 /// `grounding.tools`: only the number of calls and of failed calls, and
 /// whether a status had to be dropped.
 #[derive(Default)]
@@ -387,7 +390,7 @@ impl<'de> Expect<'de> for ToolsIn {
         Ok(if all_objects {
             Ok(t)
         } else {
-            Err("an array holding something other than objects")
+            Err(TOOLS_NOT_OBJECTS)
         })
     }
 }
