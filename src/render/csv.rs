@@ -4,7 +4,7 @@
 
 use super::columns::{self, Style};
 use super::escape::csv_cell;
-use super::{Clock, opt_num};
+use super::{Clock, push_num};
 use crate::model::{Chunk, Row};
 use anyhow::Result;
 
@@ -90,7 +90,7 @@ pub fn row<W: std::io::Write>(
         None => "",
     })?;
     w.write_field(int.format(r.chunk_count))?;
-    w.write_field(opt_num(r.confidence))?;
+    num(w, &mut tmp, r.confidence)?;
     let ids = |tmp: &mut String, pick: for<'c> fn(&'c Chunk<'_>) -> Option<&'c str>| {
         tmp.clear();
         for (i, c) in r.chunks.iter().enumerate() {
@@ -110,7 +110,7 @@ pub fn row<W: std::io::Write>(
             tmp.push(';');
         }
         if let Some(s) = c.score {
-            tmp.push_str(&opt_num(Some(s)));
+            push_num(&mut tmp, s);
         }
     }
     w.write_field(&tmp)?;
@@ -121,43 +121,72 @@ pub fn row<W: std::io::Write>(
         Some(t) => w.write_field(int.format(t))?,
         None => w.write_field("")?,
     }
-    w.write_field(opt_num(r.cost_cents))?;
-    w.write_field(opt_num(r.latency_ms))?;
+    num(w, &mut tmp, r.cost_cents)?;
+    num(w, &mut tmp, r.latency_ms)?;
     w.write_field(r.unobserved_reason.map_or("", |u| u.as_str()))?;
     w.write_record(None::<&[u8]>)?;
     Ok(())
 }
 
+/// Writes an optional number as [`super::opt_num`] does, through `tmp`.
+fn num<W: std::io::Write>(w: &mut csv::Writer<W>, tmp: &mut String, x: Option<f64>) -> Result<()> {
+    tmp.clear();
+    if let Some(x) = x {
+        push_num(tmp, x);
+    }
+    w.write_field(&*tmp)?;
+    Ok(())
+}
+
 /// Writes a UTC time as RFC 3339 with `Z` into `out` (cleared first), the
-/// same text as [`crate::model::format_time`] without its allocation.
+/// same text as [`crate::model::format_time`] without its allocation or
+/// the formatting machinery (once per row of a CSV export).
 fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
     use chrono::{Datelike, Timelike};
-    use std::fmt::Write as _;
     out.clear();
     // chrono keeps a leap second as second 59 with nanoseconds past 1e9.
     let leap = t.nanosecond() >= 1_000_000_000;
-    let _ = write!(
-        out,
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second() + u32::from(leap)
-    );
+    match u32::try_from(t.year()) {
+        Ok(year) => push_digits(out, year, 4),
+        // Before year 0 (no input reads as one): a sign, then the digits.
+        Err(_) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{:04}", t.year());
+        }
+    }
+    out.push('-');
+    push_digits(out, t.month(), 2);
+    out.push('-');
+    push_digits(out, t.day(), 2);
+    out.push('T');
+    push_digits(out, t.hour(), 2);
+    out.push(':');
+    push_digits(out, t.minute(), 2);
+    out.push(':');
+    push_digits(out, t.second() + u32::from(leap), 2);
     let nanos = t.nanosecond() % 1_000_000_000;
     if nanos != 0 {
         // Same digits as chrono's AutoSi: 3, 6 or 9.
+        out.push('.');
         if nanos.is_multiple_of(1_000_000) {
-            let _ = write!(out, ".{:03}", nanos / 1_000_000);
+            push_digits(out, nanos / 1_000_000, 3);
         } else if nanos.is_multiple_of(1_000) {
-            let _ = write!(out, ".{:06}", nanos / 1_000);
+            push_digits(out, nanos / 1_000, 6);
         } else {
-            let _ = write!(out, ".{nanos:09}");
+            push_digits(out, nanos, 9);
         }
     }
     out.push('Z');
+}
+
+/// `n` in decimal, zero-padded to at least `width` digits (as `{:0width$}`).
+fn push_digits(out: &mut String, n: u32, width: usize) {
+    let mut buf = itoa::Buffer::new();
+    let s = buf.format(n);
+    for _ in s.len()..width {
+        out.push('0');
+    }
+    out.push_str(s);
 }
 
 /// Writes a generic table (header plus records) as CSV, neutralising cells.
