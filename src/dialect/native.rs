@@ -27,6 +27,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 mod scan;
+mod time;
 
 #[derive(Deserialize, Default)]
 struct LineIn<'a> {
@@ -590,14 +591,16 @@ pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
         let more = if shown.len() < s.len() { "…" } else { "" };
         format!("{shown:?}{more}")
     };
-    let t = DateTime::parse_from_rfc3339(s)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| {
-            format!(
-                "created_at {} is not an RFC 3339 time with an offset ({e})",
-                shown()
-            )
-        })?;
+    let t = match time::fast(s) {
+        Some(t) => Ok(t),
+        None => DateTime::parse_from_rfc3339(s).map(|t| t.with_timezone(&Utc)),
+    }
+    .map_err(|e| {
+        format!(
+            "created_at {} is not an RFC 3339 time with an offset ({e})",
+            shown()
+        )
+    })?;
     if !crate::model::in_years(&t) {
         return Err(format!(
             "created_at {} is outside years 0000-9999 in UTC",

@@ -136,7 +136,13 @@ fn push_milli(out: &mut String, x: f64) -> bool {
     let frac = k % 1000;
     let digits = [frac / 100, frac / 10 % 10, frac % 10];
     // `x` has a fraction, so `frac` is not zero: trailing zeros go.
-    let len = if frac % 100 == 0 { 1 } else if frac % 10 == 0 { 2 } else { 3 };
+    let len = if frac % 100 == 0 {
+        1
+    } else if frac % 10 == 0 {
+        2
+    } else {
+        3
+    };
     for d in &digits[..len] {
         out.push(char::from(b'0' + *d as u8));
     }
@@ -270,9 +276,28 @@ mod num_tests {
     #[test]
     fn numbers_print_as_the_general_formatter_does() {
         for x in [
-            0.0, -0.0, 0.5, -0.5, 0.001, -0.001, 0.0005, 0.1 + 0.2, 1e-7, 123.456, 999_999_999.999,
-            1e9 + 0.5, 1e12, 1e15, 1e16 + 2.0, 4503599627370497.5, f64::NAN, f64::INFINITY,
-            f64::NEG_INFINITY, f64::MIN_POSITIVE, f64::MAX, 5e-324,
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            0.001,
+            -0.001,
+            0.0005,
+            0.1 + 0.2,
+            1e-7,
+            123.456,
+            999_999_999.999,
+            1e9 + 0.5,
+            1e12,
+            1e15,
+            1e16 + 2.0,
+            4503599627370497.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
         ] {
             check(x);
         }
