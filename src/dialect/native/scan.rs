@@ -175,11 +175,14 @@ impl<'a> Scan<'a> {
         loop {
             // Thirty-two bytes at a time while none needs a look: an OR of
             // byte compares over a fixed-size block, which the compiler
-            // turns into vector compares (no `unsafe`, any target) ...
+            // turns into vector compares (no `unsafe`, any target). The
+            // control-character test is a signed compare (one instruction
+            // on SSE2) that also flags every non-ASCII byte: such a block
+            // is looked at below, eight bytes at a time, exactly ...
             while let Some(block) = b.get(i..i + 32) {
                 let block: &[u8; 32] = block.try_into().expect("32 bytes");
                 let hits = block.iter().fold(0u8, |m, &c| {
-                    m | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from(c < 0x20)
+                    m | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from((c as i8) < 0x20)
                 });
                 if hits != 0 {
                     break;
