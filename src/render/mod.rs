@@ -107,7 +107,8 @@ pub fn opt_num(x: Option<f64>) -> String {
 /// here without the general float formatter (see [`push_milli`]).
 pub fn push_num(out: &mut String, x: f64) {
     use std::fmt::Write as _;
-    if x.fract() == 0.0 && x.abs() < 1e15 {
+    // `x as i64` truncates in one instruction where `fract` calls libm.
+    if x.abs() < 1e15 && (x as i64) as f64 == x {
         out.push_str(itoa::Buffer::new().format(x as i64));
     } else if !push_milli(out, x) {
         let _ = write!(out, "{x}");
@@ -122,11 +123,18 @@ pub fn push_num(out: &mut String, x: f64) {
 /// an ulp of `x` at this magnitude), so it is the unique shortest one.
 /// False (nothing written) for any other number.
 fn push_milli(out: &mut String, x: f64) -> bool {
-    let k = (x * 1000.0).round();
-    if !(k.abs() < 1e12) || k / 1000.0 != x {
+    if !(x.abs() < 1e9) {
         return false;
     }
-    let k = k as i64;
+    // The product is within an ulp of the decimal's digits: one of three
+    // neighbouring integers, if any (truncation, not libm's `round`).
+    let t = (x * 1000.0) as i64;
+    let Some(k) = [t, t - 1, t + 1]
+        .into_iter()
+        .find(|&k| k as f64 / 1000.0 == x)
+    else {
+        return false;
+    };
     if k < 0 {
         out.push('-');
     }
