@@ -123,7 +123,7 @@ pub fn push_num(out: &mut String, x: f64) {
 /// an ulp of `x` at this magnitude), so it is the unique shortest one.
 /// False (nothing written) for any other number.
 fn push_milli(out: &mut String, x: f64) -> bool {
-    if !(x.abs() < 1e9) {
+    if x.is_nan() || x.abs() >= 1e9 {
         return false;
     }
     // The product is within an ulp of the decimal's digits: one of three
