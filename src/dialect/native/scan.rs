@@ -20,7 +20,7 @@
 
 use super::{
     ChunkIn, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn, Number, RawIn,
-    StrIn, TOOLS_NOT_OBJECTS, ToolsIn, chunk, citation, tool_status_ok,
+    StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, chunk, citation, tool_status_ok,
 };
 use crate::model::CitationIndex;
 use serde::Deserialize;
@@ -557,7 +557,12 @@ impl<'a> Scan<'a> {
                     t.errors = t.errors.saturating_add(u32::from(!ok));
                     t.status_dropped |= dropped;
                 } else {
-                    self.skip(3)?;
+                    let (v, _) = self.slice(3)?;
+                    // serde_json reads a number element as a number, and
+                    // rejects one out of range (`1e400`): let it look.
+                    if matches!(v.as_bytes()[0], b'-' | b'0'..=b'9') {
+                        serde_value::<Field<ToolIn>>(v)?;
+                    }
                     all_objects = false;
                 }
                 self.ws();
