@@ -557,12 +557,11 @@ impl<'a> Scan<'a> {
                     t.errors = t.errors.saturating_add(u32::from(!ok));
                     t.status_dropped |= dropped;
                 } else {
+                    // serde_json reads such an element as a value (it
+                    // rejects a number out of range, `1e400`, or a lone
+                    // surrogate in a string): it looks at it here too.
                     let (v, _) = self.slice(3)?;
-                    // serde_json reads a number element as a number, and
-                    // rejects one out of range (`1e400`): let it look.
-                    if matches!(v.as_bytes()[0], b'-' | b'0'..=b'9') {
-                        serde_value::<Field<ToolIn>>(v)?;
-                    }
+                    serde_value::<Field<ToolIn>>(v)?;
                     all_objects = false;
                 }
                 self.ws();
