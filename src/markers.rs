@@ -6,7 +6,7 @@
 //! verdict rules in `grade` are the only consumer that decides anything.
 
 use crate::model::{Chunk, CitationIndex};
-use memchr::memchr;
+use memchr::{memchr, memchr2};
 
 /// What one marker resolved to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,12 +94,12 @@ impl Grammar {
     /// so the common case scans the raw text directly.
     pub fn needs_decoding(&self, raw: &str) -> bool {
         let b = raw.as_bytes();
-        let Some(first) = memchr(b'\\', b) else {
+        if memchr(b'\\', b).is_none() {
             return false;
-        };
+        }
         match self {
             Grammar::Regex { .. } => true,
-            Grammar::Preset(_) => has_unicode_escape(&b[first..]) || escape_in_bracket(b),
+            Grammar::Preset(_) => escape_matters(b),
         }
     }
 
@@ -207,37 +207,34 @@ fn close_of(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-/// Whether `b` holds a `\u` escape. An escaped backslash (`\\u`) is not
-/// one; skipping both bytes of every escape keeps that straight.
-fn has_unicode_escape(b: &[u8]) -> bool {
+/// Whether `b` holds a `\u` escape (an escaped backslash, `\\u`, is not
+/// one: both bytes of every escape are skipped), or a backslash inside some
+/// bracketed run: after a `[`, before the next `]` or `[`, within the window
+/// [`close_of`] looks at. Where neither occurs, every run reads the same raw
+/// as decoded. One pass over the reply for both questions.
+fn escape_matters(b: &[u8]) -> bool {
     let mut at = 0;
-    while let Some(off) = memchr(b'\\', &b[at..]) {
+    while let Some(off) = memchr2(b'\\', b'[', &b[at..]) {
         let i = at + off;
-        match b.get(i + 1) {
-            Some(b'u') => return true,
-            Some(_) => at = i + 2,
-            None => return false,
+        if b[i] == b'\\' {
+            match b.get(i + 1) {
+                Some(b'u') => return true,
+                // A bracket is looked at even right after a backslash.
+                Some(b'[') => at = i + 1,
+                Some(_) => at = i + 2,
+                None => return false,
+            }
+            continue;
         }
-    }
-    false
-}
-
-/// Whether a backslash occurs inside some bracketed run of `b`: after a `[`,
-/// before the next `]` or `[`, within the window [`close_of`] looks at. Where
-/// no run holds one, every run reads the same raw as decoded.
-fn escape_in_bracket(b: &[u8]) -> bool {
-    let mut at = 0;
-    while let Some(off) = memchr(b'[', &b[at..]) {
-        let open = at + off;
-        let end = (open + 2 + MAX_BRACKET).min(b.len());
-        for &c in &b[open + 1..end] {
+        let end = (i + 2 + MAX_BRACKET).min(b.len());
+        for &c in &b[i + 1..end] {
             match c {
                 b'\\' => return true,
                 b']' | b'[' => break,
                 _ => {}
             }
         }
-        at = open + 1;
+        at = i + 1;
     }
     false
 }

@@ -27,6 +27,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 mod scan;
+mod time;
 
 #[derive(Deserialize, Default)]
 struct LineIn<'a> {
@@ -361,6 +362,9 @@ fn citation(raw: &str) -> CitationIndex {
     }
 }
 
+/// What `grounding.tools` held when an element is not an object.
+const TOOLS_NOT_OBJECTS: Found = "an array holding something other than objects";
+
 /// `grounding.tools`: only the number of calls and of failed calls, and
 /// whether a status had to be dropped.
 #[derive(Default)]
@@ -387,7 +391,7 @@ impl<'de> Expect<'de> for ToolsIn {
         Ok(if all_objects {
             Ok(t)
         } else {
-            Err("an array holding something other than objects")
+            Err(TOOLS_NOT_OBJECTS)
         })
     }
 }
@@ -587,14 +591,16 @@ pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
         let more = if shown.len() < s.len() { "…" } else { "" };
         format!("{shown:?}{more}")
     };
-    let t = DateTime::parse_from_rfc3339(s)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| {
-            format!(
-                "created_at {} is not an RFC 3339 time with an offset ({e})",
-                shown()
-            )
-        })?;
+    let t = match time::fast(s) {
+        Some(t) => Ok(t),
+        None => DateTime::parse_from_rfc3339(s).map(|t| t.with_timezone(&Utc)),
+    }
+    .map_err(|e| {
+        format!(
+            "created_at {} is not an RFC 3339 time with an offset ({e})",
+            shown()
+        )
+    })?;
     if !crate::model::in_years(&t) {
         return Err(format!(
             "created_at {} is outside years 0000-9999 in UTC",

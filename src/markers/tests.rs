@@ -729,3 +729,60 @@ fn scanner_throughput() {
         );
     }
 }
+
+// The two scans `escape_matters` replaced, as they were: the reference.
+/// Whether `b` holds a `\u` escape. An escaped backslash (`\\u`) is not
+/// one; skipping both bytes of every escape keeps that straight.
+fn has_unicode_escape_ref(b: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(off) = memchr(b'\\', &b[at..]) {
+        let i = at + off;
+        match b.get(i + 1) {
+            Some(b'u') => return true,
+            Some(_) => at = i + 2,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Whether a backslash occurs inside some bracketed run of `b`: after a `[`,
+/// before the next `]` or `[`, within the window [`close_of`] looks at. Where
+/// no run holds one, every run reads the same raw as decoded.
+fn escape_in_bracket_ref(b: &[u8]) -> bool {
+    let mut at = 0;
+    while let Some(off) = memchr(b'[', &b[at..]) {
+        let open = at + off;
+        let end = (open + 2 + MAX_BRACKET).min(b.len());
+        for &c in &b[open + 1..end] {
+            match c {
+                b'\\' => return true,
+                b']' | b'[' => break,
+                _ => {}
+            }
+        }
+        at = open + 1;
+    }
+    false
+}
+
+proptest! {
+    #[test]
+    fn escape_matters_is_the_two_scans_it_replaced(
+        b in prop::collection::vec(prop::sample::select(b"\\[]uKB-1x ".to_vec()), 0..400)
+    ) {
+        let reference = match memchr(b'\\', &b) {
+            Some(first) => has_unicode_escape_ref(&b[first..]) || escape_in_bracket_ref(&b),
+            None => false,
+        };
+        let mut long = b.clone();
+        long.extend(std::iter::repeat_n(b'x', MAX_BRACKET));
+        long.extend_from_slice(&b);
+        let long_reference = match memchr(b'\\', &long) {
+            Some(first) => has_unicode_escape_ref(&long[first..]) || escape_in_bracket_ref(&long),
+            None => false,
+        };
+        prop_assert_eq!(escape_matters(&b) && memchr(b'\\', &b).is_some(), reference);
+        prop_assert_eq!(escape_matters(&long) && memchr(b'\\', &long).is_some(), long_reference);
+    }
+}

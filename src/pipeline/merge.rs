@@ -176,16 +176,19 @@ impl Merger<'_> {
         progress: Option<&indicatif::ProgressBar>,
     ) -> Result<A> {
         if self.engine.dedupe {
+            // One look-up a key: a key already seen marks its line a
+            // duplicate, any other is now seen. The unit's keys are distinct,
+            // so when it is processed again without its duplicates, the keys
+            // it keeps are exactly those just inserted.
             let dups: HashSet<u64> = done
                 .keys
                 .iter()
-                .filter(|(k, _)| self.seen.contains(*k))
+                .filter(|(k, _)| !self.seen.insert(*k))
                 .map(|(_, l)| *l)
                 .collect();
             if !dups.is_empty() {
                 done = process(self.engine, self.sources, unit, seq, make(), Some(&dups))?;
             }
-            self.seen.extend(done.keys.iter().map(|(k, _)| *k));
         }
         if self.current != Some(done.source) {
             self.current = Some(done.source);

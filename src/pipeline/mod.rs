@@ -70,7 +70,9 @@ impl std::fmt::Debug for Detail {
 /// instance of itself. Implementations must make `merge` associative and
 /// order-aware so that any split of the input gives the same result.
 pub trait Accumulator: Send + Sized {
-    /// Consumes the rows of one block (only rows that passed the filter).
+    /// Consumes rows of one block, in input order (only rows that passed
+    /// the filter). A block's rows may come in several consecutive calls:
+    /// the result must be the same as one call with all of them.
     fn add_block(&mut self, rows: &[Graded<'_>]);
     /// Folds a later accumulator into this one.
     fn merge(&mut self, later: Self);

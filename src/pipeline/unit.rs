@@ -18,6 +18,12 @@ use anyhow::Result;
 use std::collections::HashSet;
 use std::sync::Arc;
 
+/// Graded rows handed to the accumulator at a time: about 150 KB of
+/// typical lines, so the strings a row borrows are still in the CPU cache
+/// when the accumulator reads them (handing over a whole 4 MB block at its
+/// end cost a cache miss per row: about 4 % of a one-thread `summary`).
+const BATCH: usize = 64;
+
 /// Processes one unit into `acc`. `skip` holds line numbers known to be
 /// duplicates of turns in earlier units.
 pub fn process<A: Accumulator>(
@@ -77,7 +83,7 @@ impl<'a> UnitState<'a> {
             invalid: Vec::new(),
             keys: Vec::with_capacity(keyed),
             local: KeySet::with_capacity(keyed),
-            rows: Vec::with_capacity(estimate),
+            rows: Vec::with_capacity(estimate.min(BATCH)),
             records: Vec::new(),
             physical: 0,
             dialect,
@@ -123,6 +129,15 @@ impl<'a> UnitState<'a> {
         self.invalid.push((line, reason));
     }
 
+    /// Hands the rows graded so far to `acc` once there are [`BATCH`] of
+    /// them, while the lines they borrow from are still in the cache.
+    fn flush<A: Accumulator>(&mut self, acc: &mut A) {
+        if self.rows.len() >= BATCH {
+            acc.add_block(&self.rows);
+            self.rows.clear();
+        }
+    }
+
     fn finish<A: Accumulator>(self, mut acc: A, source: usize) -> Done<A> {
         acc.add_block(&self.rows);
         Done {
@@ -155,7 +170,7 @@ fn process_block<A: Accumulator>(
     dialect: &'static dyn Dialect,
     block: &Block,
     seq: u64,
-    acc: A,
+    mut acc: A,
     skip: Option<&HashSet<u64>>,
 ) -> Done<A> {
     // Sized for typical lines of a few KB; they grow if lines are shorter.
@@ -243,6 +258,7 @@ fn process_block<A: Accumulator>(
                     unit.stats.warnings.merge(&warnings);
                     unit.stats.probe.add_turn(looked, &grammar);
                 }
+                unit.flush(&mut acc);
             }
         }
     }

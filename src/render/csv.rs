@@ -4,7 +4,7 @@
 
 use super::columns::{self, Style};
 use super::escape::csv_cell;
-use super::{Clock, opt_num};
+use super::{Clock, push_num};
 use crate::model::{Chunk, Row};
 use anyhow::Result;
 
@@ -51,18 +51,73 @@ pub fn row_in<W: std::io::Write>(
     Ok(())
 }
 
+/// Where [`row`] writes a record: the csv crate's writer, or [`Fields`].
+pub trait FieldSink {
+    fn field(&mut self, value: &[u8]) -> Result<()>;
+    fn end_record(&mut self) -> Result<()>;
+}
+
+impl<W: std::io::Write> FieldSink for csv::Writer<W> {
+    fn field(&mut self, value: &[u8]) -> Result<()> {
+        Ok(self.write_field(value)?)
+    }
+    fn end_record(&mut self) -> Result<()> {
+        Ok(self.write_record(None::<&[u8]>)?)
+    }
+}
+
+/// Records appended to a byte buffer exactly as [`writer`] writes them
+/// (a field is quoted, its quotes doubled, when it holds `,` `"` `\r` or
+/// `\n`; `\n` ends a record), without the csv crate's per-field state
+/// machine: `report --all --format csv` writes 24 fields a turn. Only for
+/// records of two fields or more (the csv crate quotes a lone empty field).
+pub struct Fields<'o> {
+    out: &'o mut Vec<u8>,
+    first: bool,
+}
+
+impl<'o> Fields<'o> {
+    pub fn new(out: &'o mut Vec<u8>) -> Self {
+        Fields { out, first: true }
+    }
+}
+
+impl FieldSink for Fields<'_> {
+    fn field(&mut self, value: &[u8]) -> Result<()> {
+        if !std::mem::replace(&mut self.first, false) {
+            self.out.push(b',');
+        }
+        if !value
+            .iter()
+            .any(|&c| matches!(c, b',' | b'"' | b'\r' | b'\n'))
+        {
+            self.out.extend_from_slice(value);
+            return Ok(());
+        }
+        self.out.push(b'"');
+        for part in value.split_inclusive(|&c| c == b'"') {
+            self.out.extend_from_slice(part);
+            if part.ends_with(b"\"") {
+                self.out.push(b'"');
+            }
+        }
+        self.out.push(b'"');
+        Ok(())
+    }
+    fn end_record(&mut self) -> Result<()> {
+        self.out.push(b'\n');
+        self.first = true;
+        Ok(())
+    }
+}
+
 /// Writes one row as a CSV record. Fields are formatted into one scratch
-/// buffer and handed to the writer one by one: this runs once per turn in
+/// buffer and handed to the sink one by one: this runs once per turn in
 /// `report --all --format csv`, so it avoids a string per field.
-pub fn row<W: std::io::Write>(
-    w: &mut csv::Writer<W>,
-    r: &Row<'_>,
-    raw: bool,
-    clock: &Clock,
-) -> Result<()> {
+pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, raw: bool, clock: &Clock) -> Result<()> {
     use std::fmt::Write as _;
     let mut tmp = String::with_capacity(128);
-    let text = |w: &mut csv::Writer<W>, s: &str| w.write_field(csv_cell(s, raw).as_bytes());
+    let text = |w: &mut S, s: &str| w.field(csv_cell(s, raw).as_bytes());
     text(w, r.turn_id.as_str())?;
     text(w, &r.agent_id)?;
     text(w, r.conversation_id.as_ref().map_or("", |c| c.as_str()))?;
@@ -72,25 +127,25 @@ pub fn row<W: std::io::Write>(
     } else {
         write_time(&mut tmp, &r.created_at);
     }
-    w.write_field(&tmp)?;
-    w.write_field(r.verdict.as_str())?;
-    w.write_field(if r.partial { "true" } else { "false" })?;
+    w.field(tmp.as_bytes())?;
+    w.field(r.verdict.as_str().as_bytes())?;
+    w.field(if r.partial { b"true" } else { b"false" })?;
     tmp.clear();
     for (i, c) in r.cited_chunks.iter().enumerate() {
         let _ = write!(tmp, "{}{c}", if i > 0 { ";" } else { "" });
     }
-    w.write_field(&tmp)?;
+    w.field(tmp.as_bytes())?;
     let mut int = itoa::Buffer::new();
-    w.write_field(int.format(r.marker_count))?;
-    w.write_field(int.format(r.out_of_range_markers))?;
-    w.write_field(int.format(r.malformed_markers))?;
-    w.write_field(match r.markers_from {
-        Some(crate::model::MarkersFrom::Reply) => "reply",
-        Some(crate::model::MarkersFrom::Citations) => "citations",
-        None => "",
+    w.field(int.format(r.marker_count).as_bytes())?;
+    w.field(int.format(r.out_of_range_markers).as_bytes())?;
+    w.field(int.format(r.malformed_markers).as_bytes())?;
+    w.field(match r.markers_from {
+        Some(crate::model::MarkersFrom::Reply) => b"reply",
+        Some(crate::model::MarkersFrom::Citations) => b"citations",
+        None => b"",
     })?;
-    w.write_field(int.format(r.chunk_count))?;
-    w.write_field(opt_num(r.confidence))?;
+    w.field(int.format(r.chunk_count).as_bytes())?;
+    num(w, &mut tmp, r.confidence)?;
     let ids = |tmp: &mut String, pick: for<'c> fn(&'c Chunk<'_>) -> Option<&'c str>| {
         tmp.clear();
         for (i, c) in r.chunks.iter().enumerate() {
@@ -110,54 +165,81 @@ pub fn row<W: std::io::Write>(
             tmp.push(';');
         }
         if let Some(s) = c.score {
-            tmp.push_str(&opt_num(Some(s)));
+            push_num(&mut tmp, s);
         }
     }
-    w.write_field(&tmp)?;
-    w.write_field(int.format(r.tool_calls))?;
-    w.write_field(int.format(r.tool_errors))?;
+    w.field(tmp.as_bytes())?;
+    w.field(int.format(r.tool_calls).as_bytes())?;
+    w.field(int.format(r.tool_errors).as_bytes())?;
     text(w, r.model.as_deref().unwrap_or(""))?;
     match r.tokens_used {
-        Some(t) => w.write_field(int.format(t))?,
-        None => w.write_field("")?,
+        Some(t) => w.field(int.format(t).as_bytes())?,
+        None => w.field(b"")?,
     }
-    w.write_field(opt_num(r.cost_cents))?;
-    w.write_field(opt_num(r.latency_ms))?;
-    w.write_field(r.unobserved_reason.map_or("", |u| u.as_str()))?;
-    w.write_record(None::<&[u8]>)?;
-    Ok(())
+    num(w, &mut tmp, r.cost_cents)?;
+    num(w, &mut tmp, r.latency_ms)?;
+    w.field(r.unobserved_reason.map_or("", |u| u.as_str()).as_bytes())?;
+    w.end_record()
+}
+
+/// Writes an optional number as [`super::opt_num`] does, through `tmp`.
+fn num<S: FieldSink>(w: &mut S, tmp: &mut String, x: Option<f64>) -> Result<()> {
+    tmp.clear();
+    if let Some(x) = x {
+        push_num(tmp, x);
+    }
+    w.field(tmp.as_bytes())
 }
 
 /// Writes a UTC time as RFC 3339 with `Z` into `out` (cleared first), the
-/// same text as [`crate::model::format_time`] without its allocation.
+/// same text as [`crate::model::format_time`] without its allocation or
+/// the formatting machinery (once per row of a CSV export).
 fn write_time(out: &mut String, t: &chrono::DateTime<chrono::Utc>) {
     use chrono::{Datelike, Timelike};
-    use std::fmt::Write as _;
     out.clear();
     // chrono keeps a leap second as second 59 with nanoseconds past 1e9.
     let leap = t.nanosecond() >= 1_000_000_000;
-    let _ = write!(
-        out,
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-        t.year(),
-        t.month(),
-        t.day(),
-        t.hour(),
-        t.minute(),
-        t.second() + u32::from(leap)
-    );
+    match u32::try_from(t.year()) {
+        Ok(year) => push_digits(out, year, 4),
+        // Before year 0 (no input reads as one): a sign, then the digits.
+        Err(_) => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{:04}", t.year());
+        }
+    }
+    out.push('-');
+    push_digits(out, t.month(), 2);
+    out.push('-');
+    push_digits(out, t.day(), 2);
+    out.push('T');
+    push_digits(out, t.hour(), 2);
+    out.push(':');
+    push_digits(out, t.minute(), 2);
+    out.push(':');
+    push_digits(out, t.second() + u32::from(leap), 2);
     let nanos = t.nanosecond() % 1_000_000_000;
     if nanos != 0 {
         // Same digits as chrono's AutoSi: 3, 6 or 9.
+        out.push('.');
         if nanos.is_multiple_of(1_000_000) {
-            let _ = write!(out, ".{:03}", nanos / 1_000_000);
+            push_digits(out, nanos / 1_000_000, 3);
         } else if nanos.is_multiple_of(1_000) {
-            let _ = write!(out, ".{:06}", nanos / 1_000);
+            push_digits(out, nanos / 1_000, 6);
         } else {
-            let _ = write!(out, ".{nanos:09}");
+            push_digits(out, nanos, 9);
         }
     }
     out.push('Z');
+}
+
+/// `n` in decimal, zero-padded to at least `width` digits (as `{:0width$}`).
+fn push_digits(out: &mut String, n: u32, width: usize) {
+    let mut buf = itoa::Buffer::new();
+    let s = buf.format(n);
+    for _ in s.len()..width {
+        out.push('0');
+    }
+    out.push_str(s);
 }
 
 /// Writes a generic table (header plus records) as CSV, neutralising cells.
@@ -199,6 +281,74 @@ pub fn table_with_numbers(
 mod tests {
     use super::*;
     use chrono::DateTime;
+
+    /// A row graded from a native line with these fields spliced in.
+    fn graded(fields: &str) -> Row<'_> {
+        let line = format!(r#"{{"created_at":"2026-08-01T00:00:00.5+02:00",{fields}}}"#);
+        let line: &'static str = Box::leak(line.into_boxed_str());
+        match crate::dialect::native::parse_line_reporting(line).0 {
+            crate::dialect::Parsed::Turn(t) => {
+                crate::grade::grade(t, &crate::markers::Grammar::default())
+            }
+            _ => panic!("not a turn: {line}"),
+        }
+    }
+
+    #[test]
+    fn the_byte_writer_writes_what_the_csv_crate_writes() {
+        // JSON text: the escapes are decoded into the row's strings.
+        let texts = [
+            r"plain",
+            r"",
+            r"a,b",
+            r#"say \"hi\""#,
+            r#"\""#,
+            r#"\"\""#,
+            r"x\ny",
+            r"x\r\ny",
+            r"=SUM(A1)",
+            r"+1",
+            r"-1",
+            r"@x",
+            r"\tx",
+            r"é,ü \u2028",
+            r";",
+            r"a\\b",
+        ];
+        let mut cases = Vec::new();
+        for t in texts {
+            cases.push(format!(
+                r#""turn_id":"{t}","agent_id":"{t}","conversation_id":"{t}","channel":"{t}","reply":"{t} [KB-1] [KB-9] [kb-1]","grounding":{{"chunks":[{{"document_id":"{t}","chunk_id":"{t}","score":0.75}},{{"score":-0.0}},{{"document_id":7,"score":1e-7}}],"model":"{t}","tokens_used":3,"cost_cents":1.5,"latency_ms":12}}"#
+            ));
+            cases.push(format!(
+                r#""turn_id":"t","agent_id":"a","conversation_id":"{t}","grounding":{{"citations":[1,2]}}"#
+            ));
+        }
+        cases.push(
+            r#""turn_id":"t","agent_id":"a","reply":null,"unobserved":"withheld""#.to_owned(),
+        );
+        cases
+            .push(r#""turn_id":12,"agent_id":"a","reply":"","grounding":{"chunks":[]}"#.to_owned());
+        let clock = Clock {
+            zone: crate::filter::Zone::utc(),
+            local: false,
+        };
+        for fields in &cases {
+            let r = graded(fields);
+            for raw in [false, true] {
+                let mut reference = writer(Vec::new());
+                row(&mut reference, &r, raw, &clock).unwrap();
+                let reference = reference.into_inner().unwrap();
+                let mut bytes = Vec::new();
+                row(&mut Fields::new(&mut bytes), &r, raw, &clock).unwrap();
+                assert_eq!(
+                    String::from_utf8_lossy(&bytes),
+                    String::from_utf8_lossy(&reference),
+                    "{fields}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn time_text_matches_the_model_formatter() {

@@ -94,13 +94,67 @@ pub fn rate(x: Option<f64>) -> String {
 
 /// An optional number, or empty.
 pub fn opt_num(x: Option<f64>) -> String {
-    x.map_or_else(String::new, |x| {
-        if x.fract() == 0.0 && x.abs() < 1e15 {
-            format!("{}", x as i64)
-        } else {
-            format!("{x}")
-        }
-    })
+    let mut s = String::new();
+    if let Some(x) = x {
+        push_num(&mut s, x);
+    }
+    s
+}
+
+/// Appends a number as [`opt_num`] writes it: a whole number without a
+/// point, anything else as Rust's shortest round-trip `{}`. Scores, costs
+/// and latencies are mostly short decimals (`0.769`), which are written
+/// here without the general float formatter (see [`push_milli`]).
+pub fn push_num(out: &mut String, x: f64) {
+    use std::fmt::Write as _;
+    // `x as i64` truncates in one instruction where `fract` calls libm.
+    if x.abs() < 1e15 && (x as i64) as f64 == x {
+        out.push_str(itoa::Buffer::new().format(x as i64));
+    } else if !push_milli(out, x) {
+        let _ = write!(out, "{x}");
+    }
+}
+
+/// Writes `x` when it is the double nearest to a decimal with at most three
+/// fractional digits and below 10^9 in magnitude (`k / 1000.0 == x`, the
+/// division rounding correctly). That decimal is then exactly what `{}`
+/// prints: it round-trips to `x`, and no other decimal with as few
+/// significant digits does (they lie at least 0.001 apart, far beyond half
+/// an ulp of `x` at this magnitude), so it is the unique shortest one.
+/// False (nothing written) for any other number.
+fn push_milli(out: &mut String, x: f64) -> bool {
+    if x.is_nan() || x.abs() >= 1e9 {
+        return false;
+    }
+    // The product is within an ulp of the decimal's digits: one of three
+    // neighbouring integers, if any (truncation, not libm's `round`).
+    let t = (x * 1000.0) as i64;
+    let Some(k) = [t, t - 1, t + 1]
+        .into_iter()
+        .find(|&k| k as f64 / 1000.0 == x)
+    else {
+        return false;
+    };
+    if k < 0 {
+        out.push('-');
+    }
+    let k = k.unsigned_abs();
+    out.push_str(itoa::Buffer::new().format(k / 1000));
+    out.push('.');
+    let frac = k % 1000;
+    let digits = [frac / 100, frac / 10 % 10, frac % 10];
+    // `x` has a fraction, so `frac` is not zero: trailing zeros go.
+    let len = if frac % 100 == 0 {
+        1
+    } else if frac % 10 == 0 {
+        2
+    } else {
+        3
+    };
+    for d in &digits[..len] {
+        out.push(char::from(b'0' + *d as u8));
+    }
+    true
 }
 
 /// Indexes joined with `;` (CSV) or `,` (tables).
@@ -204,6 +258,66 @@ pub fn bar(x: Option<f64>, width: usize) -> String {
             let used = eighths / 8 + usize::from(!eighths.is_multiple_of(8));
             s.push_str(&" ".repeat(width.saturating_sub(used)));
             s
+        }
+    }
+}
+
+#[cfg(test)]
+mod num_tests {
+    use super::push_num;
+
+    /// The reference: what `opt_num` wrote before it had a fast path.
+    fn reference(x: f64) -> String {
+        if x.fract() == 0.0 && x.abs() < 1e15 {
+            format!("{}", x as i64)
+        } else {
+            format!("{x}")
+        }
+    }
+
+    fn check(x: f64) {
+        let mut s = String::new();
+        push_num(&mut s, x);
+        assert_eq!(s, reference(x), "{x:e} ({:#x})", x.to_bits());
+    }
+
+    #[test]
+    fn numbers_print_as_the_general_formatter_does() {
+        for x in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            0.001,
+            -0.001,
+            0.0005,
+            0.1 + 0.2,
+            1e-7,
+            123.456,
+            999_999_999.999,
+            1e9 + 0.5,
+            1e12,
+            1e15,
+            1e16 + 2.0,
+            4503599627370497.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            5e-324,
+        ] {
+            check(x);
+        }
+        for i in 0..300_000u64 {
+            let h = xxhash_rust::xxh3::xxh3_64(&i.to_le_bytes());
+            let k = (h >> 20) as i64 - (1 << 43);
+            // Short decimals at every scale around the fast path's, and
+            // arbitrary bit patterns.
+            check(k as f64 / 1000.0);
+            check((k % 2_000_000) as f64 / 1000.0);
+            check(k as f64 / 10f64.powi((h % 9) as i32));
+            check(f64::from_bits(h));
         }
     }
 }

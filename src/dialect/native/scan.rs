@@ -9,9 +9,10 @@
 //! deeper than [`MAX_DEPTH`], a wrong type inside `grounding.chunks` — makes
 //! it return `None`, and serde_json reads the line from the start, so every
 //! error message still comes from one place. Small values it does not read
-//! itself (a number with an exponent, a string with escapes, `tools`,
-//! `citations`) are handed to serde_json one value at a time, with the same
-//! types, so they read exactly as they do in the full parse.
+//! itself (a number with an exponent, a string with escapes, a citation
+//! object with an escaped key) are handed to serde_json one value at a
+//! time, with the same types, so they read exactly as they do in the full
+//! parse.
 //!
 //! The reply is never decoded: it is checked (no control character, every
 //! escape well-formed, as serde_json checks a value it keeps raw) and kept
@@ -19,8 +20,9 @@
 
 use super::{
     ChunkIn, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn, Number, RawIn,
-    StrIn, ToolsIn, chunk,
+    StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, chunk, citation, tool_status_ok,
 };
+use crate::model::CitationIndex;
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -173,11 +175,14 @@ impl<'a> Scan<'a> {
         loop {
             // Thirty-two bytes at a time while none needs a look: an OR of
             // byte compares over a fixed-size block, which the compiler
-            // turns into vector compares (no `unsafe`, any target) ...
+            // turns into vector compares (no `unsafe`, any target). The
+            // control-character test is a signed compare (one instruction
+            // on SSE2) that also flags every non-ASCII byte: such a block
+            // is looked at below, eight bytes at a time, exactly ...
             while let Some(block) = b.get(i..i + 32) {
                 let block: &[u8; 32] = block.try_into().expect("32 bytes");
                 let hits = block.iter().fold(0u8, |m, &c| {
-                    m | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from(c < 0x20)
+                    m | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from((c as i8) < 0x20)
                 });
                 if hits != 0 {
                     break;
@@ -411,8 +416,8 @@ impl<'a> Scan<'a> {
         self.object(&mut seen, |p, key| {
             match key {
                 b"chunks" => g.chunks = p.chunks()?,
-                b"citations" => g.citations = serde_value::<Field<CitationsIn>>(p.slice(2)?.0)?,
-                b"tools" => g.tools = serde_value::<Field<ToolsIn>>(p.slice(2)?.0)?,
+                b"citations" => g.citations = p.citations()?,
+                b"tools" => g.tools = p.tools()?,
                 b"model" => g.model = p.leaf::<StrIn>()?,
                 b"tokens_used" => g.tokens_used = p.leaf::<Count>()?,
                 b"cost_cents" => g.cost_cents = p.leaf::<Number>()?,
@@ -482,6 +487,127 @@ impl<'a> Scan<'a> {
             }
         }
     }
+
+    /// `grounding.citations`: an array read here, each element by the rule
+    /// of [`citation`] (an object's `index`, or the element itself);
+    /// anything else by serde_json.
+    fn citations(&mut self) -> Option<Option<Field<CitationsIn>>> {
+        if self.peek()? != b'[' {
+            let (v, _) = self.slice(2)?;
+            return serde_value(v);
+        }
+        self.i += 1;
+        let mut out = Vec::new();
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(Some(Field(Ok(CitationsIn(out)))));
+        }
+        loop {
+            let (raw, _) = self.slice(3)?;
+            out.push(if raw.starts_with('{') {
+                index_of(raw).unwrap_or_else(|| citation(raw))
+            } else {
+                crate::markers::citation_index(raw)
+            });
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b']' => {
+                    self.i += 1;
+                    return Some(Some(Field(Ok(CitationsIn(out)))));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `grounding.tools`: an array read here, counting calls and failed
+    /// calls as [`ToolsIn`] does; anything else by serde_json.
+    fn tools(&mut self) -> Option<Option<Field<ToolsIn>>> {
+        if self.peek()? != b'[' {
+            let (v, _) = self.slice(2)?;
+            return serde_value(v);
+        }
+        self.i += 1;
+        let mut t = ToolsIn::default();
+        let mut all_objects = true;
+        self.ws();
+        if self.peek()? != b']' {
+            loop {
+                if self.peek()? == b'{' {
+                    self.i += 1;
+                    // The last `status` wins, as in serde_json's map.
+                    let (mut ok, mut dropped) = (true, false);
+                    self.object(&mut 0, |p, key| {
+                        if key != b"status" {
+                            return p.skip(4);
+                        }
+                        (ok, dropped) = match p.leaf::<StrIn>()? {
+                            None => (true, false),
+                            Some(Field(Ok(s))) => (tool_status_ok(&s.0), false),
+                            Some(Field(Err(_))) => (true, true),
+                        };
+                        Some(())
+                    })?;
+                    t.calls = t.calls.saturating_add(1);
+                    t.errors = t.errors.saturating_add(u32::from(!ok));
+                    t.status_dropped |= dropped;
+                } else {
+                    // serde_json reads such an element as a value (it
+                    // rejects a number out of range, `1e400`, or a lone
+                    // surrogate in a string): it looks at it here too.
+                    let (v, _) = self.slice(3)?;
+                    serde_value::<Field<ToolIn>>(v)?;
+                    all_objects = false;
+                }
+                self.ws();
+                match self.peek()? {
+                    b',' => {
+                        self.i += 1;
+                        self.ws();
+                    }
+                    b']' => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.i += 1;
+        Some(Some(Field(if all_objects {
+            Ok(t)
+        } else {
+            Err(TOOLS_NOT_OBJECTS)
+        })))
+    }
+}
+
+/// The `index` of a citation object that [`Scan::value`] checked, when its
+/// keys hold no escape (and no known key twice): `None` leaves the object
+/// to serde_json ([`citation`]).
+fn index_of(raw: &str) -> Option<CitationIndex> {
+    let mut p = Scan {
+        s: raw,
+        b: raw.as_bytes(),
+        i: 1,
+    };
+    let mut index = None;
+    let mut twice = false;
+    p.object(&mut 0, |p, key| {
+        if key != b"index" {
+            return p.skip(4);
+        }
+        twice |= index.is_some();
+        index = Some(p.slice(4)?.0);
+        Some(())
+    })?;
+    Some(match index {
+        // serde_json rejects a field named twice: no index, malformed.
+        Some(i) if !twice => crate::markers::citation_index(i),
+        _ => CitationIndex::Malformed,
+    })
 }
 
 /// The bytes of `word` (little-endian) that are a quote, a backslash or a
@@ -513,19 +639,25 @@ fn decimal(b: &[u8]) -> Option<f64> {
         (b'-', rest) => (true, rest),
         _ => (false, b),
     };
-    let point = b.iter().position(|&c| c == b'.')?;
-    let (whole, frac) = (&b[..point], &b[point + 1..]);
-    if whole.is_empty()
-        || frac.is_empty()
-        || whole.len() + frac.len() > 18
-        || !whole.iter().chain(frac).all(u8::is_ascii_digit)
-    {
+    // One pass: digits, one point with digits on both sides, 18 digits at
+    // most (so the integer cannot overflow a u64).
+    if b.len() > 19 {
         return None;
     }
-    let digits = whole
-        .iter()
-        .chain(frac)
-        .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
-    let f = digits as f64 / POW10[frac.len()];
+    let mut digits = 0u64;
+    let mut point = None;
+    for (k, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => digits = digits * 10 + u64::from(c - b'0'),
+            b'.' if point.is_none() => point = Some(k),
+            _ => return None,
+        }
+    }
+    let point = point?;
+    let frac = b.len() - point - 1;
+    if point == 0 || frac == 0 {
+        return None;
+    }
+    let f = digits as f64 / POW10[frac];
     Some(if negative { -f } else { f })
 }
