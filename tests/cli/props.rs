@@ -690,7 +690,14 @@ fn output_runs(command: &str, side: &str) -> Vec<Vec<String>> {
         .map(|f| vec!["--format".to_owned(), (*f).to_owned()])
         .collect();
     if command == "summary" {
-        for s in ["groups", "days", "group-days", "triage", "guardrail", "scores"] {
+        for s in [
+            "groups",
+            "days",
+            "group-days",
+            "triage",
+            "guardrail",
+            "scores",
+        ] {
             runs.push(
                 ["--format", "csv", "--section", s]
                     .map(str::to_owned)
