@@ -1,0 +1,241 @@
+//! The summary accumulator's state in a partial (`summary`, and `check`
+//! for `--html` and `--write-baseline`).
+
+use super::{RollupDoc, rollup_doc, rollup_of, time_doc};
+use crate::accumulate::summary::{GroupStats, Histogram, Summary, SummaryOptions, Telemetry};
+use crate::accumulate::{PageHeap, Rollup};
+use crate::model::{Id, Row, Verdict};
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// Telemetry of one verdict; the latency histogram as `[bucket, count]` pairs.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TelemetryDoc {
+    pub latency: Vec<(u64, u64)>,
+    /// Decimal text: JSON numbers cannot hold 128 bits exactly.
+    pub tokens_used: String,
+    pub turns_with_tokens: u64,
+    pub cost_micro_cents: String,
+    pub turns_with_cost: u64,
+}
+
+/// One group's state.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct GroupDoc {
+    pub key: String,
+    pub rollup: RollupDoc,
+    pub retrieval: crate::accumulate::summary::RetrievalUse,
+    pub tools: crate::accumulate::summary::ToolUse,
+    pub guardrail: crate::accumulate::summary::Guardrail,
+    /// `[bucket index, counts]` in bucket order.
+    pub trend: Vec<(i64, RollupDoc)>,
+}
+
+/// One triage entry: the row fields the summary shows, and its input position.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TriageEntry {
+    pub turn_id: String,
+    pub turn_id_numeric: bool,
+    pub agent_id: String,
+    pub conversation_id: Option<(String, bool)>,
+    pub channel: String,
+    /// Seconds and nanoseconds since 1970-01-01 UTC (exact, unlike a float).
+    pub created_at: (i64, u32),
+    pub verdict: String,
+    pub marker_count: u32,
+    pub out_of_range_markers: u32,
+    pub malformed_markers: u32,
+    pub chunk_count: u32,
+    pub confidence: Option<f64>,
+    pub tool_errors: u32,
+    /// (file, position) within the partial's own input.
+    pub pos: (u64, u64),
+}
+
+/// The summary accumulator's state.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SummaryState {
+    pub totals: RollupDoc,
+    /// Groups in key order.
+    pub groups: Vec<GroupDoc>,
+    pub trend: Vec<(i64, RollupDoc)>,
+    pub triage: Vec<TriageEntry>,
+    pub triage_matching: u64,
+    pub triage_newer: u64,
+    pub guardrail: crate::accumulate::summary::Guardrail,
+    pub retrieval: crate::accumulate::summary::RetrievalUse,
+    pub tools: crate::accumulate::summary::ToolUse,
+    /// One per verdict, in verdict order.
+    pub telemetry: Vec<TelemetryDoc>,
+}
+
+fn telemetry_doc(t: &Telemetry) -> TelemetryDoc {
+    TelemetryDoc {
+        latency: t.latency.iter().collect(),
+        tokens_used: t.tokens_used.to_string(),
+        turns_with_tokens: t.turns_with_tokens,
+        cost_micro_cents: t.cost_micro_cents.to_string(),
+        turns_with_cost: t.turns_with_cost,
+    }
+}
+
+fn telemetry_of(d: &TelemetryDoc) -> Result<Telemetry> {
+    let mut latency = Histogram::default();
+    for &(b, n) in &d.latency {
+        latency.add(b, n);
+    }
+    Ok(Telemetry {
+        latency,
+        tokens_used: d.tokens_used.parse().context("telemetry.tokens_used")?,
+        turns_with_tokens: d.turns_with_tokens,
+        cost_micro_cents: d
+            .cost_micro_cents
+            .parse()
+            .context("telemetry.cost_micro_cents")?,
+        turns_with_cost: d.turns_with_cost,
+    })
+}
+
+fn trend_doc(t: &BTreeMap<i64, Rollup>) -> Vec<(i64, RollupDoc)> {
+    t.iter().map(|(i, r)| (*i, rollup_doc(r))).collect()
+}
+
+fn trend_of(d: &[(i64, RollupDoc)]) -> BTreeMap<i64, Rollup> {
+    d.iter().map(|(i, r)| (*i, rollup_of(r))).collect()
+}
+
+fn verdict_of(s: &str) -> Result<Verdict> {
+    Verdict::ALL
+        .into_iter()
+        .find(|v| v.as_str() == s)
+        .with_context(|| format!("unknown verdict {s:?}"))
+}
+
+fn triage_row(e: &TriageEntry) -> Result<Row<'static>> {
+    Ok(Row {
+        turn_id: Id {
+            text: Cow::Owned(e.turn_id.clone()),
+            numeric: e.turn_id_numeric,
+        },
+        agent_id: Cow::Owned(e.agent_id.clone()),
+        conversation_id: e.conversation_id.as_ref().map(|(t, n)| Id {
+            text: Cow::Owned(t.clone()),
+            numeric: *n,
+        }),
+        channel: Cow::Owned(e.channel.clone()),
+        created_at: chrono::DateTime::from_timestamp(e.created_at.0, e.created_at.1)
+            .context("created_at out of range")?,
+        verdict: verdict_of(&e.verdict)?,
+        partial: false,
+        cited_chunks: Vec::new(),
+        marker_count: e.marker_count,
+        out_of_range_markers: e.out_of_range_markers,
+        malformed_markers: e.malformed_markers,
+        markers_from: None,
+        chunk_count: e.chunk_count,
+        confidence: e.confidence,
+        chunks: Vec::new(),
+        tool_calls: 0,
+        tool_errors: e.tool_errors,
+        model: None,
+        tokens_used: None,
+        cost_cents: None,
+        latency_ms: None,
+        unobserved_reason: None,
+    })
+}
+
+impl SummaryState {
+    /// The state of a finished summary.
+    pub fn of(s: &Summary) -> Self {
+        let mut groups: Vec<(&String, &GroupStats)> = s.groups.iter().collect();
+        groups.sort_by(|a, b| a.0.cmp(b.0));
+        SummaryState {
+            totals: rollup_doc(&s.totals),
+            groups: groups
+                .into_iter()
+                .map(|(k, g)| GroupDoc {
+                    key: k.clone(),
+                    rollup: rollup_doc(&g.rollup),
+                    retrieval: g.retrieval.clone(),
+                    tools: g.tools.clone(),
+                    guardrail: g.guardrail.clone(),
+                    trend: trend_doc(&g.trend),
+                })
+                .collect(),
+            trend: trend_doc(&s.trend),
+            triage: s
+                .triage
+                .entries()
+                .iter()
+                .map(|(r, pos)| TriageEntry {
+                    turn_id: r.turn_id.as_str().to_owned(),
+                    turn_id_numeric: r.turn_id.numeric,
+                    agent_id: r.agent_id.to_string(),
+                    conversation_id: r
+                        .conversation_id
+                        .as_ref()
+                        .map(|c| (c.as_str().to_owned(), c.numeric)),
+                    channel: r.channel.to_string(),
+                    created_at: time_doc(&r.created_at),
+                    verdict: r.verdict.as_str().to_owned(),
+                    marker_count: r.marker_count,
+                    out_of_range_markers: r.out_of_range_markers,
+                    malformed_markers: r.malformed_markers,
+                    chunk_count: r.chunk_count,
+                    confidence: r.confidence,
+                    tool_errors: r.tool_errors,
+                    pos: *pos,
+                })
+                .collect(),
+            triage_matching: s.triage.matching,
+            triage_newer: s.triage.newer,
+            guardrail: s.guardrail.clone(),
+            retrieval: s.retrieval.clone(),
+            tools: s.tools.clone(),
+            telemetry: s.telemetry.iter().map(telemetry_doc).collect(),
+        }
+    }
+
+    /// The summary this state holds. `offset` shifts its input positions
+    /// after those of the partials before it.
+    pub(super) fn summary(&self, opts: SummaryOptions, offset: u64) -> Result<Summary> {
+        let d = self;
+        let mut s = Summary::new(opts);
+        s.totals = rollup_of(&d.totals);
+        for g in &d.groups {
+            s.groups.insert(
+                g.key.clone(),
+                GroupStats {
+                    rollup: rollup_of(&g.rollup),
+                    retrieval: g.retrieval.clone(),
+                    tools: g.tools.clone(),
+                    guardrail: g.guardrail.clone(),
+                    trend: trend_of(&g.trend),
+                },
+            );
+        }
+        s.trend = trend_of(&d.trend);
+        let rows = d
+            .triage
+            .iter()
+            .map(|e| Ok((triage_row(e)?, (e.pos.0 + offset, e.pos.1))))
+            .collect::<Result<Vec<_>>>()?;
+        s.triage = PageHeap::from_parts(opts.triage, None, rows, d.triage_matching, d.triage_newer);
+        s.guardrail = d.guardrail.clone();
+        s.retrieval = d.retrieval.clone();
+        s.tools = d.tools.clone();
+        if d.telemetry.len() != 5 {
+            bail!(
+                "telemetry: expected 5 verdicts, found {}",
+                d.telemetry.len()
+            );
+        }
+        for (slot, t) in s.telemetry.iter_mut().zip(&d.telemetry) {
+            *slot = telemetry_of(t)?;
+        }
+        Ok(s)
+    }
+}
