@@ -243,6 +243,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
     // A partition's invalid lines are judged against --max-invalid after merging.
     engine.max_invalid = gates.as_ref().map(|_| args.gates.max_invalid);
+    engine.deferred = args.partial.is_some();
     let want_summary =
         args.partial.is_some() || args.gates.write_baseline.is_some() || args.out.html.is_some();
     let mut acc = CheckAcc(
@@ -286,7 +287,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         );
         let summary = summary.expect("a partial run keeps the summary");
         let doc = crate::partial::Partial::of_check(&data, &summary, &input, options);
-        crate::partial::write(path, &doc, out)?;
+        crate::partial::write(path, doc, &engine, out)?;
         return Ok(exit::SUCCESS);
     };
     if result.is_ok() && data.overall.turns == 0 {

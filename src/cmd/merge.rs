@@ -47,6 +47,16 @@ pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result
             merged.cross_partial_duplicates
         );
     }
+    // Judged over every partition, as one pass judges the whole input.
+    if !merged.map_unresolved.is_empty() {
+        return Err(crate::pipeline::unresolved_map(&merged.map_unresolved));
+    }
+    if merged.options.get("--strict").is_some_and(|s| s == "true") {
+        let misread = crate::pipeline::misread_subjects(&merged.input.warnings);
+        if !misread.is_empty() {
+            return Err(crate::pipeline::misread_strict(&misread));
+        }
+    }
     let clock = config::clock(&crate::cli::ZoneArgs {
         tz: merged.options.get("--tz").cloned(),
         show_tz: args.show_tz,

@@ -118,7 +118,8 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
         ));
     }
     let hints = super::hints::Hints::of(&filter);
-    let engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    engine.deferred = args.partial.is_some();
     let after = args.cursor.as_deref().map(decode_cursor).transpose()?;
     let sources = config::sources(settings, &args.input, "report")?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
@@ -144,7 +145,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     if let Some(path) = &args.partial {
         let doc =
             crate::partial::Partial::of_report(&page, &input, options_of(args, &engine, &clock));
-        return crate::partial::write(path, &doc, out);
+        return crate::partial::write(path, doc, &engine, out);
     }
     if page.matching == 0 {
         hints.explain_nothing(&engine, &sources)?;

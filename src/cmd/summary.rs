@@ -461,7 +461,8 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             "--section compare needs a baseline: --compare FILE, --compare-from/--compare-to, or --since with --compare-previous",
         ));
     }
-    let engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    engine.deferred = args.partial.is_some();
     let tz = clock.zone;
     let opts = SummaryOptions {
         by: args.by,
@@ -496,7 +497,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     if let Some(path) = &args.partial {
         let doc =
             crate::partial::Partial::of_summary(&summary, &input, options_of(args, &engine, opts));
-        return crate::partial::write(path, &doc, out);
+        return crate::partial::write(path, doc, &engine, out);
     }
     let (base, base_name) = match baseline {
         Baseline::Window(from, to) => {

@@ -438,16 +438,24 @@ impl Mapped {
     /// `field=pointer` of every explicit mapping that resolved on no line
     /// read through the map (empty when no line was).
     pub fn unresolved(&self) -> Vec<String> {
+        self.resolution().unwrap_or_default()
+    }
+
+    /// As [`Mapped::unresolved`], but None when no line was read through the
+    /// map: a partition without such lines says nothing about the mappings.
+    pub fn resolution(&self) -> Option<Vec<String>> {
         if !self.used.load(Ordering::Relaxed) {
-            return Vec::new();
+            return None;
         }
-        self.map
+        let unresolved = self
+            .map
             .explicit
             .iter()
             .zip(&self.seen)
             .filter(|(_, s)| !s.load(Ordering::Relaxed))
             .map(|((f, p), _)| format!("{f}={p}"))
-            .collect()
+            .collect();
+        Some(unresolved)
     }
 
     /// Notes which explicit mappings resolved on this line. Loads first, so

@@ -88,6 +88,11 @@ pub struct InputDoc {
     pub duplicates: u64,
     pub warnings: Vec<crate::messages::Warning>,
     pub probe: ProbeDoc,
+    /// With `--map`: the mappings that resolved on no line of this
+    /// partition (absent when no line was read through the map); `merge`
+    /// refuses those that resolved in no partition, as one pass would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map_unresolved: Option<Vec<String>>,
 }
 
 /// Counts of a [`Rollup`]: turns, with_retrieval, then one per verdict in verdict order
@@ -122,6 +127,7 @@ impl InputDoc {
             duplicates: input.duplicates,
             warnings: warnings.iter().cloned().collect(),
             probe: input.probe.to_doc(),
+            map_unresolved: None,
         }
     }
 
@@ -274,6 +280,8 @@ pub struct Merged {
     pub options: BTreeMap<String, String>,
     /// Turn ids listed by more than one partial.
     pub cross_partial_duplicates: u64,
+    /// `--map` pointers that resolved in no partition (see [`InputDoc`]).
+    pub map_unresolved: Vec<String>,
 }
 
 /// Checks that the partials are of one command and made with the same
@@ -317,7 +325,9 @@ pub fn merge(parts: &[(String, Partial)], opts: MergeOptions) -> Result<Merged> 
         input: InputStats::default(),
         options: options.clone(),
         cross_partial_duplicates: 0,
+        map_unresolved: Vec::new(),
     };
+    let mut map_unresolved: Option<Vec<String>> = None;
     let mut offset = 0;
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, (name, p)) in parts.iter().enumerate() {
@@ -342,12 +352,19 @@ pub fn merge(parts: &[(String, Partial)], opts: MergeOptions) -> Result<Merged> 
         if let Some(g) = &p.gate {
             merge_into(&mut merged.gate, g.grouped().with_context(context)?);
         }
+        if let Some(here) = &p.input.map_unresolved {
+            map_unresolved = Some(match map_unresolved {
+                None => here.clone(),
+                Some(before) => before.into_iter().filter(|m| here.contains(m)).collect(),
+            });
+        }
         offset += p.span();
         merged.input.add(&p.input.stats());
     }
     // The misread heuristics, once over the whole run, as a single pass decides them.
     let misread = merged.input.probe.warnings();
     merged.input.warnings.merge(&misread);
+    merged.map_unresolved = map_unresolved.unwrap_or_default();
     Ok(merged)
 }
 
@@ -374,6 +391,7 @@ pub fn run_options(
     [
         ("--input-format", i.input_format.clone()),
         ("--no-dedupe", i.no_dedupe.to_string()),
+        ("--strict", i.strict.to_string()),
         ("--max-line-bytes", i.max_line_bytes.to_string()),
         ("--retrievals", format!("{:?}", i.retrievals)),
         ("--assembly-window", i.assembly_window.to_string()),
@@ -411,8 +429,15 @@ fn markers_text(m: &crate::cli::MarkerArgs) -> String {
 }
 
 /// Writes a partial to the file at `path`, or to `out` for `-`.
-pub fn write(path: &std::path::Path, doc: &Partial, out: &mut dyn std::io::Write) -> Result<()> {
+pub fn write(
+    path: &std::path::Path,
+    mut doc: Partial,
+    engine: &crate::pipeline::Engine,
+    out: &mut dyn std::io::Write,
+) -> Result<()> {
     use std::io::Write as _;
+    doc.input.map_unresolved = engine.map.and_then(|m| m.resolution());
+    let doc = &doc;
     if path.as_os_str() == "-" {
         serde_json::to_writer(&mut *out, doc)?;
         out.write_all(b"\n")?;

@@ -120,28 +120,18 @@ impl Merger<'_> {
         for w in self.total.warnings.iter().filter(|_| !self.engine.silent) {
             warn(progress, &w.line());
         }
-        if let Some(map) = self.engine.map {
+        if let Some(map) = self.engine.map
+            && !self.engine.deferred
+        {
             let unresolved = map.unresolved();
             if !unresolved.is_empty() {
-                return Err(crate::exit::usage(format!(
-                    "--map {} points at nothing on every line read through the map: run `grounding-audit inspect FILE` to see where the fields are",
-                    unresolved.join(", --map ")
-                )));
+                return Err(unresolved_map(&unresolved));
             }
         }
-        if self.engine.strict {
-            let misread: Vec<&str> = self
-                .total
-                .warnings
-                .iter()
-                .filter(|w| super::probe::is_misread(&w.kind))
-                .map(|w| w.subject.as_str())
-                .collect();
+        if self.engine.strict && !self.engine.deferred {
+            let misread = misread_subjects(&self.total.warnings);
             if !misread.is_empty() {
-                return Err(crate::exit::input(format!(
-                    "the input looks misread ({}; see the warnings above) (--strict)",
-                    misread.join(", ")
-                )));
+                return Err(misread_strict(&misread));
             }
         }
         if let Some(max) = self.engine.max_invalid
@@ -313,4 +303,30 @@ impl Merger<'_> {
         }
         sink(acc)
     }
+}
+
+/// The error of `--map` pointers that resolved on no line of the input.
+pub fn unresolved_map(unresolved: &[String]) -> anyhow::Error {
+    crate::exit::usage(format!(
+        "--map {} points at nothing on every line read through the map: run `grounding-audit inspect FILE` to see where the fields are",
+        unresolved.join(", --map ")
+    ))
+}
+
+/// The subjects of the misread warnings among `warnings`.
+pub fn misread_subjects(warnings: &crate::messages::Warnings) -> Vec<&str> {
+    warnings
+        .iter()
+        .filter(|w| super::probe::is_misread(&w.kind))
+        .map(|w| w.subject.as_str())
+        .collect()
+}
+
+/// The error of `--strict` when the misread heuristics warned (`misread`:
+/// their subjects).
+pub fn misread_strict(misread: &[&str]) -> anyhow::Error {
+    crate::exit::input(format!(
+        "the input looks misread ({}; see the warnings above) (--strict)",
+        misread.join(", ")
+    ))
 }

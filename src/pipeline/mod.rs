@@ -112,6 +112,10 @@ pub struct Engine {
     pub max_lines: Option<u64>,
     /// Print nothing on stderr (`inspect` reports warnings itself).
     pub silent: bool,
+    /// A partial run (`--partial`): what can only be judged over the whole
+    /// input — a `--map` pointer that resolves on no line, `--strict`'s
+    /// misread check — is left to `merge`, which sees every partition.
+    pub deferred: bool,
 }
 
 impl Engine {
@@ -151,6 +155,7 @@ impl Default for Engine {
             map: None,
             max_lines: None,
             silent: false,
+            deferred: false,
         }
     }
 }
@@ -495,6 +500,7 @@ pub mod probe;
 mod unit;
 
 use merge::Merger;
+pub use merge::{misread_strict, misread_subjects, unresolved_map};
 pub use unit::process;
 
 #[cfg(test)]

@@ -158,3 +158,97 @@ fn the_fix_each_warning_names_grades_the_log_like_the_demo() {
         assert!(misread(&input).is_empty(), "{file}: {input}");
     }
 }
+
+/// Partials leave what only the whole input can decide to `merge`: a
+/// mapping that resolves in one partition only, and `--strict`'s misread
+/// check on a partition that looks misread alone, pass as one pass passes;
+/// a mapping that resolves nowhere and a whole input that looks misread
+/// fail in `merge` as in one pass.
+#[test]
+fn partials_leave_map_and_strict_judgements_to_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("misread/answer.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Part b names the reply differently: `--map reply=/answer` finds
+    // nothing there, and alone its turns are all unobserved.
+    let a = lines[..17].join("\n") + "\n";
+    let b = lines[17..]
+        .iter()
+        .map(|l| l.replace("\"answer\":", "\"text\":"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    let write = |name: &str, s: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, s).unwrap();
+        p.display().to_string()
+    };
+    let (pa, pb, whole) = (
+        write("a.jsonl", &a),
+        write("b.jsonl", &b),
+        write("all.jsonl", &(a.clone() + &b)),
+    );
+    let partials = |map: &str, strict: bool| -> Vec<String> {
+        [&pa, &pb]
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let out = dir
+                    .path()
+                    .join(format!("{i}.partial"))
+                    .display()
+                    .to_string();
+                let mut args = vec!["summary", p.as_str(), "--map", map, "--partial", &out];
+                if strict {
+                    args.push("--strict");
+                }
+                let (code, _, err) = run(&args);
+                assert_eq!(code, 0, "a partition is not judged alone: {err}");
+                out
+            })
+            .collect()
+    };
+    let merge = |parts: &[String]| {
+        let mut args = vec!["merge", "--format", "json"];
+        args.extend(parts.iter().map(String::as_str));
+        run(&args)
+    };
+    let files = |s: &str| {
+        let mut v = json(s);
+        v["input"]["files"] = 0.into();
+        v
+    };
+    // Resolves in one partition only; part b alone looks misread.
+    let parts = partials("reply=/answer", true);
+    let (code, merged, err) = merge(&parts);
+    assert_eq!(code, 0, "{err}");
+    let (code, one, err) = run(&[
+        "summary",
+        "--format",
+        "json",
+        &whole,
+        "--map",
+        "reply=/answer",
+        "--strict",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(files(&merged), files(&one));
+    // Resolves in part b only, and the whole looks misread (most turns
+    // unobserved): --strict fails in merge as in one pass (exit 3).
+    let parts = partials("reply=/text", true);
+    let (code, _, err) = merge(&parts);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("(--strict)"), "{err}");
+    let (code, _, err) = run(&["summary", &whole, "--map", "reply=/text", "--strict"]);
+    assert_eq!(code, 3, "{err}");
+    // Resolves nowhere: merge refuses it as one pass does (exit 2).
+    let parts = partials("reply=/answr", false);
+    let (code, _, err) = merge(&parts);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--map reply=/answr points at nothing"),
+        "{err}"
+    );
+    let (code, _, _) = run(&["summary", &whole, "--map", "reply=/answr"]);
+    assert_eq!(code, 2);
+}
