@@ -608,6 +608,32 @@ pub struct InspectArgs {
     pub format: InspectFormat,
 }
 
+/// The gate and document flags of `check`, each with whether it was given
+/// (`--min-rate` and `--html` left out: `summary` has them too); `check
+/// --partial` refuses them and `merge` takes them only for check partials.
+pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 18] {
+    [
+        ("--per-agent", g.per_agent),
+        ("--min-turns", g.min_turns.is_some()),
+        ("--confidence", g.confidence.is_some()),
+        ("--require-proof", g.require_proof),
+        ("--max-orphans", g.max_orphans.is_some()),
+        ("--max-orphan-rate", g.max_orphan_rate.is_some()),
+        ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
+        ("--baseline", g.baseline.is_some()),
+        ("--max-drop", g.max_drop.is_some()),
+        ("--write-baseline", g.write_baseline.is_some()),
+        ("--policy", g.policy.is_some()),
+        ("--max-invalid", g.max_invalid != 0),
+        ("--allow-empty", g.allow_empty),
+        ("--output", o.output.is_some()),
+        ("--junit", o.junit.is_some()),
+        ("--json", o.json.is_some()),
+        ("--markdown", o.markdown.is_some()),
+        ("--github", o.github),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

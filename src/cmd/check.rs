@@ -315,29 +315,12 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
 /// flags, and one given here would be ignored, so it is refused.
 fn refuse_outputs_with_partial(args: &CheckArgs) -> Result<()> {
     let (g, o) = (&args.gates, &args.out);
-    let given = [
+    let mut given = vec![
         ("--min-rate", g.min_rate.is_some()),
-        ("--per-agent", g.per_agent),
-        ("--min-turns", g.min_turns.is_some()),
-        ("--confidence", g.confidence.is_some()),
-        ("--require-proof", g.require_proof),
-        ("--max-orphans", g.max_orphans.is_some()),
-        ("--max-orphan-rate", g.max_orphan_rate.is_some()),
-        ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
-        ("--baseline", g.baseline.is_some()),
-        ("--max-drop", g.max_drop.is_some()),
-        ("--write-baseline", g.write_baseline.is_some()),
-        ("--policy", g.policy.is_some()),
-        ("--max-invalid", g.max_invalid != 0),
-        ("--allow-empty", g.allow_empty),
         ("--format", args.format != CheckFormat::Text),
-        ("--output", o.output.is_some()),
-        ("--junit", o.junit.is_some()),
-        ("--json", o.json.is_some()),
-        ("--markdown", o.markdown.is_some()),
         ("--html", o.html.is_some()),
-        ("--github", o.github),
     ];
+    given.extend(crate::cli::check_flags_given(g, o));
     match given.iter().find(|(_, on)| *on) {
         None => Ok(()),
         Some((flag, _)) => Err(exit::usage(format!(

@@ -172,26 +172,7 @@ fn format_of<F: ValueEnum>(given: Option<&str>, command: &str, default: F) -> Re
 fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
     let g = &args.gates;
     let o = &args.out;
-    let gate_flags = [
-        ("--per-agent", g.per_agent),
-        ("--min-turns", g.min_turns.is_some()),
-        ("--confidence", g.confidence.is_some()),
-        ("--require-proof", g.require_proof),
-        ("--max-orphans", g.max_orphans.is_some()),
-        ("--max-orphan-rate", g.max_orphan_rate.is_some()),
-        ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
-        ("--baseline", g.baseline.is_some()),
-        ("--max-drop", g.max_drop.is_some()),
-        ("--write-baseline", g.write_baseline.is_some()),
-        ("--policy", g.policy.is_some()),
-        ("--max-invalid", g.max_invalid != 0),
-        ("--allow-empty", g.allow_empty),
-        ("--output", o.output.is_some()),
-        ("--junit", o.junit.is_some()),
-        ("--json", o.json.is_some()),
-        ("--markdown", o.markdown.is_some()),
-        ("--github", o.github),
-    ];
+    let gate_flags = crate::cli::check_flags_given(g, o);
     let allowed: Vec<(&str, bool)> = match command {
         "summary" => vec![
             ("--section", true),
