@@ -7,7 +7,7 @@
 # id), a LangSmith trace (keyed by trace id) and a generated log with
 # cross-partition duplicates. Installs pyspark from PyPI when missing (needs
 # Java 17). Usage: examples/spark/ci.sh BINARY [MB]  (MB of generated log,
-# default 20; the README's 200 MB figures come from a run with 200).
+# default 20; .ci/run passes 200 with a build of the `ci` profile).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
