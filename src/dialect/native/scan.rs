@@ -323,13 +323,9 @@ impl<'a> Scan<'a> {
                 if depth >= MAX_DEPTH {
                     return None;
                 }
-                self.i += 1;
-                self.ws();
-                if self.peek()? == b']' {
-                    self.i += 1;
-                    return Some(false);
+                if !self.open_array()? {
+                    self.elements(depth)?;
                 }
-                self.elements(depth)?;
                 Some(false)
             }
             b't' => self.literal(b"true"),
@@ -344,18 +340,39 @@ impl<'a> Scan<'a> {
     fn elements(&mut self, depth: u32) -> Option<()> {
         loop {
             self.value(depth + 1)?;
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b']' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
+            if !self.next_element()? {
+                return Some(());
             }
+        }
+    }
+
+    /// Past an array's `[` and the whitespace after it: true when the array
+    /// is empty (its `]` read too).
+    fn open_array(&mut self) -> Option<bool> {
+        self.i += 1;
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(true);
+        }
+        Some(false)
+    }
+
+    /// After an array element: true past a `,` (another element follows),
+    /// false past the closing `]`.
+    fn next_element(&mut self) -> Option<bool> {
+        self.ws();
+        match self.peek()? {
+            b',' => {
+                self.i += 1;
+                self.ws();
+                Some(true)
+            }
+            b']' => {
+                self.i += 1;
+                Some(false)
+            }
+            _ => None,
         }
     }
 
@@ -437,11 +454,8 @@ impl<'a> Scan<'a> {
             let (v, _) = self.slice(2)?;
             return serde_value(v);
         }
-        self.i += 1;
         let mut out = Vec::with_capacity(8);
-        self.ws();
-        if self.peek()? == b']' {
-            self.i += 1;
+        if self.open_array()? {
             return Some(Some(Field(Ok(ChunksIn(Ok(out))))));
         }
         loop {
@@ -462,28 +476,14 @@ impl<'a> Scan<'a> {
                 Ok(c) => out.push(c),
                 Err(reason) => {
                     // The rest is only checked, as serde_json ignores it.
-                    self.ws();
-                    if self.peek()? == b',' {
-                        self.i += 1;
-                        self.ws();
+                    if self.next_element()? {
                         self.elements(2)?;
-                    } else {
-                        self.eat(b']')?;
                     }
                     return Some(Some(Field(Ok(ChunksIn(Err(reason))))));
                 }
             }
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b']' => {
-                    self.i += 1;
-                    return Some(Some(Field(Ok(ChunksIn(Ok(out))))));
-                }
-                _ => return None,
+            if !self.next_element()? {
+                return Some(Some(Field(Ok(ChunksIn(Ok(out))))));
             }
         }
     }
@@ -496,11 +496,8 @@ impl<'a> Scan<'a> {
             let (v, _) = self.slice(2)?;
             return serde_value(v);
         }
-        self.i += 1;
         let mut out = Vec::new();
-        self.ws();
-        if self.peek()? == b']' {
-            self.i += 1;
+        if self.open_array()? {
             return Some(Some(Field(Ok(CitationsIn(out)))));
         }
         loop {
@@ -510,17 +507,8 @@ impl<'a> Scan<'a> {
             } else {
                 crate::markers::citation_index(raw)
             });
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b']' => {
-                    self.i += 1;
-                    return Some(Some(Field(Ok(CitationsIn(out)))));
-                }
-                _ => return None,
+            if !self.next_element()? {
+                return Some(Some(Field(Ok(CitationsIn(out)))));
             }
         }
     }
@@ -532,11 +520,9 @@ impl<'a> Scan<'a> {
             let (v, _) = self.slice(2)?;
             return serde_value(v);
         }
-        self.i += 1;
         let mut t = ToolsIn::default();
         let mut all_objects = true;
-        self.ws();
-        if self.peek()? != b']' {
+        if !self.open_array()? {
             loop {
                 if self.peek()? == b'{' {
                     self.i += 1;
@@ -564,18 +550,11 @@ impl<'a> Scan<'a> {
                     serde_value::<Field<ToolIn>>(v)?;
                     all_objects = false;
                 }
-                self.ws();
-                match self.peek()? {
-                    b',' => {
-                        self.i += 1;
-                        self.ws();
-                    }
-                    b']' => break,
-                    _ => return None,
+                if !self.next_element()? {
+                    break;
                 }
             }
         }
-        self.i += 1;
         Some(Some(Field(if all_objects {
             Ok(t)
         } else {
