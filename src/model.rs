@@ -363,6 +363,36 @@ impl Row<'_> {
         }
     }
 
+    /// An owned copy of the row's own fields, without its chunk list and
+    /// cited indexes (`chunk_count` stays): what the triage list shows and
+    /// a partial carries, at a fraction of a whole copy's allocations.
+    pub fn to_owned_slim(&self) -> Row<'static> {
+        Row {
+            turn_id: self.turn_id.clone().into_owned(),
+            agent_id: Cow::Owned(self.agent_id.to_string()),
+            conversation_id: self.conversation_id.clone().map(Id::into_owned),
+            channel: Cow::Owned(self.channel.to_string()),
+            created_at: self.created_at,
+            verdict: self.verdict,
+            partial: self.partial,
+            cited_chunks: Vec::new(),
+            marker_count: self.marker_count,
+            out_of_range_markers: self.out_of_range_markers,
+            malformed_markers: self.malformed_markers,
+            markers_from: self.markers_from,
+            chunk_count: self.chunk_count,
+            confidence: self.confidence,
+            chunks: Vec::new(),
+            tool_calls: self.tool_calls,
+            tool_errors: self.tool_errors,
+            model: self.model.as_ref().map(|m| Cow::Owned(m.to_string())),
+            tokens_used: self.tokens_used,
+            cost_cents: self.cost_cents,
+            latency_ms: self.latency_ms,
+            unobserved_reason: self.unobserved_reason,
+        }
+    }
+
     /// True when retrieval ran and an answer was observed.
     pub fn with_retrieval(&self) -> bool {
         self.chunk_count > 0 && self.verdict != Verdict::Unobserved

@@ -110,6 +110,8 @@ pub struct PageHeap {
     pub matching: u64,
     /// Of those, the rows the cursor passed over (newer: on earlier pages).
     pub newer: u64,
+    /// Rows are kept without their chunks ([`Row::to_owned_slim`]).
+    slim: bool,
 }
 
 impl PageHeap {
@@ -121,6 +123,19 @@ impl PageHeap {
             rows: Vec::new(),
             matching: 0,
             newer: 0,
+            slim: false,
+        }
+    }
+
+    /// A heap keeping `cap` rows without their chunk lists and cited
+    /// indexes, for a list that shows only a row's own fields (the triage
+    /// list): with input in time order most offered rows are the newest
+    /// yet, so they are copied and soon dropped, and a slim copy is a few
+    /// allocations where a whole one is a few per chunk.
+    pub fn slim(cap: usize) -> Self {
+        PageHeap {
+            slim: true,
+            ..PageHeap::new(cap, None)
         }
     }
 
@@ -197,7 +212,15 @@ impl PageHeap {
         }
         let more = idx
             .into_iter()
-            .map(|i| (rows[i].row.clone().into_owned(), rows[i].pos))
+            .map(|i| {
+                let row = &rows[i].row;
+                let owned = if self.slim {
+                    row.to_owned_slim()
+                } else {
+                    row.clone().into_owned()
+                };
+                (owned, rows[i].pos)
+            })
             .collect();
         self.insert_sorted(more);
     }

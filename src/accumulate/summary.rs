@@ -489,7 +489,7 @@ impl Summary {
             totals: Rollup::default(),
             groups: FastMap::default(),
             trend: BTreeMap::new(),
-            triage: PageHeap::new(opts.triage, None),
+            triage: PageHeap::slim(opts.triage),
             guardrail: Guardrail::default(),
             retrieval: RetrievalUse::default(),
             tools: ToolUse::default(),
