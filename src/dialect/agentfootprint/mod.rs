@@ -186,7 +186,7 @@ impl Dialect for Agentfootprint {
         opts: &AssembleOptions,
     ) -> Result<Box<dyn Assembled>, String> {
         let events = parse::events_of(records);
-        parse::build(&events, parse::agent_of(opts)).map(|r| Box::new(r) as Box<dyn Assembled>)
+        parse::build(events, parse::agent_of(opts)).map(|r| Box::new(r) as Box<dyn Assembled>)
     }
 }
 
@@ -205,6 +205,9 @@ impl Assembled for Run {
     }
 }
 
+mod canon;
+mod event;
+mod fast;
 mod parse;
 mod run;
 
