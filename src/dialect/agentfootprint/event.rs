@@ -93,7 +93,14 @@ impl Kind {
 
 /// Payload keys whose whole value is kept or walked (the others are read
 /// as a string, number or boolean).
-pub(super) const VALUE_KEYS: [&str; 6] = ["llm", "candidates", "usage", "args", "result", "unsupported"];
+pub(super) const VALUE_KEYS: [&str; 6] = [
+    "llm",
+    "candidates",
+    "usage",
+    "args",
+    "result",
+    "unsupported",
+];
 
 /// What a run needs from one event's payload, by kind.
 #[derive(Debug, Clone, PartialEq)]

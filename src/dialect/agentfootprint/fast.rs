@@ -21,8 +21,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 const SLOTS: usize = 8;
 
 /// Reads one event line or record, or None when the `Value` reader must.
-pub(super) fn parse_event(bytes: &[u8], line: u64, scratch: &mut Vec<(u128, u128)>) -> Option<Item> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>) -> Option<Item> {
+    let mut de = serde_json::Deserializer::from_str(text);
     let top = de.deserialize_map(Top { scratch }).ok()?;
     de.end().ok()?;
     let kind = match (top.kind, top.event_type) {
@@ -257,10 +257,22 @@ impl<'de> Visitor<'de> for GotSeed<'_> {
         Ok((canon::null(), Got::Null))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Ok((Walk { scratch: self.scratch }.visit_seq(seq)?, Got::Other))
+        Ok((
+            Walk {
+                scratch: self.scratch,
+            }
+            .visit_seq(seq)?,
+            Got::Other,
+        ))
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Ok((Walk { scratch: self.scratch }.visit_map(map)?, Got::Other))
+        Ok((
+            Walk {
+                scratch: self.scratch,
+            }
+            .visit_map(map)?,
+            Got::Other,
+        ))
     }
 }
 
@@ -311,7 +323,12 @@ impl<'de> Visitor<'de> for PayloadSeed<'_> {
         Ok(Self::other(canon::null()))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Ok(Self::other(Walk { scratch: self.scratch }.visit_seq(seq)?))
+        Ok(Self::other(
+            Walk {
+                scratch: self.scratch,
+            }
+            .visit_seq(seq)?,
+        ))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let keys = self.kind.keys();
@@ -383,7 +400,10 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
         Ok(Meta::default())
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Walk { scratch: self.scratch }.visit_seq(seq)?;
+        Walk {
+            scratch: self.scratch,
+        }
+        .visit_seq(seq)?;
         Ok(Meta::default())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -396,18 +416,56 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
         while let Some(key) = map.next_key_seed(Key { first })? {
             first = false;
             match key.as_ref() {
-                "runId" => m.run_id = str_of(map.next_value_seed(GotSeed { scratch: &mut *self.scratch })?.1),
-                "sessionId" => m.session_id = str_of(map.next_value_seed(GotSeed { scratch: &mut *self.scratch })?.1),
-                "runtimeStageId" => m.stage = str_of(map.next_value_seed(GotSeed { scratch: &mut *self.scratch })?.1),
-                "wallClockMs" => m.wall_clock_ms = Field::G(&map.next_value_seed(GotSeed { scratch: &mut *self.scratch })?.1).f64(),
-                "runOffsetMs" => m.offset = Some(map.next_value_seed(GotSeed { scratch: &mut *self.scratch })?.0),
+                "runId" => {
+                    m.run_id = str_of(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
+                }
+                "sessionId" => {
+                    m.session_id = str_of(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
+                }
+                "runtimeStageId" => {
+                    m.stage = str_of(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
+                }
+                "wallClockMs" => {
+                    m.wall_clock_ms = Field::G(
+                        &map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
+                    .f64()
+                }
+                "runOffsetMs" => {
+                    m.offset = Some(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .0,
+                    )
+                }
                 "compositionPath" => {
                     m.composition = map.next_value_seed(LastString {
                         scratch: &mut *self.scratch,
                     })?;
                 }
                 _ => {
-                    map.next_value_seed(GotSeed { scratch: &mut *self.scratch })?;
+                    map.next_value_seed(GotSeed {
+                        scratch: &mut *self.scratch,
+                    })?;
                 }
             }
         }
@@ -451,7 +509,10 @@ impl<'de> Visitor<'de> for LastString<'_> {
         Ok(None)
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Walk { scratch: self.scratch }.visit_map(map)?;
+        Walk {
+            scratch: self.scratch,
+        }
+        .visit_map(map)?;
         Ok(None)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {

@@ -27,6 +27,7 @@ struct EventIn {
 }
 
 /// What reading one line or record gave.
+#[derive(Debug, PartialEq)]
 pub(super) enum Item {
     Event(Box<Event>),
     /// Valid, but not an event of any run.
@@ -50,16 +51,16 @@ fn reason_of(e: &serde_json::Error, with_column: bool) -> String {
 
 /// Reads one event line or record: the one-pass reader ([`super::fast`]),
 /// or the `Value` reader where it declines.
-pub(super) fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
+pub(super) fn parse_event(text: &str, line: u64, in_document: bool) -> Item {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Vec<(u128, u128)>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let fast = SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
         s.clear();
-        super::fast::parse_event(bytes, line, &mut s)
+        super::fast::parse_event(text, line, &mut s)
     });
-    fast.unwrap_or_else(|| parse_event_value(bytes, line, in_document))
+    fast.unwrap_or_else(|| parse_event_value(text.as_bytes(), line, in_document))
 }
 
 /// The reference reader: the event as a `Value` tree, then its fields.
@@ -186,13 +187,13 @@ pub(super) fn is_document(first: &[u8]) -> bool {
 }
 
 /// One event as a record of its run.
-pub(super) fn record(e: Event, counted: bool) -> crate::dialect::Record {
+pub(super) fn record(mut e: Box<Event>, counted: bool) -> crate::dialect::Record {
     crate::dialect::Record {
-        group: e.run_id.clone().unwrap_or_default(),
+        group: e.run_id.take().unwrap_or_default(),
         key: counted.then_some(e.key),
         counted,
         completes: e.completes,
-        body: Box::new(e),
+        body: e,
     }
 }
 
@@ -264,7 +265,7 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
     let mut last_pos = 0u64;
     for g in assembly.finish() {
         let events = events_of(g.records);
-        match build(events, agent_of(&opts)) {
+        match build(events, &g.id, agent_of(&opts)) {
             Ok(mut run) => {
                 run.line = g.line.max(last_pos + 1);
                 last_pos = run.line;
@@ -336,10 +337,10 @@ pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecor
         let at = (raw.get().as_ptr() as usize).saturating_sub(base);
         let line = line_at(data, cursor, at);
         cursor = (at.max(cursor.0), line);
-        match parse_event(raw.get().as_bytes(), line, true) {
+        match parse_event(raw.get(), line, true) {
             Item::Event(mut e) => {
                 e.export = export;
-                out.records.push((line, record(*e, true)));
+                out.records.push((line, record(e, true)));
             }
             Item::Skipped => out.skipped += 1,
             Item::Invalid(reason) => out.invalid(line, reason),
@@ -372,7 +373,7 @@ pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecor
             export,
             key: 0,
         };
-        out.records.push((0, record(e, false)));
+        out.records.push((0, record(Box::new(e), false)));
     }
 }
 
@@ -432,7 +433,12 @@ fn doc_attribute(raw: &str) -> Option<String> {
 type InjectionKey = (String, Option<String>, Option<String>, Option<String>);
 
 /// Builds one run from its events, in dispatch order.
-pub(super) fn build(events: Vec<Event>, agent_flag: Option<&str>) -> Result<Run, String> {
+/// `run_id` is the group's id: the run id of every event.
+pub(super) fn build(
+    events: Vec<Event>,
+    run_id: &str,
+    agent_flag: Option<&str>,
+) -> Result<Run, String> {
     let first = events
         .iter()
         .find(|e| e.kind != Kind::Note)
@@ -442,7 +448,7 @@ pub(super) fn build(events: Vec<Event>, agent_flag: Option<&str>) -> Result<Run,
         .map(|e| e.export)
         .find(|x| *x != Export::Events)
         .unwrap_or(Export::Events);
-    let run_id = first.run_id.clone().unwrap_or_default();
+    let run_id = run_id.to_owned();
     let created_at = events
         .iter()
         .find_map(|e| e.time_ms)
@@ -534,10 +540,7 @@ pub(super) fn build(events: Vec<Event>, agent_flag: Option<&str>) -> Result<Run,
                 let content = text(raw);
                 let mut chunk = None;
                 if source == "rag" {
-                    let chunk_key = source_id
-                        .clone()
-                        .or(content_hash)
-                        .unwrap_or_default();
+                    let chunk_key = source_id.clone().or(content_hash).unwrap_or_default();
                     match seen_chunks.iter().position(|k| *k == chunk_key) {
                         Some(i) => chunk = Some((i + 1) as u32),
                         None => {
