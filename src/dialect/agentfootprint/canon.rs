@@ -9,7 +9,7 @@
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
-use xxhash_rust::xxh3::{Xxh3, xxh3_128_with_seed};
+use xxhash_rust::xxh3::xxh3_128_with_seed;
 
 const NULL: u64 = 1;
 const BOOL: u64 = 2;
@@ -53,28 +53,35 @@ pub(super) fn string(s: &str) -> u128 {
     xxh3_128_with_seed(s.as_bytes(), STRING)
 }
 
+/// Hashes pairs in order, one fixed-size one-shot hash per pair (no
+/// streaming state to copy into).
+pub(super) fn fold(seed: u64, pairs: impl Iterator<Item = (u128, u128)>) -> u128 {
+    let mut acc = xxh3_128_with_seed(&[], seed);
+    let mut buf = [0u8; 48];
+    for (a, b) in pairs {
+        buf[..16].copy_from_slice(&acc.to_le_bytes());
+        buf[16..32].copy_from_slice(&a.to_le_bytes());
+        buf[32..].copy_from_slice(&b.to_le_bytes());
+        acc = xxh3_128_with_seed(&buf, seed);
+    }
+    acc
+}
+
 /// An array of element hashes, in order.
 fn array(items: &[(u128, u128)]) -> u128 {
-    let mut h = Xxh3::with_seed(ARRAY);
-    for (item, _) in items {
-        h.update(&item.to_le_bytes());
-    }
-    h.digest128()
+    fold(ARRAY, items.iter().copied())
 }
 
 /// An object of (key hash, value hash) entries in input order: sorted by
 /// key, the last of equal keys kept.
 fn object(entries: &mut [(u128, u128)]) -> u128 {
     entries.sort_by_key(|e| e.0);
-    let mut h = Xxh3::with_seed(OBJECT);
-    for (i, (k, v)) in entries.iter().enumerate() {
-        if entries.get(i + 1).is_some_and(|next| next.0 == *k) {
-            continue;
-        }
-        h.update(&k.to_le_bytes());
-        h.update(&v.to_le_bytes());
-    }
-    h.digest128()
+    let kept = entries
+        .iter()
+        .enumerate()
+        .filter(|&(i, (k, _))| entries.get(i + 1).is_none_or(|next| next.0 != *k))
+        .map(|(_, e)| *e);
+    fold(OBJECT, kept)
 }
 
 /// The object whose (key hash, value hash) entries are `scratch[mark..]`,

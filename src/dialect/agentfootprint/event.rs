@@ -392,18 +392,20 @@ pub(super) fn event_key(
     time_ms: Option<f64>,
     payload: u128,
 ) -> u128 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    let mut part = |b: &[u8]| {
-        h.update(&(b.len() as u64).to_le_bytes());
-        h.update(b);
-    };
-    part(kind.as_bytes());
-    part(run.as_bytes());
-    part(meta.stage.as_deref().unwrap_or("").as_bytes());
-    part(&meta.offset.map_or(Vec::new(), |o| o.to_le_bytes().to_vec()));
-    part(&time_ms.map_or([0xff; 8], f64::to_le_bytes));
-    part(&payload.to_le_bytes());
-    h.digest128()
+    use super::canon::{float, fold, string, unsigned};
+    let parts = [
+        (string(kind), string(run)),
+        (
+            string(meta.stage.as_deref().unwrap_or("")),
+            meta.offset.unwrap_or(0),
+        ),
+        (
+            unsigned(u64::from(meta.offset.is_some())),
+            time_ms.map_or(0, float),
+        ),
+        (payload, 0),
+    ];
+    fold(0, parts.into_iter())
 }
 
 /// The event of a line or record whose type `kind` is an agentfootprint
@@ -412,7 +414,7 @@ pub(super) fn event_of(
     kind: &str,
     fields: Fields,
     payload_run: Option<&str>,
-    meta: Meta<'_>,
+    meta: &Meta<'_>,
     timestamp: Option<f64>,
     payload_hash: u128,
     line: u64,
@@ -420,13 +422,13 @@ pub(super) fn event_of(
     // The audit's genesis record names its run in the payload as well.
     let run_id = meta.run_id.as_deref().or(payload_run)?;
     let time_ms = meta.wall_clock_ms.or(timestamp);
-    let key = event_key(kind, run_id, &meta, time_ms, payload_hash);
+    let key = event_key(kind, run_id, meta, time_ms, payload_hash);
     Some(Event {
         kind: Kind::of(kind),
         completes: kind.ends_with("agent.turn_end"),
         fields,
         run_id: Some(run_id.to_owned()),
-        session_id: meta.session_id.map(Cow::into_owned),
+        session_id: meta.session_id.as_deref().map(str::to_owned),
         time_ms,
         composition: meta
             .composition

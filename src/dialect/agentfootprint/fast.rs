@@ -23,20 +23,31 @@ const SLOTS: usize = 8;
 /// Reads one event line or record, or None when the `Value` reader must.
 pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>) -> Option<Item> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let top = de.deserialize_map(Top { scratch }).ok()?;
+    let mut top = TopOut {
+        kind: None,
+        event_type: None,
+        read_for: None,
+        payload: Payload::absent(),
+        meta: Meta::default(),
+        timestamp: None,
+    };
+    de.deserialize_map(Top {
+        scratch,
+        out: &mut top,
+    })
+    .ok()?;
     de.end().ok()?;
-    let kind = match (top.kind, top.event_type) {
+    let kind = match (&top.kind, &top.event_type) {
         (Some(Some(k)), _) | (None | Some(None), Some(Some(k))) => k,
         _ => return None,
     };
     if !kind.starts_with(EVENT_PREFIX) && !kind.starts_with("audit.") {
         return Some(Item::Skipped);
     }
-    let payload = match top.payload {
-        Some((read_for, _)) if read_for != kind => return None,
-        Some((_, p)) => p,
-        None => Payload::absent(),
-    };
+    if top.read_for.as_ref().is_some_and(|r| r != kind) {
+        return None;
+    }
+    let payload = &top.payload;
     let k = Kind::of(&kind);
     let keys = k.keys();
     let get = |name: &str| {
@@ -47,7 +58,7 @@ pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>
     let fields = Fields::read(k, &get);
     let run = payload.run.as_ref().and_then(|g| Field::G(g).str());
     let timestamp = top.timestamp.as_ref().and_then(|g| Field::G(g).f64());
-    match event_of(&kind, fields, run, top.meta, timestamp, payload.hash, line) {
+    match event_of(kind, fields, run, &top.meta, timestamp, payload.hash, line) {
         Some(e) => Some(Item::Event(Box::new(e))),
         None => Some(Item::Skipped),
     }
@@ -75,14 +86,17 @@ impl Payload<'_> {
 struct TopOut<'de> {
     kind: Option<Option<Cow<'de, str>>>,
     event_type: Option<Option<Cow<'de, str>>>,
-    /// The type it was read for, and the payload.
-    payload: Option<(Cow<'de, str>, Payload<'de>)>,
+    /// The type the payload was read for, when there is a payload.
+    read_for: Option<Cow<'de, str>>,
+    payload: Payload<'de>,
     meta: Meta<'de>,
     timestamp: Option<Got<'de>>,
 }
 
-struct Top<'s> {
+/// Reads the event object into `out` (in place: the output is large).
+struct Top<'s, 'o, 'de> {
     scratch: &'s mut Vec<(u128, u128)>,
+    out: &'o mut TopOut<'de>,
 }
 
 fn bail<E: de::Error>() -> E {
@@ -99,19 +113,13 @@ fn type_of<E: de::Error>(g: Got<'_>) -> Result<Option<Cow<'_, str>>, E> {
     }
 }
 
-impl<'de> Visitor<'de> for Top<'_> {
-    type Value = TopOut<'de>;
+impl<'de> Visitor<'de> for Top<'_, '_, 'de> {
+    type Value = ();
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("an event object")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopOut<'de>, A::Error> {
-        let mut out = TopOut {
-            kind: None,
-            event_type: None,
-            payload: None,
-            meta: Meta::default(),
-            timestamp: None,
-        };
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let out = self.out;
         let (mut meta_seen, mut timestamp_seen, mut format_seen, mut header_seen) =
             (false, false, false, false);
         let once = |seen: &mut bool| {
@@ -138,18 +146,19 @@ impl<'de> Visitor<'de> for Top<'_> {
                     *slot = Some(type_of(got.1)?);
                 }
                 "payload" => {
-                    if out.payload.is_some() {
+                    if out.read_for.is_some() {
                         return Err(bail());
                     }
                     let read_for = match (&out.kind, &out.event_type) {
                         (Some(Some(k)), _) | (None | Some(None), Some(Some(k))) => k.clone(),
                         _ => return Err(bail()),
                     };
-                    let p = map.next_value_seed(PayloadSeed {
+                    map.next_value_seed(PayloadSeed {
                         kind: Kind::of(&read_for),
                         scratch: &mut *self.scratch,
+                        out: &mut out.payload,
                     })?;
-                    out.payload = Some((read_for, p));
+                    out.read_for = Some(read_for);
                 }
                 "meta" => {
                     once(&mut meta_seen)?;
@@ -181,7 +190,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -276,63 +285,68 @@ impl<'de> Visitor<'de> for GotSeed<'_> {
     }
 }
 
-/// A payload, read for the event type `kind`.
-struct PayloadSeed<'s> {
+/// A payload, read for the event type `kind` into `out` (which starts
+/// absent).
+struct PayloadSeed<'s, 'o, 'de> {
     kind: Kind,
     scratch: &'s mut Vec<(u128, u128)>,
+    out: &'o mut Payload<'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for PayloadSeed<'_> {
-    type Value = Payload<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+impl<'de> DeserializeSeed<'de> for PayloadSeed<'_, '_, 'de> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl PayloadSeed<'_> {
+impl PayloadSeed<'_, '_, '_> {
     /// A payload that is not an object: no fields.
-    fn other<'de>(hash: u128) -> Payload<'de> {
-        Payload {
-            hash,
-            ..Payload::absent()
-        }
+    fn other(self, hash: u128) {
+        self.out.hash = hash;
     }
 }
 
-impl<'de> Visitor<'de> for PayloadSeed<'_> {
-    type Value = Payload<'de>;
+impl<'de> Visitor<'de> for PayloadSeed<'_, '_, 'de> {
+    type Value = ();
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a payload")
     }
     fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
-        Ok(Self::other(canon::boolean(b)))
+        self.other(canon::boolean(b));
+        Ok(())
     }
     fn visit_i64<E>(self, i: i64) -> Result<Self::Value, E> {
-        Ok(Self::other(canon::signed(i)))
+        self.other(canon::signed(i));
+        Ok(())
     }
     fn visit_u64<E>(self, u: u64) -> Result<Self::Value, E> {
-        Ok(Self::other(canon::unsigned(u)))
+        self.other(canon::unsigned(u));
+        Ok(())
     }
     fn visit_f64<E>(self, f: f64) -> Result<Self::Value, E> {
-        Ok(Self::other(canon::float(f)))
+        self.other(canon::float(f));
+        Ok(())
     }
     fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(Self::other(canon::string(s)))
+        self.other(canon::string(s));
+        Ok(())
     }
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(Self::other(canon::null()))
+        self.other(canon::null());
+        Ok(())
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Ok(Self::other(
-            Walk {
-                scratch: self.scratch,
-            }
-            .visit_seq(seq)?,
-        ))
+        let h = Walk {
+            scratch: &mut *self.scratch,
+        }
+        .visit_seq(seq)?;
+        self.other(h);
+        Ok(())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let keys = self.kind.keys();
-        let mut out = Payload::absent();
+        let out = self.out;
         let mark = self.scratch.len();
         let mut first = true;
         while let Some(key) = map.next_key_seed(Key { first })? {
@@ -360,7 +374,7 @@ impl<'de> Visitor<'de> for PayloadSeed<'_> {
             self.scratch.push((canon::string(&key), h));
         }
         out.hash = canon::object_of(self.scratch, mark);
-        Ok(out)
+        Ok(())
     }
 }
 

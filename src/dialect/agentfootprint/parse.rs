@@ -123,7 +123,7 @@ pub(super) fn parse_event_value(bytes: &[u8], line: u64, in_document: bool) -> I
     let run = payload.get("runId").and_then(Value::as_str);
     let timestamp = e.timestamp.as_ref().and_then(Value::as_f64);
     let hash = super::canon::of_value(&payload);
-    match event_of(&kind, fields, run, meta, timestamp, hash, line) {
+    match event_of(&kind, fields, run, &meta, timestamp, hash, line) {
         Some(e) => Item::Event(Box::new(e)),
         None => Item::Skipped,
     }
@@ -282,10 +282,10 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
 }
 
 /// The events of a group, in input order.
-pub(super) fn events_of(records: Vec<crate::dialect::Record>) -> Vec<Event> {
+pub(super) fn events_of(records: Vec<crate::dialect::Record>) -> Vec<Box<Event>> {
     records
         .into_iter()
-        .filter_map(|r| r.body.downcast::<Event>().ok().map(|b| *b))
+        .filter_map(|r| r.body.downcast::<Event>().ok())
         .collect()
 }
 
@@ -435,7 +435,7 @@ type InjectionKey = (String, Option<String>, Option<String>, Option<String>);
 /// Builds one run from its events, in dispatch order.
 /// `run_id` is the group's id: the run id of every event.
 pub(super) fn build(
-    events: Vec<Event>,
+    events: Vec<Box<Event>>,
     run_id: &str,
     agent_flag: Option<&str>,
 ) -> Result<Run, String> {
@@ -497,10 +497,15 @@ pub(super) fn build(
     let mut seen_chunks: Vec<String> = Vec::new();
     let mut composition = None;
     for e in events {
+        let Event {
+            fields,
+            composition: c,
+            ..
+        } = *e;
         if composition.is_none() {
-            composition = e.composition;
+            composition = c;
         }
-        match e.fields {
+        match fields {
             Fields::RunConfigured { agent_id, model } => {
                 configured_agent = configured_agent.or(agent_id);
                 if run.model.is_none() {
