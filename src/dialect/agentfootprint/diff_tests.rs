@@ -204,3 +204,57 @@ fn canonical_hash_is_value_equality() {
         }
     }
 }
+
+#[test]
+fn one_pass_reader_agrees_on_hostile_lines() {
+    let m = r#""meta":{"runId":"r","wallClockMs":1700000000000}"#;
+    let lines = [
+        format!(
+            r#"{{"type":"agentfootprint.x","meta":{{"runId":"r","wallClockMs":1,"o":{{"$serde_json::private::RawValue":"nope"}}}}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.x","payload":{{"$serde_json::private::RawValue":"5"}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.x","payload":{{"a":{{"$serde_json::private::RawValue":"[1]"}}}},{m}}}"#
+        ),
+        format!(
+            r#"{{"payload":{{"userPrompt":"q"}},"type":"agentfootprint.agent.turn_start",{m}}}"#
+        ),
+        format!(
+            r#"{{"eventType":"audit.x","payload":{{"userPrompt":"q"}},"type":"agentfootprint.agent.turn_start",{m}}}"#
+        ),
+        format!(
+            r#"{{"type":null,"eventType":"agentfootprint.agent.turn_start","payload":{{"userPrompt":"q"}},{m}}}"#
+        ),
+        format!(r#"{{"type":"agentfootprint.x","payload":{{}},"payload":null,{m}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","payload":{{"z":"\ud800"}},{m}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","payload":{{"z":1e400}},{m}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","meta":{{"runId":"r","z":"\udc00"}}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","meta":{{"runId":"r","z":[-1e999]}}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","z":"\ud800","w":1e400,{m}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","format":null,"header":{{}},{m}}}"#),
+        r#"{"format":"agentfootprint.recording.v1"}"#.to_owned(),
+        r#"["agentfootprint.x",null,{},{"runId":"r","wallClockMs":1}]"#.to_owned(),
+        format!(r#"{{"type":5,{m}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","payload":[1,{{"a":2}}],{m}}}"#),
+        format!(r#"{{"type":"agentfootprint.x","payload":{{"runId":"p"}},"meta":{{"runId":7}}}}"#),
+        format!(
+            r#"{{"type":"agentfootprint.stream.llm_end","payload":{{"content":"a","content":5,"usage":null,"durationMs":-3}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.context.injected","payload":{{"rawContent":7,"contentSummary":"s\u0041","rankPosition":2.0,"retrievalScore":-0}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.x","meta":{{"runId":"r","compositionPath":["a",1,"b",{{}}],"compositionPath":"c"}}}}"#
+        ),
+        format!(r#"{{"\u0074ype":"agentfootprint.x",{m}}} "#),
+        format!(r#"{{"type":"agentfootprint.x",{m}}} x"#),
+    ];
+    let mut scratch = Vec::new();
+    for l in &lines {
+        for in_doc in [false, true] {
+            agrees(l, in_doc, &mut scratch);
+        }
+    }
+}

@@ -358,7 +358,9 @@ pub(super) struct Event {
     pub run_id: Option<String>,
     pub session_id: Option<String>,
     pub time_ms: Option<f64>,
-    pub composition: Option<String>,
+    /// Shared with the previous event of the thread when the same (nearly
+    /// every event repeats its agent's path): no allocation per event.
+    pub composition: Option<std::sync::Arc<str>>,
     pub line: u64,
     pub export: Export,
     /// Identity across exports (see [`event_key`]).
@@ -408,6 +410,20 @@ pub(super) fn event_key(
     fold(0, parts.into_iter())
 }
 
+/// `s` as an `Arc`, the thread's last one when equal.
+fn shared(s: &str) -> std::sync::Arc<str> {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<std::sync::Arc<str>>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match last.as_ref() {
+            Some(a) if **a == *s => a.clone(),
+            _ => last.insert(std::sync::Arc::from(s)).clone(),
+        }
+    })
+}
+
 /// The event of a line or record whose type `kind` is an agentfootprint
 /// event, or None when it names no run (skipped).
 pub(super) fn event_of(
@@ -433,7 +449,7 @@ pub(super) fn event_of(
         composition: meta
             .composition
             .as_deref()
-            .map(|s| s.strip_prefix("Agent:").unwrap_or(s).to_owned()),
+            .map(|s| shared(s.strip_prefix("Agent:").unwrap_or(s))),
         line,
         export: Export::Events,
         key,

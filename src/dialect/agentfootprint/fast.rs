@@ -476,11 +476,7 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
                         scratch: &mut *self.scratch,
                     })?;
                 }
-                _ => {
-                    map.next_value_seed(GotSeed {
-                        scratch: &mut *self.scratch,
-                    })?;
-                }
+                _ => map.next_value_seed(Check)?,
             }
         }
         Ok(m)
@@ -539,5 +535,52 @@ impl<'de> Visitor<'de> for LastString<'_> {
             }
         }
         Ok(last)
+    }
+}
+
+/// Any value, validated as `Value` would read it, and dropped.
+struct Check;
+
+impl<'de> DeserializeSeed<'de> for Check {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Check {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Check)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut first = true;
+        while map.next_key_seed(Key { first })?.is_some() {
+            first = false;
+            map.next_value_seed(Check)?;
+        }
+        Ok(())
     }
 }

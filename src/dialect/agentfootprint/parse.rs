@@ -700,7 +700,7 @@ pub(super) fn build(
         Some(a) => a.to_owned(),
         None => configured_agent
             .or(genesis_agent)
-            .or(composition)
+            .or(composition.map(|c| c.to_string()))
             .unwrap_or_else(|| DEFAULT_AGENT.to_owned()),
     };
     Ok(run)
