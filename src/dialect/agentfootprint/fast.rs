@@ -48,7 +48,7 @@ pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>
         return None;
     }
     let payload = &top.payload;
-    let k = Kind::of(&kind);
+    let k = Kind::of(kind);
     let keys = k.keys();
     let get = |name: &str| {
         let i = keys.iter().position(|k| *k == name);

@@ -281,7 +281,9 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
     Ok(out)
 }
 
-/// The events of a group, in input order.
+/// The events of a group, in input order, still boxed as the records held
+/// them (an event is a few hundred bytes: no copy out of its box).
+#[allow(clippy::vec_box)]
 pub(super) fn events_of(records: Vec<crate::dialect::Record>) -> Vec<Box<Event>> {
     records
         .into_iter()
@@ -434,6 +436,7 @@ type InjectionKey = (String, Option<String>, Option<String>, Option<String>);
 
 /// Builds one run from its events, in dispatch order.
 /// `run_id` is the group's id: the run id of every event.
+#[allow(clippy::vec_box)] // the events as `events_of` gives them
 pub(super) fn build(
     events: Vec<Box<Event>>,
     run_id: &str,
