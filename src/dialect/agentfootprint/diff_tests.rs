@@ -259,3 +259,52 @@ fn one_pass_reader_agrees_on_hostile_lines() {
         }
     }
 }
+
+/// The corpus's event lines and records, read once.
+fn events() -> &'static [(String, bool)] {
+    static EVENTS: std::sync::OnceLock<Vec<(String, bool)>> = std::sync::OnceLock::new();
+    EVENTS.get_or_init(|| {
+        corpus()
+            .into_iter()
+            .filter(|(t, d)| matches!(parse_event_value(t.as_bytes(), 9, *d), Item::Event(_)))
+            .collect()
+    })
+}
+
+/// One edit: at a fraction of the length, delete, replace or insert a byte.
+fn edit() -> impl proptest::strategy::Strategy<Value = (f64, u8, u8)> {
+    use proptest::prelude::*;
+    let bytes = prop_oneof![
+        proptest::sample::select(b"\"\\{}[],:0123456789-+eE.ntfrlu \t\n".to_vec()),
+        0x01u8..0x7f,
+    ];
+    (0.0..1.0f64, 0u8..3, bytes)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+    #[test]
+    fn one_pass_reader_agrees_on_random_edits(
+        pick in proptest::prelude::any::<proptest::sample::Index>(),
+        edits in proptest::collection::vec(edit(), 1..5),
+    ) {
+        let events = events();
+        proptest::prop_assume!(!events.is_empty());
+        let (text, in_doc) = &events[pick.index(events.len())];
+        let mut b = text.as_bytes().to_vec();
+        for (at, op, byte) in edits {
+            let i = ((b.len() as f64) * at) as usize;
+            match op {
+                0 if i < b.len() => {
+                    b.remove(i);
+                }
+                1 if i < b.len() => b[i] = byte,
+                _ => b.insert(i.min(b.len()), byte),
+            }
+        }
+        if let Ok(s) = std::str::from_utf8(&b) {
+            agrees(s, *in_doc, &mut Vec::new());
+        }
+    }
+}
