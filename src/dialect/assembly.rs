@@ -102,12 +102,11 @@ impl Default for Assembly {
     }
 }
 
+/// One-shot: the family picks the seed (the streaming hasher copied every
+/// id into its buffer, per record).
 fn group_key(family: &str, id: &str) -> u128 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(family.as_bytes());
-    h.update(&[0]);
-    h.update(id.as_bytes());
-    h.digest128()
+    let seed = xxhash_rust::xxh3::xxh3_64(family.as_bytes());
+    xxhash_rust::xxh3::xxh3_128_with_seed(id.as_bytes(), seed)
 }
 
 impl Assembly {

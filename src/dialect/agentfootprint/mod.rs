@@ -167,9 +167,9 @@ impl Dialect for Agentfootprint {
         out: &mut Vec<Record>,
         _warnings: &mut crate::messages::Warnings,
     ) -> Parsed<'a> {
-        match parse::parse_event(line.as_bytes(), 0, false) {
+        match parse::parse_event(line, 0, false) {
             parse::Item::Event(e) => {
-                out.push(parse::record(*e, true));
+                out.push(parse::record(e, true));
                 Parsed::Records(1)
             }
             parse::Item::Skipped => Parsed::Skipped,
@@ -181,12 +181,13 @@ impl Dialect for Agentfootprint {
     }
     fn assemble(
         &self,
-        _group: &str,
+        group: &str,
         records: Vec<Record>,
         opts: &AssembleOptions,
     ) -> Result<Box<dyn Assembled>, String> {
         let events = parse::events_of(records);
-        parse::build(&events, parse::agent_of(opts)).map(|r| Box::new(r) as Box<dyn Assembled>)
+        parse::build(events, group, parse::agent_of(opts))
+            .map(|r| Box::new(r) as Box<dyn Assembled>)
     }
 }
 
@@ -205,11 +206,16 @@ impl Assembled for Run {
     }
 }
 
+mod canon;
+mod event;
+mod fast;
 mod parse;
 mod run;
 
 pub use parse::{bounded_len, read_runs};
 pub use run::*;
 
+#[cfg(test)]
+mod diff_tests;
 #[cfg(test)]
 mod tests;

@@ -4,19 +4,8 @@
 
 use super::*;
 
-/// One event, normalised across the three exports.
-pub(super) struct Event {
-    kind: String,
-    payload: Value,
-    run_id: Option<String>,
-    session_id: Option<String>,
-    time_ms: Option<f64>,
-    composition: Option<String>,
-    line: u64,
-    export: Export,
-    /// Identity across exports (see [`event_key`]).
-    key: u128,
-}
+pub(super) use super::event::Event;
+use super::event::{Field, Fields, Kind, Meta, event_of};
 
 /// An event line or record as written.
 #[derive(Deserialize)]
@@ -38,6 +27,7 @@ struct EventIn {
 }
 
 /// What reading one line or record gave.
+#[derive(Debug, PartialEq)]
 pub(super) enum Item {
     Event(Box<Event>),
     /// Valid, but not an event of any run.
@@ -59,7 +49,22 @@ fn reason_of(e: &serde_json::Error, with_column: bool) -> String {
     }
 }
 
-pub(super) fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
+/// Reads one event line or record: the one-pass reader ([`super::fast`]),
+/// or the `Value` reader where it declines.
+pub(super) fn parse_event(text: &str, line: u64, in_document: bool) -> Item {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<(u128, u128)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let fast = SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        s.clear();
+        super::fast::parse_event(text, line, &mut s)
+    });
+    fast.unwrap_or_else(|| parse_event_value(text.as_bytes(), line, in_document))
+}
+
+/// The reference reader: the event as a `Value` tree, then its fields.
+pub(super) fn parse_event_value(bytes: &[u8], line: u64, in_document: bool) -> Item {
     let e: EventIn = match serde_json::from_slice(bytes) {
         Ok(e) => e,
         Err(err) if err.classify() == serde_json::error::Category::Data => {
@@ -99,41 +104,29 @@ pub(super) fn parse_event(bytes: &[u8], line: u64, in_document: bool) -> Item {
     if !kind.starts_with(EVENT_PREFIX) && !kind.starts_with("audit.") {
         return Item::Skipped;
     }
-    let meta = e.meta.unwrap_or(Value::Null);
-    let str_of = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_owned);
-    let run_id = str_of("runId");
-    let payload = e.payload.unwrap_or(Value::Null);
-    // The audit's genesis record names its run in the payload as well.
-    let run_id = run_id.or_else(|| {
-        payload
-            .get("runId")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    });
-    if run_id.is_none() {
-        return Item::Skipped;
-    }
-    let time_ms = meta
-        .get("wallClockMs")
-        .and_then(Value::as_f64)
-        .or_else(|| e.timestamp.as_ref().and_then(Value::as_f64));
-    let composition = meta
-        .get("compositionPath")
-        .and_then(Value::as_array)
-        .and_then(|a| a.iter().rev().find_map(Value::as_str))
-        .map(|s| s.strip_prefix("Agent:").unwrap_or(s).to_owned());
-    let key = event_key(&kind, run_id.as_deref(), time_ms, &meta, &payload);
-    Item::Event(Box::new(Event {
-        key,
-        kind,
-        payload,
-        run_id,
+    let meta_value = e.meta.unwrap_or(Value::Null);
+    let str_of = |k: &str| meta_value.get(k).and_then(Value::as_str).map(Cow::Borrowed);
+    let meta = Meta {
+        run_id: str_of("runId"),
         session_id: str_of("sessionId"),
-        time_ms,
-        composition,
-        line,
-        export: Export::Events,
-    }))
+        wall_clock_ms: meta_value.get("wallClockMs").and_then(Value::as_f64),
+        composition: meta_value
+            .get("compositionPath")
+            .and_then(Value::as_array)
+            .and_then(|a| a.iter().rev().find_map(Value::as_str))
+            .map(Cow::Borrowed),
+        stage: str_of("runtimeStageId"),
+        offset: meta_value.get("runOffsetMs").map(super::canon::of_value),
+    };
+    let payload = e.payload.unwrap_or(Value::Null);
+    let fields = Fields::read(Kind::of(&kind), &|k| payload.get(k).map(Field::V));
+    let run = payload.get("runId").and_then(Value::as_str);
+    let timestamp = e.timestamp.as_ref().and_then(Value::as_f64);
+    let hash = super::canon::of_value(&payload);
+    match event_of(&kind, fields, run, &meta, timestamp, hash, line) {
+        Some(e) => Item::Event(Box::new(e)),
+        None => Item::Skipped,
+    }
 }
 
 /// The parts of a recording or audit bundle this dialect reads.
@@ -193,51 +186,14 @@ pub(super) fn is_document(first: &[u8]) -> bool {
     }
 }
 
-/// The de-duplication key of an event: its type, run, stage, offset in the
-/// run, time and payload. The same event read twice (a file given twice, or the
-/// same run in another export: event lines, a recording, a verbatim audit)
-/// counts once, while a run split over files (log rotation) assembles
-/// whole. Two events of one stage at the same millisecond differ by payload.
-fn event_key(
-    kind: &str,
-    run: Option<&str>,
-    time_ms: Option<f64>,
-    meta: &Value,
-    payload: &Value,
-) -> u128 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    let mut part = |b: &[u8]| {
-        h.update(&(b.len() as u64).to_le_bytes());
-        h.update(b);
-    };
-    part(kind.as_bytes());
-    part(run.unwrap_or("").as_bytes());
-    part(
-        meta.get("runtimeStageId")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .as_bytes(),
-    );
-    part(
-        meta.get("runOffsetMs")
-            .map(Value::to_string)
-            .unwrap_or_default()
-            .as_bytes(),
-    );
-    part(&time_ms.map_or([0xff; 8], f64::to_le_bytes));
-    // serde_json's map is ordered by key: the same payload gives the same bytes.
-    part(&serde_json::to_vec(payload).unwrap_or_default());
-    h.digest128()
-}
-
 /// One event as a record of its run.
-pub(super) fn record(e: Event, counted: bool) -> crate::dialect::Record {
+pub(super) fn record(mut e: Box<Event>, counted: bool) -> crate::dialect::Record {
     crate::dialect::Record {
-        group: e.run_id.clone().unwrap_or_default(),
+        group: e.run_id.take().unwrap_or_default(),
         key: counted.then_some(e.key),
         counted,
-        completes: e.kind.ends_with("agent.turn_end"),
-        body: Box::new(e),
+        completes: e.completes,
+        body: e,
     }
 }
 
@@ -309,7 +265,7 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
     let mut last_pos = 0u64;
     for g in assembly.finish() {
         let events = events_of(g.records);
-        match build(&events, agent_of(&opts)) {
+        match build(events, &g.id, agent_of(&opts)) {
             Ok(mut run) => {
                 run.line = g.line.max(last_pos + 1);
                 last_pos = run.line;
@@ -325,11 +281,13 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
     Ok(out)
 }
 
-/// The events of a group, in input order.
-pub(super) fn events_of(records: Vec<crate::dialect::Record>) -> Vec<Event> {
+/// The events of a group, in input order, still boxed as the records held
+/// them (an event is a few hundred bytes: no copy out of its box).
+#[allow(clippy::vec_box)]
+pub(super) fn events_of(records: Vec<crate::dialect::Record>) -> Vec<Box<Event>> {
     records
         .into_iter()
-        .filter_map(|r| r.body.downcast::<Event>().ok().map(|b| *b))
+        .filter_map(|r| r.body.downcast::<Event>().ok())
         .collect()
 }
 
@@ -381,10 +339,10 @@ pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecor
         let at = (raw.get().as_ptr() as usize).saturating_sub(base);
         let line = line_at(data, cursor, at);
         cursor = (at.max(cursor.0), line);
-        match parse_event(raw.get().as_bytes(), line, true) {
+        match parse_event(raw.get(), line, true) {
             Item::Event(mut e) => {
                 e.export = export;
-                out.records.push((line, record(*e, true)));
+                out.records.push((line, record(e, true)));
             }
             Item::Skipped => out.skipped += 1,
             Item::Invalid(reason) => out.invalid(line, reason),
@@ -406,8 +364,9 @@ pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecor
         };
         // A note for the run, not a record: it is not counted.
         let e = Event {
-            kind: NOTE_KIND.into(),
-            payload: Value::String(note),
+            kind: Kind::Note,
+            completes: false,
+            fields: Fields::Note(note),
             run_id: Some(id),
             session_id: None,
             time_ms: None,
@@ -416,12 +375,9 @@ pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecor
             export,
             key: 0,
         };
-        out.records.push((0, record(e, false)));
+        out.records.push((0, record(Box::new(e), false)));
     }
 }
-
-/// The kind of the note a document adds about its run.
-const NOTE_KIND: &str = "grounding-audit.note";
 
 /// `[N chars]`: a bounded audit's stand-in for text.
 pub fn bounded_len(s: &str) -> Option<u64> {
@@ -445,15 +401,6 @@ fn time_of(ms: f64) -> Option<DateTime<Utc>> {
             t.checked_add_signed(chrono::Duration::nanoseconds(nanos.min(999_999) as i64))
         })
         .filter(crate::model::in_years)
-}
-
-fn as_count(v: Option<&Value>) -> Option<u64> {
-    let v = v?;
-    v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|x| *x >= 0.0 && x.fract() == 0.0 && *x < 1.8e19)
-            .map(|x| x as u64)
-    })
 }
 
 /// Splits `memory:<ragId>#<chunkId>` into (ragId, chunkId).
@@ -488,17 +435,23 @@ fn doc_attribute(raw: &str) -> Option<String> {
 type InjectionKey = (String, Option<String>, Option<String>, Option<String>);
 
 /// Builds one run from its events, in dispatch order.
-pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, String> {
+/// `run_id` is the group's id: the run id of every event.
+#[allow(clippy::vec_box)] // the events as `events_of` gives them
+pub(super) fn build(
+    events: Vec<Box<Event>>,
+    run_id: &str,
+    agent_flag: Option<&str>,
+) -> Result<Run, String> {
     let first = events
         .iter()
-        .find(|e| e.kind != NOTE_KIND)
+        .find(|e| e.kind != Kind::Note)
         .ok_or("a run with no events")?;
     let export = events
         .iter()
         .map(|e| e.export)
         .find(|x| *x != Export::Events)
         .unwrap_or(Export::Events);
-    let run_id = first.run_id.clone().unwrap_or_default();
+    let run_id = run_id.to_owned();
     let created_at = events
         .iter()
         .find_map(|e| e.time_ms)
@@ -527,91 +480,64 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
         model: None,
         notes: Vec::new(),
     };
-    for e in events {
-        if e.kind == "audit.genesis" {
-            mode = e
-                .payload
-                .get("payloadMode")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            genesis_agent = e
-                .payload
-                .get("agent")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
+    for e in &events {
+        if let Fields::Genesis { mode: m, agent } = &e.fields {
+            mode.clone_from(m);
+            genesis_agent.clone_from(agent);
         }
     }
     run.bounded = mode.as_deref() == Some("bounded");
     // Only an audit bundle replaces text by lengths; elsewhere "[5 chars]" is text.
     let pattern = export == Export::Audit && mode.as_deref() != Some("verbatim");
-    let text = |v: Option<&Value>| -> Option<Text> {
-        let s = v?.as_str()?;
-        match bounded_len(s) {
+    let text = |v: Option<String>| -> Option<Text> {
+        let s = v?;
+        match bounded_len(&s) {
             Some(n) if pattern => Some(Text::Bounded(n)),
-            _ => Some(Text::Observed(s.to_owned())),
+            _ => Some(Text::Observed(s)),
         }
     };
     let mut seen_injections: Vec<InjectionKey> = Vec::new();
     let mut seen_chunks: Vec<String> = Vec::new();
     let mut composition = None;
     for e in events {
-        let p = &e.payload;
-        let field = |k: &str| p.get(k);
-        let string = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_owned);
+        let Event {
+            fields,
+            composition: c,
+            ..
+        } = *e;
         if composition.is_none() {
-            composition = e.composition.clone();
+            composition = c;
         }
-        match e.kind.strip_prefix(EVENT_PREFIX).unwrap_or(&e.kind) {
-            "agent.run_configured" => {
-                configured_agent = configured_agent.or_else(|| string("agentId"));
+        match fields {
+            Fields::RunConfigured { agent_id, model } => {
+                configured_agent = configured_agent.or(agent_id);
                 if run.model.is_none() {
-                    run.model = p
-                        .get("llm")
-                        .and_then(|l| l.get("model"))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned);
+                    run.model = model;
                 }
             }
-            "agent.turn_start" if run.question.is_none() => {
-                run.question = text(field("userPrompt"));
+            Fields::TurnStart { prompt } if run.question.is_none() => {
+                run.question = text(prompt);
             }
-            "stream.llm_start" => {
-                if let Some(m) = string("model") {
-                    run.model = Some(m);
-                }
+            Fields::LlmStart { model: Some(m) } => run.model = Some(m),
+            Fields::Retrieved {
+                k,
+                threshold,
+                candidates,
+            } => {
+                run.retrievals.push((k, threshold));
+                run.candidates.extend(candidates);
             }
-            "memory.retrieved" => {
-                run.retrievals.push((
-                    as_count(field("k")),
-                    field("threshold").and_then(Value::as_f64),
-                ));
-                for c in field("candidates")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    let Some(id) = c.get("id").and_then(Value::as_str) else {
-                        continue;
-                    };
-                    run.candidates.push(Candidate {
-                        id: id.to_owned(),
-                        score: c.get("score").and_then(Value::as_f64),
-                        rank: as_count(c.get("rank")),
-                        admitted: c.get("admitted").and_then(Value::as_bool).unwrap_or(false),
-                        reason: c.get("reason").and_then(Value::as_str).map(str::to_owned),
-                        doc_uri: c.get("docUri").and_then(Value::as_str).map(str::to_owned),
-                    });
-                }
-            }
-            "context.injected" => {
-                let source = string("source").unwrap_or_else(|| "unknown".into());
-                let source_id = string("sourceId");
-                let slot = string("slot");
-                let raw = field("rawContent")
-                    .filter(|v| v.is_string())
-                    .or(field("contentSummary"));
-                let hash = string("contentHash")
-                    .or_else(|| raw.and_then(Value::as_str).map(str::to_owned));
+            Fields::Injected {
+                source,
+                source_id,
+                slot,
+                raw,
+                content_hash,
+                score,
+                rank,
+            } => {
+                let source = source.unwrap_or_else(|| "unknown".into());
+                let hash = content_hash.clone().or_else(|| raw.clone());
                 // The system prompt is recomposed at every iteration: the same
                 // injection again is one observation, not two.
                 let key = (source.clone(), slot.clone(), source_id.clone(), hash);
@@ -620,13 +546,9 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
                 }
                 seen_injections.push(key);
                 let content = text(raw);
-                let score = field("retrievalScore").and_then(Value::as_f64);
                 let mut chunk = None;
                 if source == "rag" {
-                    let chunk_key = source_id
-                        .clone()
-                        .or_else(|| string("contentHash"))
-                        .unwrap_or_default();
+                    let chunk_key = source_id.clone().or(content_hash).unwrap_or_default();
                     match seen_chunks.iter().position(|k| *k == chunk_key) {
                         Some(i) => chunk = Some((i + 1) as u32),
                         None => {
@@ -663,52 +585,68 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
                     slot,
                     source_id,
                     score,
-                    rank: as_count(field("rankPosition")),
+                    rank,
                     content,
                     chunk,
                 });
             }
-            "stream.llm_end" => {
-                let withheld = field("contentWithheld").and_then(Value::as_bool) == Some(true);
+            Fields::LlmEnd {
+                withheld,
+                content,
+                iteration,
+                usage,
+                stop_reason,
+                duration_ms,
+                tool_call_count,
+            } => {
                 let output = if withheld {
                     Output::Withheld
                 } else {
-                    match text(field("content")) {
+                    match text(content) {
                         Some(Text::Observed(s)) => Output::Observed(s),
                         Some(Text::Bounded(n)) => Output::Bounded(n),
                         None => Output::Observed(String::new()),
                     }
                 };
                 run.model_calls.push(ModelCall {
-                    iteration: as_count(field("iteration")),
-                    usage: field("usage").cloned(),
+                    iteration,
+                    usage,
                     output,
-                    stop_reason: string("stopReason"),
-                    duration_ms: field("durationMs").and_then(Value::as_f64),
-                    tool_call_count: as_count(field("toolCallCount")),
+                    stop_reason,
+                    duration_ms,
+                    tool_call_count,
                 });
             }
-            "stream.tool_start" => run.tools.push(Tool {
-                name: string("toolName").unwrap_or_else(|| "unknown".into()),
-                call_id: string("toolCallId"),
-                args: field("args").cloned(),
+            Fields::ToolStart {
+                name,
+                call_id,
+                args,
+            } => run.tools.push(Tool {
+                name: name.unwrap_or_else(|| "unknown".into()),
+                call_id,
+                args,
                 result: None,
                 duration_ms: None,
                 error: false,
                 ended: false,
             }),
-            "stream.tool_end" => {
-                let id = string("toolCallId");
+            Fields::ToolEnd {
+                call_id,
+                name,
+                error,
+                result,
+                duration_ms,
+            } => {
                 let open = run
                     .tools
                     .iter()
-                    .position(|t| !t.ended && id.is_some() && t.call_id == id);
+                    .position(|t| !t.ended && call_id.is_some() && t.call_id == call_id);
                 let i = match open {
                     Some(i) => i,
                     None => {
                         run.tools.push(Tool {
-                            name: string("toolName").unwrap_or_else(|| "unknown".into()),
-                            call_id: id,
+                            name: name.unwrap_or_else(|| "unknown".into()),
+                            call_id,
                             args: None,
                             result: None,
                             duration_ms: None,
@@ -720,33 +658,30 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
                 };
                 let t = &mut run.tools[i];
                 t.ended = true;
-                t.error = field("error").and_then(Value::as_bool) == Some(true);
-                t.result = field("result").cloned();
-                t.duration_ms = field("durationMs").and_then(Value::as_f64);
+                t.error = error;
+                t.result = result;
+                t.duration_ms = duration_ms;
             }
-            "agent.turn_end" => {
+            Fields::TurnEnd {
+                final_content,
+                input_tokens,
+                output_tokens,
+                duration_ms,
+                stopped_early,
+            } => {
                 run.turn_end = Some(TurnEnd {
-                    final_content: text(field("finalContent")),
-                    input_tokens: as_count(field("totalInputTokens")),
-                    output_tokens: as_count(field("totalOutputTokens")),
-                    duration_ms: field("durationMs").and_then(Value::as_f64),
-                    stopped_early: field("stoppedEarly").and_then(Value::as_bool),
+                    final_content: text(final_content),
+                    input_tokens,
+                    output_tokens,
+                    duration_ms,
+                    stopped_early,
                 });
             }
-            "agent.evidence_checked" => {
-                let unsupported: Vec<String> = field("unsupported")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|u| {
-                        let v = u.get("value").and_then(Value::as_str)?;
-                        Some(match u.get("shape").and_then(Value::as_str) {
-                            Some(s) => format!("{v} ({s})"),
-                            None => v.to_owned(),
-                        })
-                    })
-                    .collect();
-                let action = string("action").unwrap_or_else(|| "no action".into());
+            Fields::EvidenceChecked {
+                unsupported,
+                action,
+            } => {
+                let action = action.unwrap_or_else(|| "no action".into());
                 // The values are quoted from the answer: free text, shown
                 // only when text is asked for (`Run::unsupported`).
                 run.notes.push(format!(
@@ -755,11 +690,7 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
                 ));
                 run.unsupported.extend(unsupported);
             }
-            _ if e.kind == "grounding-audit.note" => {
-                if let Some(s) = p.as_str() {
-                    run.notes.push(s.to_owned());
-                }
-            }
+            Fields::Note(s) => run.notes.push(s),
             _ => {}
         }
     }
@@ -772,7 +703,7 @@ pub(super) fn build(events: &[Event], agent_flag: Option<&str>) -> Result<Run, S
         Some(a) => a.to_owned(),
         None => configured_agent
             .or(genesis_agent)
-            .or(composition)
+            .or(composition.map(|c| c.to_string()))
             .unwrap_or_else(|| DEFAULT_AGENT.to_owned()),
     };
     Ok(run)

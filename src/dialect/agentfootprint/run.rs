@@ -91,7 +91,7 @@ pub struct RagChunk {
 }
 
 /// One retrieval candidate (`memory.retrieved`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
     pub id: String,
     pub score: Option<f64>,
