@@ -157,7 +157,11 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
         Export::LangSmith => "not a LangSmith run",
         Export::Langfuse => "not a Langfuse observation",
     };
-    let m: Map<String, Value> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
+    let keep = match export {
+        Export::LangSmith => langsmith::kept,
+        Export::Langfuse => langfuse::kept,
+    };
+    let m = super::json::object_keeping(text, keep).map_err(|e| reason(what, &e))?;
     records_of(export, m, text, out).map_err(cap_reason)
 }
 

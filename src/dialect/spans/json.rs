@@ -42,6 +42,125 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
     }
 }
 
+/// One JSON object (the text of a whole line or array element), with only
+/// the members `keep` accepts built as values. Every other member is
+/// checked exactly as a [`Value`] would check it (numbers in range, escapes
+/// and surrogates decoded, the same nesting limit) and then dropped, never
+/// allocated. Acceptance, error messages and positions, and a repeated
+/// key's last value winning are those of `serde_json::from_str::<Map<String,
+/// Value>>`; an export's reader drops the fields it never reads this way
+/// (a prompt in `input` can be most of a row).
+pub(super) fn object_keeping(
+    text: &str,
+    keep: fn(&str) -> bool,
+) -> serde_json::Result<Map<String, Value>> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let m = Keeping(keep).deserialize(&mut de)?;
+    de.end()?;
+    Ok(m)
+}
+
+/// The seed and visitor of [`object_keeping`].
+struct Keeping(fn(&str) -> bool);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Keeping {
+    type Value = Map<String, Value>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Keeping {
+    type Value = Map<String, Value>;
+    // serde_json's own wording for a map, so errors read the same.
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a map")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Map::new())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        let mut m = Map::new();
+        while let Some(Key(k)) = a.next_key()? {
+            if (self.0)(&k) {
+                let v: Value = a.next_value()?;
+                m.insert(k.into_owned(), v);
+            } else {
+                a.next_value::<Checked>()?;
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// A key, borrowed from the text unless it holds an escape.
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(s.to_owned())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// Any JSON value, checked as [`Value`] checks it and then dropped.
+struct Checked;
+
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Checked)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Checked {
+    type Value = Checked;
+    // serde_json's wording for a Value.
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Checked, A::Error> {
+        while a.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Checked, A::Error> {
+        while a.next_key::<Key<'de>>()?.is_some() {
+            a.next_value::<Checked>()?;
+        }
+        Ok(Checked)
+    }
+}
+
 /// A field under any of `names` (snake_case and camelCase spellings), null
 /// counted as absent.
 pub(super) fn field<'a>(m: &'a Map<String, Value>, names: &[&str]) -> Option<&'a Value> {
@@ -362,5 +481,116 @@ mod tests {
         );
         assert_eq!(reply_text(&json!({}), "outputs"), None);
         assert_eq!(reply_text(&json!(""), "output"), None);
+    }
+
+    /// `object_keeping` reads as `from_str::<Map<String, Value>>` and then
+    /// dropping the members `keep` refuses: the same map, or the same error.
+    fn agrees(text: &str, keep: fn(&str) -> bool) {
+        let reference = serde_json::from_str::<Map<String, Value>>(text).map(|mut m| {
+            m.retain(|k, _| keep(k));
+            m
+        });
+        match (object_keeping(text, keep), reference) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text}"),
+            (a, b) => panic!("{text}: {a:?} vs {b:?}"),
+        }
+    }
+
+    fn no_input(k: &str) -> bool {
+        k != "input" && k != "i\u{6e}"
+    }
+
+    #[test]
+    fn keeping_members_reads_as_serde_json_does() {
+        let deep = format!("{{\"input\":{}1{}}}", "[".repeat(200), "]".repeat(200));
+        let lines = [
+            r#"{"id":"a","input":{"x":[1,2,{"y":null}]},"output":"o"}"#,
+            r#"{"id":"a","input":1e400}"#,
+            r#"{"id":"a","input":"\ud800"}"#,
+            r#"{"id":"a","input":"\ud83d\ude00 ok"}"#,
+            r#"{"id":"a","input":{"\ud800":1}}"#,
+            r#"{"id":"a","input":"\x"}"#,
+            r#"{"id":"a","input":-0.0,"output":-0}"#,
+            r#"{"id":"a","input":18446744073709551616,"n":18446744073709551615}"#,
+            r#"{"id":"a","id":"b","input":1,"input":2}"#,
+            r#"{"i\u006e":{"a":1},"\u0069d":"e"}"#,
+            r#"{"id":"a"} x"#,
+            r#"{"id":"a",}"#,
+            r#"{"id":"a" "input":1}"#,
+            r#"{"input":[1,2,]}"#,
+            r#"{"input":tru}"#,
+            r#"{"input":"a
+b"}"#,
+            "{}",
+            " {\"id\" : \"a\" } ",
+            "[]",
+            "null",
+            "5",
+            "\"s\"",
+            "",
+            "{",
+            deep.as_str(),
+        ];
+        for line in lines {
+            agrees(line, no_input);
+            agrees(line, |_| true);
+        }
+        // Every single-byte deletion and substitution of a row.
+        let row = r#"{"id":"o1","trace_id":"t","input":{"q":["a",1.5e3,{"k":null}],"s":"\u00e9\n"},"output":"x [1]","tags":[true,false]}"#;
+        for i in 0..row.len() {
+            let mut cut = row.as_bytes().to_vec();
+            cut.remove(i);
+            if let Ok(t) = std::str::from_utf8(&cut) {
+                agrees(t, no_input);
+            }
+            for b in [
+                b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'0', b'e', b' ', 0x01,
+            ] {
+                let mut sub = row.as_bytes().to_vec();
+                sub[i] = b;
+                if let Ok(t) = std::str::from_utf8(&sub) {
+                    agrees(t, no_input);
+                }
+            }
+        }
+    }
+
+    /// Every row of the shared LangSmith and Langfuse captures reads the same
+    /// through each export's list of dropped fields.
+    #[test]
+    fn keeping_members_agrees_on_the_shared_captures() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces");
+        if !root.exists() {
+            eprintln!("skipped: ../shared/traces is absent");
+            return;
+        }
+        let mut files = vec![];
+        let mut stack = vec![root];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
+                    files.push(p);
+                }
+            }
+        }
+        let mut rows = 0;
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            let items: Vec<String> =
+                match serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&text) {
+                    Ok(list) => list.iter().map(|r| r.get().to_owned()).collect(),
+                    Err(_) => text.lines().map(str::to_owned).collect(),
+                };
+            for item in &items {
+                agrees(item, super::super::langsmith::kept);
+                agrees(item, super::super::langfuse::kept);
+                rows += 1;
+            }
+        }
+        assert!(rows > 50, "{rows} rows");
     }
 }

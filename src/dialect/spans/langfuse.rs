@@ -23,6 +23,57 @@ use super::json::{self, blank_span, count, field, number, object, reply_text, st
 use super::{Span, SpanKind};
 use serde_json::{Map, Value};
 
+/// Columns of the exports never read (the sniffer, which reads a source's
+/// first row whole, looks at some of them): dropped when a line is parsed,
+/// unbuilt. `input` holds the prompt, often most of a row.
+const DROPPED: [&str; 40] = [
+    "input",
+    "tags",
+    "environment",
+    "version",
+    "latency",
+    "project_id",
+    "projectId",
+    "user_id",
+    "userId",
+    "trace_name",
+    "traceName",
+    "cost_details",
+    "costDetails",
+    "release",
+    "public",
+    "bookmarked",
+    "created_at",
+    "createdAt",
+    "updated_at",
+    "updatedAt",
+    "prompt_id",
+    "promptId",
+    "prompt_name",
+    "promptName",
+    "prompt_version",
+    "promptVersion",
+    "model_parameters",
+    "modelParameters",
+    "completion_start_time",
+    "completionStartTime",
+    "time_to_first_token",
+    "timeToFirstToken",
+    "usage_pricing_tier_id",
+    "usagePricingTierId",
+    "input_price",
+    "output_price",
+    "total_price",
+    "scores",
+    "comments",
+    "event_ts",
+];
+
+/// Whether a row's column is read (kept when a line is parsed).
+pub fn kept(key: &str) -> bool {
+    !DROPPED.contains(&key)
+}
+
 /// What one Langfuse row is.
 pub enum Row {
     Observation(Span),
@@ -91,7 +142,6 @@ pub fn row(m: &Map<String, Value>) -> Result<Row, String> {
     s.cost_usd = field(m, &["total_cost", "totalCost", "calculatedTotalCost"]).and_then(number);
     common(&mut s, m);
     if s.kind == SpanKind::Retriever {
-        s.output = None;
         s.retrieval = output(m).and_then(|o| json::documents(&o));
     } else if s.kind == SpanKind::Llm
         && let Some(text) = s.output.take()
@@ -116,7 +166,11 @@ fn output(m: &Map<String, Value>) -> Option<Value> {
 fn common(s: &mut Span, m: &Map<String, Value>) {
     if let Some(out) = output(m) {
         s.content_recorded = true;
-        if let Some((text, key)) = reply_text(&out, "output") {
+        // A retriever's output is its documents, read by the caller (as
+        // LangSmith's reader does), never a reply.
+        if s.kind != SpanKind::Retriever
+            && let Some((text, key)) = reply_text(&out, "output")
+        {
             s.output = Some(text);
             s.output_mime = Some("text/plain".to_owned());
             s.output_key = key;

@@ -45,6 +45,12 @@ const DROPPED: [&str; 7] = [
     "output_attachments",
 ];
 
+/// Whether a run's field is read (kept when a line is parsed): every field
+/// but [`DROPPED`].
+pub fn kept(key: &str) -> bool {
+    !DROPPED.contains(&key)
+}
+
 impl RunPart {
     /// True for the root run once it has ended: the trace is complete as far
     /// as the export can tell.
