@@ -6,9 +6,11 @@
 //! their own hash. The set is 64 segments picked by the key's top bits; each
 //! segment is an open-addressing table of 8-key buckets (two cache lines),
 //! probed linearly from a home bucket picked by the key's low 64 bits, and
-//! grown by a fifth when it is 15/16 full. So a table is always between 78 %
+//! grown by a third when it is 15/16 full. So a table is always between 70 %
 //! and 94 % full once it holds a few thousand keys (16 bytes a key / load:
-//! 17.1–20.5 bytes; buckets of eight keep probes short at that load), and
+//! 17.1–22.8 bytes; buckets of eight keep probes short at that load; a key
+//! is placed again about three times as the set grows, five times when it
+//! grew by a fifth), and
 //! growing rehashes one segment at a time, so the old and the new copy of a
 //! segment together add at most 1/64 of the set for a moment, not a whole
 //! second table. Keys are never removed, so a probe ends
@@ -170,10 +172,10 @@ impl Segment {
         }
     }
 
-    /// A fifth more buckets (at least one more), every key placed again.
+    /// A third more buckets (at least one more), every key placed again.
     fn grow(&mut self) {
         let buckets = self.slots.len() / BUCKET;
-        let more = (buckets + buckets / 5).max(buckets + 1);
+        let more = (buckets + buckets / 3).max(buckets + 1);
         let old = std::mem::replace(&mut self.slots, vec![0; more * BUCKET]);
         for k in old.into_iter().filter(|&k| k != 0) {
             if let Err(i) = self.find(k) {
