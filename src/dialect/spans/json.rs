@@ -237,7 +237,7 @@ pub(super) fn object(m: &Map<String, Value>, names: &[&str]) -> Option<Map<Strin
 /// an epoch number (unit by magnitude). Nanoseconds since the epoch.
 pub(super) fn time(v: &Value) -> Option<i128> {
     match v {
-        Value::String(s) => super::phoenix::iso_nanos(s),
+        Value::String(s) => plain_nanos(s).or_else(|| super::phoenix::iso_nanos(s)),
         Value::Number(n) => {
             let f = n.as_f64()?;
             if !f.is_finite() || f.abs() >= 1e20 {
@@ -260,6 +260,63 @@ pub(super) fn time(v: &Value) -> Option<i128> {
         }
         _ => None,
     }
+}
+
+/// The times exports write most, read without chrono's format parsers:
+/// `YYYY-MM-DD HH:MM:SS[.f]` (Langfuse's blob export, UTC),
+/// `YYYY-MM-DDTHH:MM:SS[.f]` with no offset (UTC), `Z`, or `±HH:MM`
+/// (RFC 3339), the fraction 1–9 digits, seconds 0–59. Anything else is
+/// `None` and read by [`super::phoenix::iso_nanos`], which gives the same
+/// value wherever this one reads one (property test).
+fn plain_nanos(s: &str) -> Option<i128> {
+    let b = s.trim().as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let d = b.get(r)?;
+        d.iter().try_fold(0u32, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+        })
+    };
+    if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let t = match b[10] {
+        b'T' => true,
+        b' ' => false,
+        _ => return None,
+    };
+    let date = chrono::NaiveDate::from_ymd_opt(num(0..4)? as i32, num(5..7)?, num(8..10)?)?;
+    let (h, m, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let mut at = 19;
+    let mut nanos = 0;
+    if b.get(at) == Some(&b'.') {
+        let digits = b[at + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if !(1..=9).contains(&digits) {
+            return None;
+        }
+        nanos = num(at + 1..at + 1 + digits)? * 10u32.pow(9 - digits as u32);
+        at += 1 + digits;
+    }
+    let offset = match &b[at..] {
+        [] => 0,
+        [b'Z'] if t => 0,
+        [sign @ (b'+' | b'-'), _, _, b':', _, _] if t => {
+            let (oh, om) = (num(at + 1..at + 3)?, num(at + 4..at + 6)?);
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            let o = i64::from(oh * 3600 + om * 60);
+            if *sign == b'-' { -o } else { o }
+        }
+        _ => return None,
+    };
+    if sec > 59 {
+        return None;
+    }
+    let secs = date.and_hms_opt(h, m, sec)?.and_utc().timestamp() - offset;
+    Some(secs as i128 * 1_000_000_000 + i128::from(nanos))
 }
 
 /// The retrieved documents in a free-form output: a list of documents, or
@@ -592,5 +649,46 @@ b"}"#,
             }
         }
         assert!(rows > 50, "{rows} rows");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 20_000, ..Default::default() })]
+        /// Where the fast reader reads a time, chrono's reads the same.
+        #[test]
+        fn plain_times_read_as_chrono_reads_them(
+            y in 0u32..10_000, mo in 0u32..14, d in 0u32..33, sep in proptest::sample::select(vec!["T", " ", "t", "_"]),
+            h in 0u32..26, mi in 0u32..62, sec in 0u32..62, frac in "(\\.[0-9]{0,11})?",
+            tail in proptest::sample::select(vec!["", "Z", "z", "+00:00", "-00:00", "+05:30", "-11:45", "+23:59", "+24:00", "+01:60", "+0100", " ", "x"]),
+            pad in proptest::sample::select(vec!["", " ", "\t"]),
+        ) {
+            let s = format!("{pad}{y:04}-{mo:02}-{d:02}{sep}{h:02}:{mi:02}:{sec:02}{frac}{tail}{pad}");
+            if let Some(v) = plain_nanos(&s) {
+                proptest::prop_assert_eq!(Some(v), super::super::phoenix::iso_nanos(&s), "{}", s);
+            }
+        }
+    }
+
+    #[test]
+    fn plain_times_cover_the_export_shapes() {
+        for s in [
+            "2026-03-04 09:15:01.000000",
+            "2026-11-30T08:46:04.127074Z",
+            "2026-03-04T09:15:03.000Z",
+            "2026-03-04T09:15:03",
+            "2026-03-04T09:15:03.5+02:00",
+            "2026-03-04T09:15:03-07:30",
+            "2024-02-29 23:59:59.999999999",
+        ] {
+            assert!(plain_nanos(s).is_some(), "{s}");
+            assert_eq!(plain_nanos(s), super::super::phoenix::iso_nanos(s), "{s}");
+        }
+        for s in [
+            "2025-02-29 00:00:00",
+            "2026-03-04 09:15:60",
+            "2026-03-04 09:15:01Z",
+            "2026-03-04T09:15:01.1234567890Z",
+        ] {
+            assert_eq!(plain_nanos(s), None, "{s}");
+        }
     }
 }
