@@ -225,10 +225,16 @@ pub(super) fn unstring(v: &Value) -> std::borrow::Cow<'_, Value> {
     Cow::Borrowed(v)
 }
 
-/// An object field, also when written as a JSON string.
-pub(super) fn object(m: &Map<String, Value>, names: &[&str]) -> Option<Map<String, Value>> {
-    match unstring(field(m, names)?).into_owned() {
-        Value::Object(o) => Some(o),
+/// An object field, also when written as a JSON string (borrowed unless
+/// it had to be parsed out of one).
+pub(super) fn object<'a>(
+    m: &'a Map<String, Value>,
+    names: &[&str],
+) -> Option<std::borrow::Cow<'a, Map<String, Value>>> {
+    use std::borrow::Cow;
+    match unstring(field(m, names)?) {
+        Cow::Borrowed(Value::Object(o)) => Some(Cow::Borrowed(o)),
+        Cow::Owned(Value::Object(o)) => Some(Cow::Owned(o)),
         _ => None,
     }
 }
