@@ -34,21 +34,36 @@ pub struct RunPart {
     fields: Map<String, Value>,
 }
 
-/// Fields never read: dropped at parse time so large inputs do not stay in memory.
-const DROPPED: [&str; 7] = [
-    "inputs",
-    "serialized",
-    "events",
-    "child_runs",
-    "attachments",
-    "input_attachments",
-    "output_attachments",
+/// The run fields the reader uses (`from_map`, `merge`, `into_span`): every
+/// other field (`inputs`, `serialized`, `events`, `child_runs`, the
+/// attachments…) is dropped when a line is parsed, checked but never built
+/// (see [`super::json::object_keeping`]), so large inputs neither cost
+/// allocations nor stay in memory. A field `into_span` starts reading must
+/// be added here.
+const READ: [&str; 18] = [
+    "id",
+    "trace_id",
+    "dotted_order",
+    "parent_run_id",
+    "name",
+    "run_type",
+    "start_time",
+    "end_time",
+    "error",
+    "status",
+    "outputs",
+    "extra",
+    "prompt_tokens",
+    "completion_tokens",
+    "total_tokens",
+    "total_cost",
+    "prompt_cost",
+    "completion_cost",
 ];
 
-/// Whether a run's field is read (kept when a line is parsed): every field
-/// but [`DROPPED`].
+/// Whether a run's field is read (kept when a line is parsed).
 pub fn kept(key: &str) -> bool {
-    !DROPPED.contains(&key)
+    READ.contains(&key)
 }
 
 impl RunPart {
@@ -60,9 +75,7 @@ impl RunPart {
 
     /// A run from one JSON object. Errors name the field, never a value.
     pub fn from_map(mut m: Map<String, Value>) -> Result<RunPart, String> {
-        for k in DROPPED {
-            m.remove(k);
-        }
+        m.retain(|k, _| kept(k));
         let id = field(&m, &["id"])
             .and_then(json::id_of)
             .ok_or("run without an id (`id`)")?;
