@@ -23,55 +23,47 @@ use super::json::{self, blank_span, count, field, number, object, reply_text, st
 use super::{Span, SpanKind};
 use serde_json::{Map, Value};
 
-/// Columns of the exports never read (the sniffer, which reads a source's
-/// first row whole, looks at some of them): dropped when a line is parsed,
-/// unbuilt. `input` holds the prompt, often most of a row.
-const DROPPED: [&str; 40] = [
-    "input",
-    "tags",
-    "environment",
-    "version",
-    "latency",
-    "project_id",
-    "projectId",
-    "user_id",
-    "userId",
-    "trace_name",
-    "traceName",
-    "cost_details",
-    "costDetails",
-    "release",
-    "public",
-    "bookmarked",
-    "created_at",
-    "createdAt",
-    "updated_at",
-    "updatedAt",
-    "prompt_id",
-    "promptId",
-    "prompt_name",
-    "promptName",
-    "prompt_version",
-    "promptVersion",
-    "model_parameters",
-    "modelParameters",
-    "completion_start_time",
-    "completionStartTime",
-    "time_to_first_token",
-    "timeToFirstToken",
-    "usage_pricing_tier_id",
-    "usagePricingTierId",
-    "input_price",
-    "output_price",
-    "total_price",
-    "scores",
-    "comments",
-    "event_ts",
+/// The columns the reader uses, in both spellings (`row`, `common`); every
+/// other column (`input`, the prompt, often most of a row; tags, prices,
+/// prompt references…) is dropped when a line is parsed, checked but never
+/// built (see [`super::json::object_keeping`]). A column `row` starts
+/// reading must be added here.
+const READ: [&str; 30] = [
+    "id",
+    "trace_id",
+    "traceId",
+    "timestamp",
+    "name",
+    "is_root_observation",
+    "isRootObservation",
+    "parent_observation_id",
+    "parentObservationId",
+    "type",
+    "start_time",
+    "startTime",
+    "end_time",
+    "endTime",
+    "level",
+    "status_message",
+    "statusMessage",
+    "provided_model_name",
+    "providedModelName",
+    "model",
+    "usage_details",
+    "usageDetails",
+    "usage",
+    "total_cost",
+    "totalCost",
+    "calculatedTotalCost",
+    "output",
+    "session_id",
+    "sessionId",
+    "metadata",
 ];
 
 /// Whether a row's column is read (kept when a line is parsed).
 pub fn kept(key: &str) -> bool {
-    !DROPPED.contains(&key)
+    READ.contains(&key)
 }
 
 /// What one Langfuse row is.
