@@ -62,7 +62,7 @@ impl Dialect for SpanDialect {
         _warnings: &mut crate::messages::Warnings,
     ) -> Parsed<'a> {
         let mut spans = Vec::new();
-        match super::parse_line(self.0, line.as_bytes(), &mut spans) {
+        match super::parse_line_str(self.0, line, &mut spans) {
             Err(reason) => Parsed::Invalid(reason),
             Ok(()) if spans.is_empty() => Parsed::Skipped,
             Ok(()) => {

@@ -385,15 +385,36 @@ pub fn is_document(format: SpanFormat, first_block: &[u8]) -> bool {
 /// On `Err` nothing was added: the reason names the field and what was
 /// expected, never an input value, and is capped.
 pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(), String> {
+    if let Ok(text) = std::str::from_utf8(line) {
+        return parse_line_str(format, text, out);
+    }
+    // Not UTF-8: the readers' reasons say where.
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-    if line.iter().all(u8::is_ascii_whitespace) {
+    let before = out.len();
+    let r = match format {
+        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(line, &mut |_, s| out.push(s)),
+        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
+            phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(s))
+        }
+    };
+    if r.is_err() {
+        out.truncate(before);
+    }
+    r.map_err(cap_reason)
+}
+
+/// [`parse_line`] for a line already known to be UTF-8 (as the engine
+/// hands it over): strings are not validated again.
+pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Vec<Span>) -> Result<(), String> {
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+    if line.bytes().all(|b| b.is_ascii_whitespace()) {
         return Ok(());
     }
     let before = out.len();
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse_line(line, out),
         SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
-            phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(s))
+            phoenix::parse_line(format, line, out)
         }
     };
     if r.is_err() {
