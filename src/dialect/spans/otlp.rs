@@ -575,6 +575,10 @@ mod diff_tests {
 
     #[test]
     fn one_pass_agrees_with_the_reference() {
+        // The line is read in one pass (not only by the fallback).
+        let mut spans = Vec::new();
+        assert!(parse_fast(SMALL, &mut spans).is_some());
+        assert_eq!(spans.len(), 1);
         both(SMALL.as_bytes());
         both(format!("{SMALL} {SMALL}").as_bytes());
         let bytes = SMALL.as_bytes();

@@ -354,3 +354,87 @@ fn build<T: AttrIn>(r: Row<'_, T>) -> Result<Span, String> {
     }
     Ok(b.finish())
 }
+
+#[cfg(test)]
+mod diff_tests {
+    //! The one-pass line reader against the raw one: same spans, or the
+    //! same reason, on the shared captures, a generated span, and every
+    //! single-byte deletion and substitution of a small span line.
+    use super::*;
+
+    fn both(format: SpanFormat, line: &[u8]) {
+        let Ok(text) = std::str::from_utf8(line) else {
+            return; // lines reach the one-pass reader as text only
+        };
+        let mut out = Vec::new();
+        let fast = parse_line(format, text, &mut out).map(|()| out);
+        let mut out = Vec::new();
+        let reference = parse(format, line, &mut |_, s| out.push(s)).map(|()| out);
+        assert_eq!(fast, reference, "{text}");
+    }
+
+    const SMALL: &str = r#"{"name":"agent","context":{"trace_id":"ab12","span_id":"01"},"span_kind":"CHAIN","parent_id":null,"start_time":"2026-11-30T08:45:20.611559+00:00","end_time":1764492320693,"status_code":"ERROR","attributes":{"output.value":"A [1]","metadata":"{\"agent\":\"x\"}","llm.input_messages":[1],"retrieval.documents":[{"document.id":"c1","document.score":0.5}],"metadata.turn":8},"attributes.session.id":"s1","events":[]}"#;
+
+    #[test]
+    fn one_pass_agrees_with_the_reference() {
+        // The line is read in one pass (not only by the fallback).
+        let mut spans = Vec::new();
+        assert!(parse_fast(SMALL, &mut spans).is_some());
+        assert_eq!(spans.len(), 1);
+        assert!(spans[0].retrieval.is_some() && spans[0].conversation.is_some());
+        let formats = [SpanFormat::PhoenixJsonl, SpanFormat::PhoenixDataframe];
+        for format in formats {
+            both(format, SMALL.as_bytes());
+            both(format, format!("{SMALL} {SMALL}").as_bytes());
+            both(format, format!("[{SMALL}]").as_bytes());
+            both(format, format!("{{\"data\":[{SMALL}]}}").as_bytes());
+        }
+        let bytes = SMALL.as_bytes();
+        let subst: &[u8] = b"\"{}[]:,0an\\ ";
+        for i in 0..bytes.len() {
+            let mut cut = bytes.to_vec();
+            cut.remove(i);
+            both(SpanFormat::PhoenixJsonl, &cut);
+            for &c in subst {
+                let mut m = bytes.to_vec();
+                m[i] = c;
+                both(SpanFormat::PhoenixJsonl, &m);
+            }
+        }
+    }
+
+    #[test]
+    fn one_pass_agrees_on_the_shared_captures() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
+        if !dir.is_dir() {
+            eprintln!("skipped: {} is absent", dir.display());
+            return;
+        }
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+            for f in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let Ok(data) = std::fs::read(f.path()) else {
+                    continue; // a folder
+                };
+                let Some(format) = super::super::sniff(&data) else {
+                    continue;
+                };
+                if !matches!(
+                    format,
+                    SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe
+                ) {
+                    continue;
+                }
+                for line in data.split(|&b| b == b'\n') {
+                    both(format, line);
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 0, "no Phoenix line in {}", dir.display());
+    }
+}
