@@ -220,7 +220,8 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     }
 
     // --------------------------------------------------------------- reply
-    let mut reply: Option<(String, usize, Via)> = None;
+    // The text borrows from its span until the trace is built.
+    let mut reply: Option<(Cow<'_, str>, usize, Via)> = None;
     if let Some(ri) = root {
         let r = &spans[ri];
         if let Some(t) = r
@@ -230,7 +231,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
         {
             reply = Some((t, ri, Via::RootOutput(r.output_key)));
         } else if let Some(t) = &r.llm_text {
-            reply = Some((t.clone(), ri, Via::RootMessages(r.llm_text_key)));
+            reply = Some((Cow::Borrowed(t), ri, Via::RootMessages(r.llm_text_key)));
         }
     }
     let mut from_llm = false;
@@ -240,7 +241,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
             .filter_map(|i| {
                 let s = &spans[i];
                 let (t, key) = match &s.llm_text {
-                    Some(t) => (t.clone(), s.llm_text_key),
+                    Some(t) => (Cow::Borrowed(t.as_str()), s.llm_text_key),
                     None => (
                         output_text(s.output.as_deref()?, s.output_mime.as_deref())?,
                         s.output_key,
@@ -435,15 +436,42 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     let reply_from = reply
         .as_ref()
         .map(|(_, i, via)| (spans[*i].span_id.clone(), *via));
+    let root_span = root_span.filter(|_| !no_root).map(|r| r.span_id.clone());
+    // The reply text moves out of its span when it is a whole field (the
+    // spans are dropped with the trace's assembly), else it is copied.
+    let reply = reply.map(|(t, i, _)| match t {
+        Cow::Owned(t) => Ok(t),
+        Cow::Borrowed(b) => {
+            let whole = |f: &Option<String>| f.as_deref().is_some_and(|f| std::ptr::eq(f, b));
+            if whole(&spans[i].output) {
+                Err((i, true))
+            } else if whole(&spans[i].llm_text) {
+                Err((i, false))
+            } else {
+                Ok(b.to_owned())
+            }
+        }
+    });
+    let reply = reply.map(|r| {
+        r.unwrap_or_else(|(i, output)| {
+            let s = &mut spans[i];
+            let field = if output {
+                &mut s.output
+            } else {
+                &mut s.llm_text
+            };
+            field.take().unwrap_or_default()
+        })
+    });
     Trace {
         trace_id: trace_id.to_owned(),
         agent,
         conversation,
         channel,
         created_at,
-        reply: reply.map(|(t, _, _)| t),
+        reply,
         unobserved,
-        root_span: root_span.filter(|_| !no_root).map(|r| r.span_id.clone()),
+        root_span,
         reply_from,
         chunks,
         retrievals,

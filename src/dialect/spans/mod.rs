@@ -99,20 +99,27 @@ impl SpanKind {
     /// An OpenInference span kind (`LLM`, `RETRIEVER`, …) or a Langfuse
     /// observation type (`generation`, `retriever`, …), any case.
     pub fn from_openinference(s: &str) -> Option<SpanKind> {
-        Some(match s.to_ascii_uppercase().as_str() {
-            "AGENT" => SpanKind::Agent,
-            "CHAIN" | "SPAN" => SpanKind::Chain,
-            "LLM" | "GENERATION" => SpanKind::Llm,
-            "RETRIEVER" => SpanKind::Retriever,
-            "RERANKER" => SpanKind::Reranker,
-            "TOOL" => SpanKind::Tool,
-            "EMBEDDING" => SpanKind::Embedding,
-            "PROMPT" => SpanKind::Prompt,
-            "GUARDRAIL" => SpanKind::Guardrail,
-            "EVALUATOR" => SpanKind::Evaluator,
-            "UNKNOWN" | "EVENT" => SpanKind::Unknown,
-            _ => return None,
-        })
+        const NAMES: [(&str, SpanKind); 14] = [
+            ("AGENT", SpanKind::Agent),
+            ("CHAIN", SpanKind::Chain),
+            ("SPAN", SpanKind::Chain),
+            ("LLM", SpanKind::Llm),
+            ("GENERATION", SpanKind::Llm),
+            ("RETRIEVER", SpanKind::Retriever),
+            ("RERANKER", SpanKind::Reranker),
+            ("TOOL", SpanKind::Tool),
+            ("EMBEDDING", SpanKind::Embedding),
+            ("PROMPT", SpanKind::Prompt),
+            ("GUARDRAIL", SpanKind::Guardrail),
+            ("EVALUATOR", SpanKind::Evaluator),
+            ("UNKNOWN", SpanKind::Unknown),
+            ("EVENT", SpanKind::Unknown),
+        ];
+        // No upper-cased copy: compared in place, ASCII case ignored.
+        NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(s))
+            .map(|&(_, k)| k)
     }
 
     /// Lower-case name.
