@@ -334,18 +334,18 @@ fn build_span<'a, A>(
     let id = |v: &Option<BStr<'_>>| v.as_ref().and_then(|b| clean_id(&b.0));
     let trace_id = id(&s.trace_id).ok_or("span without a `traceId`")?;
     let span_id = id(&s.span_id).ok_or("span without a `spanId`")?;
-    // The attributes fill the builder (the one-pass reader's arrive filled);
-    // they set none of the fields below, only `error` (a Langfuse level).
-    let mut b = Builder::default();
+    let mut b = Builder {
+        trace_id,
+        span_id,
+        parent_id: id(&s.parent_span_id),
+        name: s.name.map(|n| n.0.into_owned()).unwrap_or_default(),
+        start_ns: s.start.and_then(|n| n.0),
+        end_ns: s.end.and_then(|n| n.0),
+        error: s.status.and_then(|st| st.code).is_some_and(|c| c.0),
+        service: service.map(str::to_owned),
+        ..Builder::default()
+    };
     feed(s.attributes, &mut b);
-    b.trace_id = trace_id;
-    b.span_id = span_id;
-    b.parent_id = id(&s.parent_span_id);
-    b.name = s.name.map(|n| n.0.into_owned()).unwrap_or_default();
-    b.start_ns = s.start.and_then(|n| n.0);
-    b.end_ns = s.end.and_then(|n| n.0);
-    b.error |= s.status.and_then(|st| st.code).is_some_and(|c| c.0);
-    b.service = service.map(str::to_owned);
     Ok(b.finish())
 }
 
@@ -382,34 +382,31 @@ struct FastResourceSpans<'a> {
 #[derive(Deserialize)]
 struct FastScopeSpans<'a> {
     #[serde(borrow, default)]
-    spans: Option<Vec<SpanIn<'a, Wanted>>>,
+    spans: Option<Vec<SpanIn<'a, Wanted<'a>>>>,
 }
 
-/// The attributes of a span whose key is [`wanted`], fed to the span's
-/// builder as they are read, values decoded in place (a value written
-/// before its key is decoded once the key is known; one that does not
-/// decode then is ignored, as [`each_attr`] does).
-struct Wanted(Builder);
+/// The attributes of a span whose key is [`wanted`], values decoded in
+/// place (a value written before its key is decoded once the key is known;
+/// one that does not decode then is ignored, as [`each_attr`] does).
+struct Wanted<'a>(Vec<(BStr<'a>, Val<'a>)>);
 
-impl<'de> Deserialize<'de> for Wanted {
+impl<'de: 'a, 'a> Deserialize<'de> for Wanted<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Wanted;
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Wanted<'a>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a list of attributes")
             }
-            fn visit_seq<S: de::SeqAccess<'de>>(self, mut seq: S) -> Result<Wanted, S::Error> {
-                let mut b = Builder::default();
-                while let Some(kv) = seq.next_element::<WantedKv<'de>>()? {
-                    if let Some((k, v)) = kv.0 {
-                        b.attr(&k.0, &v);
-                    }
+            fn visit_seq<S: de::SeqAccess<'de>>(self, mut seq: S) -> Result<Wanted<'a>, S::Error> {
+                let mut out = Vec::new();
+                while let Some(kv) = seq.next_element::<WantedKv<'a>>()? {
+                    out.extend(kv.0);
                 }
-                Ok(Wanted(b))
+                Ok(Wanted(out))
             }
         }
-        d.deserialize_seq(V)
+        d.deserialize_seq(V(std::marker::PhantomData))
     }
 }
 
@@ -526,8 +523,8 @@ fn parse_fast(data: &str, out: &mut Vec<Span>) -> Option<()> {
             for ss in rs.scope_spans.unwrap_or_default() {
                 for s in ss.spans.unwrap_or_default() {
                     let span = build_span(s, service.as_deref(), |attrs, b| {
-                        if let Some(read) = attrs {
-                            *b = read.0;
+                        for (k, v) in attrs.map(|a| a.0).unwrap_or_default() {
+                            b.attr(&k.0, &v);
                         }
                     });
                     out.push(span.ok()?);
