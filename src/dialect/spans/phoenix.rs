@@ -43,7 +43,9 @@ impl<'de> Deserialize<'de> for TimeIn {
                 Ok(TimeIn::Float(v))
             }
             fn visit_str<E>(self, v: &str) -> Result<TimeIn, E> {
-                Ok(TimeIn::Text(v.chars().take(64).collect()))
+                // The first 64 characters, copied at once.
+                let end = v.char_indices().nth(64).map_or(v.len(), |(i, _)| i);
+                Ok(TimeIn::Text(v[..end].to_owned()))
             }
         }
         d.deserialize_any(V)
@@ -92,6 +94,11 @@ fn epoch_nanos(n: i128) -> i128 {
 pub(super) fn iso_nanos(s: &str) -> Option<i128> {
     let s = s.trim();
     let to_ns = |secs: i64, nanos: u32| secs as i128 * 1_000_000_000 + nanos as i128;
+    // The native reader's parser: the common shape without chrono's general
+    // parser, else chrono's RFC 3339 (so the instant is chrono's either way).
+    if let Ok(t) = crate::dialect::native::parse_time(s) {
+        return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
+    }
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
     }
