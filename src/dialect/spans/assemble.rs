@@ -152,7 +152,13 @@ fn time_of(ns: i128) -> Option<DateTime<Utc>> {
 }
 
 /// Assembles the spans of one trace. Never fails.
-pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) -> Trace {
+pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Trace {
+    assemble_boxed(trace_id, spans.into_iter().map(Box::new).collect(), opts)
+}
+
+/// [`assemble`] over spans in their boxes (as records carry them): sorting
+/// and de-duplicating move pointers, not spans.
+pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &AssembleOptions) -> Trace {
     let mut facts = Facts::default();
     let read = spans.len();
     let mut seen = HashSet::with_capacity(read);
@@ -214,7 +220,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
         },
     };
     facts.parentless = parentless.len();
-    let root_span = root.map(|i| &spans[i]);
+    let root_span: Option<&Span> = root.map(|i| &*spans[i]);
     if let Some(r) = root_span.filter(|_| !no_root) {
         facts.root = Some((r.name.clone(), r.kind));
     }
@@ -356,7 +362,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     let first = |f: &dyn Fn(&Span) -> Option<&String>| -> Option<String> {
         root_span
             .and_then(f)
-            .or_else(|| spans.iter().find_map(f))
+            .or_else(|| spans.iter().find_map(|s| f(s)))
             .cloned()
     };
     let agent = opts
@@ -393,7 +399,11 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     };
 
     // ------------------------------------------------------ model, usage
-    let llms: Vec<&Span> = spans.iter().filter(|s| s.kind == SpanKind::Llm).collect();
+    let llms: Vec<&Span> = spans
+        .iter()
+        .map(|s| &**s)
+        .filter(|s| s.kind == SpanKind::Llm)
+        .collect();
     let model = reply
         .as_ref()
         .filter(|_| from_llm)

@@ -33,6 +33,7 @@ mod langsmith;
 mod otlp;
 mod phoenix;
 
+use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use dialect::{OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
 pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
