@@ -158,6 +158,7 @@ pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Tra
 
 /// [`assemble`] over spans in their boxes (as records carry them): sorting
 /// and de-duplicating move pointers, not spans.
+#[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
 pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &AssembleOptions) -> Trace {
     let mut facts = Facts::default();
     let read = spans.len();

@@ -166,6 +166,7 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
 /// trace's parentless observations.
 /// Spans stay in the boxes their records carry: assembly sorts and reads
 /// them in place, never moving a span.
+#[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
 pub fn spans_of(records: Vec<Record>) -> Vec<Box<Span>> {
     let mut spans = Vec::with_capacity(records.len());
     let mut parts = Vec::new();
