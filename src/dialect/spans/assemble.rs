@@ -81,10 +81,10 @@ pub struct Trace {
     reply: Option<String>,
     unobserved: Option<Unobserved>,
     root_span: Option<String>,
-    reply_span: Option<String>,
-    reply_source: Option<String>,
-    /// Chunks in order, each with the span it came from.
-    chunks: Vec<(Doc, String)>,
+    /// The span the reply text came from, and how (graded or not).
+    reply_from: Option<(String, Via)>,
+    /// Chunks in order: (retrieval, document) indexes into `retrievals`.
+    chunks: Vec<(usize, usize)>,
     retrievals: Vec<Retrieval>,
     tools: Vec<ToolCall>,
     model: Option<String>,
@@ -93,7 +93,57 @@ pub struct Trace {
     latency_ms: Option<f64>,
     span_count: usize,
     kinds: BTreeMap<&'static str, u32>,
-    notes: Vec<String>,
+    /// What the notes say, kept as facts: the text is built only when
+    /// `explain` or `evidence` asks ([`Trace::notes`]).
+    facts: Facts,
+}
+
+/// Where the reply text was found.
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    /// The root's output value (its attribute).
+    RootOutput(&'static str),
+    /// The root's output messages (their attribute family).
+    RootMessages(&'static str),
+    /// The LLM span that finished last (the attribute read).
+    LastLlm(&'static str),
+}
+
+impl Via {
+    fn describe(self) -> String {
+        match self {
+            Via::RootOutput(k) => format!("root span output ({k})"),
+            Via::RootMessages(k) => format!("root span {k}"),
+            Via::LastLlm(k) => format!("last LLM span to finish ({k})"),
+        }
+    }
+}
+
+/// Why the root is missing.
+#[derive(Debug, Clone)]
+enum NoRoot {
+    /// This span names a parent that is not in the trace.
+    Orphan(String),
+    /// Every span's parent is in the trace.
+    Cycle,
+    /// No span at all.
+    Empty,
+}
+
+/// The facts behind a trace's notes, in the order the notes give them.
+#[derive(Debug, Clone, Default)]
+struct Facts {
+    /// Spans dropped as repeats of a span id.
+    duplicates: usize,
+    no_root: Option<NoRoot>,
+    /// Spans without a parent.
+    parentless: usize,
+    /// The root's name and kind (when it arrived).
+    root: Option<(String, SpanKind)>,
+    /// Some retrieval could not be placed against the reply.
+    untimed: bool,
+    /// No start time: created_at is the epoch.
+    no_start: bool,
 }
 
 fn time_of(ns: i128) -> Option<DateTime<Utc>> {
@@ -102,17 +152,25 @@ fn time_of(ns: i128) -> Option<DateTime<Utc>> {
 }
 
 /// Assembles the spans of one trace. Never fails.
-pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) -> Trace {
-    let mut notes = Vec::new();
-    let mut seen = HashSet::new();
+pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Trace {
+    assemble_boxed(trace_id, spans.into_iter().map(Box::new).collect(), opts)
+}
+
+/// [`assemble`] over spans in their boxes (as records carry them): sorting
+/// and de-duplicating move pointers, not spans.
+#[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
+pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &AssembleOptions) -> Trace {
+    let mut facts = Facts::default();
     let read = spans.len();
-    spans.retain(|s| seen.insert(s.span_id.clone()));
-    if spans.len() < read {
-        notes.push(format!(
-            "{} duplicate span(s) ignored (same span id read twice)",
-            read - spans.len()
-        ));
-    }
+    let mut seen = HashSet::with_capacity(read);
+    let first: Vec<bool> = spans
+        .iter()
+        .map(|s| seen.insert(s.span_id.as_str()))
+        .collect();
+    drop(seen);
+    let mut keep = first.into_iter();
+    spans.retain(|_| keep.next().unwrap_or(true));
+    facts.duplicates = read - spans.len();
     spans.sort_by(|a, b| {
         (a.start_ns.is_none(), a.start_ns, a.end_ns, &a.span_id).cmp(&(
             b.start_ns.is_none(),
@@ -132,54 +190,45 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     }
 
     // ---------------------------------------------------------------- root
-    let ids: HashSet<&str> = spans.iter().map(|s| s.span_id.as_str()).collect();
     let parentless: Vec<usize> = (0..spans.len())
         .filter(|&i| spans[i].parent_id.is_none())
         .collect();
-    let orphan = (0..spans.len()).find(|&i| {
-        spans[i]
-            .parent_id
-            .as_deref()
-            .is_some_and(|p| !ids.contains(p))
-    });
-    let (root, no_root) = match (parentless.first(), orphan) {
-        (Some(&r), _) => (Some(r), false),
-        (None, Some(o)) => {
-            notes.push(format!(
-                "the root span never arrived: span {} names a parent that is not in the trace",
-                spans[o].span_id
-            ));
-            (Some(o), true)
-        }
-        (None, None) if !spans.is_empty() => {
-            notes.push(
-                "the root span never arrived: every span's parent is in the trace (a cycle)".into(),
-            );
-            (Some(0), true)
-        }
-        (None, None) => {
-            notes.push("the trace has no spans".into());
-            (None, true)
-        }
+    // An orphan matters only when no span lacks a parent.
+    let orphan = || {
+        let ids: HashSet<&str> = spans.iter().map(|s| s.span_id.as_str()).collect();
+        (0..spans.len()).find(|&i| {
+            spans[i]
+                .parent_id
+                .as_deref()
+                .is_some_and(|p| !ids.contains(p))
+        })
     };
-    if parentless.len() > 1 {
-        notes.push(format!(
-            "{} spans have no parent; the earliest is taken as the root",
-            parentless.len()
-        ));
-    }
-    let root_span = root.map(|i| &spans[i]);
+    let (root, no_root) = match parentless.first() {
+        Some(&r) => (Some(r), false),
+        None => match orphan() {
+            Some(o) => {
+                facts.no_root = Some(NoRoot::Orphan(spans[o].span_id.clone()));
+                (Some(o), true)
+            }
+            None if !spans.is_empty() => {
+                facts.no_root = Some(NoRoot::Cycle);
+                (Some(0), true)
+            }
+            None => {
+                facts.no_root = Some(NoRoot::Empty);
+                (None, true)
+            }
+        },
+    };
+    facts.parentless = parentless.len();
+    let root_span: Option<&Span> = root.map(|i| &*spans[i]);
     if let Some(r) = root_span.filter(|_| !no_root) {
-        notes.push(format!(
-            "root span {:?} ({}, {})",
-            r.name,
-            r.span_id,
-            r.kind.as_str()
-        ));
+        facts.root = Some((r.name.clone(), r.kind));
     }
 
     // --------------------------------------------------------------- reply
-    let mut reply: Option<(String, usize, String)> = None;
+    // The text borrows from its span until the trace is built.
+    let mut reply: Option<(Cow<'_, str>, usize, Via)> = None;
     if let Some(ri) = root {
         let r = &spans[ri];
         if let Some(t) = r
@@ -187,9 +236,9 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
             .as_deref()
             .and_then(|o| output_text(o, r.output_mime.as_deref()))
         {
-            reply = Some((t, ri, format!("root span output ({})", r.output_key)));
+            reply = Some((t, ri, Via::RootOutput(r.output_key)));
         } else if let Some(t) = &r.llm_text {
-            reply = Some((t.clone(), ri, format!("root span {}", r.llm_text_key)));
+            reply = Some((Cow::Borrowed(t), ri, Via::RootMessages(r.llm_text_key)));
         }
     }
     let mut from_llm = false;
@@ -199,7 +248,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
             .filter_map(|i| {
                 let s = &spans[i];
                 let (t, key) = match &s.llm_text {
-                    Some(t) => (t.clone(), s.llm_text_key),
+                    Some(t) => (Cow::Borrowed(t.as_str()), s.llm_text_key),
                     None => (
                         output_text(s.output.as_deref()?, s.output_mime.as_deref())?,
                         s.output_key,
@@ -210,7 +259,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
             .max_by_key(|(end, i, _, _)| (*end, *i));
         if let Some((_, i, t, key)) = last {
             from_llm = true;
-            reply = Some((t, i, format!("last LLM span to finish ({key})")));
+            reply = Some((t, i, Via::LastLlm(key)));
         }
     }
 
@@ -257,12 +306,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
             replaced_by: None,
         });
     }
-    if untimed {
-        notes.push(
-            "some times are unknown: retrievals that cannot be placed count as before the reply"
-                .into(),
-        );
-    }
+    facts.untimed = untimed;
     let eligible: Vec<usize> = (0..retrievals.len())
         .filter(|&i| retrievals[i].before_reply && retrievals[i].recorded)
         .collect();
@@ -299,9 +343,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     let mut chunks = Vec::new();
     for &i in &used {
         retrievals[i].used = true;
-        for d in &retrievals[i].docs {
-            chunks.push((d.clone(), retrievals[i].span_id.clone()));
-        }
+        chunks.extend((0..retrievals[i].docs.len()).map(|d| (i, d)));
     }
 
     // -------------------------------------------------------------- tools
@@ -321,7 +363,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     let first = |f: &dyn Fn(&Span) -> Option<&String>| -> Option<String> {
         root_span
             .and_then(f)
-            .or_else(|| spans.iter().find_map(f))
+            .or_else(|| spans.iter().find_map(|s| f(s)))
             .cloned()
     };
     let agent = opts
@@ -352,13 +394,17 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     let created_at = match start.and_then(time_of) {
         Some(t) => t,
         None => {
-            notes.push("no usable start time: created_at is the Unix epoch".into());
+            facts.no_start = true;
             DateTime::UNIX_EPOCH
         }
     };
 
     // ------------------------------------------------------ model, usage
-    let llms: Vec<&Span> = spans.iter().filter(|s| s.kind == SpanKind::Llm).collect();
+    let llms: Vec<&Span> = spans
+        .iter()
+        .map(|s| &**s)
+        .filter(|s| s.kind == SpanKind::Llm)
+        .collect();
     let model = reply
         .as_ref()
         .filter(|_| from_llm)
@@ -398,89 +444,46 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
     } else {
         Some(Unobserved::NoReply)
     };
-    match (&reply, unobserved) {
-        (Some((_, i, src)), None) => {
-            notes.push(format!("reply from span {} via {src}", spans[*i].span_id))
-        }
-        (Some((_, i, src)), Some(_)) => notes.push(format!(
-            "a reply was found (span {} via {src}) but is not graded: the root span never arrived",
-            spans[*i].span_id
-        )),
-        (None, Some(Unobserved::ContentNotRecorded)) => notes.push(
-            "no reply text: message content was not recorded (OTel GenAI content capture is opt-in)"
-                .into(),
-        ),
-        (None, _) => notes.push(
-            "no reply text: the root has no text output and no LLM span recorded output text"
-                .into(),
-        ),
-    }
-    for r in &retrievals {
-        let what = if !r.recorded {
-            "documents not recorded".to_owned()
-        } else {
-            format!("{} document(s)", r.docs.len())
-        };
-        let fate = if r.used {
-            "used as the turn's chunks".to_owned()
-        } else if let Some(by) = &r.replaced_by {
-            format!("not used: replaced by reranker span {by}")
-        } else if !r.before_reply {
-            "not used: finished after the reply started".to_owned()
-        } else if !r.recorded {
-            "not used".to_owned()
-        } else {
-            "not used: a later retrieval supplied the chunks".to_owned()
-        };
-        notes.push(format!(
-            "{} {:?} ({}): {what}; {fate}",
-            r.kind.as_str(),
-            r.name,
-            r.span_id
-        ));
-    }
-    let no_id = chunks
-        .iter()
-        .filter(|(d, _)| d.chunk_id.is_none() && d.document_id.is_none())
-        .count();
-    if no_id > 0 {
-        notes.push(format!(
-            "{no_id} chunk(s) have no id, even in their metadata"
-        ));
-    }
-    let no_score = chunks.iter().filter(|(d, _)| d.score.is_none()).count();
-    if no_score > 0 {
-        notes.push(format!("{no_score} chunk(s) have no score"));
-    }
-    if !chunks.is_empty() && chunks.iter().all(|(d, _)| d.content.is_none()) {
-        notes.push("chunk text was not recorded (ids and scores only)".into());
-    }
-    let summary: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-    notes.insert(
-        0,
-        format!(
-            "assembled from {} span(s): {}",
-            spans.len(),
-            summary.join(", ")
-        ),
-    );
-
-    let reply_span = reply
+    let reply_from = reply
         .as_ref()
-        .filter(|_| unobserved.is_none())
-        .map(|(_, i, _)| spans[*i].span_id.clone());
-    let reply_source = reply.as_ref().map(|(_, _, s)| s.clone());
+        .map(|(_, i, via)| (spans[*i].span_id.clone(), *via));
+    let root_span = root_span.filter(|_| !no_root).map(|r| r.span_id.clone());
+    // The reply text moves out of its span when it is a whole field (the
+    // spans are dropped with the trace's assembly), else it is copied.
+    let reply = reply.map(|(t, i, _)| match t {
+        Cow::Owned(t) => Ok(t),
+        Cow::Borrowed(b) => {
+            let whole = |f: &Option<String>| f.as_deref().is_some_and(|f| std::ptr::eq(f, b));
+            if whole(&spans[i].output) {
+                Err((i, true))
+            } else if whole(&spans[i].llm_text) {
+                Err((i, false))
+            } else {
+                Ok(b.to_owned())
+            }
+        }
+    });
+    let reply = reply.map(|r| {
+        r.unwrap_or_else(|(i, output)| {
+            let s = &mut spans[i];
+            let field = if output {
+                &mut s.output
+            } else {
+                &mut s.llm_text
+            };
+            field.take().unwrap_or_default()
+        })
+    });
     Trace {
         trace_id: trace_id.to_owned(),
         agent,
         conversation,
         channel,
         created_at,
-        reply: reply.map(|(t, _, _)| t),
+        reply,
         unobserved,
-        root_span: root_span.filter(|_| !no_root).map(|r| r.span_id.clone()),
-        reply_span,
-        reply_source,
+        root_span,
+        reply_from,
         chunks,
         retrievals,
         tools,
@@ -490,7 +493,7 @@ pub fn assemble(trace_id: &str, mut spans: Vec<Span>, opts: &AssembleOptions) ->
         latency_ms,
         span_count: spans.len(),
         kinds,
-        notes,
+        facts,
     }
 }
 
@@ -513,10 +516,9 @@ impl Trace {
             created_at: self.created_at,
             answer,
             chunks: self
-                .chunks
-                .iter()
+                .chunk_docs()
                 .enumerate()
-                .map(|(i, (d, _))| Chunk {
+                .map(|(i, d)| Chunk {
                     index: (i + 1).min(u32::MAX as usize) as u32,
                     document_id: d
                         .document_id
@@ -545,7 +547,7 @@ impl Trace {
         Extras {
             question: None,
             tools: self.tools.clone(),
-            notes: self.notes.clone(),
+            notes: self.notes(),
             chunk_texts: self.chunk_texts(),
             text_notes: Vec::new(),
         }
@@ -559,7 +561,126 @@ impl Trace {
     /// The span that produced the graded reply (for writing verdicts back);
     /// none when the answer is unobserved.
     pub fn reply_span(&self) -> Option<&str> {
-        self.reply_span.as_deref()
+        self.reply_from
+            .as_ref()
+            .filter(|_| self.unobserved.is_none())
+            .map(|(id, _)| id.as_str())
+    }
+
+    /// How the reply text was found (also when it is not graded).
+    fn reply_source(&self) -> Option<String> {
+        self.reply_from.as_ref().map(|(_, via)| via.describe())
+    }
+
+    /// What `explain` says about how the turn was assembled, built from
+    /// the facts kept.
+    pub fn notes(&self) -> Vec<String> {
+        let f = &self.facts;
+        let summary: Vec<String> = self.kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let mut notes = vec![format!(
+            "assembled from {} span(s): {}",
+            self.span_count,
+            summary.join(", ")
+        )];
+        if f.duplicates > 0 {
+            notes.push(format!(
+                "{} duplicate span(s) ignored (same span id read twice)",
+                f.duplicates
+            ));
+        }
+        match &f.no_root {
+            Some(NoRoot::Orphan(id)) => notes.push(format!(
+                "the root span never arrived: span {id} names a parent that is not in the trace"
+            )),
+            Some(NoRoot::Cycle) => notes.push(
+                "the root span never arrived: every span's parent is in the trace (a cycle)".into(),
+            ),
+            Some(NoRoot::Empty) => notes.push("the trace has no spans".into()),
+            None => {}
+        }
+        if f.parentless > 1 {
+            notes.push(format!(
+                "{} spans have no parent; the earliest is taken as the root",
+                f.parentless
+            ));
+        }
+        if let (Some((name, kind)), Some(id)) = (&f.root, &self.root_span) {
+            notes.push(format!("root span {name:?} ({id}, {})", kind.as_str()));
+        }
+        if f.untimed {
+            notes.push(
+                "some times are unknown: retrievals that cannot be placed count as before the reply"
+                    .into(),
+            );
+        }
+        if f.no_start {
+            notes.push("no usable start time: created_at is the Unix epoch".into());
+        }
+        match (&self.reply_from, self.unobserved) {
+            (Some((id, via)), None) => {
+                notes.push(format!("reply from span {id} via {}", via.describe()))
+            }
+            (Some((id, via)), Some(_)) => notes.push(format!(
+                "a reply was found (span {id} via {}) but is not graded: the root span never arrived",
+                via.describe()
+            )),
+            (None, Some(Unobserved::ContentNotRecorded)) => notes.push(
+                "no reply text: message content was not recorded (OTel GenAI content capture is opt-in)"
+                    .into(),
+            ),
+            (None, _) => notes.push(
+                "no reply text: the root has no text output and no LLM span recorded output text"
+                    .into(),
+            ),
+        }
+        for r in &self.retrievals {
+            let what = if !r.recorded {
+                "documents not recorded".to_owned()
+            } else {
+                format!("{} document(s)", r.docs.len())
+            };
+            let fate = if r.used {
+                "used as the turn's chunks".to_owned()
+            } else if let Some(by) = &r.replaced_by {
+                format!("not used: replaced by reranker span {by}")
+            } else if !r.before_reply {
+                "not used: finished after the reply started".to_owned()
+            } else if !r.recorded {
+                "not used".to_owned()
+            } else {
+                "not used: a later retrieval supplied the chunks".to_owned()
+            };
+            notes.push(format!(
+                "{} {:?} ({}): {what}; {fate}",
+                r.kind.as_str(),
+                r.name,
+                r.span_id
+            ));
+        }
+        let no_id = self
+            .chunk_docs()
+            .filter(|d| d.chunk_id.is_none() && d.document_id.is_none())
+            .count();
+        if no_id > 0 {
+            notes.push(format!(
+                "{no_id} chunk(s) have no id, even in their metadata"
+            ));
+        }
+        let no_score = self.chunk_docs().filter(|d| d.score.is_none()).count();
+        if no_score > 0 {
+            notes.push(format!("{no_score} chunk(s) have no score"));
+        }
+        if !self.chunks.is_empty() && self.chunk_docs().all(|d| d.content.is_none()) {
+            notes.push("chunk text was not recorded (ids and scores only)".into());
+        }
+        notes
+    }
+
+    /// The chunks' documents, in chunk order.
+    fn chunk_docs(&self) -> impl Iterator<Item = &Doc> {
+        self.chunks
+            .iter()
+            .map(|&(r, d)| &self.retrievals[r].docs[d])
     }
 
     /// The root span; none when it never arrived.
@@ -615,13 +736,17 @@ impl Trace {
         let mut v = json!({
             "trace_id": self.trace_id,
             "root_span": self.root_span,
-            "reply_span": self.reply_span,
-            "reply_source": self.reply_source,
+            "reply_span": self.reply_span(),
+            "reply_source": self.reply_source(),
             "unobserved_reason": self.unobserved.map(|u| u.as_str()),
             "spans": self.span_count,
             "span_kinds": self.kinds,
             "retrievals": retrievals,
-            "chunk_spans": self.chunks.iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>(),
+            "chunk_spans": self
+                .chunks
+                .iter()
+                .map(|&(r, _)| self.retrievals[r].span_id.as_str())
+                .collect::<Vec<_>>(),
         });
         if show_text {
             v["reply"] = json!(self.reply);
@@ -631,6 +756,6 @@ impl Trace {
 
     /// Each chunk's text when it was recorded, in chunk order.
     pub fn chunk_texts(&self) -> Vec<Option<String>> {
-        self.chunks.iter().map(|(d, _)| d.content.clone()).collect()
+        self.chunk_docs().map(|d| d.content.clone()).collect()
     }
 }

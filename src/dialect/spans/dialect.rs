@@ -61,16 +61,23 @@ impl Dialect for SpanDialect {
         out: &mut Vec<Record>,
         _warnings: &mut crate::messages::Warnings,
     ) -> Parsed<'a> {
-        let mut spans = Vec::new();
-        match super::parse_line(self.0, line.as_bytes(), &mut spans) {
-            Err(reason) => Parsed::Invalid(reason),
-            Ok(()) if spans.is_empty() => Parsed::Skipped,
-            Ok(()) => {
-                let n = spans.len();
-                out.extend(spans.into_iter().map(record));
-                Parsed::Records(n)
-            }
+        // One list per thread, kept between lines: a request line holds
+        // hundreds of spans, and a list grown afresh each time moves them all.
+        thread_local! {
+            static SPANS: std::cell::RefCell<Vec<Span>> = const { std::cell::RefCell::new(Vec::new()) };
         }
+        SPANS.with_borrow_mut(|spans| {
+            spans.clear();
+            match super::parse_line_str(self.0, line, spans) {
+                Err(reason) => Parsed::Invalid(reason),
+                Ok(()) if spans.is_empty() => Parsed::Skipped,
+                Ok(()) => {
+                    let n = spans.len();
+                    out.extend(spans.drain(..).map(record));
+                    Parsed::Records(n)
+                }
+            }
+        })
     }
     fn parse_document(&self, data: &[u8], out: &mut DocumentRecords) {
         let mut spans = Vec::new();

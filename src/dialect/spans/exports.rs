@@ -12,7 +12,7 @@
 
 use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
-use super::{LineCounter, Span, Trace, assemble, offset_in, reason};
+use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
 use crate::dialect::{
     AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, cap_reason,
 };
@@ -168,13 +168,16 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
 /// Every record of a span-family group as spans: spans as they are, LangSmith
 /// run parts merged by run id, Langfuse trace rows as roots adopting the
 /// trace's parentless observations.
-pub fn spans_of(records: Vec<Record>) -> Vec<Span> {
+/// Spans stay in the boxes their records carry: assembly sorts and reads
+/// them in place, never moving a span.
+#[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
+pub fn spans_of(records: Vec<Record>) -> Vec<Box<Span>> {
     let mut spans = Vec::with_capacity(records.len());
     let mut parts = Vec::new();
     let mut traces = Vec::new();
     for r in records {
         match r.body.downcast::<Span>() {
-            Ok(s) => spans.push(*s),
+            Ok(s) => spans.push(s),
             Err(b) => match b.downcast::<RunPart>() {
                 Ok(p) => parts.push(*p),
                 Err(b) => {
@@ -185,18 +188,18 @@ pub fn spans_of(records: Vec<Record>) -> Vec<Span> {
             },
         }
     }
-    spans.extend(langsmith::merge_parts(parts));
+    spans.extend(langsmith::merge_parts(parts).into_iter().map(Box::new));
     if !traces.is_empty() {
         let ids: Vec<String> = traces.iter().map(|t| t.span_id().to_owned()).collect();
         langfuse::adopt(&mut spans, &ids);
-        spans.extend(traces);
+        spans.extend(traces.into_iter().map(Box::new));
     }
     spans
 }
 
 /// Assembles one group of the span family, whatever exports its records came from.
 pub fn assemble_records(group: &str, records: Vec<Record>, opts: &AssembleOptions) -> Trace {
-    assemble(group, spans_of(records), opts)
+    assemble_boxed(group, spans_of(records), opts)
 }
 
 impl Dialect for ExportDialect {

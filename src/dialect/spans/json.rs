@@ -444,7 +444,8 @@ pub(super) fn reply_text(v: &Value, prefix: &'static str) -> Option<(String, &'s
         match v {
             Value::String(s) => (!s.trim().is_empty()).then(|| s.clone()),
             Value::Null => None,
-            other => output_text(&other.to_string(), Some("application/json")),
+            other => output_text(&other.to_string(), Some("application/json"))
+                .map(std::borrow::Cow::into_owned),
         }
     };
     match &*v {

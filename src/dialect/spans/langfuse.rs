@@ -176,7 +176,7 @@ fn common(s: &mut Span, m: &Map<String, Value>) {
 
 /// Makes a trace's parentless observations children of its trace row, when
 /// the trace row was read (legacy export): the trace's output is the reply.
-pub fn adopt(spans: &mut [Span], trace_rows: &[String]) {
+pub fn adopt(spans: &mut [Box<Span>], trace_rows: &[String]) {
     for s in spans.iter_mut() {
         if s.parent_id.is_none() && !trace_rows.contains(&s.span_id) {
             s.parent_id = Some(s.trace_id.clone());

@@ -33,6 +33,7 @@ mod langsmith;
 mod otlp;
 mod phoenix;
 
+use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use dialect::{OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
 pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
@@ -99,20 +100,27 @@ impl SpanKind {
     /// An OpenInference span kind (`LLM`, `RETRIEVER`, …) or a Langfuse
     /// observation type (`generation`, `retriever`, …), any case.
     pub fn from_openinference(s: &str) -> Option<SpanKind> {
-        Some(match s.to_ascii_uppercase().as_str() {
-            "AGENT" => SpanKind::Agent,
-            "CHAIN" | "SPAN" => SpanKind::Chain,
-            "LLM" | "GENERATION" => SpanKind::Llm,
-            "RETRIEVER" => SpanKind::Retriever,
-            "RERANKER" => SpanKind::Reranker,
-            "TOOL" => SpanKind::Tool,
-            "EMBEDDING" => SpanKind::Embedding,
-            "PROMPT" => SpanKind::Prompt,
-            "GUARDRAIL" => SpanKind::Guardrail,
-            "EVALUATOR" => SpanKind::Evaluator,
-            "UNKNOWN" | "EVENT" => SpanKind::Unknown,
-            _ => return None,
-        })
+        const NAMES: [(&str, SpanKind); 14] = [
+            ("AGENT", SpanKind::Agent),
+            ("CHAIN", SpanKind::Chain),
+            ("SPAN", SpanKind::Chain),
+            ("LLM", SpanKind::Llm),
+            ("GENERATION", SpanKind::Llm),
+            ("RETRIEVER", SpanKind::Retriever),
+            ("RERANKER", SpanKind::Reranker),
+            ("TOOL", SpanKind::Tool),
+            ("EMBEDDING", SpanKind::Embedding),
+            ("PROMPT", SpanKind::Prompt),
+            ("GUARDRAIL", SpanKind::Guardrail),
+            ("EVALUATOR", SpanKind::Evaluator),
+            ("UNKNOWN", SpanKind::Unknown),
+            ("EVENT", SpanKind::Unknown),
+        ];
+        // No upper-cased copy: compared in place, ASCII case ignored.
+        NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(s))
+            .map(|&(_, k)| k)
     }
 
     /// Lower-case name.
@@ -385,15 +393,36 @@ pub fn is_document(format: SpanFormat, first_block: &[u8]) -> bool {
 /// On `Err` nothing was added: the reason names the field and what was
 /// expected, never an input value, and is capped.
 pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(), String> {
+    if let Ok(text) = std::str::from_utf8(line) {
+        return parse_line_str(format, text, out);
+    }
+    // Not UTF-8: the readers' reasons say where.
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-    if line.iter().all(u8::is_ascii_whitespace) {
+    let before = out.len();
+    let r = match format {
+        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(line, &mut |_, s| out.push(s)),
+        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
+            phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(s))
+        }
+    };
+    if r.is_err() {
+        out.truncate(before);
+    }
+    r.map_err(cap_reason)
+}
+
+/// [`parse_line`] for a line already known to be UTF-8 (as the engine
+/// hands it over): strings are not validated again.
+pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Vec<Span>) -> Result<(), String> {
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+    if line.bytes().all(|b| b.is_ascii_whitespace()) {
         return Ok(());
     }
     let before = out.len();
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse_line(line, out),
         SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
-            phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(s))
+            phoenix::parse_line(format, line, out)
         }
     };
     if r.is_err() {

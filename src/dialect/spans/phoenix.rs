@@ -43,7 +43,9 @@ impl<'de> Deserialize<'de> for TimeIn {
                 Ok(TimeIn::Float(v))
             }
             fn visit_str<E>(self, v: &str) -> Result<TimeIn, E> {
-                Ok(TimeIn::Text(v.chars().take(64).collect()))
+                // The first 64 characters, copied at once.
+                let end = v.char_indices().nth(64).map_or(v.len(), |(i, _)| i);
+                Ok(TimeIn::Text(v[..end].to_owned()))
             }
         }
         d.deserialize_any(V)
@@ -92,6 +94,11 @@ fn epoch_nanos(n: i128) -> i128 {
 pub(super) fn iso_nanos(s: &str) -> Option<i128> {
     let s = s.trim();
     let to_ns = |secs: i64, nanos: u32| secs as i128 * 1_000_000_000 + nanos as i128;
+    // The native reader's parser: the common shape without chrono's general
+    // parser, else chrono's RFC 3339 (so the instant is chrono's either way).
+    if let Ok(t) = crate::dialect::native::parse_time(s) {
+        return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
+    }
     if let Ok(t) = DateTime::parse_from_rfc3339(s) {
         return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
     }
@@ -112,26 +119,28 @@ struct Context<'a> {
     span_id: Option<IdIn<'a>>,
 }
 
-/// Attributes as a JSON object: wanted keys keep their raw value.
-#[derive(Default)]
-struct Attrs<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+/// Attributes as a JSON object: wanted keys keep their value as `T`, raw
+/// (`&RawValue`, decoded later, ignored when it does not decode) or decoded
+/// in place ([`Val`], the one-pass reader: a value that does not decode
+/// fails the line, which the raw reader then reads).
+struct Attrs<'a, T>(Vec<(Cow<'a, str>, T)>);
 
-impl<'de: 'a, 'a> Deserialize<'de> for Attrs<'a> {
+impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Attrs<'a, T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Attrs<'a>;
+        struct V<'a, T>(std::marker::PhantomData<(&'a (), T)>);
+        impl<'de: 'a, 'a, T: Deserialize<'de>> Visitor<'de> for V<'a, T> {
+            type Value = Attrs<'a, T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an attributes object")
             }
-            fn visit_unit<E>(self) -> Result<Attrs<'a>, E> {
-                Ok(Attrs::default())
+            fn visit_unit<E>(self) -> Result<Attrs<'a, T>, E> {
+                Ok(Attrs(Vec::new()))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Attrs<'a>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Attrs<'a, T>, A::Error> {
                 let mut out = Vec::new();
                 while let Some(k) = map.next_key::<BStr<'a>>()? {
                     if wanted(&k.0) {
-                        out.push((k.0, map.next_value::<&'a RawValue>()?));
+                        out.push((k.0, map.next_value::<T>()?));
                     } else {
                         map.next_value::<IgnoredAny>()?;
                     }
@@ -143,9 +152,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for Attrs<'a> {
     }
 }
 
-/// One top-level object: a span, a dataframe row, or an envelope of spans.
-#[derive(Default)]
-struct Row<'a> {
+/// One top-level object: a span, a dataframe row, or an envelope of spans;
+/// attribute values as `T` (see [`Attrs`]).
+struct Row<'a, T> {
     name: Option<BStr<'a>>,
     span_kind: Option<BStr<'a>>,
     parent_id: Option<IdIn<'a>>,
@@ -154,9 +163,26 @@ struct Row<'a> {
     status_code: Option<BStr<'a>>,
     trace_id: Option<IdIn<'a>>,
     span_id: Option<IdIn<'a>>,
-    attrs: Vec<(Cow<'a, str>, &'a RawValue)>,
+    attrs: Vec<(Cow<'a, str>, T)>,
     /// `data` (REST page) or `spans` (CLI trace file).
     spans: Option<Vec<&'a RawValue>>,
+}
+
+impl<T> Default for Row<'_, T> {
+    fn default() -> Self {
+        Row {
+            name: None,
+            span_kind: None,
+            parent_id: None,
+            start: None,
+            end: None,
+            status_code: None,
+            trace_id: None,
+            span_id: None,
+            attrs: Vec::new(),
+            spans: None,
+        }
+    }
 }
 
 /// Strips `attributes.` from a dataframe column name, borrowing when it can.
@@ -168,15 +194,15 @@ fn strip_attr<'a>(k: Cow<'a, str>) -> Option<Cow<'a, str>> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Row<'a> {
+impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Row<'a>;
+        struct V<'a, T>(std::marker::PhantomData<(&'a (), T)>);
+        impl<'de: 'a, 'a, T: Deserialize<'de>> Visitor<'de> for V<'a, T> {
+            type Value = Row<'a, T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a span object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Row<'a>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Row<'a, T>, A::Error> {
                 let mut r = Row::default();
                 while let Some(k) = map.next_key::<BStr<'a>>()? {
                     let field = |e: A::Error| de::Error::custom(format!("`{}`: {e}", short(&k.0)));
@@ -198,7 +224,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Row<'a> {
                         "context.trace_id" => r.trace_id = map.next_value().map_err(field)?,
                         "context.span_id" => r.span_id = map.next_value().map_err(field)?,
                         "attributes" => {
-                            let a: Attrs<'a> = map.next_value().map_err(field)?;
+                            let a: Attrs<'a, T> = map.next_value().map_err(field)?;
                             r.attrs.extend(a.0);
                         }
                         "data" | "spans" => r.spans = map.next_value().map_err(field)?,
@@ -246,7 +272,7 @@ pub(super) fn parse(
             }
             continue;
         }
-        let r: Row<'_> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
+        let r: Row<'_, &RawValue> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
         match r.spans {
             Some(spans) if r.trace_id.is_none() || r.span_id.is_none() => {
                 for (i, raw) in spans.into_iter().enumerate() {
@@ -260,12 +286,60 @@ pub(super) fn parse(
     Ok(())
 }
 
+/// Reads one line (one or more spans) into `out`, all or nothing: in one
+/// pass when every top-level value is a span object (values decoded in
+/// place, the line not validated again), else with [`parse`] and its
+/// reasons, so the two can only differ in speed.
+pub(super) fn parse_line(
+    format: SpanFormat,
+    line: &str,
+    out: &mut Vec<Span>,
+) -> Result<(), String> {
+    let before = out.len();
+    if parse_fast(line, out).is_some() {
+        return Ok(());
+    }
+    out.truncate(before);
+    parse(format, line.as_bytes(), &mut |_, s| out.push(s))
+}
+
+/// None when anything is off: an envelope, an array, an error.
+fn parse_fast(line: &str, out: &mut Vec<Span>) -> Option<()> {
+    for top in serde_json::Deserializer::from_str(line).into_iter::<Row<'_, Val<'_>>>() {
+        let r = top.ok()?;
+        if r.spans.is_some() && (r.trace_id.is_none() || r.span_id.is_none()) {
+            return None;
+        }
+        out.push(build(r).ok()?);
+    }
+    Some(())
+}
+
 fn row(raw: &RawValue, what: &str) -> Result<Span, String> {
-    let r: Row<'_> = serde_json::from_str(raw.get()).map_err(|e| reason(what, &e))?;
+    let r: Row<'_, &RawValue> = serde_json::from_str(raw.get()).map_err(|e| reason(what, &e))?;
     build(r)
 }
 
-fn build(r: Row<'_>) -> Result<Span, String> {
+/// An attribute value as a row holds it.
+trait AttrIn {
+    fn feed(&self, key: &str, b: &mut Builder);
+}
+
+impl AttrIn for &RawValue {
+    fn feed(&self, key: &str, b: &mut Builder) {
+        if let Ok(v) = serde_json::from_str::<Val<'_>>(self.get()) {
+            b.attr(key, &v);
+        }
+    }
+}
+
+impl AttrIn for Val<'_> {
+    fn feed(&self, key: &str, b: &mut Builder) {
+        b.attr(key, self);
+    }
+}
+
+fn build<T: AttrIn>(r: Row<'_, T>) -> Result<Span, String> {
     let id = |v: &Option<IdIn<'_>>| v.as_ref().and_then(|b| clean_id(&b.0));
     let trace_id = id(&r.trace_id).ok_or("span without a trace id (`context.trace_id`)")?;
     let span_id = id(&r.span_id).ok_or("span without a span id (`context.span_id`)")?;
@@ -282,10 +356,92 @@ fn build(r: Row<'_>) -> Result<Span, String> {
         oi_kind: r.span_kind.map(|k| k.0.into_owned()),
         ..Builder::default()
     };
-    for (k, raw) in &r.attrs {
-        if let Ok(v) = serde_json::from_str::<Val<'_>>(raw.get()) {
-            b.attr(k, &v);
-        }
+    for (k, v) in &r.attrs {
+        v.feed(k, &mut b);
     }
     Ok(b.finish())
+}
+
+#[cfg(test)]
+mod diff_tests {
+    //! The one-pass line reader against the raw one: same spans, or the
+    //! same reason, on the shared captures, a generated span, and every
+    //! single-byte deletion and substitution of a small span line.
+    use super::*;
+
+    fn both(format: SpanFormat, line: &[u8]) {
+        let Ok(text) = std::str::from_utf8(line) else {
+            return; // lines reach the one-pass reader as text only
+        };
+        let mut out = Vec::new();
+        let fast = parse_line(format, text, &mut out).map(|()| out);
+        let mut out = Vec::new();
+        let reference = parse(format, line, &mut |_, s| out.push(s)).map(|()| out);
+        assert_eq!(fast, reference, "{text}");
+    }
+
+    const SMALL: &str = r#"{"name":"agent","context":{"trace_id":"ab12","span_id":"01"},"span_kind":"CHAIN","parent_id":null,"start_time":"2026-11-30T08:45:20.611559+00:00","end_time":1764492320693,"status_code":"ERROR","attributes":{"output.value":"A [1]","metadata":"{\"agent\":\"x\"}","llm.input_messages":[1],"retrieval.documents":[{"document.id":"c1","document.score":0.5}],"metadata.turn":8},"attributes.session.id":"s1","events":[]}"#;
+
+    #[test]
+    fn one_pass_agrees_with_the_reference() {
+        // The line is read in one pass (not only by the fallback).
+        let mut spans = Vec::new();
+        assert!(parse_fast(SMALL, &mut spans).is_some());
+        assert_eq!(spans.len(), 1);
+        assert!(spans[0].retrieval.is_some() && spans[0].conversation.is_some());
+        let formats = [SpanFormat::PhoenixJsonl, SpanFormat::PhoenixDataframe];
+        for format in formats {
+            both(format, SMALL.as_bytes());
+            both(format, format!("{SMALL} {SMALL}").as_bytes());
+            both(format, format!("[{SMALL}]").as_bytes());
+            both(format, format!("{{\"data\":[{SMALL}]}}").as_bytes());
+        }
+        let bytes = SMALL.as_bytes();
+        let subst: &[u8] = b"\"{}[]:,0an\\ ";
+        for i in 0..bytes.len() {
+            let mut cut = bytes.to_vec();
+            cut.remove(i);
+            both(SpanFormat::PhoenixJsonl, &cut);
+            for &c in subst {
+                let mut m = bytes.to_vec();
+                m[i] = c;
+                both(SpanFormat::PhoenixJsonl, &m);
+            }
+        }
+    }
+
+    #[test]
+    fn one_pass_agrees_on_the_shared_captures() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
+        if !dir.is_dir() {
+            eprintln!("skipped: {} is absent", dir.display());
+            return;
+        }
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+            for f in std::fs::read_dir(entry.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let Ok(data) = std::fs::read(f.path()) else {
+                    continue; // a folder
+                };
+                let Some(format) = super::super::sniff(&data) else {
+                    continue;
+                };
+                if !matches!(
+                    format,
+                    SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe
+                ) {
+                    continue;
+                }
+                for line in data.split(|&b| b == b'\n') {
+                    both(format, line);
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 0, "no Phoenix line in {}", dir.display());
+    }
 }

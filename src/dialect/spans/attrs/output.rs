@@ -38,25 +38,29 @@ pub(in crate::dialect::spans) fn output_documents(s: &str) -> Option<Vec<Doc>> {
 /// The reply text in an output value: plain text as is; JSON (by
 /// `mime_type`, or by shape when there is none) yields the assistant text it
 /// holds, or `None` when it holds none ("non-text JSON").
-pub(in crate::dialect::spans) fn output_text(s: &str, mime: Option<&str>) -> Option<String> {
+pub(in crate::dialect::spans) fn output_text<'a>(
+    s: &'a str,
+    mime: Option<&str>,
+) -> Option<Cow<'a, str>> {
     let is_json_mime = mime.is_some_and(|m| m.contains("json"));
     let is_text_mime = mime.is_some_and(|m| m.starts_with("text/"));
+    let whole = || (!s.trim().is_empty()).then_some(Cow::Borrowed(s));
     if is_text_mime || !looks_like_json(s) && !is_json_mime {
-        return (!s.trim().is_empty()).then(|| s.to_owned());
+        return whole();
     }
     match serde_json::from_str::<Val<'_>>(s) {
         Ok(v @ (Val::Map(_) | Val::List(_))) => {
             let scalars_only = matches!(&v, Val::List(l) if l.iter().all(|x| !matches!(x, Val::Map(_) | Val::List(_))));
             match text_of(&v, 0) {
-                Some(t) => Some(t),
-                None if scalars_only && mime.is_none() => Some(s.to_owned()),
+                Some(t) => Some(Cow::Owned(t)),
+                None if scalars_only && mime.is_none() => Some(Cow::Borrowed(s)),
                 None => None,
             }
         }
-        Ok(Val::Str(t)) => (!t.trim().is_empty()).then(|| t.into_owned()),
-        Ok(_) if mime.is_none() => Some(s.to_owned()),
+        Ok(Val::Str(t)) => (!t.trim().is_empty()).then_some(t),
+        Ok(_) if mime.is_none() => Some(Cow::Borrowed(s)),
         Ok(_) => None,
-        Err(_) => (!s.trim().is_empty()).then(|| s.to_owned()),
+        Err(_) => whole(),
     }
 }
 

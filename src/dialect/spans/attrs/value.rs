@@ -194,6 +194,18 @@ impl<'de: 'a, 'a> Deserialize<'de> for IdIn<'a> {
 /// maps are walked, JSON-in-a-string values of [`json_valued`] keys are
 /// parsed and walked, empty lists and lists of scalars are leaves.
 pub(super) fn flatten(key: &str, v: &Val<'_>, f: &mut dyn FnMut(&str, &Val<'_>)) {
+    // A scalar is its own leaf: no key to build (most attributes).
+    let nested = match v {
+        Val::Map(_) | Val::List(_) => true,
+        Val::Str(s) => json_valued(key) && looks_like_json(s),
+        _ => false,
+    };
+    if !nested {
+        if key.len() <= MAX_KEY {
+            f(key, v);
+        }
+        return;
+    }
     let mut k = String::with_capacity(key.len() + 32);
     k.push_str(key);
     walk(&mut k, v, 0, f);
