@@ -188,15 +188,45 @@ impl<'a> Scan<'a> {
                         None => break,
                     }
                 }
-                // A longer string (the reply): the next quote or backslash,
-                // found by `memchr2` (vector code picked at run time), and
-                // no control character before it, checked 32 bytes at a
-                // time (a fold the compiler turns into vector compares).
-                let end = memchr::memchr2(b'"', b'\\', &b[i..]).map_or(b.len(), |at| i + at);
-                if has_control(&b[i..end]) {
-                    return None;
+                // Thirty-two bytes at a time while none needs a look: an OR of
+                // byte compares over a fixed-size block, which the compiler
+                // turns into vector compares (no `unsafe`, any target). The
+                // control-character test is a signed compare (one instruction
+                // on SSE2) that also flags every non-ASCII byte: such a block
+                // is looked at below, eight bytes at a time, exactly ...
+                while let Some(block) = b.get(i..i + 32) {
+                    let block: &[u8; 32] = block.try_into().expect("32 bytes");
+                    let hits = block.iter().fold(0u8, |m, &c| {
+                        m | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from((c as i8) < 0x20)
+                    });
+                    if hits != 0 {
+                        break;
+                    }
+                    i += 32;
                 }
-                i = end;
+                // ... then eight at a time to the exact byte, then one at a time
+                // in the last few bytes of the line.
+                loop {
+                    match word_at(b, i) {
+                        Some(m) => {
+                            if m != 0 {
+                                i += m.trailing_zeros() as usize / 8;
+                                break;
+                            }
+                            i += 8;
+                        }
+                        None => {
+                            while let Some(&c) = b.get(i)
+                                && c != b'"'
+                                && c != b'\\'
+                                && c >= 0x20
+                            {
+                                i += 1;
+                            }
+                            break;
+                        }
+                    }
+                }
             }
             match *b.get(i)? {
                 b'"' => {
@@ -572,16 +602,6 @@ fn index_of(raw: &str) -> Option<CitationIndex> {
         Some(i) if !twice => crate::markers::citation_index(i),
         _ => CitationIndex::Malformed,
     })
-}
-
-/// Whether `s` holds a control character (below 0x20).
-#[inline]
-fn has_control(s: &[u8]) -> bool {
-    let mut blocks = s.chunks_exact(32);
-    let hit = blocks
-        .by_ref()
-        .any(|block| block.iter().fold(0u8, |m, &c| m | u8::from(c < 0x20)) != 0);
-    hit || blocks.remainder().iter().any(|&c| c < 0x20)
 }
 
 /// [`special`] of the eight bytes at `i`, or `None` when fewer are left.
