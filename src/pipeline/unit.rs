@@ -6,7 +6,7 @@
 //! other units.
 
 use super::{
-    Accumulator, Detail, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key, probe,
+    Accumulator, BATCH, Detail, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key, probe,
 };
 use crate::dialect::{Dialect, DocumentRecords, Parsed, Record};
 use crate::grade::grade;
@@ -17,12 +17,6 @@ use crate::model::Turn;
 use anyhow::Result;
 use std::collections::HashSet;
 use std::sync::Arc;
-
-/// Graded rows handed to the accumulator at a time: about 150 KB of
-/// typical lines, so the strings a row borrows are still in the CPU cache
-/// when the accumulator reads them (handing over a whole 4 MB block at its
-/// end cost a cache miss per row: about 4 % of a one-thread `summary`).
-const BATCH: usize = 64;
 
 /// Processes one unit into `acc`. `skip` holds line numbers known to be
 /// duplicates of turns in earlier units.
@@ -129,10 +123,11 @@ impl<'a> UnitState<'a> {
         self.invalid.push((line, reason));
     }
 
-    /// Hands the rows graded so far to `acc` once there are [`BATCH`] of
-    /// them, while the lines they borrow from are still in the cache.
+    /// Hands the rows graded so far to `acc` once there are
+    /// [`Accumulator::batch`] of them ([`BATCH`] unless it asks for more),
+    /// while the lines they borrow from are still in the cache.
     fn flush<A: Accumulator>(&mut self, acc: &mut A) {
-        if self.rows.len() >= BATCH {
+        if self.rows.len() >= acc.batch() {
             acc.add_block(&self.rows);
             self.rows.clear();
         }
