@@ -624,26 +624,16 @@ b"}"#,
     /// through each export's list of dropped fields.
     #[test]
     fn keeping_members_agrees_on_the_shared_captures() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces");
-        if !root.exists() {
-            eprintln!("skipped: ../shared/traces is absent");
+        let Some(files) = super::super::shared_captures() else {
             return;
-        }
-        let mut files = vec![];
-        let mut stack = vec![root];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "jsonl" || x == "json") {
-                    files.push(p);
-                }
-            }
-        }
+        };
+        let files: Vec<_> = files
+            .into_iter()
+            .filter(|(p, _)| p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
+            .collect();
         let mut rows = 0;
-        for f in files {
-            let text = std::fs::read_to_string(&f).unwrap_or_default();
+        for (_, data) in &files {
+            let text = String::from_utf8_lossy(data);
             let items: Vec<String> =
                 match serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&text) {
                     Ok(list) => list.iter().map(|r| r.get().to_owned()).collect(),

@@ -496,5 +496,31 @@ fn reason(what: &str, e: &serde_json::Error) -> String {
     redact_reason(&format!("{what}: {msg}"))
 }
 
+/// Every file under `../shared/traces` (the genuine SDK exports), with its
+/// bytes, in path order, for the readers' differential tests; `None`, with
+/// a message, when the folder is absent (CI without `../shared`).
+#[cfg(test)]
+pub(crate) fn shared_captures() -> Option<Vec<(std::path::PathBuf, Vec<u8>)>> {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
+    if !root.is_dir() {
+        eprintln!("skipped: {} is absent", root.display());
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("readable").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if let Ok(data) = std::fs::read(&p) {
+                files.push((p, data));
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
 #[cfg(test)]
 mod tests;
