@@ -7,6 +7,7 @@
 
 pub mod agentfootprint;
 pub mod assembly;
+pub(crate) mod checked;
 pub mod mapped;
 pub mod native;
 pub mod spans;

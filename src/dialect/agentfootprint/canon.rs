@@ -23,7 +23,7 @@ const OBJECT: u64 = 8;
 /// The first key that makes serde_json's `Value` read an object as a raw
 /// value held in a string; the one-pass reader leaves such objects to the
 /// reference reader.
-pub(super) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+pub(super) use crate::dialect::checked::RAW_VALUE_TOKEN;
 
 pub(super) fn null() -> u128 {
     xxh3_128_with_seed(&[], NULL)
@@ -196,7 +196,7 @@ impl<'de> Visitor<'de> for KeyHash {
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<u128, E> {
         if self.first && s == RAW_VALUE_TOKEN {
-            return Err(E::custom("left to the reference reader"));
+            return Err(crate::dialect::checked::bail());
         }
         Ok(string(s))
     }

@@ -11,10 +11,11 @@
 //! so reasons and messages are that reader's by construction; a
 //! differential test checks the two agree on every line.
 
-use super::canon::{self, RAW_VALUE_TOKEN, Walk};
+use super::canon::{self, Walk};
 use super::event::{Field, Fields, Got, Kind, Meta, VALUE_KEYS, event_of};
 use super::parse::Item;
 use super::*;
+use crate::dialect::checked::{Check, Key, bail};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Room for the payload fields of any kind ([`Kind::keys`]).
@@ -97,10 +98,6 @@ struct TopOut<'de> {
 struct Top<'s, 'o, 'de> {
     scratch: &'s mut Vec<(u128, u128)>,
     out: &'o mut TopOut<'de>,
-}
-
-fn bail<E: de::Error>() -> E {
-    E::custom("left to the reference reader")
 }
 
 /// A type field: a string, or null (absent); anything else is left to the
@@ -191,39 +188,6 @@ impl<'de> Visitor<'de> for Top<'_, '_, 'de> {
             }
         }
         Ok(())
-    }
-}
-
-/// An object key, borrowed when it has no escape; refuses
-/// [`RAW_VALUE_TOKEN`] as an object's first key where `Value` treats it
-/// specially.
-struct Key {
-    first: bool,
-}
-
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Cow<'de, str>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = Cow<'de, str>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a key")
-    }
-    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
-        if self.first && s == RAW_VALUE_TOKEN {
-            return Err(bail());
-        }
-        Ok(Cow::Borrowed(s))
-    }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-        if self.first && s == RAW_VALUE_TOKEN {
-            return Err(bail());
-        }
-        Ok(Cow::Owned(s.to_owned()))
     }
 }
 
@@ -535,52 +499,5 @@ impl<'de> Visitor<'de> for LastString<'_> {
             }
         }
         Ok(last)
-    }
-}
-
-/// Any value, validated as `Value` would read it, and dropped.
-struct Check;
-
-impl<'de> DeserializeSeed<'de> for Check {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Check {
-    type Value = ();
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Check)?.is_some() {}
-        Ok(())
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut first = true;
-        while map.next_key_seed(Key { first })?.is_some() {
-            first = false;
-            map.next_value_seed(Check)?;
-        }
-        Ok(())
     }
 }

@@ -5,6 +5,7 @@
 
 use super::attrs::output_text;
 use super::{Doc, Span, SpanKind, Tokens};
+use crate::dialect::checked::{Check, Key};
 use serde_json::{Map, Value};
 
 /// A span with its ids and nothing else known yet.
@@ -44,21 +45,31 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
 
 /// One JSON object (the text of a whole line or array element), with only
 /// the members `keep` accepts built as values. Every other member is
-/// checked exactly as a [`Value`] would check it (numbers in range, escapes
-/// and surrogates decoded, the same nesting limit) and then dropped, never
-/// allocated. Acceptance, error messages and positions, and a repeated
-/// key's last value winning are those of `serde_json::from_str::<Map<String,
-/// Value>>`; an export's reader drops the fields it never reads this way
-/// (a prompt in `input` can be most of a row).
+/// checked as a [`Value`] would check it and then dropped, never allocated
+/// ([`crate::dialect::checked`]); a text that fails, or holds a member
+/// `Value` reads specially, is read again by `serde_json::from_str::<Map<
+/// String, Value>>`. So acceptance, error messages and positions, and a
+/// repeated key's last value winning are that function's own; an export's
+/// reader drops the fields it never reads this way (a prompt in `input` can
+/// be most of a row).
 pub(super) fn object_keeping(
     text: &str,
     keep: fn(&str) -> bool,
 ) -> serde_json::Result<Map<String, Value>> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_str(text);
-    let m = Keeping(keep).deserialize(&mut de)?;
-    de.end()?;
-    Ok(m)
+    match Keeping(keep)
+        .deserialize(&mut de)
+        .and_then(|m| de.end().map(|()| m))
+    {
+        Ok(m) => Ok(m),
+        // An error, or a member `Value` reads specially (see
+        // `dialect::checked`): `Value` reads the text again and decides.
+        Err(_) => serde_json::from_str::<Map<String, Value>>(text).map(|mut m| {
+            m.retain(|k, _| keep(k));
+            m
+        }),
+    }
 }
 
 /// The seed and visitor of [`object_keeping`].
@@ -82,82 +93,16 @@ impl<'de> serde::de::Visitor<'de> for Keeping {
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
         let mut m = Map::new();
-        while let Some(Key(k)) = a.next_key()? {
+        // Top-level keys are plain strings to `Map<String, Value>`.
+        while let Some(k) = a.next_key_seed(Key { first: false })? {
             if (self.0)(&k) {
                 let v: Value = a.next_value()?;
                 m.insert(k.into_owned(), v);
             } else {
-                a.next_value::<Checked>()?;
+                a.next_value_seed(Check)?;
             }
         }
         Ok(m)
-    }
-}
-
-/// A key, borrowed from the text unless it holds an escape.
-struct Key<'de>(std::borrow::Cow<'de, str>);
-
-impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Owned(s.to_owned())))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-/// Any JSON value, checked as [`Value`] checks it and then dropped.
-struct Checked;
-
-impl<'de> serde::Deserialize<'de> for Checked {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(Checked)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Checked {
-    type Value = Checked;
-    // serde_json's wording for a Value.
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any valid JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-    fn visit_unit<E>(self) -> Result<Checked, E> {
-        Ok(Checked)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Checked, A::Error> {
-        while a.next_element::<Checked>()?.is_some() {}
-        Ok(Checked)
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Checked, A::Error> {
-        while a.next_key::<Key<'de>>()?.is_some() {
-            a.next_value::<Checked>()?;
-        }
-        Ok(Checked)
     }
 }
 
@@ -574,6 +519,8 @@ mod tests {
             r#"{"id":"a","input":"\ud800"}"#,
             r#"{"id":"a","input":"\ud83d\ude00 ok"}"#,
             r#"{"id":"a","input":{"\ud800":1}}"#,
+            r#"{"id":"a","input":{"$serde_json::private::RawValue":"1"}}"#,
+            r#"{"id":"a","input":[{"$serde_json::private::RawValue":5}]}"#,
             r#"{"id":"a","input":"\x"}"#,
             r#"{"id":"a","input":-0.0,"output":-0}"#,
             r#"{"id":"a","input":18446744073709551616,"n":18446744073709551615}"#,
