@@ -4,6 +4,13 @@ use clap::Parser;
 use grounding_audit::{cli::Cli, cmd, exit};
 use std::io::Write;
 
+/// jemalloc: records of the span and event dialects are allocated by the
+/// workers and freed by the merging thread, which glibc's allocator
+/// serialises on its arena locks (README, Performance).
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     let cli = Cli::parse();
     let stdout = std::io::stdout();
