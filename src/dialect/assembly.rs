@@ -12,9 +12,15 @@
 //! capture writes a run's events close together). A record that arrives for
 //! a group already closed is late: the caller reports it rather than
 //! starting a second turn.
+//!
+//! De-duplication of records costs memory by turn more than by record: an
+//! open group keeps the keys of its own records (a record key names its
+//! group), and a closed group keeps 32-bit fingerprints of them, enough to
+//! tell a repeat of one of its records (a duplicate) from a new one (late)
+//! among a group's own records.
 
 use super::{Dialect, Record};
-use crate::keyset::KeySet;
+use crate::keyset::{KeyMap, KeySet};
 use std::collections::{HashMap, VecDeque};
 
 /// The records of one turn, in input order.
@@ -33,6 +39,94 @@ pub struct Group {
     last: u64,
     /// A record completed the group (see [`Record::completes`]).
     complete: bool,
+    /// The keys of its records, when de-duplicating.
+    keys: RecordKeys,
+}
+
+/// The record keys of one group: a list while short, with a hash index
+/// once it is long (a run of thousands of events).
+#[derive(Default)]
+struct RecordKeys {
+    list: Vec<u128>,
+    index: Option<std::collections::HashSet<u128, std::hash::BuildHasherDefault<PassThrough>>>,
+}
+
+/// Keys a group holds before it indexes them.
+const LIST_KEYS: usize = 16;
+
+/// Where a closed group's record fingerprints are: `len` of them from
+/// `start` in chunk `chunk`, packed into a `u64` (20 + 22 + 22 bits): a
+/// group with more than a chunk's worth has a chunk of its own, written
+/// with `start` [`WHOLE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Prints {
+    chunk: u64,
+    start: u64,
+    len: u64,
+}
+
+/// The `start` of a group that has its chunk to itself.
+const WHOLE: u64 = (1 << 22) - 1;
+
+impl Prints {
+    fn pack(self) -> u64 {
+        assert!(
+            self.chunk < 1 << 20,
+            "more than 2^20 chunks of fingerprints"
+        );
+        (self.chunk << 44) | (self.start << 22) | self.len
+    }
+
+    fn unpack(v: u64) -> Prints {
+        Prints {
+            chunk: v >> 44,
+            start: (v >> 22) & WHOLE,
+            len: v & WHOLE,
+        }
+    }
+
+    /// The fingerprints, in `chunks`.
+    fn of(self, chunks: &[Vec<u32>]) -> &[u32] {
+        let c = &chunks[self.chunk as usize];
+        if self.start == WHOLE {
+            c
+        } else {
+            &c[self.start as usize..][..self.len as usize]
+        }
+    }
+}
+
+/// Fingerprints a chunk holds (4 MiB), unless one group has more.
+const PRINT_CHUNK: usize = 1 << 20;
+
+/// A record key's fingerprint within its group: record keys are uniform
+/// hashes, so two records of one group share one with odds of about 2^-32
+/// (a late record would then count as a duplicate).
+fn fingerprint(k: u128) -> u32 {
+    k as u32
+}
+
+impl RecordKeys {
+    fn contains(&self, k: u128) -> bool {
+        match &self.index {
+            Some(index) => index.contains(&k),
+            None => self.list.contains(&k),
+        }
+    }
+
+    /// Adds `k`; false when it was there.
+    fn insert(&mut self, k: u128) -> bool {
+        if self.contains(k) {
+            return false;
+        }
+        self.list.push(k);
+        if let Some(index) = &mut self.index {
+            index.insert(k);
+        } else if self.list.len() > LIST_KEYS {
+            self.index = Some(self.list.iter().copied().collect());
+        }
+        true
+    }
 }
 
 /// How a record was counted.
@@ -88,9 +182,13 @@ pub struct Assembly {
     touched: VecDeque<(u64, Key)>,
     /// Incomplete groups idle for the short window, waiting for the long one.
     waiting: VecDeque<(u64, Key)>,
-    /// Hashes of closed groups, so a late record is recognised.
-    closed: KeySet,
-    keys: KeySet,
+    /// Closed groups, so a late record is recognised, each with where its
+    /// records' fingerprints are ([`Prints`]).
+    closed: KeyMap,
+    /// Fingerprints of closed groups' records, in chunks.
+    prints: Vec<Vec<u32>>,
+    /// Keys of late records, so a repeat of one is a duplicate.
+    late: KeySet,
     dedupe: bool,
     window: u64,
     count: u64,
@@ -117,8 +215,9 @@ impl Assembly {
             open: Open::default(),
             touched: VecDeque::new(),
             waiting: VecDeque::new(),
-            closed: KeySet::new(),
-            keys: KeySet::new(),
+            closed: KeyMap::new(),
+            prints: Vec::new(),
+            late: KeySet::new(),
             dedupe,
             window: window.max(1),
             count: 0,
@@ -144,13 +243,6 @@ impl Assembly {
         line: u64,
         pos: (u64, u64),
     ) -> Fate {
-        if record.counted
-            && self.dedupe
-            && let Some(k) = record.key
-            && !self.keys.insert(k)
-        {
-            return Fate::Duplicate;
-        }
         let key = group_key(dialect.family(), &record.group);
         if !record.counted {
             // A note joins its group if open; alone it is dropped.
@@ -159,19 +251,38 @@ impl Assembly {
             }
             return Fate::Uncounted;
         }
-        self.count += 1;
-        let now = self.count;
+        let record_key = record.key.filter(|_| self.dedupe);
         let fate = match self.open.get_mut(&key) {
             Some(g) => {
+                if let Some(k) = record_key
+                    && !g.keys.insert(k)
+                {
+                    return Fate::Duplicate;
+                }
+                self.count += 1;
                 g.complete |= record.completes;
                 g.records.push(record);
-                g.last = now;
+                g.last = self.count;
                 Fate::Skipped
             }
-            None if !self.closed.is_empty() && self.closed.contains(key) => {
+            None if let Some(p) = self.closed.get(key) => {
+                let Some(k) = record_key else {
+                    self.count += 1;
+                    return Fate::Late;
+                };
+                let seen = Prints::unpack(p).of(&self.prints).contains(&fingerprint(k));
+                if seen || !self.late.insert(k) {
+                    return Fate::Duplicate;
+                }
+                self.count += 1;
                 return Fate::Late;
             }
             None => {
+                let mut keys = RecordKeys::default();
+                if let Some(k) = record_key {
+                    keys.insert(k);
+                }
+                self.count += 1;
                 self.open.insert(
                     key,
                     Group {
@@ -182,12 +293,14 @@ impl Assembly {
                         source,
                         line,
                         pos,
-                        last: now,
+                        last: self.count,
+                        keys,
                     },
                 );
                 Fate::Turn
             }
         };
+        let now = self.count;
         self.touched.push_back((now, key));
         fate
     }
@@ -225,8 +338,31 @@ impl Assembly {
     }
 
     fn close(&mut self, key: Key) -> Group {
-        let g = self.open.remove(&key).expect("group is open");
-        self.closed.insert(key);
+        let mut g = self.open.remove(&key).expect("group is open");
+        let keys = std::mem::take(&mut g.keys.list);
+        let n = keys.len();
+        let prints = keys.into_iter().map(fingerprint);
+        let at = if n > PRINT_CHUNK {
+            self.prints.push(prints.collect());
+            Prints {
+                chunk: self.prints.len() as u64 - 1,
+                start: WHOLE,
+                len: 0,
+            }
+        } else {
+            if self.prints.last().is_none_or(|c| c.len() + n > PRINT_CHUNK) {
+                self.prints.push(Vec::with_capacity(PRINT_CHUNK));
+            }
+            let c = self.prints.last_mut().expect("a chunk was pushed");
+            let start = c.len() as u64;
+            c.extend(prints);
+            Prints {
+                chunk: self.prints.len() as u64 - 1,
+                start,
+                len: n as u64,
+            }
+        };
+        self.closed.insert_with(key, at.pack());
         g
     }
 
@@ -235,5 +371,122 @@ impl Assembly {
         let mut out: Vec<Group> = self.open.into_values().collect();
         out.sort_by_key(|g| g.pos);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static D: &crate::dialect::spans::SpanDialect = &crate::dialect::spans::OTLP;
+
+    fn rec(group: &str, key: u128, completes: bool) -> Record {
+        Record {
+            group: group.to_owned(),
+            key: Some(key),
+            counted: true,
+            completes,
+            body: Box::new(()),
+        }
+    }
+
+    /// Adds a record and closes what became idle; returns its fate and the
+    /// ids of the groups closed.
+    fn add(a: &mut Assembly, r: Record) -> (Fate, Vec<String>) {
+        let fate = a.add(D, r, 0, 1, (0, 0));
+        (fate, a.close_idle().into_iter().map(|g| g.id).collect())
+    }
+
+    #[test]
+    fn a_repeated_record_is_a_duplicate_while_open_and_after_closing() {
+        let mut a = Assembly::new(true, 3);
+        assert_eq!(add(&mut a, rec("t1", 1, false)).0, Fate::Turn);
+        assert_eq!(add(&mut a, rec("t1", 1, false)).0, Fate::Duplicate);
+        assert_eq!(add(&mut a, rec("t1", 2, true)).0, Fate::Skipped);
+        // Three records of other groups close t1.
+        let mut closed = Vec::new();
+        for k in 0..3 {
+            closed.extend(add(&mut a, rec("other", 100 + k, false)).1);
+        }
+        assert_eq!(closed, ["t1"]);
+        // A repeat of a record of t1 is still a duplicate; a new one is late,
+        // and a repeat of that late one a duplicate.
+        assert_eq!(add(&mut a, rec("t1", 2, false)).0, Fate::Duplicate);
+        assert_eq!(add(&mut a, rec("t1", 3, false)).0, Fate::Late);
+        assert_eq!(add(&mut a, rec("t1", 3, false)).0, Fate::Duplicate);
+    }
+
+    #[test]
+    fn a_closed_group_tells_repeats_from_late_records_however_long_ago() {
+        let mut a = Assembly::new(true, 2);
+        add(&mut a, rec("first", 1, false));
+        add(&mut a, rec("first", 2, true));
+        let mut closed = Vec::new();
+        for g in 0..5000u128 {
+            closed.extend(add(&mut a, rec(&format!("g{g}"), 10 + g, true)).1);
+        }
+        assert_eq!(closed.len(), 4999);
+        assert!(!a.open.contains_key(&group_key(D.family(), "first")));
+        assert_eq!(add(&mut a, rec("first", 2, false)).0, Fate::Duplicate);
+        assert_eq!(add(&mut a, rec("first", 1, false)).0, Fate::Duplicate);
+        assert_eq!(add(&mut a, rec("first", 3, false)).0, Fate::Late);
+        assert_eq!(add(&mut a, rec("g17", 27, true)).0, Fate::Duplicate);
+        assert_eq!(add(&mut a, rec("g17", 28, true)).0, Fate::Late);
+        // Records of closed groups cost 4 bytes each.
+        let prints: usize = a.prints.iter().map(Vec::len).sum();
+        assert_eq!(prints, 2 + (a.closed.len() - 1));
+    }
+
+    #[test]
+    fn a_group_larger_than_a_chunk_has_one_of_its_own() {
+        let mut a = Assembly::new(true, 1);
+        let n = PRINT_CHUNK as u128 + 3;
+        for k in 1..=n {
+            a.add(D, rec("huge", k, false), 0, 1, (0, 0));
+        }
+        add(&mut a, rec("small", 1 << 100, true));
+        add(&mut a, rec("next", 1 << 101, true));
+        add(&mut a, rec("last", 1 << 102, true));
+        assert_eq!(
+            a.prints.iter().map(Vec::len).collect::<Vec<_>>(),
+            [n as usize, 2]
+        );
+        assert_eq!(add(&mut a, rec("huge", n, false)).0, Fate::Duplicate);
+        assert_eq!(add(&mut a, rec("huge", n + 1, false)).0, Fate::Late);
+        assert_eq!(add(&mut a, rec("next", 1 << 101, false)).0, Fate::Duplicate);
+        let p = Prints {
+            chunk: (1 << 20) - 1,
+            start: 12345,
+            len: WHOLE - 1,
+        };
+        assert_eq!(Prints::unpack(p.pack()), p);
+    }
+
+    #[test]
+    fn a_long_group_finds_its_repeats_through_its_index() {
+        let mut a = Assembly::new(true, DEFAULT_WINDOW);
+        for k in 0..100 {
+            assert_eq!(
+                add(&mut a, rec("run", k, false)).0,
+                if k == 0 { Fate::Turn } else { Fate::Skipped }
+            );
+        }
+        let g = &a.open[&group_key(D.family(), "run")];
+        assert!(g.keys.index.is_some() && g.keys.list.len() == 100);
+        for k in [0, 17, 99] {
+            assert_eq!(add(&mut a, rec("run", k, false)).0, Fate::Duplicate);
+        }
+        assert_eq!(add(&mut a, rec("run", 100, false)).0, Fate::Skipped);
+    }
+
+    #[test]
+    fn without_de_duplication_repeats_are_records_and_late_ones_late() {
+        let mut a = Assembly::new(false, 2);
+        assert_eq!(add(&mut a, rec("t", 1, true)).0, Fate::Turn);
+        assert_eq!(add(&mut a, rec("t", 1, true)).0, Fate::Skipped);
+        add(&mut a, rec("x", 5, true));
+        add(&mut a, rec("y", 6, true));
+        assert_eq!(add(&mut a, rec("t", 1, true)).0, Fate::Late);
+        assert!(a.prints.iter().all(Vec::is_empty));
     }
 }
