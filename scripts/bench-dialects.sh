@@ -14,6 +14,8 @@
 #   BIN=target/release/grounding-audit   binary to measure
 #   BENCH_DIR=/tmp/ga-bench-dialects     where the generated logs are kept
 #   THROUGHPUT_MB=200  MEM_MB="100 1000"  BENCH_RUNS=3
+#   DROP_MB="2000"                       logs of these sizes are deleted after
+#                                        their run (2 GB a dialect adds up)
 #   DIALECTS="native otlp phoenix agentfootprint langsmith langfuse mapped"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +25,7 @@ DIR=${BENCH_DIR:-/tmp/ga-bench-dialects}
 THROUGHPUT_MB=${THROUGHPUT_MB:-200}
 MEM_MB=${MEM_MB:-"100 1000"}
 RUNS=${BENCH_RUNS:-3}
+DROP_MB=${DROP_MB:-}
 DIALECTS=${DIALECTS:-"native otlp phoenix agentfootprint langsmith langfuse mapped"}
 SHARED=${SHARED:-../shared}
 mkdir -p "$DIR"
@@ -104,6 +107,7 @@ for mb in $MEM_MB; do
         f=$(log_for "$d" "$mb")
         r=$(run "$d" "$f")
         RSS[$d]+="$(awk '{printf "%.1f", $3 / 1024}' <<<"$r") MiB ($(stat -c %s "$f" | awk '{printf "%.0f", $1 / 1e6}') MB) · "
+        if [[ " $DROP_MB " == *" $mb "* ]]; then rm -f "$f"; fi
     done
 done
 
