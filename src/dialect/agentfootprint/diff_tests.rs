@@ -174,6 +174,34 @@ fn canonical_hash_is_value_equality() {
         (r#"{"a":1,"a":2}"#, r#"{"a":1}"#),
         (r#""1""#, "1"),
     ];
+    // Around the hash's chunks of eight entries (canon::fold).
+    let obj = |n: usize, rev: bool, last: u32| {
+        let mut keys: Vec<usize> = (0..n).collect();
+        if rev {
+            keys.reverse();
+        }
+        let body: Vec<String> = keys
+            .iter()
+            .map(|k| format!(r#""k{k}":{}"#, if *k + 1 == n { last } else { 0 }))
+            .collect();
+        format!("{{{}}}", body.join(","))
+    };
+    let arr = |n: usize| format!("[{}]", vec!["0"; n].join(","));
+    let mut same: Vec<(String, String)> = same
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    let mut different: Vec<(String, String)> = different
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    for n in [7, 8, 9, 16, 17] {
+        same.push((obj(n, false, 1), obj(n, true, 1)));
+        different.push((obj(n, false, 1), obj(n, true, 2)));
+        different.push((obj(n, false, 0), obj(n + 1, false, 0)));
+        different.push((arr(n), arr(n + 1)));
+        different.push((arr(n), format!("[{},0]", arr(n - 1))));
+    }
     let walk = |s: &str| {
         let mut scratch = Vec::new();
         let mut de = serde_json::Deserializer::from_str(s);
@@ -187,6 +215,7 @@ fn canonical_hash_is_value_equality() {
     };
     for (pairs, equal) in [(&same[..], true), (&different[..], false)] {
         for (a, b) in pairs {
+            let (a, b) = (a.as_str(), b.as_str());
             let (va, vb): (Value, Value) = (
                 serde_json::from_str(a).unwrap(),
                 serde_json::from_str(b).unwrap(),
@@ -249,6 +278,22 @@ fn one_pass_reader_agrees_on_hostile_lines() {
         format!(
             r#"{{"type":"agentfootprint.x","meta":{{"runId":"r","compositionPath":["a",1,"b",{{}}],"compositionPath":"c"}}}}"#
         ),
+        // Values read without their hash: checked as `Value` checks them.
+        format!(
+            r#"{{"type":"agentfootprint.x","meta":{{"runId":"r","compositionPath":[{{"$serde_json::private::RawValue":"1"}}]}}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.x","meta":{{"runId":"r","compositionPath":{{"$serde_json::private::RawValue":"1"}}}}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.x","meta":{{"runId":{{"a":[1e999]}},"sessionId":["\ud800"]}}}}"#
+        ),
+        format!(r#"{{"type":"agentfootprint.x","timestamp":{{"a":1}},{m}}}"#),
+        format!(
+            r#"{{"type":"agentfootprint.x","timestamp":[{{"$serde_json::private::RawValue":"1"}}],{m}}}"#
+        ),
+        r#"{"type":"agentfootprint.x","meta":[{"$serde_json::private::RawValue":"1"}]}"#.to_owned(),
+        r#"{"type":"agentfootprint.x","meta":[1,{"a":"A"}]}"#.to_owned(),
         format!(r#"{{"\u0074ype":"agentfootprint.x",{m}}} "#),
         format!(r#"{{"type":"agentfootprint.x",{m}}} x"#),
     ];
