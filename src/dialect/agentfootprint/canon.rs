@@ -53,31 +53,16 @@ pub(super) fn string(s: &str) -> u128 {
     xxh3_128_with_seed(s.as_bytes(), STRING)
 }
 
-/// Pairs hashed per one-shot call of [`fold`]: 16 + 32 * 7 = 240 bytes, the
-/// longest input xxh3 hashes without its long-input setup.
-const CHUNK: usize = 7;
-
-/// Hashes pairs in order: the running hash and up to [`CHUNK`] pairs per
-/// one-shot hash (no streaming state to copy into), so an object of up to
-/// seven entries costs one call.
+/// Hashes pairs in order, one fixed-size one-shot hash per pair (no
+/// streaming state to copy into).
 pub(super) fn fold(seed: u64, pairs: impl Iterator<Item = (u128, u128)>) -> u128 {
     let mut acc = xxh3_128_with_seed(&[], seed);
-    let mut buf = [0u8; 16 + 32 * CHUNK];
-    let mut n = 0;
+    let mut buf = [0u8; 48];
     for (a, b) in pairs {
-        let at = 16 + 32 * n;
-        buf[at..at + 16].copy_from_slice(&a.to_le_bytes());
-        buf[at + 16..at + 32].copy_from_slice(&b.to_le_bytes());
-        n += 1;
-        if n == CHUNK {
-            buf[..16].copy_from_slice(&acc.to_le_bytes());
-            acc = xxh3_128_with_seed(&buf, seed);
-            n = 0;
-        }
-    }
-    if n > 0 {
         buf[..16].copy_from_slice(&acc.to_le_bytes());
-        acc = xxh3_128_with_seed(&buf[..16 + 32 * n], seed);
+        buf[16..32].copy_from_slice(&a.to_le_bytes());
+        buf[32..].copy_from_slice(&b.to_le_bytes());
+        acc = xxh3_128_with_seed(&buf, seed);
     }
     acc
 }

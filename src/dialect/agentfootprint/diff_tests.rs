@@ -174,7 +174,8 @@ fn canonical_hash_is_value_equality() {
         (r#"{"a":1,"a":2}"#, r#"{"a":1}"#),
         (r#""1""#, "1"),
     ];
-    // Around the hash's chunks of seven entries (canon::fold).
+    // Longer objects (either key order, the last value changed) and arrays
+    // (one element more, or nested).
     let obj = |n: usize, rev: bool, last: u32| {
         let mut keys: Vec<usize> = (0..n).collect();
         if rev {

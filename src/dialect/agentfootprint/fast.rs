@@ -137,7 +137,9 @@ impl<'de> Visitor<'de> for Top<'_, '_, 'de> {
                     if slot.is_some() {
                         return Err(bail());
                     }
-                    let got = map.next_value_seed(GotSeed::plain(&mut *self.scratch))?;
+                    let got = map.next_value_seed(GotSeed {
+                        scratch: &mut *self.scratch,
+                    })?;
                     *slot = Some(type_of(got.1)?);
                 }
                 "payload" => {
@@ -163,8 +165,12 @@ impl<'de> Visitor<'de> for Top<'_, '_, 'de> {
                 }
                 "timestamp" => {
                     once(&mut timestamp_seen)?;
-                    out.timestamp =
-                        Some(map.next_value_seed(GotSeed::plain(&mut *self.scratch))?.1);
+                    out.timestamp = Some(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    );
                 }
                 "format" | "header" => {
                     once(if key == "format" {
@@ -185,34 +191,9 @@ impl<'de> Visitor<'de> for Top<'_, '_, 'de> {
     }
 }
 
-/// Any value with its hash (0 unless `hash`): scalars kept, arrays and
-/// objects walked (checked and dropped unless `hash`).
+/// Any value with its hash: scalars kept, arrays and objects walked.
 struct GotSeed<'s> {
     scratch: &'s mut Vec<(u128, u128)>,
-    hash: bool,
-}
-
-impl<'s> GotSeed<'s> {
-    /// The value and its hash (a payload field).
-    fn hashed(scratch: &'s mut Vec<(u128, u128)>) -> Self {
-        GotSeed {
-            scratch,
-            hash: true,
-        }
-    }
-
-    /// The value alone (a type, timestamp or meta field).
-    fn plain(scratch: &'s mut Vec<(u128, u128)>) -> Self {
-        GotSeed {
-            scratch,
-            hash: false,
-        }
-    }
-
-    /// `f()` when hashing, else 0.
-    fn h(&self, f: impl FnOnce() -> u128) -> u128 {
-        if self.hash { f() } else { 0 }
-    }
 }
 
 impl<'de> DeserializeSeed<'de> for GotSeed<'_> {
@@ -228,34 +209,27 @@ impl<'de> Visitor<'de> for GotSeed<'_> {
         f.write_str("any JSON value")
     }
     fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
-        Ok((self.h(|| canon::boolean(b)), Got::Bool(b)))
+        Ok((canon::boolean(b), Got::Bool(b)))
     }
     fn visit_i64<E>(self, i: i64) -> Result<Self::Value, E> {
-        Ok((self.h(|| canon::signed(i)), Got::I64(i)))
+        Ok((canon::signed(i), Got::I64(i)))
     }
     fn visit_u64<E>(self, u: u64) -> Result<Self::Value, E> {
-        Ok((self.h(|| canon::unsigned(u)), Got::U64(u)))
+        Ok((canon::unsigned(u), Got::U64(u)))
     }
     fn visit_f64<E>(self, f: f64) -> Result<Self::Value, E> {
-        Ok((self.h(|| canon::float(f)), Got::F64(f)))
+        Ok((canon::float(f), Got::F64(f)))
     }
     fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
-        Ok((self.h(|| canon::string(s)), Got::Str(Cow::Borrowed(s))))
+        Ok((canon::string(s), Got::Str(Cow::Borrowed(s))))
     }
     fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
-        Ok((
-            self.h(|| canon::string(s)),
-            Got::Str(Cow::Owned(s.to_owned())),
-        ))
+        Ok((canon::string(s), Got::Str(Cow::Owned(s.to_owned()))))
     }
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok((self.h(canon::null), Got::Null))
+        Ok((canon::null(), Got::Null))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        if !self.hash {
-            Check.visit_seq(seq)?;
-            return Ok((0, Got::Other));
-        }
         Ok((
             Walk {
                 scratch: self.scratch,
@@ -265,10 +239,6 @@ impl<'de> Visitor<'de> for GotSeed<'_> {
         ))
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        if !self.hash {
-            Check.visit_map(map)?;
-            return Ok((0, Got::Other));
-        }
         Ok((
             Walk {
                 scratch: self.scratch,
@@ -347,7 +317,9 @@ impl<'de> Visitor<'de> for PayloadSeed<'_, '_, 'de> {
             first = false;
             let slot = keys.iter().position(|k| *k == key);
             let h = if key == "runId" || slot.is_some() && !VALUE_KEYS.contains(&key.as_ref()) {
-                let (h, got) = map.next_value_seed(GotSeed::hashed(&mut *self.scratch))?;
+                let (h, got) = map.next_value_seed(GotSeed {
+                    scratch: &mut *self.scratch,
+                })?;
                 match slot {
                     Some(i) => out.slots[i] = Some(got),
                     None => out.run = Some(got),
@@ -406,7 +378,10 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
         Ok(Meta::default())
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Check.visit_seq(seq)?;
+        Walk {
+            scratch: self.scratch,
+        }
+        .visit_seq(seq)?;
         Ok(Meta::default())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -420,21 +395,45 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
             first = false;
             match key.as_ref() {
                 "runId" => {
-                    m.run_id = str_of(map.next_value_seed(GotSeed::plain(&mut *self.scratch))?.1)
+                    m.run_id = str_of(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
                 }
                 "sessionId" => {
-                    m.session_id =
-                        str_of(map.next_value_seed(GotSeed::plain(&mut *self.scratch))?.1)
+                    m.session_id = str_of(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
                 }
                 "runtimeStageId" => {
-                    m.stage = str_of(map.next_value_seed(GotSeed::plain(&mut *self.scratch))?.1)
+                    m.stage = str_of(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
                 }
                 "wallClockMs" => {
-                    m.wall_clock_ms =
-                        Field::G(&map.next_value_seed(GotSeed::plain(&mut *self.scratch))?.1).f64()
+                    m.wall_clock_ms = Field::G(
+                        &map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .1,
+                    )
+                    .f64()
                 }
                 "runOffsetMs" => {
-                    m.offset = Some(map.next_value_seed(GotSeed::hashed(&mut *self.scratch))?.0)
+                    m.offset = Some(
+                        map.next_value_seed(GotSeed {
+                            scratch: &mut *self.scratch,
+                        })?
+                        .0,
+                    )
                 }
                 "compositionPath" => {
                     m.composition = map.next_value_seed(LastString {
@@ -484,12 +483,17 @@ impl<'de> Visitor<'de> for LastString<'_> {
         Ok(None)
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Check.visit_map(map)?;
+        Walk {
+            scratch: self.scratch,
+        }
+        .visit_map(map)?;
         Ok(None)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut last = None;
-        while let Some((_, g)) = seq.next_element_seed(GotSeed::plain(&mut *self.scratch))? {
+        while let Some((_, g)) = seq.next_element_seed(GotSeed {
+            scratch: &mut *self.scratch,
+        })? {
             if let Got::Str(s) = g {
                 last = Some(s);
             }
