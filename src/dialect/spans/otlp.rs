@@ -13,6 +13,8 @@ use serde::de::{self, Deserializer, IgnoredAny, Visitor};
 use serde_json::value::RawValue;
 use std::fmt;
 
+mod scan;
+
 #[derive(Deserialize)]
 struct Request<'a> {
     #[serde(rename = "resourceSpans", alias = "resource_spans", borrow, default)]
@@ -539,6 +541,10 @@ fn parse_fast(data: &str, out: &mut Vec<Span>) -> Option<()> {
 /// one-pass reader when it can, else [`parse`] with its reasons.
 pub(super) fn parse_line(line: &str, out: &mut Vec<Span>) -> Result<(), String> {
     let before = out.len();
+    if scan::line(line, out).is_some() {
+        return Ok(());
+    }
+    out.truncate(before);
     if parse_fast(line, out).is_some() {
         return Ok(());
     }
@@ -551,68 +557,4 @@ pub(super) fn parse_line(line: &str, out: &mut Vec<Span>) -> Result<(), String> 
 }
 
 #[cfg(test)]
-mod diff_tests {
-    //! The one-pass reader against the three-pass one: same spans, or the
-    //! same reason, on the shared captures, a generated request, and every
-    //! single-byte deletion and substitution of a small request.
-    use super::*;
-
-    fn reference(line: &[u8]) -> Result<Vec<Span>, String> {
-        let mut out = Vec::new();
-        parse(line, &mut |_, s| out.push(s)).map(|()| out)
-    }
-
-    fn both(line: &[u8]) {
-        let Ok(text) = std::str::from_utf8(line) else {
-            return; // lines reach the one-pass reader as text only
-        };
-        let mut out = Vec::new();
-        let fast = parse_line(text, &mut out).map(|()| out);
-        assert_eq!(fast, reference(line), "{}", String::from_utf8_lossy(line));
-    }
-
-    const SMALL: &str = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"spans":[{"traceId":"ab12","spanId":"01","parentSpanId":"","name":"root","startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000001000000000","attributes":[{"value":{"stringValue":"A [1]"},"key":"output.value"},{"key":"llm.input_messages","value":{"arrayValue":{"values":[{"intValue":"3"}]}}},{"key":"openinference.span.kind","value":{"stringValue":"AGENT"}},{"key":"x","value":null}],"status":{"code":2}}]}]}]}"#;
-
-    #[test]
-    fn one_pass_agrees_with_the_reference() {
-        // The line is read in one pass (not only by the fallback).
-        let mut spans = Vec::new();
-        assert!(parse_fast(SMALL, &mut spans).is_some());
-        assert_eq!(spans.len(), 1);
-        both(SMALL.as_bytes());
-        both(format!("{SMALL} {SMALL}").as_bytes());
-        let bytes = SMALL.as_bytes();
-        let subst: &[u8] = b"\"{}[]:,0a\\ ";
-        for i in 0..bytes.len() {
-            let mut cut = bytes.to_vec();
-            cut.remove(i);
-            if std::str::from_utf8(&cut).is_ok() {
-                both(&cut);
-            }
-            for &c in subst {
-                let mut m = bytes.to_vec();
-                m[i] = c;
-                both(&m);
-            }
-        }
-    }
-
-    #[test]
-    fn one_pass_agrees_on_the_shared_captures() {
-        let Some(files) = super::super::shared_captures() else {
-            return;
-        };
-        let mut seen = 0;
-        for (_, data) in &files {
-            for line in data.split(|&b| b == b'\n') {
-                if line.starts_with(b"{\"resourceSpans\"")
-                    || line.starts_with(b"{\"resource_spans\"")
-                {
-                    both(line);
-                    seen += 1;
-                }
-            }
-        }
-        assert!(seen > 0, "no OTLP line in the shared captures");
-    }
-}
+mod diff_tests;
