@@ -1,8 +1,7 @@
-//! The one-pass readers against the three-pass serde reader ([`parse`]),
-//! the reference: the cursor reader ([`scan::line`]), whenever it reads a
-//! line, gives the same spans, and [`parse_line`] (cursor, then the serde
-//! one-pass reader, then the reference) gives the same spans or the same
-//! reason, on the shared captures, hand-written requests, generated
+//! The one-pass cursor reader against the serde reader ([`parse`]), the
+//! reference: the cursor reader ([`scan::line`]), whenever it reads a
+//! line, gives the same spans, and [`parse_line`] (the cursor reader, else
+//! the reference) gives the same spans or the same reason, on the shared captures, hand-written requests, generated
 //! requests (hostile strings, numbers at every edge, fields named twice,
 //! every `AnyValue` shape) and every single-byte deletion and substitution
 //! of them.
@@ -22,11 +21,11 @@ fn shown(r: &Result<Vec<Span>, String>) -> String {
     format!("{r:?}")
 }
 
-/// Both one-pass paths against the reference; true when the cursor
+/// The cursor reader and [`parse_line`] against the reference; true when the cursor
 /// reader read the line itself.
 fn check(line: &[u8]) -> Result<bool, String> {
     let Ok(text) = std::str::from_utf8(line) else {
-        return Ok(false); // lines reach the one-pass readers as text only
+        return Ok(false); // lines reach the cursor reader as text only
     };
     let want = shown(&reference(line));
     let mut spans = Vec::new();

@@ -291,6 +291,14 @@ impl<'a> Cursor<'a> {
     fn nanos(&mut self) -> Option<Option<i128>> {
         Some(match self.scalar(3)? {
             None => None,
+            // The usual 19 digits sum up in a u64, as `parse` would read them.
+            Some((v, true))
+                if (1..=19).contains(&v.len()) && v.bytes().all(|c| c.is_ascii_digit()) =>
+            {
+                Some(i128::from(
+                    v.bytes().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')),
+                ))
+            }
             Some((v, true)) => Some(v.trim().parse::<i128>().ok()?),
             Some((v, false)) => Some(match int_token(v)? {
                 IntToken::U(u) => i128::from(u),
