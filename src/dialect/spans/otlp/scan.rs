@@ -320,7 +320,9 @@ impl<'a> Cursor<'a> {
                 b"startTimeUnixNano" | b"start_time_unix_nano" => b.start_ns = p.nanos()?,
                 b"endTimeUnixNano" | b"end_time_unix_nano" => b.end_ns = p.nanos()?,
                 b"attributes" => p.attributes(|k, v| b.attr(k, v))?,
-                b"status" => b.error = p.status()?,
+                // An attribute read before it may have marked the span
+                // failed (a Langfuse level): attributes only ever set it.
+                b"status" => b.error |= p.status()?,
                 _ => return p.skip(3),
             }
             Some(())
