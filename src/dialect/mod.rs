@@ -8,6 +8,7 @@
 pub mod agentfootprint;
 pub mod assembly;
 pub(crate) mod checked;
+mod cursor;
 pub mod mapped;
 pub mod native;
 pub mod spans;

@@ -5,6 +5,10 @@
 //! as bare integers above 2^53, `kind` as a string). One set of types reads
 //! both through serde aliases. Times are read exactly, never through `f64`
 //! (unless the input itself wrote a float).
+//!
+//! A line is read by the one-pass cursor reader ([`scan`]) when it can; the
+//! serde reader here is its fallback and the reference it is tested
+//! against (`diff_tests`).
 
 use super::attrs::{BStr, Builder, Val, wanted};
 use super::{Span, clean_id, offset_in, reason};
@@ -12,6 +16,8 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, Visitor};
 use serde_json::value::RawValue;
 use std::fmt;
+
+mod scan;
 
 #[derive(Deserialize)]
 struct Request<'a> {
@@ -54,8 +60,7 @@ struct KeyValue<'a> {
 }
 
 #[derive(Deserialize)]
-#[serde(bound(deserialize = "A: Deserialize<'de>"))]
-struct SpanIn<'a, A> {
+struct SpanIn<'a> {
     #[serde(rename = "traceId", alias = "trace_id", borrow, default)]
     trace_id: Option<BStr<'a>>,
     #[serde(rename = "spanId", alias = "span_id", borrow, default)]
@@ -68,8 +73,8 @@ struct SpanIn<'a, A> {
     start: Option<Nanos>,
     #[serde(rename = "endTimeUnixNano", alias = "end_time_unix_nano", default)]
     end: Option<Nanos>,
-    #[serde(default)]
-    attributes: Option<A>,
+    #[serde(borrow, default)]
+    attributes: Option<Vec<KeyValue<'a>>>,
     #[serde(default)]
     status: Option<Status>,
 }
@@ -318,19 +323,7 @@ pub(super) fn parse(data: &[u8], sink: &mut dyn FnMut(usize, Span)) -> Result<()
 }
 
 fn parse_span(raw: &RawValue, service: Option<&str>) -> Result<Span, String> {
-    let s: SpanIn<'_, Vec<KeyValue<'_>>> =
-        serde_json::from_str(raw.get()).map_err(|e| reason("span", &e))?;
-    build_span(s, service, |attrs, b| {
-        each_attr(attrs, &mut |k, v| b.attr(k, v))
-    })
-}
-
-/// A span read into its [`Span`]; `feed` hands its attributes to the builder.
-fn build_span<'a, A>(
-    s: SpanIn<'a, A>,
-    service: Option<&str>,
-    feed: impl FnOnce(Option<A>, &mut Builder),
-) -> Result<Span, String> {
+    let s: SpanIn<'_> = serde_json::from_str(raw.get()).map_err(|e| reason("span", &e))?;
     let id = |v: &Option<BStr<'_>>| v.as_ref().and_then(|b| clean_id(&b.0));
     let trace_id = id(&s.trace_id).ok_or("span without a `traceId`")?;
     let span_id = id(&s.span_id).ok_or("span without a `spanId`")?;
@@ -345,201 +338,16 @@ fn build_span<'a, A>(
         service: service.map(str::to_owned),
         ..Builder::default()
     };
-    feed(s.attributes, &mut b);
+    each_attr(s.attributes, &mut |k, v| b.attr(k, v));
     Ok(b.finish())
 }
 
-// ------------------------------------------------------------ one pass
-//
-// The reader above walks a request three times (the request with each span
-// raw, each span with each attribute value raw, each wanted value). A line
-// is read here in one pass instead: spans are deserialized in place and
-// attributes whose key is not [`wanted`] are skipped by structure, never
-// decoded. It accepts exactly what the reader above accepts or less: on any
-// error the line is read again by [`parse`], whose result (spans or reason)
-// is the answer, so the two can only differ in speed.
-
-#[derive(Deserialize)]
-struct FastRequest<'a> {
-    #[serde(rename = "resourceSpans", alias = "resource_spans", borrow, default)]
-    resource_spans: Option<Vec<FastResourceSpans<'a>>>,
-}
-
-#[derive(Deserialize)]
-struct FastResourceSpans<'a> {
-    #[serde(borrow, default)]
-    resource: Option<Resource<'a>>,
-    #[serde(
-        rename = "scopeSpans",
-        alias = "scope_spans",
-        alias = "instrumentationLibrarySpans",
-        borrow,
-        default
-    )]
-    scope_spans: Option<Vec<FastScopeSpans<'a>>>,
-}
-
-#[derive(Deserialize)]
-struct FastScopeSpans<'a> {
-    #[serde(borrow, default)]
-    spans: Option<Vec<SpanIn<'a, Wanted<'a>>>>,
-}
-
-/// The attributes of a span whose key is [`wanted`], values decoded in
-/// place (a value written before its key is decoded once the key is known;
-/// one that does not decode then is ignored, as [`each_attr`] does).
-struct Wanted<'a>(Vec<(BStr<'a>, Val<'a>)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Wanted<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Wanted<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a list of attributes")
-            }
-            fn visit_seq<S: de::SeqAccess<'de>>(self, mut seq: S) -> Result<Wanted<'a>, S::Error> {
-                let mut out = Vec::new();
-                while let Some(kv) = seq.next_element::<WantedKv<'a>>()? {
-                    out.extend(kv.0);
-                }
-                Ok(Wanted(out))
-            }
-        }
-        d.deserialize_seq(V(std::marker::PhantomData))
-    }
-}
-
-/// One `{"key": …, "value": …}`: the pair when the key is wanted and the
-/// value is not null. Only the object form (the derived [`KeyValue`] also
-/// takes a two-element array: such a line goes to the reader above). A
-/// value that does not decode where the key came first fails the line,
-/// which the reader above then reads (and ignores that value).
-struct WantedKv<'a>(Option<(BStr<'a>, Val<'a>)>);
-
-/// A value as read: decoded (its key came first), or raw (it came first).
-enum ValueIn<'a> {
-    Decoded(Option<AnyValue<'a>>),
-    Raw(Option<&'a RawValue>),
-    Skipped,
-}
-
-/// A field name of a key-value object.
-enum KvField {
-    Key,
-    Value,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for KvField {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = KvField;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a field name")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<KvField, E> {
-                Ok(match v {
-                    "key" => KvField::Key,
-                    "value" => KvField::Value,
-                    _ => KvField::Other,
-                })
-            }
-        }
-        d.deserialize_identifier(V)
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for WantedKv<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = WantedKv<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an attribute")
-            }
-            fn visit_map<M: de::MapAccess<'de>>(
-                self,
-                mut map: M,
-            ) -> Result<WantedKv<'a>, M::Error> {
-                let mut key: Option<BStr<'a>> = None;
-                let mut value: Option<ValueIn<'a>> = None;
-                while let Some(field) = map.next_key::<KvField>()? {
-                    match field {
-                        KvField::Key if key.is_some() => {
-                            return Err(de::Error::duplicate_field("key"));
-                        }
-                        KvField::Key => key = Some(map.next_value()?),
-                        KvField::Value if value.is_some() => {
-                            return Err(de::Error::duplicate_field("value"));
-                        }
-                        KvField::Value => match &key {
-                            Some(k) if !wanted(&k.0) => {
-                                map.next_value::<IgnoredAny>()?;
-                                value = Some(ValueIn::Skipped);
-                            }
-                            Some(_) => value = Some(ValueIn::Decoded(map.next_value()?)),
-                            None => value = Some(ValueIn::Raw(map.next_value()?)),
-                        },
-                        KvField::Other => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                let key = key.ok_or_else(|| de::Error::missing_field("key"))?;
-                if !wanted(&key.0) {
-                    return Ok(WantedKv(None));
-                }
-                Ok(WantedKv(match value {
-                    Some(ValueIn::Decoded(Some(v))) => Some((key, v.into_val())),
-                    Some(ValueIn::Raw(Some(raw))) => {
-                        serde_json::from_str::<AnyValue<'a>>(raw.get())
-                            .ok()
-                            .map(|v| (key, v.into_val()))
-                    }
-                    _ => None,
-                }))
-            }
-        }
-        d.deserialize_map(V(std::marker::PhantomData))
-    }
-}
-
-/// Reads one line's requests in one pass; None when anything is off (the
-/// caller then reads the line with [`parse`]). The line is already UTF-8,
-/// so strings are not validated again.
-fn parse_fast(data: &str, out: &mut Vec<Span>) -> Option<()> {
-    for req in serde_json::Deserializer::from_str(data).into_iter::<FastRequest<'_>>() {
-        for rs in req.ok()?.resource_spans? {
-            let mut service = None;
-            if let Some(res) = rs.resource {
-                each_attr(res.attributes, &mut |k, v| {
-                    if k == "service.name" {
-                        service = v.as_str().map(str::to_owned);
-                    }
-                });
-            }
-            for ss in rs.scope_spans.unwrap_or_default() {
-                for s in ss.spans.unwrap_or_default() {
-                    let span = build_span(s, service.as_deref(), |attrs, b| {
-                        for (k, v) in attrs.map(|a| a.0).unwrap_or_default() {
-                            b.attr(&k.0, &v);
-                        }
-                    });
-                    out.push(span.ok()?);
-                }
-            }
-        }
-    }
-    Some(())
-}
-
 /// Reads one line (one or more requests) into `out`, all or nothing: the
-/// one-pass reader when it can, else [`parse`] with its reasons.
+/// one-pass cursor reader ([`scan`]) when it can, else [`parse`] (the
+/// reference) with its reasons.
 pub(super) fn parse_line(line: &str, out: &mut Vec<Span>) -> Result<(), String> {
     let before = out.len();
-    if parse_fast(line, out).is_some() {
+    if scan::line(line, out).is_some() {
         return Ok(());
     }
     out.truncate(before);
@@ -551,68 +359,4 @@ pub(super) fn parse_line(line: &str, out: &mut Vec<Span>) -> Result<(), String> 
 }
 
 #[cfg(test)]
-mod diff_tests {
-    //! The one-pass reader against the three-pass one: same spans, or the
-    //! same reason, on the shared captures, a generated request, and every
-    //! single-byte deletion and substitution of a small request.
-    use super::*;
-
-    fn reference(line: &[u8]) -> Result<Vec<Span>, String> {
-        let mut out = Vec::new();
-        parse(line, &mut |_, s| out.push(s)).map(|()| out)
-    }
-
-    fn both(line: &[u8]) {
-        let Ok(text) = std::str::from_utf8(line) else {
-            return; // lines reach the one-pass reader as text only
-        };
-        let mut out = Vec::new();
-        let fast = parse_line(text, &mut out).map(|()| out);
-        assert_eq!(fast, reference(line), "{}", String::from_utf8_lossy(line));
-    }
-
-    const SMALL: &str = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"spans":[{"traceId":"ab12","spanId":"01","parentSpanId":"","name":"root","startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000001000000000","attributes":[{"value":{"stringValue":"A [1]"},"key":"output.value"},{"key":"llm.input_messages","value":{"arrayValue":{"values":[{"intValue":"3"}]}}},{"key":"openinference.span.kind","value":{"stringValue":"AGENT"}},{"key":"x","value":null}],"status":{"code":2}}]}]}]}"#;
-
-    #[test]
-    fn one_pass_agrees_with_the_reference() {
-        // The line is read in one pass (not only by the fallback).
-        let mut spans = Vec::new();
-        assert!(parse_fast(SMALL, &mut spans).is_some());
-        assert_eq!(spans.len(), 1);
-        both(SMALL.as_bytes());
-        both(format!("{SMALL} {SMALL}").as_bytes());
-        let bytes = SMALL.as_bytes();
-        let subst: &[u8] = b"\"{}[]:,0a\\ ";
-        for i in 0..bytes.len() {
-            let mut cut = bytes.to_vec();
-            cut.remove(i);
-            if std::str::from_utf8(&cut).is_ok() {
-                both(&cut);
-            }
-            for &c in subst {
-                let mut m = bytes.to_vec();
-                m[i] = c;
-                both(&m);
-            }
-        }
-    }
-
-    #[test]
-    fn one_pass_agrees_on_the_shared_captures() {
-        let Some(files) = super::super::shared_captures() else {
-            return;
-        };
-        let mut seen = 0;
-        for (_, data) in &files {
-            for line in data.split(|&b| b == b'\n') {
-                if line.starts_with(b"{\"resourceSpans\"")
-                    || line.starts_with(b"{\"resource_spans\"")
-                {
-                    both(line);
-                    seen += 1;
-                }
-            }
-        }
-        assert!(seen > 0, "no OTLP line in the shared captures");
-    }
-}
+mod diff_tests;

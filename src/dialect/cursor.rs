@@ -1,0 +1,422 @@
+//! A byte cursor over one line of JSON that checks exactly what serde_json
+//! checks: whitespace, strings (no control character, escapes well-formed,
+//! never decoded), numbers by JSON's grammar, literals, and any value
+//! stepped over by its structure. The one-pass readers (native turn lines,
+//! OTLP spans) are built on it; each reads its own fields and returns
+//! `None` for anything it is not sure of, so serde_json reads that line
+//! from the start and every error message comes from one place.
+
+use serde::Deserialize;
+
+/// Nesting the cursor follows before it leaves the line to serde_json
+/// (whose own limit is 128).
+pub(in crate::dialect) const MAX_DEPTH: u32 = 64;
+
+/// A position in one line of JSON.
+pub(in crate::dialect) struct Cursor<'a> {
+    pub(in crate::dialect) s: &'a str,
+    pub(in crate::dialect) b: &'a [u8],
+    pub(in crate::dialect) i: usize,
+}
+
+/// A number serde_json reads as `f64` the way this reader can too: the
+/// digits as one integer divided by an exact power of ten.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `s`.
+    pub(in crate::dialect) fn new(s: &'a str) -> Self {
+        Cursor {
+            s,
+            b: s.as_bytes(),
+            i: 0,
+        }
+    }
+
+    /// A cursor at byte `i` of `s`.
+    pub(in crate::dialect) fn at(s: &'a str, i: usize) -> Self {
+        Cursor {
+            s,
+            b: s.as_bytes(),
+            i,
+        }
+    }
+
+    /// JSON whitespace (serde_json's four characters).
+    #[inline]
+    pub(in crate::dialect) fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i)
+            && matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+        {
+            self.i += 1;
+        }
+    }
+
+    #[inline]
+    pub(in crate::dialect) fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    #[inline]
+    pub(in crate::dialect) fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// The members of an object whose `{` was read: each key (without
+    /// escapes, each known key once: `slot` numbers the known keys, names
+    /// of one field sharing a number, `seen` holds those met) is handed to
+    /// `member`, which reads its value. Ends after the `}`.
+    pub(in crate::dialect) fn object(
+        &mut self,
+        slot: impl Fn(&[u8]) -> Option<u32>,
+        seen: &mut u32,
+        mut member: impl FnMut(&mut Self, &[u8]) -> Option<()>,
+    ) -> Option<()> {
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            self.eat(b'"')?;
+            let start = self.i;
+            if self.string()? {
+                return None;
+            }
+            let key = &self.b[start..self.i - 1];
+            if let Some(bit) = slot(key) {
+                if *seen & (1 << bit) != 0 {
+                    return None;
+                }
+                *seen |= 1 << bit;
+            }
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            member(self, key)?;
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The rest of a string whose opening quote was read: checks it as
+    /// serde_json does (no control character, escapes well-formed) and
+    /// steps past the closing quote. True when it holds an escape.
+    #[inline]
+    pub(in crate::dialect) fn string(&mut self) -> Option<bool> {
+        let b = self.b;
+        let mut i = self.i;
+        let mut escaped = false;
+        loop {
+            'find: {
+                // Keys and ids end within two words: look there first, eight
+                // bytes at a time, as the end of a long string is found below.
+                for _ in 0..4 {
+                    match word_at(b, i) {
+                        Some(m) => {
+                            if m != 0 {
+                                i += m.trailing_zeros() as usize / 8;
+                                break 'find;
+                            }
+                            i += 8;
+                        }
+                        None => break,
+                    }
+                }
+                // Thirty-two bytes at a time while none needs a look: an OR of
+                // byte compares over a fixed-size block, which the compiler
+                // turns into vector compares (no `unsafe`, any target). The
+                // control-character test is a signed compare (one instruction
+                // on SSE2) that also flags every non-ASCII byte: such a block
+                // is looked at below, eight bytes at a time, exactly ...
+                while let Some(block) = b.get(i..i + 32) {
+                    let block: &[u8; 32] = block.try_into().expect("32 bytes");
+                    let hits = block.iter().fold(0u8, |m, &c| {
+                        m | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from((c as i8) < 0x20)
+                    });
+                    if hits != 0 {
+                        break;
+                    }
+                    i += 32;
+                }
+                // ... then eight at a time to the exact byte, then one at a time
+                // in the last few bytes of the line.
+                loop {
+                    match word_at(b, i) {
+                        Some(m) => {
+                            if m != 0 {
+                                i += m.trailing_zeros() as usize / 8;
+                                break;
+                            }
+                            i += 8;
+                        }
+                        None => {
+                            while let Some(&c) = b.get(i)
+                                && c != b'"'
+                                && c != b'\\'
+                                && c >= 0x20
+                            {
+                                i += 1;
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            match *b.get(i)? {
+                b'"' => {
+                    self.i = i + 1;
+                    return Some(escaped);
+                }
+                b'\\' => {
+                    escaped = true;
+                    match *b.get(i + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                        b'u' => {
+                            if !b.get(i + 2..i + 6)?.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            i += 6;
+                        }
+                        _ => return None,
+                    }
+                }
+                c if c < 0x20 => return None,
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// A number, by JSON's grammar (serde_json's: no leading zeros, digits
+    /// on both sides of the point, an exponent with digits).
+    pub(in crate::dialect) fn number(&mut self) -> Option<()> {
+        let b = self.b;
+        let mut i = self.i;
+        let digits = |i: &mut usize| {
+            let start = *i;
+            while b.get(*i).is_some_and(u8::is_ascii_digit) {
+                *i += 1;
+            }
+            *i > start
+        };
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match *b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                digits(&mut i);
+            }
+            _ => return None,
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            if !digits(&mut i) {
+                return None;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            if !digits(&mut i) {
+                return None;
+            }
+        }
+        self.i = i;
+        Some(())
+    }
+
+    /// Steps over one value at nesting `depth`, checking it; true when it
+    /// is a string with an escape.
+    pub(in crate::dialect) fn value(&mut self, depth: u32) -> Option<bool> {
+        match self.peek()? {
+            b'"' => {
+                self.i += 1;
+                self.string()
+            }
+            b'{' => {
+                if depth >= MAX_DEPTH {
+                    return None;
+                }
+                self.i += 1;
+                self.ws();
+                if self.peek()? == b'}' {
+                    self.i += 1;
+                    return Some(false);
+                }
+                loop {
+                    self.eat(b'"')?;
+                    // Keys of a skipped value are not decoded by serde_json
+                    // either: an escape in them is fine.
+                    self.string()?;
+                    self.ws();
+                    self.eat(b':')?;
+                    self.ws();
+                    self.value(depth + 1)?;
+                    self.ws();
+                    match self.peek()? {
+                        b',' => {
+                            self.i += 1;
+                            self.ws();
+                        }
+                        b'}' => {
+                            self.i += 1;
+                            return Some(false);
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                if depth >= MAX_DEPTH {
+                    return None;
+                }
+                if !self.open_array()? {
+                    self.elements(depth)?;
+                }
+                Some(false)
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            b'-' | b'0'..=b'9' => self.number().map(|()| false),
+            _ => None,
+        }
+    }
+
+    /// The elements of a non-empty array whose `[` was read, through `]`.
+    pub(in crate::dialect) fn elements(&mut self, depth: u32) -> Option<()> {
+        loop {
+            self.value(depth + 1)?;
+            if !self.next_element()? {
+                return Some(());
+            }
+        }
+    }
+
+    /// Past an array's `[` and the whitespace after it: true when the array
+    /// is empty (its `]` read too).
+    pub(in crate::dialect) fn open_array(&mut self) -> Option<bool> {
+        self.i += 1;
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(true);
+        }
+        Some(false)
+    }
+
+    /// After an array element: true past a `,` (another element follows),
+    /// false past the closing `]`.
+    pub(in crate::dialect) fn next_element(&mut self) -> Option<bool> {
+        self.ws();
+        match self.peek()? {
+            b',' => {
+                self.i += 1;
+                self.ws();
+                Some(true)
+            }
+            b']' => {
+                self.i += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    pub(in crate::dialect) fn literal(&mut self, word: &[u8]) -> Option<bool> {
+        let end = self.i + word.len();
+        (self.b.get(self.i..end)? == word).then(|| {
+            self.i = end;
+            false
+        })
+    }
+
+    /// Steps over a value nobody reads.
+    pub(in crate::dialect) fn skip(&mut self, depth: u32) -> Option<()> {
+        self.value(depth).map(drop)
+    }
+
+    /// The next value's text and whether it is a string with an escape.
+    pub(in crate::dialect) fn slice(&mut self, depth: u32) -> Option<(&'a str, bool)> {
+        let start = self.i;
+        let escaped = self.value(depth)?;
+        Some((&self.s[start..self.i], escaped))
+    }
+}
+
+/// [`special`] of the eight bytes at `i`, or `None` when fewer are left.
+#[inline]
+pub(in crate::dialect) fn word_at(b: &[u8], i: usize) -> Option<u64> {
+    let word = b.get(i..i + 8)?;
+    Some(special(u64::from_le_bytes(
+        word.try_into().expect("8 bytes"),
+    )))
+}
+
+/// The bytes of `word` (little-endian) that are a quote, a backslash or a
+/// control character, as their high bits: exact for the lowest such byte
+/// (a borrow only spreads upwards), which is the one used.
+#[inline]
+pub(in crate::dialect) fn special(word: u64) -> u64 {
+    const ONES: u64 = u64::MAX / 255;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    ((word.wrapping_sub(ONES * 0x20) & !word)
+        | (quote.wrapping_sub(ONES) & !quote)
+        | (backslash.wrapping_sub(ONES) & !backslash))
+        & (ONES << 7)
+}
+
+/// One value read by serde_json with the type the full parse gives it, so
+/// it reads the same; `None` when serde_json rejects it (the line then goes
+/// to serde_json whole).
+pub(in crate::dialect) fn serde_value<'a, T: Deserialize<'a>>(v: &'a str) -> Option<Option<T>> {
+    serde_json::from_str(v).ok()
+}
+
+/// A plain decimal (`-?digits.digits`, at most 18 digits in all) as
+/// serde_json computes it without `float_roundtrip`: the digits as an
+/// integer, divided by the power of ten. Exact in both, so the same bits.
+pub(in crate::dialect) fn decimal(b: &[u8]) -> Option<f64> {
+    let (negative, b) = match b.split_first()? {
+        (b'-', rest) => (true, rest),
+        _ => (false, b),
+    };
+    // One pass: digits, one point with digits on both sides, 18 digits at
+    // most (so the integer cannot overflow a u64).
+    if b.len() > 19 {
+        return None;
+    }
+    let mut digits = 0u64;
+    let mut point = None;
+    for (k, &c) in b.iter().enumerate() {
+        match c {
+            b'0'..=b'9' => digits = digits * 10 + u64::from(c - b'0'),
+            b'.' if point.is_none() => point = Some(k),
+            _ => return None,
+        }
+    }
+    let point = point?;
+    let frac = b.len() - point - 1;
+    if point == 0 || frac == 0 {
+        return None;
+    }
+    let f = digits as f64 / POW10[frac];
+    Some(if negative { -f } else { f })
+}
