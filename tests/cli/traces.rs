@@ -263,3 +263,25 @@ fn a_span_later_than_the_assembly_window_is_reported() {
     );
     assert_eq!(code, 3);
 }
+
+/// The resource's `service.name` names the agent when no span does (found
+/// in the seventh session: the attribute filter dropped it, in both OTLP
+/// readers, so such turns were `unknown`).
+#[test]
+fn otlp_resource_service_name_stands_in_for_the_agent() {
+    let line = |service: &str| {
+        format!(
+            r#"{{"resourceSpans":[{{"resource":{{"attributes":[{{"key":"service.name","value":{{"stringValue":"{service}"}}}}]}},"scopeSpans":[{{"spans":[{{"traceId":"ab12","spanId":"01","parentSpanId":"","startTimeUnixNano":"1700000000000000000","endTimeUnixNano":"1700000001000000000","attributes":[{{"key":"output.value","value":{{"stringValue":"A [1]"}}}},{{"key":"openinference.span.kind","value":{{"stringValue":"AGENT"}}}}]}}]}}]}}]}}"#
+        )
+    };
+    // The cursor reader reads the first; an escaped key sends the second to the serde reader.
+    for text in [
+        line("svc-agent"),
+        line("svc-agent").replace("\"service.name\"", "\"service\\u002ename\""),
+    ] {
+        let (code, out, err) =
+            run_stdin(&["report", "--all", "--format", "jsonl"], text.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(json(&out)["agent_id"], "svc-agent", "{text}");
+    }
+}

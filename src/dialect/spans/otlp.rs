@@ -280,9 +280,14 @@ impl<'a> AnyValue<'a> {
 }
 
 /// Feeds the wanted attributes of a list to `f`; undecodable values are skipped.
-fn each_attr<'a>(attrs: Option<Vec<KeyValue<'a>>>, f: &mut dyn FnMut(&str, &Val<'a>)) {
+/// Each attribute whose key `want`s it, decoded, to `f`.
+fn each_attr<'a>(
+    attrs: Option<Vec<KeyValue<'a>>>,
+    want: fn(&str) -> bool,
+    f: &mut dyn FnMut(&str, &Val<'a>),
+) {
     for kv in attrs.unwrap_or_default() {
-        if !wanted(&kv.key.0) {
+        if !want(&kv.key.0) {
             continue;
         }
         let Some(raw) = kv.value else { continue };
@@ -290,6 +295,12 @@ fn each_attr<'a>(attrs: Option<Vec<KeyValue<'a>>>, f: &mut dyn FnMut(&str, &Val<
             f(&kv.key.0, &v.into_val());
         }
     }
+}
+
+/// The one resource attribute read: it names the agent when nothing
+/// else does.
+pub(super) fn is_service(key: &str) -> bool {
+    key == "service.name"
 }
 
 /// Reads every request in `data` (one line, or a whole document, or several
@@ -304,7 +315,7 @@ pub(super) fn parse(data: &[u8], sink: &mut dyn FnMut(usize, Span)) -> Result<()
         for rs in resource_spans {
             let mut service = None;
             if let Some(res) = rs.resource {
-                each_attr(res.attributes, &mut |k, v| {
+                each_attr(res.attributes, is_service, &mut |k, v| {
                     if k == "service.name" {
                         service = v.as_str().map(str::to_owned);
                     }
@@ -338,7 +349,7 @@ fn parse_span(raw: &RawValue, service: Option<&str>) -> Result<Span, String> {
         service: service.map(str::to_owned),
         ..Builder::default()
     };
-    each_attr(s.attributes, &mut |k, v| b.attr(k, v));
+    each_attr(s.attributes, wanted, &mut |k, v| b.attr(k, v));
     Ok(b.finish())
 }
 

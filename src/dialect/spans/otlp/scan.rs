@@ -185,7 +185,7 @@ impl<'a> Cursor<'a> {
             b'{' => {
                 self.i += 1;
                 self.object(one_field, &mut 0, |p, key| match key {
-                    b"attributes" => p.attributes(|k, v| {
+                    b"attributes" => p.attributes(super::is_service, |k, v| {
                         if k == "service.name" {
                             *service = v.as_str().map(str::to_owned);
                         }
@@ -199,7 +199,11 @@ impl<'a> Cursor<'a> {
 
     /// A list of `{"key": …, "value": …}`: each wanted key with its value
     /// (when it is not null and decodes) goes to `f`, in order.
-    fn attributes(&mut self, mut f: impl FnMut(&str, &Val<'a>)) -> Option<()> {
+    fn attributes(
+        &mut self,
+        want: fn(&str) -> bool,
+        mut f: impl FnMut(&str, &Val<'a>),
+    ) -> Option<()> {
         self.objects(|p| {
             let mut key: Option<Cow<'a, str>> = None;
             let mut keep = false;
@@ -208,7 +212,7 @@ impl<'a> Cursor<'a> {
             p.object(pair_field, &mut 0, |p, k| match k {
                 b"key" => {
                     let k = p.string_field()??;
-                    keep = wanted(&k);
+                    keep = want(&k);
                     key = Some(k);
                     Some(())
                 }
@@ -319,7 +323,7 @@ impl<'a> Cursor<'a> {
                 b"name" => b.name = p.string_field()?.map(Cow::into_owned).unwrap_or_default(),
                 b"startTimeUnixNano" | b"start_time_unix_nano" => b.start_ns = p.nanos()?,
                 b"endTimeUnixNano" | b"end_time_unix_nano" => b.end_ns = p.nanos()?,
-                b"attributes" => p.attributes(|k, v| b.attr(k, v))?,
+                b"attributes" => p.attributes(wanted, |k, v| b.attr(k, v))?,
                 // An attribute read before it may have marked the span
                 // failed (a Langfuse level): attributes only ever set it.
                 b"status" => b.error |= p.status()?,
