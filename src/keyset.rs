@@ -90,8 +90,8 @@ impl<V: Copy + Default> Table<V> {
             let per = n.div_ceil(SEGMENTS);
             let buckets = (per * LOAD_DEN).div_ceil(LOAD_NUM * BUCKET).max(1);
             for s in set.segments.iter_mut() {
-                s.slots = vec![0; buckets * BUCKET];
-                s.values = vec![V::default(); buckets * BUCKET];
+                s.slots = fresh(buckets * BUCKET);
+                s.values = fresh(buckets * BUCKET);
             }
         }
         set
@@ -211,8 +211,8 @@ impl<V: Copy + Default> Segment<V> {
     fn grow(&mut self) {
         let buckets = self.slots.len() / BUCKET;
         let more = (buckets + buckets / 3).max(buckets + 1);
-        let old = std::mem::replace(&mut self.slots, vec![0; more * BUCKET]);
-        let values = std::mem::replace(&mut self.values, vec![V::default(); more * BUCKET]);
+        let old = std::mem::replace(&mut self.slots, fresh(more * BUCKET));
+        let values = std::mem::replace(&mut self.values, fresh(more * BUCKET));
         for (k, v) in old.into_iter().zip(values).filter(|&(k, _)| k != 0) {
             if let Err(i) = self.find(k) {
                 self.slots[i] = k;
@@ -220,6 +220,21 @@ impl<V: Copy + Default> Segment<V> {
             }
         }
     }
+}
+
+/// `n` empty slots (or values), every page of them written once. A zeroed allocation
+/// comes from the kernel untouched; the first probe into a page would map
+/// the shared zero page for reading and the first key written there would
+/// replace it, a second fault that also flushes the page from every core's
+/// TLB. Writing each page first takes one fault a page and no flush.
+fn fresh<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut slots = vec![T::default(); n];
+    if size_of::<T>() > 0 {
+        for s in slots.iter_mut().step_by(4096 / size_of::<T>()) {
+            *s = std::hint::black_box(T::default());
+        }
+    }
+    slots
 }
 
 #[cfg(test)]
