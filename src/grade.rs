@@ -4,7 +4,7 @@
 //! answer for markers, resolves them against the chunk list and applies the
 //! five rules in order; it never reads or writes anything.
 
-use crate::markers::{Grammar, Marker, MarkerKind, resolve_citation};
+use crate::markers::{Grammar, MarkerKind, resolve_citation};
 use crate::model::{Answer, Chunk, MarkersFrom, Row, Turn, Verdict, unsigned_zero};
 
 /// Counts of the markers of one answer.
@@ -52,32 +52,34 @@ impl Tally {
     }
 }
 
-/// Scans an answer into a tally and reports each marker to `each` (for `explain`).
-/// Returns `None` when no answer was observed.
+/// Scans an answer into a tally. Returns `None` when no answer was observed.
+///
+/// A reply still in JSON form is scanned as it stands when no escape in it
+/// can change a marker ([`Grammar::scan_raw`]), else decoded first.
 pub fn tally(
     answer: &Answer<'_>,
     chunks: &[Chunk<'_>],
     grammar: &Grammar,
-    each: &mut dyn FnMut(Marker),
 ) -> Option<(Tally, MarkersFrom)> {
-    let mut t = Tally::default();
     let n = chunks.len();
     match answer {
         Answer::Unobserved(_) => None,
         Answer::Reply(reply) => {
-            let mut f = |m: Marker| {
-                t.add(m.kind, n);
-                each(m)
-            };
-            match reply {
-                crate::model::Reply::Json(raw) if !grammar.needs_decoding(raw) => {
-                    grammar.scan(&raw[1..raw.len() - 1], chunks, &mut f)
+            let mut t = Tally::default();
+            let raw = match reply {
+                crate::model::Reply::Json(raw) => {
+                    grammar.scan_raw(&raw[1..raw.len() - 1], chunks, &mut |m| t.add(m.kind, n))
                 }
-                other => grammar.scan(&other.decoded(), chunks, &mut f),
+                crate::model::Reply::Text(_) => false,
+            };
+            if !raw {
+                t = Tally::default();
+                grammar.scan(&reply.decoded(), chunks, &mut |m| t.add(m.kind, n));
             }
             Some((t, MarkersFrom::Reply))
         }
         Answer::Citations(list) => {
+            let mut t = Tally::default();
             for &index in list {
                 t.add(resolve_citation(index, n as u64), n);
             }
@@ -140,7 +142,7 @@ pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
     for c in &mut turn.chunks {
         c.score = c.score.map(unsigned_zero);
     }
-    let found = tally(&turn.answer, &turn.chunks, grammar, &mut |_| {});
+    let found = tally(&turn.answer, &turn.chunks, grammar);
     let observed = found.is_some();
     let (t, from) = match found {
         Some((t, from)) => (t, Some(from)),

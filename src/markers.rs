@@ -91,7 +91,9 @@ impl Grammar {
     /// run, where it could change the run's content, end it (`\n`) or change
     /// its length. Every other escape (the `\n` between paragraphs, a `\"`
     /// around a quotation) leaves the markers exactly as in the decoded text,
-    /// so the common case scans the raw text directly.
+    /// so the common case scans the raw text directly. Grading asks
+    /// [`Grammar::scan_raw`], which answers this while it scans; this is the
+    /// reference it is tested against.
     pub fn needs_decoding(&self, raw: &str) -> bool {
         let b = raw.as_bytes();
         if memchr(b'\\', b).is_none() {
@@ -105,13 +107,10 @@ impl Grammar {
 
     /// Scans `text` and calls `f` for every marker, in order of position.
     pub fn scan(&self, text: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
-        let n = chunks.len() as u64;
         match self {
-            Grammar::Preset(Preset::Kb) => scan_kb(text, n, f),
-            Grammar::Preset(Preset::Numeric) => scan_numeric(text, n, f),
-            Grammar::Preset(Preset::Doc) => scan_prefixed(text, b"doc", n, f),
-            Grammar::Preset(Preset::Footnote) => scan_prefixed(text, b"^", n, f),
-            Grammar::Preset(Preset::Id) => scan_id(text, chunks, f),
+            Grammar::Preset(p) => {
+                scan_preset(*p, text, false, chunks, f);
+            }
             Grammar::Regex { re, base } => {
                 for caps in re.captures_iter(text) {
                     let whole = caps.get(0).expect("group 0 always exists");
@@ -121,7 +120,10 @@ impl Grammar {
                     }
                     let kind = match caps.get(1) {
                         Some(g) => match parse_digits(g.as_str().as_bytes()) {
-                            Some(v) => resolve(v.and_then(|v| v.checked_add(1 - *base as u64)), n),
+                            Some(v) => resolve(
+                                v.and_then(|v| v.checked_add(1 - *base as u64)),
+                                chunks.len() as u64,
+                            ),
                             None => MarkerKind::Malformed,
                         },
                         None => MarkerKind::Malformed,
@@ -132,6 +134,26 @@ impl Grammar {
                         kind,
                     });
                 }
+            }
+        }
+    }
+}
+
+impl Grammar {
+    /// Scans the inside of a JSON string literal as it stands, without
+    /// decoding it, and answers [`Grammar::needs_decoding`] on the way: one
+    /// pass over the reply for both. False as soon as an escape could change
+    /// a marker; `f` may then have seen some markers already, which the
+    /// caller discards before it scans the decoded text.
+    pub fn scan_raw(&self, inner: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) -> bool {
+        match self {
+            Grammar::Preset(p) => scan_preset(*p, inner, true, chunks, f),
+            Grammar::Regex { .. } => {
+                if memchr(b'\\', inner.as_bytes()).is_some() {
+                    return false;
+                }
+                self.scan(inner, chunks, f);
+                true
             }
         }
     }
@@ -239,66 +261,133 @@ fn escape_matters(b: &[u8]) -> bool {
     false
 }
 
-/// Calls `f(open, close)` for every `[` … `]` run in `text`.
-fn for_each_bracket(text: &str, mut f: impl FnMut(usize, usize)) {
+/// Scans `text` with a preset (see [`Grammar::scan_raw`] for `raw`).
+fn scan_preset(
+    p: Preset,
+    text: &str,
+    raw: bool,
+    chunks: &[Chunk<'_>],
+    f: &mut dyn FnMut(Marker),
+) -> bool {
+    let n = chunks.len() as u64;
+    match p {
+        Preset::Kb => runs(text, raw, |open, close| kb_run(text, open, close, n, f)),
+        Preset::Numeric => {
+            let mut items = Vec::new();
+            runs(text, raw, |open, close| {
+                numeric_run(text, open, close, n, &mut items, f)
+            })
+        }
+        Preset::Doc => runs(text, raw, |open, close| {
+            prefixed_run(text, b"doc", open, close, n, f)
+        }),
+        Preset::Footnote => runs(text, raw, |open, close| {
+            prefixed_run(text, b"^", open, close, n, f)
+        }),
+        Preset::Id => runs(text, raw, |open, close| {
+            id_run(text, open, close, chunks, f)
+        }),
+    }
+}
+
+/// Calls `run(open, close)` for every `[` … `]` run in `text` (see
+/// [`close_of`]). With `raw`, `text` is the inside of a JSON string literal,
+/// scanned undecoded, and the same pass does [`escape_matters`]'s checks:
+/// it stops, false, at the first `\u` escape or backslash inside a run's
+/// window. A run never holds a backslash then, so jumping past it skips none.
+fn runs(text: &str, raw: bool, mut run: impl FnMut(usize, usize)) -> bool {
     let b = text.as_bytes();
     let mut at = 0;
-    while let Some(off) = memchr(b'[', &b[at..]) {
-        let open = at + off;
-        match close_of(b, open) {
+    loop {
+        let found = if raw {
+            memchr2(b'\\', b'[', &b[at..])
+        } else {
+            memchr(b'[', &b[at..])
+        };
+        let Some(off) = found else {
+            return true;
+        };
+        let i = at + off;
+        if b[i] == b'\\' {
+            match b.get(i + 1) {
+                Some(b'u') => return false,
+                // A bracket is looked at even right after a backslash.
+                Some(b'[') => at = i + 1,
+                Some(_) => at = i + 2,
+                None => return true,
+            }
+            continue;
+        }
+        let close = if raw {
+            match close_of_raw(b, i) {
+                Ok(close) => close,
+                Err(()) => return false,
+            }
+        } else {
+            close_of(b, i)
+        };
+        match close {
             Some(close) => {
-                f(open, close);
+                run(i, close);
                 at = close + 1;
             }
-            None => at = open + 1,
+            None => at = i + 1,
         }
     }
 }
 
-fn scan_kb(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
-    let b = text.as_bytes();
-    let mut at = 0;
-    while let Some(off) = memchr(b'[', &b[at..]) {
-        let open = at + off;
-        at = open + 1;
-        if b.len() < open + 3
-            || !b[open + 1].eq_ignore_ascii_case(&b'k')
-            || !b[open + 2].eq_ignore_ascii_case(&b'b')
-        {
-            continue;
+/// [`close_of`] in raw JSON string text (which holds no line break), and
+/// `Err` when a backslash comes before the `]` or `[` that ends the window
+/// [`escape_matters`] looks at.
+fn close_of_raw(b: &[u8], open: usize) -> Result<Option<usize>, ()> {
+    let end = (open + 2 + MAX_BRACKET).min(b.len());
+    for (i, &c) in b[open + 1..end].iter().enumerate() {
+        match c {
+            b'\\' => return Err(()),
+            b']' => return Ok(Some(open + 1 + i)),
+            b'[' => return Ok(None),
+            _ => {}
         }
-        let Some(close) = close_of(b, open) else {
-            continue;
-        };
-        at = close + 1;
-        let inner = &b[open + 1..close];
-        let kind = match inner.strip_prefix(b"KB-").and_then(parse_digits) {
-            Some(v) => resolve(v, n),
-            None => MarkerKind::Malformed,
-        };
-        f(Marker {
-            start: open,
-            end: close + 1,
-            kind,
-        });
     }
+    Ok(None)
+}
+
+/// `[KB-N]`: any other run starting with `KB` in any case is malformed.
+fn kb_run(text: &str, open: usize, close: usize, n: u64, f: &mut dyn FnMut(Marker)) {
+    let inner = &text.as_bytes()[open + 1..close];
+    if inner.len() < 2 || !inner[..2].eq_ignore_ascii_case(b"kb") {
+        return;
+    }
+    let kind = match inner.strip_prefix(b"KB-").and_then(parse_digits) {
+        Some(v) => resolve(v, n),
+        None => MarkerKind::Malformed,
+    };
+    f(Marker {
+        start: open,
+        end: close + 1,
+        kind,
+    });
 }
 
 /// `[PREFIX N]` grammars (`[docN]`, `[^N]`): nothing is counted malformed.
-fn scan_prefixed(text: &str, prefix: &[u8], n: u64, f: &mut dyn FnMut(Marker)) {
-    let b = text.as_bytes();
-    for_each_bracket(text, |open, close| {
-        if let Some(v) = b[open + 1..close]
-            .strip_prefix(prefix)
-            .and_then(parse_digits)
-        {
-            f(Marker {
-                start: open,
-                end: close + 1,
-                kind: resolve(v, n),
-            });
-        }
-    });
+fn prefixed_run(
+    text: &str,
+    prefix: &[u8],
+    open: usize,
+    close: usize,
+    n: u64,
+    f: &mut dyn FnMut(Marker),
+) {
+    if let Some(v) = text.as_bytes()[open + 1..close]
+        .strip_prefix(prefix)
+        .and_then(parse_digits)
+    {
+        f(Marker {
+            start: open,
+            end: close + 1,
+            kind: resolve(v, n),
+        });
+    }
 }
 
 /// One item of a numeric list: a number or a range.
@@ -361,34 +450,38 @@ fn parse_numeric_list(inner: &[u8], items: &mut Vec<Item>) -> bool {
     }
 }
 
-fn scan_numeric(text: &str, n: u64, f: &mut dyn FnMut(Marker)) {
-    let b = text.as_bytes();
-    let mut items = Vec::new();
-    for_each_bracket(text, |open, close| {
-        let inner = &b[open + 1..close];
-        if inner.is_empty() || !inner[0].is_ascii_digit() && inner[0] != b' ' {
-            return;
-        }
-        if !parse_numeric_list(inner, &mut items) {
-            return;
-        }
-        let span = |kind| Marker {
-            start: open,
-            end: close + 1,
-            kind,
-        };
-        for item in &items {
-            match *item {
-                Item::One(v) => f(span(resolve(v, n))),
-                Item::Range(Some(a), Some(z)) if a <= z && z - a < MAX_RANGE => {
-                    for v in a..=z {
-                        f(span(resolve(Some(v), n)));
-                    }
+/// `[3]`, `[1, 2]`, `[1-3]`: a marker for every number of the list.
+fn numeric_run(
+    text: &str,
+    open: usize,
+    close: usize,
+    n: u64,
+    items: &mut Vec<Item>,
+    f: &mut dyn FnMut(Marker),
+) {
+    let inner = &text.as_bytes()[open + 1..close];
+    if inner.is_empty() || !inner[0].is_ascii_digit() && inner[0] != b' ' {
+        return;
+    }
+    if !parse_numeric_list(inner, items) {
+        return;
+    }
+    let span = |kind| Marker {
+        start: open,
+        end: close + 1,
+        kind,
+    };
+    for item in items.iter() {
+        match *item {
+            Item::One(v) => f(span(resolve(v, n))),
+            Item::Range(Some(a), Some(z)) if a <= z && z - a < MAX_RANGE => {
+                for v in a..=z {
+                    f(span(resolve(Some(v), n)));
                 }
-                Item::Range(..) => f(span(MarkerKind::Malformed)),
             }
+            Item::Range(..) => f(span(MarkerKind::Malformed)),
         }
-    });
+    }
 }
 
 /// Characters of an id-shaped token.
@@ -396,42 +489,42 @@ fn id_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
 }
 
-fn scan_id(text: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
+/// `[chunk-or-document-id]`: the chunk with that id, or out of range when
+/// the run is id-shaped and no chunk has it.
+fn id_run(text: &str, open: usize, close: usize, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
     let b = text.as_bytes();
-    for_each_bracket(text, |open, close| {
-        let token = &text[open + 1..close];
-        if token.is_empty() || token.bytes().any(|c| c.is_ascii_whitespace()) {
-            return;
-        }
-        let hit = chunks.iter().find(|c| {
-            c.chunk_id.as_ref().is_some_and(|id| id.as_str() == token)
-                || c.document_id
-                    .as_ref()
-                    .is_some_and(|id| id.as_str() == token)
-        });
-        let kind = match hit {
-            Some(c) => MarkerKind::Cited(c.index),
-            None => {
-                let tb = &b[open + 1..close];
-                // Id-shaped: only id characters, at least one digit or
-                // punctuation mark (plain words are prose) and at least one
-                // letter or digit (`[...]` and `[-]` are not ids).
-                let shaped = tb.iter().all(|&c| id_char(c))
-                    && tb.iter().any(|&c| {
-                        c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
-                    })
-                    && tb.iter().any(u8::is_ascii_alphanumeric);
-                if !shaped {
-                    return;
-                }
-                MarkerKind::OutOfRange
+    let token = &text[open + 1..close];
+    if token.is_empty() || token.bytes().any(|c| c.is_ascii_whitespace()) {
+        return;
+    }
+    let hit = chunks.iter().find(|c| {
+        c.chunk_id.as_ref().is_some_and(|id| id.as_str() == token)
+            || c.document_id
+                .as_ref()
+                .is_some_and(|id| id.as_str() == token)
+    });
+    let kind = match hit {
+        Some(c) => MarkerKind::Cited(c.index),
+        None => {
+            let tb = &b[open + 1..close];
+            // Id-shaped: only id characters, at least one digit or
+            // punctuation mark (plain words are prose) and at least one
+            // letter or digit (`[...]` and `[-]` are not ids).
+            let shaped = tb.iter().all(|&c| id_char(c))
+                && tb.iter().any(|&c| {
+                    c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
+                })
+                && tb.iter().any(u8::is_ascii_alphanumeric);
+            if !shaped {
+                return;
             }
-        };
-        f(Marker {
-            start: open,
-            end: close + 1,
-            kind,
-        });
+            MarkerKind::OutOfRange
+        }
+    };
+    f(Marker {
+        start: open,
+        end: close + 1,
+        kind,
     });
 }
 

@@ -1,11 +1,14 @@
-//! Fuzz target: the marker scanner of every preset, and `needs_decoding`.
+//! Fuzz target: the marker scanner of every preset, `needs_decoding`, and
+//! `scan_raw`, which answers both in one pass.
 //!
 //! The input is read as the inside of a JSON string literal. Every marker a
 //! grammar reports must lie inside the text, on character boundaries, in
 //! order. When the literal is valid JSON and `needs_decoding` says the raw
 //! text may be scanned as it is, scanning raw and decoded text must find the
 //! same markers (the same resolutions in the same order): that is the
-//! promise the fast path in `grade::tally` relies on.
+//! promise the fast path in `grade::tally` relies on. `scan_raw` must say
+//! "decode first" exactly when `needs_decoding` does, and otherwise report
+//! the markers of scanning the raw text.
 
 #![no_main]
 
@@ -66,6 +69,12 @@ fuzz_target!(|data: &[u8]| {
     for p in PRESETS {
         let g = Grammar::Preset(p);
         let on_raw = scan(&g, text, &chunks);
+        let mut fused = Vec::new();
+        let clean = g.scan_raw(text, &chunks, &mut |m| fused.push(m));
+        assert_eq!(clean, !g.needs_decoding(&raw), "{p:?}: scan_raw on {raw:?}");
+        if clean {
+            assert_eq!(fused, on_raw, "{p:?}: scan_raw markers on {raw:?}");
+        }
         if let Some(decoded) = &decoded {
             let on_decoded = scan(&g, decoded, &chunks);
             if !g.needs_decoding(&raw) {

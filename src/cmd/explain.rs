@@ -8,7 +8,7 @@ use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::filter::Filter;
-use crate::grade::{grade, tally};
+use crate::grade::grade;
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
 use crate::model::{Answer, CitationIndex, Extras, Row, Turn};
 use crate::render;
@@ -147,8 +147,7 @@ pub fn explain(
     let mut markers = Vec::new();
     match (&turn.answer, &text) {
         (Answer::Reply(_), Some(t)) => {
-            let reply = crate::model::Answer::Reply(crate::model::Reply::Text(t.as_str().into()));
-            tally(&reply, &turn.chunks, grammar, &mut |m| {
+            grammar.scan(t, &turn.chunks, &mut |m| {
                 markers.push(MarkerView {
                     text: t[m.start..m.end].to_owned(),
                     offset: Some(t[..m.start].chars().count()),

@@ -542,21 +542,10 @@ fn escapes_outside_brackets_keep_the_raw_fast_path() {
 fn unobserved_and_citations_answers_are_not_scanned() {
     let g = Grammar::default();
     assert!(
-        crate::grade::tally(
-            &Answer::Unobserved(Unobserved::NoReply),
-            &chunks(1),
-            &g,
-            &mut |_| {}
-        )
-        .is_none()
+        crate::grade::tally(&Answer::Unobserved(Unobserved::NoReply), &chunks(1), &g).is_none()
     );
-    let (t, _) = crate::grade::tally(
-        &Answer::Reply(Reply::Text("[KB-1]".into())),
-        &chunks(1),
-        &g,
-        &mut |_| {},
-    )
-    .unwrap();
+    let (t, _) =
+        crate::grade::tally(&Answer::Reply(Reply::Text("[KB-1]".into())), &chunks(1), &g).unwrap();
     assert_eq!(t.cited, [1]);
 }
 
@@ -647,8 +636,8 @@ proptest! {
         let cs = id_chunks();
         for p in [Preset::Kb, Preset::Numeric, Preset::Doc, Preset::Footnote, Preset::Id] {
             let g = Grammar::Preset(p);
-            let from_raw = crate::grade::tally(&Answer::Reply(Reply::Json(&raw)), &cs, &g, &mut |_| {}).unwrap().0;
-            let from_text = crate::grade::tally(&Answer::Reply(Reply::Text(text.as_str().into())), &cs, &g, &mut |_| {}).unwrap().0;
+            let from_raw = crate::grade::tally(&Answer::Reply(Reply::Json(&raw)), &cs, &g).unwrap().0;
+            let from_text = crate::grade::tally(&Answer::Reply(Reply::Text(text.as_str().into())), &cs, &g).unwrap().0;
             prop_assert_eq!(from_raw, from_text, "{:?} raw {}", p, raw);
         }
     }
@@ -784,5 +773,41 @@ proptest! {
         };
         prop_assert_eq!(escape_matters(&b) && memchr(b'\\', &b).is_some(), reference);
         prop_assert_eq!(escape_matters(&long) && memchr(b'\\', &long).is_some(), long_reference);
+    }
+}
+
+proptest! {
+    /// `scan_raw` is `needs_decoding` and `scan` in one pass: false exactly
+    /// when `needs_decoding` says the literal must be decoded, and otherwise
+    /// the markers (kinds and spans, in order) of scanning the raw text.
+    #[test]
+    fn scan_raw_is_needs_decoding_then_scan(
+        b in prop::collection::vec(prop::sample::select(b"\\[]uKB-1x d^c,o2 ".to_vec()), 0..400),
+        pad in prop::bool::ANY,
+    ) {
+        let mut b = b;
+        if pad {
+            // A run longer than the window, then the same bytes again.
+            let copy = b.clone();
+            b.extend(std::iter::repeat_n(b'x', MAX_BRACKET));
+            b.extend_from_slice(&copy);
+        }
+        let inner = String::from_utf8(b).unwrap();
+        let raw = format!("\"{inner}\"");
+        let cs = id_chunks();
+        let grammars = [Preset::Kb, Preset::Numeric, Preset::Doc, Preset::Footnote, Preset::Id]
+            .map(Grammar::Preset)
+            .into_iter()
+            .chain([Grammar::regex(r"\[(\d+)\]", 1).unwrap()]);
+        for g in grammars {
+            let mut fused = Vec::new();
+            let clean = g.scan_raw(&inner, &cs, &mut |m| fused.push(m));
+            prop_assert_eq!(clean, !g.needs_decoding(&raw), "{:?} {}", g, raw);
+            if clean {
+                let mut plain = Vec::new();
+                g.scan(&inner, &cs, &mut |m| plain.push(m));
+                prop_assert_eq!(fused, plain, "{:?} {}", g, raw);
+            }
+        }
     }
 }
