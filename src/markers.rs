@@ -336,16 +336,18 @@ fn runs(text: &str, raw: bool, mut run: impl FnMut(usize, usize)) -> bool {
     }
 }
 
-/// [`close_of`] in raw JSON string text (which holds no line break), and
-/// `Err` when a backslash comes before the `]` or `[` that ends the window
-/// [`escape_matters`] looks at.
+/// [`close_of`] on the raw text of a JSON string literal, and `Err` when a
+/// backslash comes before the `]` or `[` that ends the window
+/// [`escape_matters`] looks at (a line break ends the run, not the window).
 fn close_of_raw(b: &[u8], open: usize) -> Result<Option<usize>, ()> {
     let end = (open + 2 + MAX_BRACKET).min(b.len());
+    let mut broken = false;
     for (i, &c) in b[open + 1..end].iter().enumerate() {
         match c {
             b'\\' => return Err(()),
-            b']' => return Ok(Some(open + 1 + i)),
+            b']' => return Ok((!broken).then_some(open + 1 + i)),
             b'[' => return Ok(None),
+            b'\n' | b'\r' => broken = true,
             _ => {}
         }
     }
