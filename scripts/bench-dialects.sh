@@ -16,6 +16,8 @@
 #   THROUGHPUT_MB=200  MEM_MB="100 1000"  BENCH_RUNS=3
 #   DROP_MB="2000"                       logs of these sizes are deleted after
 #                                        their run (2 GB a dialect adds up)
+#   MEM_NO_DEDUPE=1                      also measure peak RSS with --no-dedupe
+#                                        (what the open groups and blocks hold)
 #   DIALECTS="native otlp phoenix agentfootprint langsmith langfuse mapped"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,7 @@ THROUGHPUT_MB=${THROUGHPUT_MB:-200}
 MEM_MB=${MEM_MB:-"100 1000"}
 RUNS=${BENCH_RUNS:-3}
 DROP_MB=${DROP_MB:-}
+MEM_NO_DEDUPE=${MEM_NO_DEDUPE:-}
 DIALECTS=${DIALECTS:-"native otlp phoenix agentfootprint langsmith langfuse mapped"}
 SHARED=${SHARED:-../shared}
 mkdir -p "$DIR"
@@ -77,11 +80,11 @@ args_for() {
     return 0
 }
 
-# run DIALECT FILE: prints "cpu wall rss_kib" of one summary run.
+# run DIALECT FILE [ARGS]: prints "cpu wall rss_kib" of one summary run.
 run() {
     local out
-    # shellcheck disable=SC2046
-    out=$({ /usr/bin/time -f "%U %S %e %M" "$BIN" --quiet --threads 2 summary $(args_for "$1") "$2" >/dev/null; } 2>&1 | tail -1)
+    # shellcheck disable=SC2046,SC2086
+    out=$({ /usr/bin/time -f "%U %S %e %M" "$BIN" --quiet --threads 2 summary $(args_for "$1") ${3:-} "$2" >/dev/null; } 2>&1 | tail -1)
     awk '{printf "%.3f %.3f %d\n", $1 + $2, $3, $4}' <<<"$out"
 }
 
@@ -106,14 +109,21 @@ for mb in $MEM_MB; do
     for d in $DIALECTS; do
         f=$(log_for "$d" "$mb")
         r=$(run "$d" "$f")
-        RSS[$d]+="$(awk '{printf "%.1f", $3 / 1024}' <<<"$r") MiB ($(stat -c %s "$f" | awk '{printf "%.0f", $1 / 1e6}') MB) · "
+        RSS[$d]+="$(awk '{printf "%.1f", $3 / 1024}' <<<"$r") MiB"
+        if [[ -n $MEM_NO_DEDUPE ]]; then
+            r=$(run "$d" "$f" --no-dedupe)
+            RSS[$d]+=" / $(awk '{printf "%.1f", $3 / 1024}' <<<"$r") MiB"
+        fi
+        RSS[$d]+=" ($(stat -c %s "$f" | awk '{printf "%.0f", $1 / 1e6}') MB) · "
         if [[ " $DROP_MB " == *" $mb "* ]]; then rm -f "$f"; fi
     done
 done
 
 n_cpu=$(tr ' ' '\n' <<<"${CPU[native]:-}" | grep . | median || true)
 n_size=${SIZE[native]:-0}
-echo "| dialect | log | CPU s (median of $RUNS) | MB per CPU s | × native | wall s | MB/s | peak RSS |"
+rss_head="peak RSS"
+[[ -n $MEM_NO_DEDUPE ]] && rss_head="peak RSS (de-duplicating / --no-dedupe)"
+echo "| dialect | log | CPU s (median of $RUNS) | MB per CPU s | × native | wall s | MB/s | $rss_head |"
 echo "|---|---:|---:|---:|---:|---:|---:|---|"
 for d in $DIALECTS; do
     cpu=$(tr ' ' '\n' <<<"${CPU[$d]}" | grep . | median)
