@@ -23,21 +23,17 @@ const SLOTS: usize = 8;
 
 /// Reads one event line or record, or None when the `Value` reader must.
 pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>) -> Option<Item> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let mut top = TopOut {
-        kind: None,
-        event_type: None,
-        read_for: None,
-        payload: Payload::absent(),
-        meta: Meta::default(),
-        timestamp: None,
-    };
-    de.deserialize_map(Top {
-        scratch,
-        out: &mut top,
-    })
-    .ok()?;
-    de.end().ok()?;
+    let mut top = TopOut::empty();
+    if super::scan::event(text, scratch, &mut top).is_none() {
+        top = TopOut::empty();
+        let mut de = serde_json::Deserializer::from_str(text);
+        de.deserialize_map(Top {
+            scratch,
+            out: &mut top,
+        })
+        .ok()?;
+        de.end().ok()?;
+    }
     let kind = match (&top.kind, &top.event_type) {
         (Some(Some(k)), _) | (None | Some(None), Some(Some(k))) => k,
         _ => return None,
@@ -66,11 +62,11 @@ pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>
 }
 
 /// A payload read for one event type.
-struct Payload<'de> {
-    hash: u128,
+pub(super) struct Payload<'de> {
+    pub(super) hash: u128,
     /// The kind's keys, in [`Kind::keys`] order.
-    slots: [Option<Got<'de>>; SLOTS],
-    run: Option<Got<'de>>,
+    pub(super) slots: [Option<Got<'de>>; SLOTS],
+    pub(super) run: Option<Got<'de>>,
 }
 
 impl Payload<'_> {
@@ -84,14 +80,27 @@ impl Payload<'_> {
 }
 
 /// The fields of the event object, each at most once.
-struct TopOut<'de> {
-    kind: Option<Option<Cow<'de, str>>>,
-    event_type: Option<Option<Cow<'de, str>>>,
+pub(super) struct TopOut<'de> {
+    pub(super) kind: Option<Option<Cow<'de, str>>>,
+    pub(super) event_type: Option<Option<Cow<'de, str>>>,
     /// The type the payload was read for, when there is a payload.
-    read_for: Option<Cow<'de, str>>,
-    payload: Payload<'de>,
-    meta: Meta<'de>,
-    timestamp: Option<Got<'de>>,
+    pub(super) read_for: Option<Cow<'de, str>>,
+    pub(super) payload: Payload<'de>,
+    pub(super) meta: Meta<'de>,
+    pub(super) timestamp: Option<Got<'de>>,
+}
+
+impl TopOut<'_> {
+    pub(super) fn empty() -> Self {
+        TopOut {
+            kind: None,
+            event_type: None,
+            read_for: None,
+            payload: Payload::absent(),
+            meta: Meta::default(),
+            timestamp: None,
+        }
+    }
 }
 
 /// Reads the event object into `out` (in place: the output is large).
