@@ -153,10 +153,20 @@ impl<'a> Scan<'a> {
         Some(Cow::Owned(out))
     }
 
-    /// An object key (never serde_json's raw-value key, which `Value`
-    /// reads specially), and its colon.
-    fn key(&mut self) -> Option<Cow<'a, str>> {
-        let k = self.string()?;
+    /// An object key and its colon: without escapes (an escaped key is
+    /// left to serde), never serde_json's raw-value key, which `Value`
+    /// reads specially.
+    fn key(&mut self) -> Option<&'a str> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let start = self.i + 1;
+        let end = special(self.b, start)?;
+        if self.b[end] != b'"' {
+            return None;
+        }
+        self.i = end + 1;
+        let k = self.s.get(start..end)?;
         if k == canon::RAW_VALUE_TOKEN {
             return None;
         }
@@ -238,7 +248,7 @@ impl<'a> Scan<'a> {
                         let k = self.key()?;
                         let v = self.value::<HASH>(scratch)?;
                         if HASH {
-                            scratch.push((canon::string(&k), v));
+                            scratch.push((canon::string(k), v));
                         }
                         if !self.next(b'}')? {
                             break;
@@ -344,10 +354,8 @@ impl<'a> Scan<'a> {
             self.i += 1;
         } else {
             loop {
-                // Any key at this level is a field name (`Value` is not read here).
-                let key = self.string()?;
-                self.eat(b':')?;
-                match key.as_ref() {
+                let key = self.key()?;
+                match key {
                     "type" | "eventType" => {
                         let slot = if key == "type" {
                             &mut out.kind
@@ -422,7 +430,7 @@ impl<'a> Scan<'a> {
             loop {
                 let key = self.key()?;
                 let slot = keys.iter().position(|k| *k == key);
-                let h = if key == "runId" || slot.is_some() && !VALUE_KEYS.contains(&key.as_ref()) {
+                let h = if key == "runId" || slot.is_some() && !VALUE_KEYS.contains(&key) {
                     let (h, got) = self.got_hashed(scratch)?;
                     match slot {
                         Some(i) => out.slots[i] = Some(got),
@@ -440,7 +448,7 @@ impl<'a> Scan<'a> {
                 } else {
                     self.value::<true>(scratch)?
                 };
-                scratch.push((canon::string(&key), h));
+                scratch.push((canon::string(key), h));
                 if !self.next(b'}')? {
                     break;
                 }
@@ -466,7 +474,7 @@ impl<'a> Scan<'a> {
             self.i += 1;
         } else {
             loop {
-                match self.key()?.as_ref() {
+                match self.key()? {
                     "runId" => m.run_id = str_of(self.got(scratch)?),
                     "sessionId" => m.session_id = str_of(self.got(scratch)?),
                     "runtimeStageId" => m.stage = str_of(self.got(scratch)?),
