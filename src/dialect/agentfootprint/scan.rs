@@ -89,12 +89,10 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// A string at `"`: borrowed when it has no escape. Gives up on a
+    /// A string, at its `"`: borrowed when it has no escape. Gives up on a
     /// control character, an invalid escape and any escaped surrogate.
     fn string(&mut self) -> Option<Cow<'a, str>> {
-        if self.peek()? != b'"' {
-            return None;
-        }
+        debug_assert_eq!(self.b.get(self.i), Some(&b'"'));
         let start = self.i + 1;
         let end = special(self.b, start)?;
         if self.b[end] == b'"' {
@@ -298,9 +296,10 @@ impl<'a> Scan<'a> {
         (self.depth <= MAX_DEPTH).then_some(())
     }
 
-    /// A string, number, boolean or null.
+    /// A string, number, boolean or null, at its first byte (its callers
+    /// have skipped the whitespace before it).
     fn scalar(&mut self) -> Option<Got<'a>> {
-        Some(match self.peek()? {
+        Some(match *self.b.get(self.i)? {
             b'"' => Got::Str(self.string()?),
             b't' => {
                 self.literal(b"true")?;
