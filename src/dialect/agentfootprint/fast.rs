@@ -21,7 +21,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 /// Room for the payload fields of any kind ([`Kind::keys`]).
 const SLOTS: usize = 8;
 
-/// Reads one event line or record, or None when the `Value` reader must.
+/// Reads one event line or record, or None when the `Value` reader must:
+/// through the byte scanner ([`super::scan`]), or these visitors where it
+/// gives up.
 pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>) -> Option<Item> {
     let mut top = TopOut::empty();
     if super::scan::event(text, scratch, &mut top).is_none() {

@@ -1,9 +1,9 @@
 //! The byte scanner in front of the one-pass reader ([`super::fast`]): it
-//! reads the event lines exports write (strings without escapes,
-//! non-negative integers that fit in 64 bits, floats, shallow nesting)
-//! straight from the bytes into the same [`TopOut`] the serde visitors
-//! fill, with the same hashes, and gives up (`None`) on anything else, which
-//! the visitors then read. serde's visitors cost a string decode and a
+//! reads the event lines exports write (keys without escapes, strings whose
+//! escapes are not surrogates, non-negative integers that fit in 64 bits,
+//! floats, shallow nesting) straight from the bytes into the same
+//! [`TopOut`] the serde visitors fill, with the same hashes, and gives up
+//! (`None`) on anything else, which the visitors then read. serde's visitors cost a string decode and a
 //! dispatch per token, and events are short tokens (a 500-byte line holds
 //! about fifty).
 //!
