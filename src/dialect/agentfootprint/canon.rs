@@ -11,14 +11,24 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-const NULL: u64 = 1;
-const BOOL: u64 = 2;
-const UNSIGNED: u64 = 3;
-const NEGATIVE: u64 = 4;
-const FLOAT: u64 = 5;
+// Seeds of the hashed kinds.
 const STRING: u64 = 6;
 const ARRAY: u64 = 7;
 const OBJECT: u64 = 8;
+
+// Scalars are encoded, not hashed: a tag in the top byte, the value below
+// it, so that two scalars share an encoding exactly when they are equal.
+// Only strings longer than [`PACKED`] bytes and arrays and objects are
+// hashed (xxh3, 128 bits): their hashes meet an encoding with odds of about
+// 2^-100. Tags: 0x80 | length for a packed string, then the kinds below.
+const UNSIGNED: u128 = 0x90 << 120;
+const NEGATIVE: u128 = 0xA0 << 120;
+const FLOAT: u128 = 0xB0 << 120;
+const BOOL: u128 = 0xC0 << 120;
+const NULL: u128 = 0xD0 << 120;
+
+/// Strings up to this many bytes are their own encoding.
+const PACKED: usize = 15;
 
 /// The first key that makes serde_json's `Value` read an object as a raw
 /// value held in a string; the one-pass reader leaves such objects to the
@@ -26,62 +36,106 @@ const OBJECT: u64 = 8;
 pub(super) use crate::dialect::checked::RAW_VALUE_TOKEN;
 
 pub(super) fn null() -> u128 {
-    xxh3_128_with_seed(&[], NULL)
+    NULL
 }
 
 pub(super) fn boolean(b: bool) -> u128 {
-    xxh3_128_with_seed(&[u8::from(b)], BOOL)
+    BOOL | u128::from(b)
 }
 
 pub(super) fn unsigned(u: u64) -> u128 {
-    xxh3_128_with_seed(&u.to_le_bytes(), UNSIGNED)
+    UNSIGNED | u128::from(u)
 }
 
 /// A negative integer as serde_json reads it (non-negative ones are unsigned).
 pub(super) fn signed(i: i64) -> u128 {
     match u64::try_from(i) {
         Ok(u) => unsigned(u),
-        Err(_) => xxh3_128_with_seed(&i.to_le_bytes(), NEGATIVE),
+        Err(_) => NEGATIVE | u128::from(i as u64),
     }
 }
 
 pub(super) fn float(f: f64) -> u128 {
-    xxh3_128_with_seed(&f.to_bits().to_le_bytes(), FLOAT)
+    FLOAT | u128::from(f.to_bits())
 }
 
+/// A string: its bytes and length when short, else its hash. A short
+/// string is read as xxh3 reads one, in two loads that may overlap (so no
+/// copy): given the length, they hold every byte.
 pub(super) fn string(s: &str) -> u128 {
-    xxh3_128_with_seed(s.as_bytes(), STRING)
+    let b = s.as_bytes();
+    let n = b.len();
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
+    let bits = match n {
+        0 => 0,
+        1..=3 => u128::from(b[0]) | u128::from(b[n / 2]) << 8 | u128::from(b[n - 1]) << 16,
+        4..=7 => u128::from(half(0)) | u128::from(half(n - 4)) << 32,
+        8..=PACKED => u128::from(word(0)) | u128::from(word(n - 8) >> 8) << 64,
+        _ => return xxh3_128_with_seed(b, STRING),
+    };
+    bits | (0x80 | n as u128) << 120
 }
 
-/// Hashes pairs in order, one fixed-size one-shot hash per pair (no
-/// streaming state to copy into).
-pub(super) fn fold(seed: u64, pairs: impl Iterator<Item = (u128, u128)>) -> u128 {
-    let mut acc = xxh3_128_with_seed(&[], seed);
-    let mut buf = [0u8; 48];
-    for (a, b) in pairs {
-        buf[..16].copy_from_slice(&acc.to_le_bytes());
-        buf[16..32].copy_from_slice(&a.to_le_bytes());
-        buf[32..].copy_from_slice(&b.to_le_bytes());
-        acc = xxh3_128_with_seed(&buf, seed);
+/// 64 × 64 → 128-bit product, halves folded (wyhash's mixing step).
+fn mum(a: u64, b: u64) -> u64 {
+    let r = u128::from(a) * u128::from(b);
+    (r as u64) ^ (r >> 64) as u64
+}
+
+// Odd constants (xxh3's secret and primes) for the fold's mixing steps.
+const K: [u64; 8] = [
+    0xbe4b_a423_396c_feb8,
+    0x1cad_21f7_2c81_017c,
+    0xdb97_9083_e96d_d4de,
+    0x1f67_b3b7_a4a4_4072,
+    0x78e5_c0cc_4ee6_79cb,
+    0x2172_ffcc_7dd0_5a82,
+    0x9E37_79B1_85EB_CA87,
+    0xC2B2_AE3D_27D4_EB4F,
+];
+
+/// Hashes (a, b) pairs in order: each pair is mixed into a 128-bit state
+/// with two multiplications (no hash call per pair), and the state is
+/// finished with two more. Different sequences meet with odds of about
+/// 2^-64 (assembly keeps 32 bits of a closed group's record keys).
+pub(super) fn fold(seed: u64, pairs: &[(u128, u128)]) -> u128 {
+    let (mut h0, mut h1) = (seed ^ K[0], (pairs.len() as u64) ^ K[1]);
+    for &(a, b) in pairs {
+        let x = mum(h0 ^ a as u64 ^ K[2], (a >> 64) as u64 ^ K[3]);
+        let y = mum(h1 ^ b as u64 ^ K[4], (b >> 64) as u64 ^ K[5]);
+        (h0, h1) = (x ^ y.rotate_left(29), y.wrapping_add(x.rotate_left(41)));
     }
-    acc
+    let lo = mum(h0 ^ K[6], h1 ^ K[7]);
+    let hi = mum(h1 ^ K[0], lo ^ K[3]);
+    u128::from(lo) | u128::from(hi) << 64
 }
 
 /// An array of element hashes, in order.
 fn array(items: &[(u128, u128)]) -> u128 {
-    fold(ARRAY, items.iter().copied())
+    fold(ARRAY, items)
 }
 
 /// An object of (key hash, value hash) entries in input order: sorted by
 /// key, the last of equal keys kept.
 fn object(entries: &mut [(u128, u128)]) -> u128 {
     entries.sort_by_key(|e| e.0);
-    let kept = entries
-        .iter()
-        .enumerate()
-        .filter(|&(i, (k, _))| entries.get(i + 1).is_none_or(|next| next.0 != *k))
-        .map(|(_, e)| *e);
-    fold(OBJECT, kept)
+    let mut kept = 0;
+    for i in 0..entries.len() {
+        if entries.get(i + 1).is_none_or(|next| next.0 != entries[i].0) {
+            entries[kept] = entries[i];
+            kept += 1;
+        }
+    }
+    fold(OBJECT, &entries[..kept])
+}
+
+/// The array whose element hashes are `scratch[mark..]` (as `(hash, 0)`),
+/// which it then drops.
+pub(super) fn array_of(scratch: &mut Vec<(u128, u128)>, mark: usize) -> u128 {
+    let h = array(&scratch[mark..]);
+    scratch.truncate(mark);
+    h
 }
 
 /// The object whose (key hash, value hash) entries are `scratch[mark..]`,
@@ -159,9 +213,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
         })? {
             self.scratch.push((h, 0));
         }
-        let h = array(&self.scratch[mark..]);
-        self.scratch.truncate(mark);
-        Ok(h)
+        Ok(array_of(self.scratch, mark))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u128, A::Error> {
         let mark = self.scratch.len();

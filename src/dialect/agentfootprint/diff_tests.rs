@@ -163,6 +163,8 @@ fn canonical_hash_is_value_equality() {
         ("1e2", "100.0"),
         ("-0", "-0.0"),
         ("18446744073709551616", "1.8446744073709552e19"),
+        (r#""abcdefghijklmnop""#, r#""abcdefghijklm\u006eop""#),
+        (r#"{"k":1,"k":2,"j":3,"k":4}"#, r#"{"j":3,"k":4}"#),
     ];
     let different = [
         ("1", "1.0"),
@@ -173,6 +175,18 @@ fn canonical_hash_is_value_equality() {
         (r#"[1,2]"#, r#"[2,1]"#),
         (r#"{"a":1,"a":2}"#, r#"{"a":1}"#),
         (r#""1""#, "1"),
+        // Short strings are encoded, longer ones hashed: at the boundary,
+        // with trailing NULs, and against scalars of every kind.
+        (r#""abcdefghijklmno""#, r#""abcdefghijklmnop""#),
+        (r#""abcdefghijklmnop""#, r#""abcdefghijklmnoq""#),
+        (r#""a""#, r#""a\u0000""#),
+        (r#""""#, "null"),
+        (r#""""#, r#""\u0000""#),
+        ("true", "1"),
+        ("false", "0"),
+        ("-1", "18446744073709551615"),
+        ("0.5", "1"),
+        (r#"{"":0}"#, r#"{"\u0000":0}"#),
     ];
     // Longer objects (either key order, the last value changed) and arrays
     // (one element more, or nested).

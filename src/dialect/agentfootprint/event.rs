@@ -407,19 +407,29 @@ pub(super) fn event_key(
         ),
         (payload, 0),
     ];
-    fold(0, parts.into_iter())
+    fold(0, &parts)
 }
 
-/// `s` as an `Arc`, the thread's last one when equal.
+/// Events that share one `Arc` of a path before a thread makes a new one.
+const SHARES: u32 = 256;
+
+/// `s` as an `Arc`, the thread's last one when equal (for up to [`SHARES`]
+/// events: the merging thread drops the events' clones, and a count that
+/// both threads keep changing would move between their caches at every
+/// event).
 fn shared(s: &str) -> std::sync::Arc<str> {
+    type Last = Option<(std::sync::Arc<str>, u32)>;
     thread_local! {
-        static LAST: std::cell::RefCell<Option<std::sync::Arc<str>>> = const { std::cell::RefCell::new(None) };
+        static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new(None) };
     }
     LAST.with(|last| {
         let mut last = last.borrow_mut();
-        match last.as_ref() {
-            Some(a) if **a == *s => a.clone(),
-            _ => last.insert(std::sync::Arc::from(s)).clone(),
+        match last.as_mut() {
+            Some((a, uses)) if *uses < SHARES && **a == *s => {
+                *uses += 1;
+                a.clone()
+            }
+            _ => last.insert((std::sync::Arc::from(s), 1)).0.clone(),
         }
     })
 }

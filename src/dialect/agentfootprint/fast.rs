@@ -21,23 +21,21 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 /// Room for the payload fields of any kind ([`Kind::keys`]).
 const SLOTS: usize = 8;
 
-/// Reads one event line or record, or None when the `Value` reader must.
+/// Reads one event line or record, or None when the `Value` reader must:
+/// through the byte scanner ([`super::scan`]), or these visitors where it
+/// gives up.
 pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>) -> Option<Item> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let mut top = TopOut {
-        kind: None,
-        event_type: None,
-        read_for: None,
-        payload: Payload::absent(),
-        meta: Meta::default(),
-        timestamp: None,
-    };
-    de.deserialize_map(Top {
-        scratch,
-        out: &mut top,
-    })
-    .ok()?;
-    de.end().ok()?;
+    let mut top = TopOut::empty();
+    if super::scan::event(text, scratch, &mut top).is_none() {
+        top = TopOut::empty();
+        let mut de = serde_json::Deserializer::from_str(text);
+        de.deserialize_map(Top {
+            scratch,
+            out: &mut top,
+        })
+        .ok()?;
+        de.end().ok()?;
+    }
     let kind = match (&top.kind, &top.event_type) {
         (Some(Some(k)), _) | (None | Some(None), Some(Some(k))) => k,
         _ => return None,
@@ -66,11 +64,11 @@ pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>
 }
 
 /// A payload read for one event type.
-struct Payload<'de> {
-    hash: u128,
+pub(super) struct Payload<'de> {
+    pub(super) hash: u128,
     /// The kind's keys, in [`Kind::keys`] order.
-    slots: [Option<Got<'de>>; SLOTS],
-    run: Option<Got<'de>>,
+    pub(super) slots: [Option<Got<'de>>; SLOTS],
+    pub(super) run: Option<Got<'de>>,
 }
 
 impl Payload<'_> {
@@ -84,14 +82,27 @@ impl Payload<'_> {
 }
 
 /// The fields of the event object, each at most once.
-struct TopOut<'de> {
-    kind: Option<Option<Cow<'de, str>>>,
-    event_type: Option<Option<Cow<'de, str>>>,
+pub(super) struct TopOut<'de> {
+    pub(super) kind: Option<Option<Cow<'de, str>>>,
+    pub(super) event_type: Option<Option<Cow<'de, str>>>,
     /// The type the payload was read for, when there is a payload.
-    read_for: Option<Cow<'de, str>>,
-    payload: Payload<'de>,
-    meta: Meta<'de>,
-    timestamp: Option<Got<'de>>,
+    pub(super) read_for: Option<Cow<'de, str>>,
+    pub(super) payload: Payload<'de>,
+    pub(super) meta: Meta<'de>,
+    pub(super) timestamp: Option<Got<'de>>,
+}
+
+impl TopOut<'_> {
+    pub(super) fn empty() -> Self {
+        TopOut {
+            kind: None,
+            event_type: None,
+            read_for: None,
+            payload: Payload::absent(),
+            meta: Meta::default(),
+            timestamp: None,
+        }
+    }
 }
 
 /// Reads the event object into `out` (in place: the output is large).
@@ -137,10 +148,7 @@ impl<'de> Visitor<'de> for Top<'_, '_, 'de> {
                     if slot.is_some() {
                         return Err(bail());
                     }
-                    let got = map.next_value_seed(GotSeed {
-                        scratch: &mut *self.scratch,
-                    })?;
-                    *slot = Some(type_of(got.1)?);
+                    *slot = Some(type_of(map.next_value_seed(Scalar)?)?);
                 }
                 "payload" => {
                     if out.read_for.is_some() {
@@ -165,12 +173,7 @@ impl<'de> Visitor<'de> for Top<'_, '_, 'de> {
                 }
                 "timestamp" => {
                     once(&mut timestamp_seen)?;
-                    out.timestamp = Some(
-                        map.next_value_seed(GotSeed {
-                            scratch: &mut *self.scratch,
-                        })?
-                        .1,
-                    );
+                    out.timestamp = Some(map.next_value_seed(Scalar)?);
                 }
                 "format" | "header" => {
                     once(if key == "format" {
@@ -246,6 +249,53 @@ impl<'de> Visitor<'de> for GotSeed<'_> {
             .visit_map(map)?,
             Got::Other,
         ))
+    }
+}
+
+/// Any value without its hash (for fields outside the payload): scalars
+/// kept, arrays and objects checked and dropped.
+struct Scalar;
+
+impl<'de> DeserializeSeed<'de> for Scalar {
+    type Value = Got<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Scalar {
+    type Value = Got<'de>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(Got::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Self::Value, E> {
+        Ok(Got::I64(i))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Self::Value, E> {
+        Ok(Got::U64(u))
+    }
+    fn visit_f64<E>(self, f: f64) -> Result<Self::Value, E> {
+        Ok(Got::F64(f))
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Got::Str(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Got::Str(Cow::Owned(s.to_owned())))
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Got::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Check.visit_seq(seq)?;
+        Ok(Got::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        Check.visit_map(map)?;
+        Ok(Got::Other)
     }
 }
 
@@ -378,10 +428,7 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
         Ok(Meta::default())
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        Walk {
-            scratch: self.scratch,
-        }
-        .visit_seq(seq)?;
+        Check.visit_seq(seq)?;
         Ok(Meta::default())
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -394,39 +441,10 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
         while let Some(key) = map.next_key_seed(Key { first })? {
             first = false;
             match key.as_ref() {
-                "runId" => {
-                    m.run_id = str_of(
-                        map.next_value_seed(GotSeed {
-                            scratch: &mut *self.scratch,
-                        })?
-                        .1,
-                    )
-                }
-                "sessionId" => {
-                    m.session_id = str_of(
-                        map.next_value_seed(GotSeed {
-                            scratch: &mut *self.scratch,
-                        })?
-                        .1,
-                    )
-                }
-                "runtimeStageId" => {
-                    m.stage = str_of(
-                        map.next_value_seed(GotSeed {
-                            scratch: &mut *self.scratch,
-                        })?
-                        .1,
-                    )
-                }
-                "wallClockMs" => {
-                    m.wall_clock_ms = Field::G(
-                        &map.next_value_seed(GotSeed {
-                            scratch: &mut *self.scratch,
-                        })?
-                        .1,
-                    )
-                    .f64()
-                }
+                "runId" => m.run_id = str_of(map.next_value_seed(Scalar)?),
+                "sessionId" => m.session_id = str_of(map.next_value_seed(Scalar)?),
+                "runtimeStageId" => m.stage = str_of(map.next_value_seed(Scalar)?),
+                "wallClockMs" => m.wall_clock_ms = Field::G(&map.next_value_seed(Scalar)?).f64(),
                 "runOffsetMs" => {
                     m.offset = Some(
                         map.next_value_seed(GotSeed {
@@ -436,9 +454,7 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
                     )
                 }
                 "compositionPath" => {
-                    m.composition = map.next_value_seed(LastString {
-                        scratch: &mut *self.scratch,
-                    })?;
+                    m.composition = map.next_value_seed(LastString)?;
                 }
                 _ => map.next_value_seed(Check)?,
             }
@@ -448,18 +464,16 @@ impl<'de> Visitor<'de> for MetaSeed<'_> {
 }
 
 /// The last string element of an array (None for anything else).
-struct LastString<'s> {
-    scratch: &'s mut Vec<(u128, u128)>,
-}
+struct LastString;
 
-impl<'de> DeserializeSeed<'de> for LastString<'_> {
+impl<'de> DeserializeSeed<'de> for LastString {
     type Value = Option<Cow<'de, str>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for LastString<'_> {
+impl<'de> Visitor<'de> for LastString {
     type Value = Option<Cow<'de, str>>;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a composition path")
@@ -483,17 +497,12 @@ impl<'de> Visitor<'de> for LastString<'_> {
         Ok(None)
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        Walk {
-            scratch: self.scratch,
-        }
-        .visit_map(map)?;
+        Check.visit_map(map)?;
         Ok(None)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut last = None;
-        while let Some((_, g)) = seq.next_element_seed(GotSeed {
-            scratch: &mut *self.scratch,
-        })? {
+        while let Some(g) = seq.next_element_seed(Scalar)? {
             if let Got::Str(s) = g {
                 last = Some(s);
             }

@@ -211,6 +211,7 @@ mod event;
 mod fast;
 mod parse;
 mod run;
+mod scan;
 
 pub use parse::{bounded_len, read_runs};
 pub use run::*;
