@@ -5,6 +5,7 @@
 //! reference's item (kind, fields, meta, de-duplication key) or declines.
 
 use super::canon;
+use super::fast::{Readers, read_event};
 use super::parse::{Item, parse_event, parse_event_value};
 use serde::Deserialize;
 use serde_json::Value;
@@ -88,6 +89,15 @@ fn agrees(text: &str, in_document: bool, scratch: &mut Vec<(u128, u128)>) -> boo
         );
     }
     assert_eq!(parse_event(text, 9, in_document), reference, "{text:?}");
+    // Each of the one-pass reader's two readers alone: the byte scanner and
+    // the serde visitors either give the reference's item or decline.
+    for path in [Readers::ScannerOnly, Readers::VisitorsOnly] {
+        scratch.clear();
+        if let Some(alone) = read_event(text, 9, scratch, path) {
+            assert!(scratch.is_empty(), "scratch left dirty by {text:?}");
+            assert_eq!(alone, reference, "a reader alone differs on {text:?}");
+        }
+    }
     fast.is_some()
 }
 
@@ -108,6 +118,33 @@ fn one_pass_reader_agrees_on_every_line_and_record() {
     }
     assert!(events >= 20, "only {events} events in the corpus");
     eprintln!("{read} of {events} events read in one pass");
+}
+
+/// Both readers of the one-pass path read the corpus's events themselves
+/// (so the differential checks above test each, not a fallback).
+#[test]
+fn each_one_pass_reader_reads_the_corpus() {
+    let mut scratch = Vec::new();
+    let (mut events, mut scanned, mut visited) = (0, 0, 0);
+    for (text, in_doc) in corpus() {
+        if !matches!(
+            parse_event_value(text.as_bytes(), 9, in_doc),
+            Item::Event(_)
+        ) {
+            continue;
+        }
+        events += 1;
+        scratch.clear();
+        scanned += usize::from(read_event(&text, 9, &mut scratch, Readers::ScannerOnly).is_some());
+        scratch.clear();
+        visited += usize::from(read_event(&text, 9, &mut scratch, Readers::VisitorsOnly).is_some());
+    }
+    eprintln!("of {events} events: the scanner read {scanned}, the visitors {visited}");
+    assert_eq!(visited, events, "the visitors declined an event");
+    assert!(
+        scanned * 10 >= events * 9,
+        "the scanner read {scanned} of {events} events"
+    );
 }
 
 #[test]

@@ -25,8 +25,33 @@ const SLOTS: usize = 8;
 /// through the byte scanner ([`super::scan`]), or these visitors where it
 /// gives up.
 pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>) -> Option<Item> {
+    read_event(text, line, scratch, Readers::Both)
+}
+
+/// Which readers [`read_event`] may use (the differential tests check each
+/// alone).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) enum Readers {
+    /// The byte scanner, and the visitors where it gives up.
+    Both,
+    ScannerOnly,
+    VisitorsOnly,
+}
+
+pub(super) fn read_event(
+    text: &str,
+    line: u64,
+    scratch: &mut Vec<(u128, u128)>,
+    path: Readers,
+) -> Option<Item> {
     let mut top = TopOut::empty();
-    if super::scan::event(text, scratch, &mut top).is_none() {
+    let scanned =
+        path != Readers::VisitorsOnly && super::scan::event(text, scratch, &mut top).is_some();
+    if !scanned {
+        if path == Readers::ScannerOnly {
+            return None;
+        }
         top = TopOut::empty();
         let mut de = serde_json::Deserializer::from_str(text);
         de.deserialize_map(Top {
