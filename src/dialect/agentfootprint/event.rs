@@ -444,12 +444,13 @@ pub(super) fn event_of(
     timestamp: Option<f64>,
     payload_hash: u128,
     line: u64,
-) -> Option<Event> {
+) -> Option<Box<Event>> {
     // The audit's genesis record names its run in the payload as well.
     let run_id = meta.run_id.as_deref().or(payload_run)?;
     let time_ms = meta.wall_clock_ms.or(timestamp);
     let key = event_key(kind, run_id, meta, time_ms, payload_hash);
-    Some(Event {
+    // Made in its box: an event is a few hundred bytes, moved once less.
+    Some(Box::new(Event {
         kind: Kind::of(kind),
         completes: kind.ends_with("agent.turn_end"),
         fields,
@@ -463,5 +464,5 @@ pub(super) fn event_of(
         line,
         export: Export::Events,
         key,
-    })
+    }))
 }

@@ -124,7 +124,7 @@ pub(super) fn parse_event_value(bytes: &[u8], line: u64, in_document: bool) -> I
     let timestamp = e.timestamp.as_ref().and_then(Value::as_f64);
     let hash = super::canon::of_value(&payload);
     match event_of(&kind, fields, run, &meta, timestamp, hash, line) {
-        Some(e) => Item::Event(Box::new(e)),
+        Some(e) => Item::Event(e),
         None => Item::Skipped,
     }
 }
