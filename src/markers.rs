@@ -229,6 +229,19 @@ fn close_of(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// Where a scan of raw JSON string text goes on after the backslash at
+/// `i`: past its escape, or `None` at a `\u` escape (which can make a
+/// bracket). Both bytes of an escape are skipped, so `\\u` is not one; a
+/// bracket is looked at even right after a backslash.
+fn past_escape(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i + 1) {
+        Some(b'u') => None,
+        Some(b'[') => Some(i + 1),
+        Some(_) => Some(i + 2),
+        None => Some(b.len()),
+    }
+}
+
 /// Whether `b` holds a `\u` escape (an escaped backslash, `\\u`, is not
 /// one: both bytes of every escape are skipped), or a backslash inside some
 /// bracketed run: after a `[`, before the next `]` or `[`, within the window
@@ -239,12 +252,9 @@ fn escape_matters(b: &[u8]) -> bool {
     while let Some(off) = memchr2(b'\\', b'[', &b[at..]) {
         let i = at + off;
         if b[i] == b'\\' {
-            match b.get(i + 1) {
-                Some(b'u') => return true,
-                // A bracket is looked at even right after a backslash.
-                Some(b'[') => at = i + 1,
-                Some(_) => at = i + 2,
-                None => return false,
+            match past_escape(b, i) {
+                Some(next) => at = next,
+                None => return true,
             }
             continue;
         }
@@ -309,12 +319,9 @@ fn runs(text: &str, raw: bool, mut run: impl FnMut(usize, usize)) -> bool {
         };
         let i = at + off;
         if b[i] == b'\\' {
-            match b.get(i + 1) {
-                Some(b'u') => return false,
-                // A bracket is looked at even right after a backslash.
-                Some(b'[') => at = i + 1,
-                Some(_) => at = i + 2,
-                None => return true,
+            match past_escape(b, i) {
+                Some(next) => at = next,
+                None => return false,
             }
             continue;
         }
