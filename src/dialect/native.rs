@@ -868,4 +868,4 @@ pub fn parse_extras(line: &[u8]) -> crate::model::Extras {
 }
 
 #[cfg(test)]
-mod diff_tests;
+pub(in crate::dialect) mod diff_tests;

@@ -341,7 +341,7 @@ fn line_unboxed() -> impl Strategy<Value = String> {
 
 // Boxed, so the strategies' types (and their stack frames in debug
 // builds) stay small.
-fn ws() -> BoxedStrategy<String> {
+pub(in crate::dialect) fn ws() -> BoxedStrategy<String> {
     ws_unboxed().boxed()
 }
 
@@ -361,7 +361,7 @@ fn key() -> BoxedStrategy<String> {
     key_unboxed().boxed()
 }
 
-fn value() -> BoxedStrategy<String> {
+pub(in crate::dialect) fn value() -> BoxedStrategy<String> {
     value_unboxed().boxed()
 }
 
@@ -377,7 +377,7 @@ fn grounding() -> BoxedStrategy<String> {
     grounding_unboxed().boxed()
 }
 
-fn line() -> BoxedStrategy<String> {
+pub(in crate::dialect) fn line() -> BoxedStrategy<String> {
     line_unboxed().boxed()
 }
 
