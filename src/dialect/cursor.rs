@@ -75,6 +75,20 @@ impl<'a> Cursor<'a> {
         seen: &mut u32,
         mut member: impl FnMut(&mut Self, &[u8]) -> Option<()>,
     ) -> Option<()> {
+        self.members(seen, |p, key| {
+            member(p, key)?;
+            Some(slot(key).map_or(0, |bit| 1 << bit))
+        })
+    }
+
+    /// [`Cursor::object`] for a reader that knows a key's number where it
+    /// reads the key: `member` reads the value and returns the key's bit
+    /// (0 for a key that may repeat). A bit met twice ends the read.
+    pub(in crate::dialect) fn members(
+        &mut self,
+        seen: &mut u32,
+        mut member: impl FnMut(&mut Self, &[u8]) -> Option<u32>,
+    ) -> Option<()> {
         self.ws();
         if self.peek()? == b'}' {
             self.i += 1;
@@ -87,16 +101,14 @@ impl<'a> Cursor<'a> {
                 return None;
             }
             let key = &self.b[start..self.i - 1];
-            if let Some(bit) = slot(key) {
-                if *seen & (1 << bit) != 0 {
-                    return None;
-                }
-                *seen |= 1 << bit;
-            }
             self.ws();
             self.eat(b':')?;
             self.ws();
-            member(self, key)?;
+            let bit = member(self, key)?;
+            if *seen & bit != 0 {
+                return None;
+            }
+            *seen |= bit;
             self.ws();
             match self.peek()? {
                 b',' => {

@@ -36,48 +36,26 @@ pub(super) fn line(s: &str) -> Option<LineIn<'_>> {
     p.eat(b'{')?;
     let mut out = LineIn::default();
     let mut seen = 0u32;
-    p.object(slot, &mut seen, |p, key| {
-        match key {
-            b"type" => out.kind = p.raw()?,
-            b"turn_id" => out.turn_id = p.leaf()?,
-            b"agent_id" => out.agent_id = p.leaf()?,
-            b"conversation_id" => out.conversation_id = p.leaf()?,
-            b"channel" => out.channel = p.leaf()?,
-            b"created_at" => out.created_at = p.leaf()?,
-            b"reply" => out.reply = p.raw()?,
-            b"grounding" => out.grounding = p.grounding()?,
-            b"model" => out.model = p.leaf()?,
-            b"tokens_used" => out.tokens_used = p.leaf::<Count>()?,
-            b"cost_cents" => out.cost_cents = p.leaf::<Number>()?,
-            b"latency_ms" => out.latency_ms = p.leaf::<Number>()?,
-            b"unobserved" => out.unobserved = p.leaf()?,
-            _ => return p.skip(1),
-        }
-        Some(())
+    p.members(&mut seen, |p, key| {
+        Some(match key {
+            b"type" => got(&mut out.kind, p.raw()?, 0),
+            b"turn_id" => got(&mut out.turn_id, p.leaf()?, 1),
+            b"agent_id" => got(&mut out.agent_id, p.leaf()?, 2),
+            b"conversation_id" => got(&mut out.conversation_id, p.leaf()?, 3),
+            b"channel" => got(&mut out.channel, p.leaf()?, 4),
+            b"created_at" => got(&mut out.created_at, p.leaf()?, 5),
+            b"reply" => got(&mut out.reply, p.raw()?, 6),
+            b"grounding" => got(&mut out.grounding, p.grounding()?, 7),
+            b"model" => got(&mut out.model, p.leaf()?, 8),
+            b"tokens_used" => got(&mut out.tokens_used, p.leaf::<Count>()?, 9),
+            b"cost_cents" => got(&mut out.cost_cents, p.leaf::<Number>()?, 10),
+            b"latency_ms" => got(&mut out.latency_ms, p.leaf::<Number>()?, 11),
+            b"unobserved" => got(&mut out.unobserved, p.leaf()?, 12),
+            _ => p.skip(1).map(|()| 0)?,
+        })
     })?;
     p.ws();
     (p.i == p.b.len()).then_some(out)
-}
-
-/// Where each known key of an object is, for finding a key named twice
-/// (serde_json rejects a struct field named twice).
-fn slot(key: &[u8]) -> Option<u32> {
-    Some(match key {
-        b"type" | b"document_id" => 0,
-        b"turn_id" | b"chunk_id" => 1,
-        b"agent_id" | b"score" => 2,
-        b"conversation_id" | b"chunks" => 3,
-        b"channel" | b"citations" => 4,
-        b"created_at" | b"tools" => 5,
-        b"reply" => 6,
-        b"grounding" => 7,
-        b"model" => 8,
-        b"tokens_used" => 9,
-        b"cost_cents" => 10,
-        b"latency_ms" => 11,
-        b"unobserved" => 12,
-        _ => return None,
-    })
 }
 
 impl<'a> Scan<'a> {
@@ -115,18 +93,17 @@ impl<'a> Scan<'a> {
         self.i += 1;
         let mut g = GroundingIn::default();
         let mut seen = 0u32;
-        self.object(slot, &mut seen, |p, key| {
-            match key {
-                b"chunks" => g.chunks = p.chunks()?,
-                b"citations" => g.citations = p.citations()?,
-                b"tools" => g.tools = p.tools()?,
-                b"model" => g.model = p.leaf::<StrIn>()?,
-                b"tokens_used" => g.tokens_used = p.leaf::<Count>()?,
-                b"cost_cents" => g.cost_cents = p.leaf::<Number>()?,
-                b"latency_ms" => g.latency_ms = p.leaf::<Number>()?,
-                _ => return p.skip(2),
-            }
-            Some(())
+        self.members(&mut seen, |p, key| {
+            Some(match key {
+                b"chunks" => got(&mut g.chunks, p.chunks()?, 0),
+                b"citations" => got(&mut g.citations, p.citations()?, 1),
+                b"tools" => got(&mut g.tools, p.tools()?, 2),
+                b"model" => got(&mut g.model, p.leaf::<StrIn>()?, 3),
+                b"tokens_used" => got(&mut g.tokens_used, p.leaf::<Count>()?, 4),
+                b"cost_cents" => got(&mut g.cost_cents, p.leaf::<Number>()?, 5),
+                b"latency_ms" => got(&mut g.latency_ms, p.leaf::<Number>()?, 6),
+                _ => p.skip(2).map(|()| 0)?,
+            })
         })?;
         Some(Some(Field(Ok(g))))
     }
@@ -148,14 +125,13 @@ impl<'a> Scan<'a> {
             self.eat(b'{')?;
             let mut c = ChunkIn::default();
             let mut seen = 0u32;
-            self.object(slot, &mut seen, |p, key| {
-                match key {
-                    b"document_id" => c.document_id = p.leaf::<IdIn>()?,
-                    b"chunk_id" => c.chunk_id = p.leaf::<IdIn>()?,
-                    b"score" => c.score = p.leaf::<Number>()?,
-                    _ => return p.skip(4),
-                }
-                Some(())
+            self.members(&mut seen, |p, key| {
+                Some(match key {
+                    b"document_id" => got(&mut c.document_id, p.leaf::<IdIn>()?, 0),
+                    b"chunk_id" => got(&mut c.chunk_id, p.leaf::<IdIn>()?, 1),
+                    b"score" => got(&mut c.score, p.leaf::<Number>()?, 2),
+                    _ => p.skip(4).map(|()| 0)?,
+                })
             })?;
             match chunk(c, out.len() + 1) {
                 Ok(c) => out.push(c),
@@ -213,16 +189,16 @@ impl<'a> Scan<'a> {
                     self.i += 1;
                     // The last `status` wins, as in serde_json's map.
                     let (mut ok, mut dropped) = (true, false);
-                    self.object(slot, &mut 0, |p, key| {
+                    self.members(&mut 0, |p, key| {
                         if key != b"status" {
-                            return p.skip(4);
+                            return p.skip(4).map(|()| 0);
                         }
                         (ok, dropped) = match p.leaf::<StrIn>()? {
                             None => (true, false),
                             Some(Field(Ok(s))) => (tool_status_ok(&s.0), false),
                             Some(Field(Err(_))) => (true, true),
                         };
-                        Some(())
+                        Some(0)
                     })?;
                     t.calls = t.calls.saturating_add(1);
                     t.errors = t.errors.saturating_add(u32::from(!ok));
@@ -248,6 +224,13 @@ impl<'a> Scan<'a> {
     }
 }
 
+/// Stores a field's value; the field's bit in its object's `seen` set (each
+/// known field once: serde_json rejects a struct field named twice).
+fn got<T>(field: &mut T, value: T, bit: u32) -> u32 {
+    *field = value;
+    1 << bit
+}
+
 /// The `index` of a citation object that [`Scan::value`] checked, when its
 /// keys hold no escape (and no known key twice): `None` leaves the object
 /// to serde_json ([`citation`]).
@@ -255,13 +238,13 @@ fn index_of(raw: &str) -> Option<CitationIndex> {
     let mut p = Scan::at(raw, 1);
     let mut index = None;
     let mut twice = false;
-    p.object(slot, &mut 0, |p, key| {
+    p.members(&mut 0, |p, key| {
         if key != b"index" {
-            return p.skip(4);
+            return p.skip(4).map(|()| 0);
         }
         twice |= index.is_some();
         index = Some(p.slice(4)?.0);
-        Some(())
+        Some(0)
     })?;
     Some(match index {
         // serde_json rejects a field named twice: no index, malformed.
