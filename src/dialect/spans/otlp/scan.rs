@@ -72,40 +72,9 @@ fn resource_spans_field(key: &[u8]) -> Option<u32> {
     }
 }
 
-fn pair_field(key: &[u8]) -> Option<u32> {
-    match key {
-        b"key" => Some(0),
-        b"value" => Some(1),
-        _ => None,
-    }
-}
-
-fn span_field(key: &[u8]) -> Option<u32> {
-    Some(match key {
-        b"traceId" | b"trace_id" => 0,
-        b"spanId" | b"span_id" => 1,
-        b"parentSpanId" | b"parent_span_id" => 2,
-        b"name" => 3,
-        b"startTimeUnixNano" | b"start_time_unix_nano" => 4,
-        b"endTimeUnixNano" | b"end_time_unix_nano" => 5,
-        b"attributes" => 6,
-        b"status" => 7,
-        _ => return None,
-    })
-}
-
-fn any_value_field(key: &[u8]) -> Option<u32> {
-    Some(match key {
-        b"stringValue" | b"string_value" => 0,
-        b"intValue" | b"int_value" => 1,
-        b"doubleValue" | b"double_value" => 2,
-        b"boolValue" | b"bool_value" => 3,
-        b"arrayValue" | b"array_value" => 4,
-        b"kvlistValue" | b"kvlist_value" => 5,
-        b"bytesValue" | b"bytes_value" => 6,
-        _ => return None,
-    })
-}
+/// The bits of a key-value pair's two fields.
+const KEY: u32 = 1 << 0;
+const VALUE: u32 = 1 << 1;
 
 /// An integer token as serde_json hands it to a visitor: `u64` when it is
 /// non-negative and fits, `i64` when it is negative and fits (`-0` and
@@ -209,25 +178,22 @@ impl<'a> Cursor<'a> {
             let mut keep = false;
             let mut value: Option<Val<'a>> = None;
             let mut raw: Option<&'a str> = None;
-            p.object(pair_field, &mut 0, |p, k| match k {
+            p.members(&mut 0, |p, k| match k {
                 b"key" => {
                     let k = p.string_field()??;
                     keep = want(&k);
                     key = Some(k);
-                    Some(())
+                    Some(KEY)
                 }
-                b"value" => match &key {
-                    Some(_) if !keep => p.skip(4),
-                    Some(_) => {
-                        value = p.attr_value(4)?;
-                        Some(())
+                b"value" => {
+                    match &key {
+                        Some(_) if !keep => p.skip(4)?,
+                        Some(_) => value = p.attr_value(4)?,
+                        None => raw = Some(p.slice(4)?.0),
                     }
-                    None => {
-                        raw = Some(p.slice(4)?.0);
-                        Some(())
-                    }
-                },
-                _ => p.skip(4),
+                    Some(VALUE)
+                }
+                _ => p.skip(4).map(|()| 0),
             })?;
             let key = key?;
             if let Some(raw) = raw.filter(|_| keep) {
@@ -315,21 +281,46 @@ impl<'a> Cursor<'a> {
     fn span(&mut self) -> Option<Span> {
         let mut b = Builder::default();
         let (mut trace, mut span, mut parent) = (None, None, None);
-        self.object(span_field, &mut 0, |p, key| {
-            match key {
-                b"traceId" | b"trace_id" => trace = p.string_field()?,
-                b"spanId" | b"span_id" => span = p.string_field()?,
-                b"parentSpanId" | b"parent_span_id" => parent = p.string_field()?,
-                b"name" => b.name = p.string_field()?.map(Cow::into_owned).unwrap_or_default(),
-                b"startTimeUnixNano" | b"start_time_unix_nano" => b.start_ns = p.nanos()?,
-                b"endTimeUnixNano" | b"end_time_unix_nano" => b.end_ns = p.nanos()?,
-                b"attributes" => p.attributes(wanted, |k, v| b.attr(k, v))?,
+        // Each field's bit, under any of its names (serde_json rejects a
+        // field named twice).
+        self.members(&mut 0, |p, key| {
+            Some(match key {
+                b"traceId" | b"trace_id" => {
+                    trace = p.string_field()?;
+                    1 << 0
+                }
+                b"spanId" | b"span_id" => {
+                    span = p.string_field()?;
+                    1 << 1
+                }
+                b"parentSpanId" | b"parent_span_id" => {
+                    parent = p.string_field()?;
+                    1 << 2
+                }
+                b"name" => {
+                    b.name = p.string_field()?.map(Cow::into_owned).unwrap_or_default();
+                    1 << 3
+                }
+                b"startTimeUnixNano" | b"start_time_unix_nano" => {
+                    b.start_ns = p.nanos()?;
+                    1 << 4
+                }
+                b"endTimeUnixNano" | b"end_time_unix_nano" => {
+                    b.end_ns = p.nanos()?;
+                    1 << 5
+                }
+                b"attributes" => {
+                    p.attributes(wanted, |k, v| b.attr(k, v))?;
+                    1 << 6
+                }
                 // An attribute read before it may have marked the span
                 // failed (a Langfuse level): attributes only ever set it.
-                b"status" => b.error |= p.status()?,
-                _ => return p.skip(3),
-            }
-            Some(())
+                b"status" => {
+                    b.error |= p.status()?;
+                    1 << 7
+                }
+                _ => p.skip(3).map(|()| 0)?,
+            })
         })?;
         let id = |v: Option<Cow<'_, str>>| v.and_then(|s| clean_id(&s));
         b.trace_id = id(trace)?;
@@ -380,9 +371,12 @@ impl<'a> Cursor<'a> {
         let mut boolean = None;
         let mut array = None;
         let mut kvlist = None;
-        self.object(any_value_field, &mut 0, |p, key| {
-            match key {
-                b"stringValue" | b"string_value" => string = p.string_field()?,
+        self.members(&mut 0, |p, key| {
+            Some(match key {
+                b"stringValue" | b"string_value" => {
+                    string = p.string_field()?;
+                    1 << 0
+                }
                 b"intValue" | b"int_value" => {
                     int = match p.scalar(depth + 1)? {
                         None => None,
@@ -395,7 +389,8 @@ impl<'a> Cursor<'a> {
                             IntToken::U(u) => Val::UInt(u),
                             IntToken::I(i) => Val::Int(i),
                         }),
-                    }
+                    };
+                    1 << 1
                 }
                 b"doubleValue" | b"double_value" => {
                     double = match p.scalar(depth + 1)? {
@@ -406,7 +401,8 @@ impl<'a> Cursor<'a> {
                             Some(IntToken::I(i)) => i as f64,
                             None => decimal(v.as_bytes())?,
                         }),
-                    }
+                    };
+                    1 << 2
                 }
                 b"boolValue" | b"bool_value" => {
                     boolean = match p.peek()? {
@@ -414,20 +410,27 @@ impl<'a> Cursor<'a> {
                         b't' => p.literal(b"true").map(|_| Some(true))?,
                         b'f' => p.literal(b"false").map(|_| Some(false))?,
                         _ => return None,
-                    }
+                    };
+                    1 << 3
                 }
                 b"arrayValue" | b"array_value" => {
                     array = p.values(depth, |p| p.any_value(depth + 3))?;
+                    1 << 4
                 }
                 b"kvlistValue" | b"kvlist_value" => {
                     kvlist = p.values(depth, |p| {
                         p.eat(b'{')?;
                         p.pair(depth + 3)
                     })?;
+                    1 << 5
                 }
-                _ => return p.skip(depth + 1),
-            }
-            Some(())
+                // Not read, but once only, as serde_json's struct has it.
+                b"bytesValue" | b"bytes_value" => {
+                    p.skip(depth + 1)?;
+                    1 << 6
+                }
+                _ => p.skip(depth + 1).map(|()| 0)?,
+            })
         })?;
         Some(if let Some(s) = string {
             Val::Str(s)
@@ -487,19 +490,20 @@ impl<'a> Cursor<'a> {
     fn pair(&mut self, depth: u32) -> Option<(Cow<'a, str>, Val<'a>)> {
         let mut key = None;
         let mut value = Val::Null;
-        self.object(pair_field, &mut 0, |p, k| match k {
+        self.members(&mut 0, |p, k| match k {
             b"key" => {
                 key = Some(p.string_field()??);
-                Some(())
+                Some(KEY)
             }
             b"value" => {
                 if p.peek()? == b'n' {
-                    return p.literal(b"null").map(drop);
+                    p.literal(b"null")?;
+                } else {
+                    value = p.any_value(depth + 1)?;
                 }
-                value = p.any_value(depth + 1)?;
-                Some(())
+                Some(VALUE)
             }
-            _ => p.skip(depth + 1),
+            _ => p.skip(depth + 1).map(|()| 0),
         })?;
         Some((key?, value))
     }
