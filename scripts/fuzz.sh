@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
 
-targets=(parse_line native_diff markers spans)
+targets=(parse_line native_diff mapped_diff markers spans)
 if [[ $# -ge 1 ]]; then targets=("$1"); fi
 seconds="${2:-600}"
 extra=()
@@ -33,6 +33,9 @@ seed() {
             if [[ "$1" == markers ]]; then
                 # The marker target reads one chunk-count byte, then text.
                 printf '\003%s' "$line" > "$dir/seed-$i"
+            elif [[ "$1" == mapped_diff ]]; then
+                # The mapped target reads one map-choosing byte ('0'-'3'), then the line.
+                printf '%d%s' $((i % 4)) "$line" > "$dir/seed-$i"
             else
                 printf '%s' "$line" > "$dir/seed-$i"
             fi

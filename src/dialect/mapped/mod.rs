@@ -310,6 +310,13 @@ impl Mapped {
         self.read(line, warnings, true)
     }
 
+    /// [`Mapped::parse`] through serde_json's visitors only: the reference
+    /// the cursor reader is held to (tests, the `mapped_diff` fuzz target).
+    #[doc(hidden)]
+    pub fn parse_reference<'a>(&self, line: &'a str, warnings: &mut Warnings) -> Parsed<'a> {
+        self.read(line, warnings, false)
+    }
+
     /// Reads one line with the byte cursor when `fast` and it is sure of
     /// the line, with serde_json's visitors otherwise.
     fn read<'a>(&self, line: &'a str, warnings: &mut Warnings, fast: bool) -> Parsed<'a> {
