@@ -8,8 +8,8 @@
 //! counts (unobserved turns, chunk scores) cover every turn. What costs more
 //! (scanning a reply with every marker preset, listing a line's keys to find
 //! near-miss field names) is done on a sample: the first [`SAMPLE_PER_UNIT`]
-//! lines of each of the first [`SAMPLE_UNITS`] units (blocks of up to 4 MB of
-//! one file), and the first [`SAMPLE_ASSEMBLED`] assembled turns. The sample
+//! lines of each of the first [`SAMPLE_UNITS`] units (blocks of one file,
+//! growing from 64 KB to 4 MB), and the first [`SAMPLE_ASSEMBLED`] assembled turns. The sample
 //! depends only on the input and its block cuts, never on the thread count.
 //! Nothing here prints.
 
