@@ -34,8 +34,8 @@ seed() {
                 # The marker target reads one chunk-count byte, then text.
                 printf '\003%s' "$line" > "$dir/seed-$i"
             elif [[ "$1" == mapped_diff ]]; then
-                # The mapped target reads one map-choosing byte ('0'-'3'), then the line.
-                printf '%d%s' $((i % 4)) "$line" > "$dir/seed-$i"
+                # The mapped target reads one map-choosing byte ('0'-'4'), then the line.
+                printf '%d%s' $((i % 5)) "$line" > "$dir/seed-$i"
             else
                 printf '%s' "$line" > "$dir/seed-$i"
             fi

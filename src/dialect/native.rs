@@ -525,8 +525,8 @@ fn lenient<T>(v: Option<Field<T>>, f: Lenient, dropped: &mut Dropped) -> Option<
     }
 }
 
-/// What a raw JSON value is, for messages.
-fn kind_of(raw: &str) -> Found {
+/// What a raw JSON value is, for messages (the mapped dialect's too).
+pub(in crate::dialect) fn kind_of(raw: &str) -> Found {
     match raw.as_bytes().first() {
         Some(b'"') => "a string",
         Some(b'{') => "an object",

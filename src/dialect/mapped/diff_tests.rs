@@ -6,66 +6,10 @@
 //! keys renamed, and every fixture; the maps put fields in native places,
 //! in renamed ones, inside arrays, and on values of the wrong type.
 
-use super::{FieldMap, Mapped};
-use crate::dialect::native::diff_tests::{line, value, ws};
+use super::{FieldMap, Mapped, diff_maps as maps};
+use crate::dialect::native::diff_tests::{fixture_lines, line, value, ws};
 use crate::messages::Warnings;
 use proptest::prelude::*;
-
-/// The maps every line is read with.
-fn maps() -> Vec<Mapped> {
-    let sets: &[&[&str]] = &[
-        &[],
-        &[
-            "turn_id=/id",
-            "agent_id=/agent",
-            "created_at=/ts",
-            "reply=/answer",
-            "chunks=/retrieval/chunks",
-            "citations=/retrieval/citations",
-            "tools=/retrieval/tools",
-            "model=/retrieval/model",
-            "tokens_used=/retrieval/tokens_used",
-        ],
-        // Values of every type where arrays, objects or scalars are expected.
-        &[
-            "reply=/grounding/citations/0",
-            "citations=/c",
-            "chunks=/grounding/tools",
-            "tools=/grounding/chunks",
-            "chunk.score=/status",
-            "chunk.id=/score",
-            "tool.status=/score",
-            "created_at=/x",
-        ],
-        // Array indexes on the way and inside elements.
-        &[
-            "turn_id=/grounding/citations/1",
-            "agent_id=/x/0/y",
-            "chunks=/z/1",
-            "chunk.id=/x/0",
-            "chunk.document_id=/y/1/z",
-            "tool.name=/0",
-            "reply=/question",
-            "citations=/y",
-        ],
-        &[
-            "chunks=/reply",
-            "tools=/turn_id",
-            "turn_id=/model",
-            "reply=/grounding/chunks/0",
-            "chunk.score=/index",
-        ],
-    ];
-    sets.iter()
-        .map(|set| {
-            let mut m = FieldMap::default();
-            for arg in *set {
-                m.set_arg(arg).expect("a valid mapping");
-            }
-            Mapped::new(m).expect("a valid map")
-        })
-        .collect()
-}
 
 /// The keys the second map renames, renamed in a generated line.
 fn renamed(line: &str) -> String {
@@ -188,36 +132,15 @@ fn edge_cases_agree() {
 /// lines (native, and renamed) are read by the cursor.
 #[test]
 fn fixtures_agree_and_common_lines_take_the_fast_path() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
-    let mut files = Vec::new();
-    let mut dirs = vec![root.clone()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).expect("fixtures are readable") {
-            let p = e.expect("entry").path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else {
-                files.push(p);
-            }
-        }
-    }
     let maps = maps();
     let mut lines = 0;
-    for f in files {
-        let data = std::fs::read(&f).expect("fixture");
-        for raw in data.split(|&b| b == b'\n') {
-            let Ok(line) = std::str::from_utf8(raw) else {
-                continue;
-            };
-            if line.trim().is_empty() {
-                continue;
-            }
-            all_same(&maps, line).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-            lines += 1;
-        }
-    }
+    fixture_lines(|f, line| {
+        all_same(&maps, line).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        lines += 1;
+    });
     assert!(lines > 500, "{lines} fixture lines");
-    let demo = std::fs::read_to_string(root.join("demo.jsonl")).expect("demo log");
+    let demo = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo.jsonl"))
+        .expect("demo log");
     for (m, rename) in [(&maps[0], false), (&maps[1], true)] {
         let n = demo.lines().count();
         let fast = demo

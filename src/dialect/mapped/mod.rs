@@ -534,6 +534,66 @@ impl super::Dialect for Mapped {
 /// One chunk's captured fields; None when the element was not an object.
 type ChunkCaps<'a> = Option<[Option<Raw<'a>>; N_CHUNK]>;
 
+/// Field maps that put fields in native places, under renamed keys, on
+/// values of the wrong type and behind array indexes: the maps the cursor
+/// reader is held to serde_json's visitors under (the differential tests,
+/// and the `mapped_diff` fuzz target).
+#[doc(hidden)]
+pub fn diff_maps() -> Vec<Mapped> {
+    let sets: &[&[&str]] = &[
+        &[],
+        &[
+            "turn_id=/id",
+            "agent_id=/agent",
+            "created_at=/ts",
+            "reply=/answer",
+            "chunks=/retrieval/chunks",
+            "citations=/retrieval/citations",
+            "tools=/retrieval/tools",
+            "model=/retrieval/model",
+            "tokens_used=/retrieval/tokens_used",
+        ],
+        // Values of every type where arrays, objects or scalars are expected.
+        &[
+            "reply=/grounding/citations/0",
+            "citations=/c",
+            "chunks=/grounding/tools",
+            "tools=/grounding/chunks",
+            "chunk.score=/status",
+            "chunk.id=/score",
+            "tool.status=/score",
+            "created_at=/x",
+        ],
+        // Array indexes on the way and inside elements.
+        &[
+            "turn_id=/grounding/citations/1",
+            "agent_id=/x/0/y",
+            "chunks=/z/1",
+            "chunk.id=/x/0",
+            "chunk.document_id=/y/1/z",
+            "tool.name=/0",
+            "reply=/question",
+            "citations=/y",
+        ],
+        &[
+            "chunks=/reply",
+            "tools=/turn_id",
+            "turn_id=/model",
+            "reply=/grounding/chunks/0",
+            "chunk.score=/index",
+        ],
+    ];
+    sets.iter()
+        .map(|set| {
+            let mut m = FieldMap::default();
+            for arg in *set {
+                m.set_arg(arg).expect("a valid mapping");
+            }
+            Mapped::new(m).expect("a valid map")
+        })
+        .collect()
+}
+
 /// Tool calls: how many, and how many failed.
 #[derive(Default)]
 struct ToolCount {

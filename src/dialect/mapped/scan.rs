@@ -34,41 +34,51 @@ impl<'a> Cursor<'a> {
     /// A value on a mapped path, below a node that is no leaf: an object's
     /// keys and an array's indexes are followed; a scalar is only read.
     fn walk(&mut self, m: &Mapped, node: &Node, caps: &mut Caps<'a>, depth: u32) -> Option<()> {
+        self.follow(node, depth, |p, n| p.at_node(m, n, caps, depth + 1))
+            .map(drop)
+    }
+
+    /// The members or elements of a value at `node`: each one on the trie
+    /// (by key or by index) handed to `child`, the others skipped; a scalar
+    /// is only read. True when it is an object.
+    fn follow(
+        &mut self,
+        node: &Node,
+        depth: u32,
+        mut child: impl FnMut(&mut Self, &Node) -> Option<()>,
+    ) -> Option<bool> {
         match self.peek()? {
             b'{' => {
                 if depth >= MAX_DEPTH {
                     return None;
                 }
                 self.i += 1;
-                self.object(
-                    |_| None,
-                    &mut 0,
-                    |p, key| match node.child(key) {
-                        Some(n) => p.at_node(m, n, caps, depth + 1),
-                        None => p.skip(depth + 1),
-                    },
-                )
+                self.members(&mut 0, |p, key| match node.child(key) {
+                    Some(n) => child(p, n).map(|()| 0),
+                    None => p.skip(depth + 1).map(|()| 0),
+                })?;
+                Some(true)
             }
             b'[' => {
                 if depth >= MAX_DEPTH {
                     return None;
                 }
-                if self.open_array()? {
-                    return Some(());
-                }
-                let mut i = 0;
-                loop {
-                    match node.at_index(i) {
-                        Some(n) => self.at_node(m, n, caps, depth + 1)?,
-                        None => self.skip(depth + 1)?,
+                if !self.open_array()? {
+                    let mut i = 0;
+                    loop {
+                        match node.at_index(i) {
+                            Some(n) => child(self, n)?,
+                            None => self.skip(depth + 1)?,
+                        }
+                        if !self.next_element()? {
+                            break;
+                        }
+                        i += 1;
                     }
-                    if !self.next_element()? {
-                        return Some(());
-                    }
-                    i += 1;
                 }
+                Some(false)
             }
-            _ => self.parsed_scalar(),
+            _ => self.parsed_scalar().map(|()| false),
         }
     }
 
@@ -149,50 +159,13 @@ impl<'a> Cursor<'a> {
         fields: &mut [Option<Raw<'a>>; N_CHUNK],
         depth: u32,
     ) -> Option<bool> {
-        let mut field = |p: &mut Self, n: &Node| match n.leaf {
+        self.follow(node, depth, |p, n| match n.leaf {
             Some(Leaf::Raw(slot)) => {
                 fields[slot] = Some(p.kept(depth + 1)?);
                 Some(())
             }
             _ => p.element(n, fields, depth + 1).map(drop),
-        };
-        match self.peek()? {
-            b'{' => {
-                if depth >= MAX_DEPTH {
-                    return None;
-                }
-                self.i += 1;
-                self.object(
-                    |_| None,
-                    &mut 0,
-                    |p, key| match node.child(key) {
-                        Some(n) => field(p, n),
-                        None => p.skip(depth + 1),
-                    },
-                )?;
-                Some(true)
-            }
-            b'[' => {
-                if depth >= MAX_DEPTH {
-                    return None;
-                }
-                if !self.open_array()? {
-                    let mut i = 0;
-                    loop {
-                        match node.at_index(i) {
-                            Some(n) => field(self, n)?,
-                            None => self.skip(depth + 1)?,
-                        }
-                        if !self.next_element()? {
-                            break;
-                        }
-                        i += 1;
-                    }
-                }
-                Some(false)
-            }
-            _ => self.parsed_scalar().map(|()| false),
-        }
+        })
     }
 
     /// A value kept raw, with whether it is a string with an escape.

@@ -1,6 +1,7 @@
 //! A mapped value read by the native log's type rules, from its raw JSON
 //! text: strings, ids, numbers, citations and times in more formats.
 
+pub(super) use crate::dialect::native::kind_of;
 use crate::model::{Id, decode_json_string};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde_json::value::RawValue;
@@ -45,18 +46,6 @@ impl<'a> Raw<'a> {
         } else {
             decode_json_string(self.text)
         }
-    }
-}
-
-/// What a raw JSON value is, for messages.
-pub(super) fn kind_of(raw: &str) -> &'static str {
-    match raw.as_bytes().first() {
-        Some(b'"') => "a string",
-        Some(b'{') => "an object",
-        Some(b'[') => "an array",
-        Some(b't' | b'f') => "a boolean",
-        Some(b'n') => "null",
-        _ => "a number",
     }
 }
 

@@ -464,10 +464,9 @@ fn edge_cases_agree() {
     }
 }
 
-/// Every line of every fixture (the hostile corpus included) reads the same
-/// through both, and the common lines take the fast path.
-#[test]
-fn fixtures_agree_and_common_lines_take_the_fast_path() {
+/// Hands `each` every non-blank UTF-8 line of every file under `fixtures/`
+/// (the hostile corpus included), with its file.
+pub(in crate::dialect) fn fixture_lines(mut each: impl FnMut(&std::path::Path, &str)) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let mut files = Vec::new();
     let mut dirs = vec![root];
@@ -481,21 +480,28 @@ fn fixtures_agree_and_common_lines_take_the_fast_path() {
             }
         }
     }
-    let (mut lines, mut fast) = (0, 0);
     for f in files {
         let data = std::fs::read(&f).expect("fixture");
         for raw in data.split(|&b| b == b'\n') {
-            let Ok(line) = std::str::from_utf8(raw) else {
-                continue;
-            };
-            if line.trim().is_empty() {
-                continue;
+            if let Ok(line) = std::str::from_utf8(raw)
+                && !line.trim().is_empty()
+            {
+                each(&f, line);
             }
-            same(line).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-            lines += 1;
-            fast += usize::from(fast_path_handles(line));
         }
     }
+}
+
+/// Every line of every fixture (the hostile corpus included) reads the same
+/// through both, and the common lines take the fast path.
+#[test]
+fn fixtures_agree_and_common_lines_take_the_fast_path() {
+    let (mut lines, mut fast) = (0, 0);
+    fixture_lines(|f, line| {
+        same(line).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        lines += 1;
+        fast += usize::from(fast_path_handles(line));
+    });
     assert!(lines > 500, "{lines} fixture lines");
     let demo = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo.jsonl"),
