@@ -367,7 +367,7 @@ pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecor
             kind: Kind::Note,
             completes: false,
             fields: Fields::Note(note),
-            run_id: Some(id),
+            run_id: Some(id.into()),
             session_id: None,
             time_ms: None,
             composition: None,

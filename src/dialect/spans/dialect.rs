@@ -4,7 +4,9 @@
 //! exports still assembles once.
 
 use super::{Span, SpanFormat, Trace};
-use crate::dialect::{AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record};
+use crate::dialect::{
+    AssembleOptions, Assembled, Dialect, DocumentRecords, GroupId, Parsed, Record,
+};
 use crate::markers::{Grammar, Preset};
 use crate::model::{Extras, Turn};
 
@@ -27,7 +29,7 @@ fn record(span: Span) -> Record {
     h.update(&[0]);
     h.update(span.span_id().as_bytes());
     Record {
-        group: span.trace_id().to_owned(),
+        group: GroupId::new(span.trace_id()),
         key: Some(h.digest128()),
         counted: true,
         completes: span.parent_id.is_none(),

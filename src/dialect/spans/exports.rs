@@ -14,7 +14,7 @@ use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
 use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
 use crate::dialect::{
-    AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, cap_reason,
+    AssembleOptions, Assembled, Dialect, DocumentRecords, GroupId, Parsed, Record, cap_reason,
 };
 use crate::markers::{Grammar, Preset};
 use serde_json::value::RawValue;
@@ -113,7 +113,7 @@ fn records_of(
         Export::LangSmith => {
             let p = RunPart::from_map(m)?;
             out.push(Record {
-                group: p.trace_id.clone(),
+                group: GroupId::new(&p.trace_id),
                 key: Some(hash(&[
                     b"langsmith",
                     p.trace_id.as_bytes(),
@@ -127,7 +127,7 @@ fn records_of(
         }
         Export::Langfuse => match langfuse::row(&m)? {
             Row::Observation(s) => out.push(Record {
-                group: s.trace_id().to_owned(),
+                group: GroupId::new(s.trace_id()),
                 key: Some(hash(&[
                     b"langfuse",
                     s.trace_id().as_bytes(),
@@ -139,7 +139,7 @@ fn records_of(
                 body: Box::new(s),
             }),
             Row::Trace(s) => out.push(Record {
-                group: s.trace_id().to_owned(),
+                group: GroupId::new(s.trace_id()),
                 key: Some(hash(&[b"langfuse-trace", s.trace_id().as_bytes()])),
                 counted: true,
                 completes: true,
