@@ -19,7 +19,7 @@
 //! tell a repeat of one of its records (a duplicate) from a new one (late)
 //! among a group's own records.
 
-use super::{Dialect, GroupId, Record};
+use super::{Dialect, GroupId, Record, RecordKey};
 use crate::keyset::{KeyMap, KeySet};
 use std::collections::{HashMap, VecDeque};
 
@@ -251,7 +251,7 @@ impl Assembly {
             }
             return Fate::Uncounted;
         }
-        let record_key = record.key.filter(|_| self.dedupe);
+        let record_key = record.key.filter(|_| self.dedupe).map(RecordKey::get);
         let fate = match self.open.get_mut(&key) {
             Some(g) => {
                 if let Some(k) = record_key
@@ -383,7 +383,7 @@ mod tests {
     fn rec(group: &str, key: u128, completes: bool) -> Record {
         Record {
             group: GroupId::new(group),
-            key: Some(key),
+            key: Some(key.into()),
             counted: true,
             completes,
             body: Box::new(()),

@@ -190,7 +190,7 @@ pub(super) fn is_document(first: &[u8]) -> bool {
 pub(super) fn record(mut e: Box<Event>, counted: bool) -> crate::dialect::Record {
     crate::dialect::Record {
         group: e.run_id.take().unwrap_or_default(),
-        key: counted.then_some(e.key),
+        key: counted.then_some(e.key.into()),
         counted,
         completes: e.completes,
         body: e,

@@ -30,7 +30,7 @@ fn record(span: Span) -> Record {
     h.update(span.span_id().as_bytes());
     Record {
         group: GroupId::new(span.trace_id()),
-        key: Some(h.digest128()),
+        key: Some(h.digest128().into()),
         counted: true,
         completes: span.parent_id.is_none(),
         body: Box::new(span),

@@ -14,7 +14,8 @@ use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
 use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
 use crate::dialect::{
-    AssembleOptions, Assembled, Dialect, DocumentRecords, GroupId, Parsed, Record, cap_reason,
+    AssembleOptions, Assembled, Dialect, DocumentRecords, GroupId, Parsed, Record, RecordKey,
+    cap_reason,
 };
 use crate::markers::{Grammar, Preset};
 use serde_json::value::RawValue;
@@ -114,12 +115,12 @@ fn records_of(
             let p = RunPart::from_map(m)?;
             out.push(Record {
                 group: GroupId::new(&p.trace_id),
-                key: Some(hash(&[
+                key: Some(RecordKey::from(hash(&[
                     b"langsmith",
                     p.trace_id.as_bytes(),
                     p.id.as_bytes(),
                     &hash(&[text.as_bytes()]).to_le_bytes(),
-                ])),
+                ]))),
                 counted: true,
                 completes: p.completes(),
                 body: Box::new(p),
@@ -128,11 +129,11 @@ fn records_of(
         Export::Langfuse => match langfuse::row(&m)? {
             Row::Observation(s) => out.push(Record {
                 group: GroupId::new(s.trace_id()),
-                key: Some(hash(&[
+                key: Some(RecordKey::from(hash(&[
                     b"langfuse",
                     s.trace_id().as_bytes(),
                     s.span_id().as_bytes(),
-                ])),
+                ]))),
                 counted: true,
                 // In the legacy layout the trace row is the root.
                 completes: false,
@@ -140,7 +141,10 @@ fn records_of(
             }),
             Row::Trace(s) => out.push(Record {
                 group: GroupId::new(s.trace_id()),
-                key: Some(hash(&[b"langfuse-trace", s.trace_id().as_bytes()])),
+                key: Some(RecordKey::from(hash(&[
+                    b"langfuse-trace",
+                    s.trace_id().as_bytes(),
+                ]))),
                 counted: true,
                 completes: true,
                 body: Box::new(TraceRow(s)),
