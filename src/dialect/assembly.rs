@@ -19,7 +19,7 @@
 //! tell a repeat of one of its records (a duplicate) from a new one (late)
 //! among a group's own records.
 
-use super::{Dialect, GroupId, Record, RecordKey};
+use super::{Dialect, Record, RecordKey, ShortId};
 use crate::keyset::{KeyMap, KeySet};
 use std::collections::{HashMap, VecDeque};
 
@@ -28,7 +28,7 @@ pub struct Group {
     /// The dialect of the group's first record; it assembles the group.
     pub dialect: &'static dyn Dialect,
     /// The group id (run id, trace id).
-    pub id: GroupId,
+    pub id: ShortId,
     pub records: Vec<Record>,
     /// Where the first record was read: source index and absolute line.
     pub source: usize,
@@ -382,7 +382,7 @@ mod tests {
 
     fn rec(group: &str, key: u128, completes: bool) -> Record {
         Record {
-            group: GroupId::new(group),
+            group: ShortId::new(group),
             key: Some(key.into()),
             counted: true,
             completes,

@@ -9,13 +9,13 @@ pub mod agentfootprint;
 pub mod assembly;
 pub(crate) mod checked;
 mod cursor;
-pub mod group_id;
 pub mod mapped;
 pub mod native;
+pub mod short_id;
 pub mod spans;
 
 pub use assembly::{Assembly, Group};
-pub use group_id::GroupId;
+pub use short_id::ShortId;
 
 use crate::markers::{Grammar, Preset};
 use crate::messages::Warnings;
@@ -149,7 +149,7 @@ pub enum Parsed<'a> {
 /// A piece of a turn that a record dialect assembles: an event or a span.
 pub struct Record {
     /// The turn it belongs to (a run id, a trace id).
-    pub group: GroupId,
+    pub group: ShortId,
     /// Identity for de-duplication: a record whose key was seen is a
     /// duplicate. None: never a duplicate.
     pub key: Option<RecordKey>,

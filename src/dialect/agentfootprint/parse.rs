@@ -465,7 +465,9 @@ pub(super) fn build(
         line: first.line,
         export,
         agent: String::new(),
-        session_id: events.iter().find_map(|e| e.session_id.clone()),
+        session_id: events
+            .iter()
+            .find_map(|e| e.session_id.as_deref().map(str::to_owned)),
         created_at,
         bounded: false,
         question: None,

@@ -5,7 +5,7 @@
 
 use super::{Span, SpanFormat, Trace};
 use crate::dialect::{
-    AssembleOptions, Assembled, Dialect, DocumentRecords, GroupId, Parsed, Record,
+    AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, ShortId,
 };
 use crate::markers::{Grammar, Preset};
 use crate::model::{Extras, Turn};
@@ -29,7 +29,7 @@ fn record(span: Span) -> Record {
     h.update(&[0]);
     h.update(span.span_id().as_bytes());
     Record {
-        group: GroupId::new(span.trace_id()),
+        group: ShortId::new(span.trace_id()),
         key: Some(h.digest128().into()),
         counted: true,
         completes: span.parent_id.is_none(),

@@ -14,7 +14,7 @@ use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
 use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
 use crate::dialect::{
-    AssembleOptions, Assembled, Dialect, DocumentRecords, GroupId, Parsed, Record, RecordKey,
+    AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, RecordKey, ShortId,
     cap_reason,
 };
 use crate::markers::{Grammar, Preset};
@@ -114,7 +114,7 @@ fn records_of(
         Export::LangSmith => {
             let p = RunPart::from_map(m)?;
             out.push(Record {
-                group: GroupId::new(&p.trace_id),
+                group: ShortId::new(&p.trace_id),
                 key: Some(RecordKey::from(hash(&[
                     b"langsmith",
                     p.trace_id.as_bytes(),
@@ -128,7 +128,7 @@ fn records_of(
         }
         Export::Langfuse => match langfuse::row(&m)? {
             Row::Observation(s) => out.push(Record {
-                group: GroupId::new(s.trace_id()),
+                group: ShortId::new(s.trace_id()),
                 key: Some(RecordKey::from(hash(&[
                     b"langfuse",
                     s.trace_id().as_bytes(),
@@ -140,7 +140,7 @@ fn records_of(
                 body: Box::new(s),
             }),
             Row::Trace(s) => out.push(Record {
-                group: GroupId::new(s.trace_id()),
+                group: ShortId::new(s.trace_id()),
                 key: Some(RecordKey::from(hash(&[
                     b"langfuse-trace",
                     s.trace_id().as_bytes(),

@@ -1,11 +1,11 @@
-//! The id of a group of records (a run id, a trace id), kept inline when
-//! short. Every record carries its group's id from the worker thread that
-//! read it to the merging thread that groups it; as a `String` that was an
-//! allocation on one thread and a free on the other per record. Ids up to
-//! [`INLINE`] bytes (a 32-digit hex trace id, an agentfootprint run id) are
-//! stored in the value itself; longer ones on the heap. Equality and hashing
-//! go by the bytes, so the two forms never disagree (an id has only one form:
-//! its length picks it).
+//! An id kept inline when short: a record's group id (a run id, a trace
+//! id), an event's session id. Every record carries its group's id from the
+//! worker thread that read it to the merging thread that groups it; as a
+//! `String` that was an allocation on one thread and a free on the other per
+//! record. Ids up to [`INLINE`] bytes (a 32-digit hex trace id, an
+//! agentfootprint run or session id) are stored in the value itself; longer
+//! ones on the heap. Equality and hashing go by the bytes, so the two forms
+//! never disagree (an id has only one form: its length picks it).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -14,9 +14,9 @@ use std::hash::{Hash, Hasher};
 /// plus 16, and holds a 32-digit trace id with room to spare.
 pub const INLINE: usize = 38;
 
-/// A group id: text, inline up to [`INLINE`] bytes.
+/// An id: text, inline up to [`INLINE`] bytes.
 #[derive(Clone)]
-pub struct GroupId(Repr);
+pub struct ShortId(Repr);
 
 #[derive(Clone)]
 enum Repr {
@@ -24,12 +24,12 @@ enum Repr {
     Heap(Box<str>),
 }
 
-impl GroupId {
+impl ShortId {
     /// The id `s`, copied (inline when it fits).
     pub fn new(s: &str) -> Self {
         match Self::inline(s) {
             Some(id) => id,
-            None => GroupId(Repr::Heap(s.into())),
+            None => ShortId(Repr::Heap(s.into())),
         }
     }
 
@@ -40,7 +40,7 @@ impl GroupId {
         }
         let mut bytes = [0; INLINE];
         bytes[..len].copy_from_slice(s.as_bytes());
-        Some(GroupId(Repr::Inline {
+        Some(ShortId(Repr::Inline {
             len: len as u8,
             bytes,
         }))
@@ -71,50 +71,50 @@ impl GroupId {
     }
 }
 
-impl Default for GroupId {
+impl Default for ShortId {
     fn default() -> Self {
-        GroupId::new("")
+        ShortId::new("")
     }
 }
 
-impl From<&str> for GroupId {
+impl From<&str> for ShortId {
     fn from(s: &str) -> Self {
-        GroupId::new(s)
+        ShortId::new(s)
     }
 }
 
 /// Keeps a long string's buffer rather than copying it.
-impl From<String> for GroupId {
+impl From<String> for ShortId {
     fn from(s: String) -> Self {
         match Self::inline(&s) {
             Some(id) => id,
-            None => GroupId(Repr::Heap(s.into_boxed_str())),
+            None => ShortId(Repr::Heap(s.into_boxed_str())),
         }
     }
 }
 
-impl std::ops::Deref for GroupId {
+impl std::ops::Deref for ShortId {
     type Target = str;
     fn deref(&self) -> &str {
         self.as_str()
     }
 }
 
-impl PartialEq for GroupId {
+impl PartialEq for ShortId {
     fn eq(&self, other: &Self) -> bool {
         self.as_bytes() == other.as_bytes()
     }
 }
 
-impl Eq for GroupId {}
+impl Eq for ShortId {}
 
-impl PartialEq<str> for GroupId {
+impl PartialEq<str> for ShortId {
     fn eq(&self, other: &str) -> bool {
         self.as_bytes() == other.as_bytes()
     }
 }
 
-impl PartialEq<&str> for GroupId {
+impl PartialEq<&str> for ShortId {
     fn eq(&self, other: &&str) -> bool {
         self.as_bytes() == other.as_bytes()
     }
@@ -122,25 +122,25 @@ impl PartialEq<&str> for GroupId {
 
 /// Hashes as the `str` it holds, so a map keyed by ids can be looked up
 /// with a `&str` through [`std::borrow::Borrow`].
-impl Hash for GroupId {
+impl Hash for ShortId {
     fn hash<H: Hasher>(&self, h: &mut H) {
         self.as_str().hash(h);
     }
 }
 
-impl std::borrow::Borrow<str> for GroupId {
+impl std::borrow::Borrow<str> for ShortId {
     fn borrow(&self) -> &str {
         self.as_str()
     }
 }
 
-impl fmt::Debug for GroupId {
+impl fmt::Debug for ShortId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
-impl fmt::Display for GroupId {
+impl fmt::Display for ShortId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -160,17 +160,17 @@ mod tests {
     fn inline_up_to_the_limit_heap_past_it() {
         for n in [0, 1, 32, INLINE - 1, INLINE] {
             let s = of_len(n);
-            let id = GroupId::new(&s);
+            let id = ShortId::new(&s);
             assert!(id.is_inline(), "{n} bytes");
             assert_eq!(id.as_str(), s);
-            assert_eq!(GroupId::from(s.clone()).as_str(), s);
+            assert_eq!(ShortId::from(s.clone()).as_str(), s);
         }
         for n in [INLINE + 1, INLINE + 2, 200] {
             let s = of_len(n);
-            let id = GroupId::new(&s);
+            let id = ShortId::new(&s);
             assert!(!id.is_inline(), "{n} bytes");
             assert_eq!(id.as_str(), s);
-            let from_string = GroupId::from(s.clone());
+            let from_string = ShortId::from(s.clone());
             assert!(!from_string.is_inline());
             assert_eq!(from_string.as_str(), s);
         }
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_value_is_small() {
-        assert_eq!(std::mem::size_of::<GroupId>(), 40);
+        assert_eq!(std::mem::size_of::<ShortId>(), 40);
     }
 
     #[test]
@@ -186,27 +186,27 @@ mod tests {
         // 'é' is two bytes: 19 of them fill the inline space exactly.
         let s = "é".repeat(INLINE / 2);
         assert_eq!(s.len(), INLINE);
-        let id = GroupId::new(&s);
+        let id = ShortId::new(&s);
         assert!(id.is_inline());
         assert_eq!(&*id, s);
         let long = format!("{s}é");
-        assert!(!GroupId::new(&long).is_inline());
-        assert_eq!(GroupId::new(&long).as_str(), long);
+        assert!(!ShortId::new(&long).is_inline());
+        assert_eq!(ShortId::new(&long).as_str(), long);
     }
 
     #[test]
     fn equality_goes_by_the_text() {
-        let a = GroupId::new("run-1");
-        assert_eq!(a, GroupId::from(String::from("run-1")));
-        assert_ne!(a, GroupId::new("run-2"));
+        let a = ShortId::new("run-1");
+        assert_eq!(a, ShortId::from(String::from("run-1")));
+        assert_ne!(a, ShortId::new("run-2"));
         // A prefix differs: the stored length counts, not the zero padding.
-        assert_ne!(a, GroupId::new("run-"));
-        assert_ne!(GroupId::new(""), GroupId::new("\0"));
+        assert_ne!(a, ShortId::new("run-"));
+        assert_ne!(ShortId::new(""), ShortId::new("\0"));
         assert_eq!(a, "run-1");
-        assert_eq!(GroupId::default(), "");
+        assert_eq!(ShortId::default(), "");
         let long = of_len(INLINE + 5);
-        assert_eq!(GroupId::new(&long), GroupId::from(long.clone()));
-        assert_ne!(GroupId::new(&long), GroupId::new(&long[..INLINE]));
+        assert_eq!(ShortId::new(&long), ShortId::from(long.clone()));
+        assert_ne!(ShortId::new(&long), ShortId::new(&long[..INLINE]));
     }
 
     #[test]
@@ -215,14 +215,14 @@ mod tests {
         for n in [0, 5, INLINE, INLINE + 1, 90] {
             let s = of_len(n);
             assert_eq!(
-                state.hash_one(GroupId::new(&s)),
+                state.hash_one(ShortId::new(&s)),
                 state.hash_one(s.as_str()),
                 "{n} bytes"
             );
         }
-        let set: HashSet<GroupId> = [of_len(3), of_len(INLINE), of_len(INLINE + 1)]
+        let set: HashSet<ShortId> = [of_len(3), of_len(INLINE), of_len(INLINE + 1)]
             .into_iter()
-            .map(GroupId::from)
+            .map(ShortId::from)
             .collect();
         assert!(set.contains(of_len(INLINE + 1).as_str()));
         assert!(set.contains(of_len(3).as_str()));
@@ -231,7 +231,7 @@ mod tests {
 
     #[test]
     fn shows_as_its_text() {
-        let id = GroupId::new("trace \"x\"");
+        let id = ShortId::new("trace \"x\"");
         assert_eq!(format!("{id}"), "trace \"x\"");
         assert_eq!(format!("{id:?}"), "\"trace \\\"x\\\"\"");
     }
