@@ -120,6 +120,25 @@ impl PartialEq<&str> for ShortId {
     }
 }
 
+impl PartialEq<String> for ShortId {
+    fn eq(&self, other: &String) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+/// Orders as the `str` it holds (byte order).
+impl Ord for ShortId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl PartialOrd for ShortId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// Hashes as the `str` it holds, so a map keyed by ids can be looked up
 /// with a `&str` through [`std::borrow::Borrow`].
 impl Hash for ShortId {
@@ -131,6 +150,13 @@ impl Hash for ShortId {
 impl std::borrow::Borrow<str> for ShortId {
     fn borrow(&self) -> &str {
         self.as_str()
+    }
+}
+
+/// Written as the text it holds.
+impl serde::Serialize for ShortId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -230,9 +256,41 @@ mod tests {
     }
 
     #[test]
+    fn orders_as_its_text() {
+        let texts = [
+            "",
+            "a",
+            "ab",
+            "b",
+            "é",
+            &of_len(INLINE),
+            &of_len(INLINE + 1),
+            &of_len(60),
+        ];
+        for x in texts {
+            for y in texts {
+                assert_eq!(
+                    ShortId::new(x).cmp(&ShortId::new(y)),
+                    x.cmp(y),
+                    "{x:?} {y:?}"
+                );
+            }
+        }
+        assert_eq!(ShortId::new("abc"), String::from("abc"));
+    }
+
+    #[test]
     fn shows_as_its_text() {
         let id = ShortId::new("trace \"x\"");
         assert_eq!(format!("{id}"), "trace \"x\"");
         assert_eq!(format!("{id:?}"), "\"trace \\\"x\\\"\"");
+        assert_eq!(
+            serde_json::to_string(&ShortId::new(&of_len(INLINE + 3))).unwrap(),
+            format!("\"{}\"", of_len(INLINE + 3))
+        );
+        assert_eq!(
+            serde_json::json!({"id": id}),
+            serde_json::json!({"id": "trace \"x\""})
+        );
     }
 }

@@ -45,6 +45,7 @@
 
 use super::attrs::output_text;
 use super::{Doc, Span, SpanKind};
+use crate::dialect::ShortId;
 use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -80,9 +81,9 @@ pub struct Trace {
     created_at: DateTime<Utc>,
     reply: Option<String>,
     unobserved: Option<Unobserved>,
-    root_span: Option<String>,
+    root_span: Option<ShortId>,
     /// The span the reply text came from, and how (graded or not).
-    reply_from: Option<(String, Via)>,
+    reply_from: Option<(ShortId, Via)>,
     /// Chunks in order: (retrieval, document) indexes into `retrievals`.
     chunks: Vec<(usize, usize)>,
     retrievals: Vec<Retrieval>,
@@ -207,7 +208,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         Some(&r) => (Some(r), false),
         None => match orphan() {
             Some(o) => {
-                facts.no_root = Some(NoRoot::Orphan(spans[o].span_id.clone()));
+                facts.no_root = Some(NoRoot::Orphan(spans[o].span_id.to_string()));
                 (Some(o), true)
             }
             None if !spans.is_empty() => {
@@ -292,7 +293,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             }
         };
         retrievals.push(Retrieval {
-            span_id: s.span_id.clone(),
+            span_id: s.span_id.to_string(),
             name: s.name.clone(),
             kind: if reranker {
                 SpanKind::Reranker
