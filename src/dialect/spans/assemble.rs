@@ -152,6 +152,26 @@ fn time_of(ns: i128) -> Option<DateTime<Utc>> {
     DateTime::from_timestamp(secs, ns.rem_euclid(1_000_000_000) as u32)
 }
 
+/// Spans a trace holds before [`first_of_each_id`] indexes their ids: below
+/// it, comparing with the spans before costs less than a hash set (most
+/// traces hold a handful of spans).
+const SCAN_IDS: usize = 16;
+
+/// For each span, whether it is the first with its span id.
+#[allow(clippy::vec_box)]
+fn first_of_each_id(spans: &[Box<Span>]) -> Vec<bool> {
+    if spans.len() <= SCAN_IDS {
+        return (0..spans.len())
+            .map(|i| !spans[..i].iter().any(|t| t.span_id == spans[i].span_id))
+            .collect();
+    }
+    let mut seen = HashSet::with_capacity(spans.len());
+    spans
+        .iter()
+        .map(|s| seen.insert(s.span_id.as_str()))
+        .collect()
+}
+
 /// Assembles the spans of one trace. Never fails.
 pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Trace {
     assemble_boxed(trace_id, spans.into_iter().map(Box::new).collect(), opts)
@@ -163,13 +183,7 @@ pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Tra
 pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &AssembleOptions) -> Trace {
     let mut facts = Facts::default();
     let read = spans.len();
-    let mut seen = HashSet::with_capacity(read);
-    let first: Vec<bool> = spans
-        .iter()
-        .map(|s| seen.insert(s.span_id.as_str()))
-        .collect();
-    drop(seen);
-    let mut keep = first.into_iter();
+    let mut keep = first_of_each_id(&spans).into_iter();
     spans.retain(|_| keep.next().unwrap_or(true));
     facts.duplicates = read - spans.len();
     spans.sort_by(|a, b| {
