@@ -51,8 +51,9 @@ struct RecordKeys {
     index: Option<std::collections::HashSet<u128, std::hash::BuildHasherDefault<PassThrough>>>,
 }
 
-/// Keys a group holds before it indexes them.
-const LIST_KEYS: usize = 16;
+/// Keys a group holds before it indexes them: a run's few dozen events are
+/// compared in the list (building the index cost more than the compares).
+const LIST_KEYS: usize = 64;
 
 /// Where a closed group's record fingerprints are: `len` of them from
 /// `start` in chunk `chunk`, packed into a `u64` (20 + 22 + 22 bits): a
