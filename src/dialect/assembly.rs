@@ -19,7 +19,7 @@
 //! tell a repeat of one of its records (a duplicate) from a new one (late)
 //! among a group's own records.
 
-use super::{Dialect, Record};
+use super::{Dialect, Record, RecordKey, ShortId};
 use crate::keyset::{KeyMap, KeySet};
 use std::collections::{HashMap, VecDeque};
 
@@ -28,7 +28,7 @@ pub struct Group {
     /// The dialect of the group's first record; it assembles the group.
     pub dialect: &'static dyn Dialect,
     /// The group id (run id, trace id).
-    pub id: String,
+    pub id: ShortId,
     pub records: Vec<Record>,
     /// Where the first record was read: source index and absolute line.
     pub source: usize,
@@ -51,8 +51,9 @@ struct RecordKeys {
     index: Option<std::collections::HashSet<u128, std::hash::BuildHasherDefault<PassThrough>>>,
 }
 
-/// Keys a group holds before it indexes them.
-const LIST_KEYS: usize = 16;
+/// Keys a group holds before it indexes them: a run's few dozen events are
+/// compared in the list (building the index cost more than the compares).
+const LIST_KEYS: usize = 64;
 
 /// Where a closed group's record fingerprints are: `len` of them from
 /// `start` in chunk `chunk`, packed into a `u64` (20 + 22 + 22 bits): a
@@ -202,9 +203,9 @@ impl Default for Assembly {
 
 /// One-shot: the family picks the seed (the streaming hasher copied every
 /// id into its buffer, per record).
-fn group_key(family: &str, id: &str) -> u128 {
+fn group_key(family: &str, id: &[u8]) -> u128 {
     let seed = xxhash_rust::xxh3::xxh3_64(family.as_bytes());
-    xxhash_rust::xxh3::xxh3_128_with_seed(id.as_bytes(), seed)
+    xxhash_rust::xxh3::xxh3_128_with_seed(id, seed)
 }
 
 impl Assembly {
@@ -243,7 +244,7 @@ impl Assembly {
         line: u64,
         pos: (u64, u64),
     ) -> Fate {
-        let key = group_key(dialect.family(), &record.group);
+        let key = group_key(dialect.family(), record.group.as_bytes());
         if !record.counted {
             // A note joins its group if open; alone it is dropped.
             if let Some(g) = self.open.get_mut(&key) {
@@ -251,7 +252,7 @@ impl Assembly {
             }
             return Fate::Uncounted;
         }
-        let record_key = record.key.filter(|_| self.dedupe);
+        let record_key = record.key.filter(|_| self.dedupe).map(RecordKey::get);
         let fate = match self.open.get_mut(&key) {
             Some(g) => {
                 if let Some(k) = record_key
@@ -382,8 +383,8 @@ mod tests {
 
     fn rec(group: &str, key: u128, completes: bool) -> Record {
         Record {
-            group: group.to_owned(),
-            key: Some(key),
+            group: ShortId::new(group),
+            key: Some(key.into()),
             counted: true,
             completes,
             body: Box::new(()),
@@ -394,7 +395,13 @@ mod tests {
     /// ids of the groups closed.
     fn add(a: &mut Assembly, r: Record) -> (Fate, Vec<String>) {
         let fate = a.add(D, r, 0, 1, (0, 0));
-        (fate, a.close_idle().into_iter().map(|g| g.id).collect())
+        (
+            fate,
+            a.close_idle()
+                .into_iter()
+                .map(|g| g.id.to_string())
+                .collect(),
+        )
     }
 
     #[test]
@@ -426,7 +433,7 @@ mod tests {
             closed.extend(add(&mut a, rec(&format!("g{g}"), 10 + g, true)).1);
         }
         assert_eq!(closed.len(), 4999);
-        assert!(!a.open.contains_key(&group_key(D.family(), "first")));
+        assert!(!a.open.contains_key(&group_key(D.family(), b"first")));
         assert_eq!(add(&mut a, rec("first", 2, false)).0, Fate::Duplicate);
         assert_eq!(add(&mut a, rec("first", 1, false)).0, Fate::Duplicate);
         assert_eq!(add(&mut a, rec("first", 3, false)).0, Fate::Late);
@@ -471,7 +478,7 @@ mod tests {
                 if k == 0 { Fate::Turn } else { Fate::Skipped }
             );
         }
-        let g = &a.open[&group_key(D.family(), "run")];
+        let g = &a.open[&group_key(D.family(), b"run")];
         assert!(g.keys.index.is_some() && g.keys.list.len() == 100);
         for k in [0, 17, 99] {
             assert_eq!(add(&mut a, rec("run", k, false)).0, Fate::Duplicate);

@@ -355,8 +355,8 @@ pub(super) struct Event {
     /// The type ends with `agent.turn_end`: the run is complete.
     pub completes: bool,
     pub fields: Fields,
-    pub run_id: Option<String>,
-    pub session_id: Option<String>,
+    pub run_id: Option<crate::dialect::ShortId>,
+    pub session_id: Option<crate::dialect::ShortId>,
     pub time_ms: Option<f64>,
     /// Shared with the previous event of the thread when the same (nearly
     /// every event repeats its agent's path): no allocation per event.
@@ -454,8 +454,8 @@ pub(super) fn event_of(
         kind: Kind::of(kind),
         completes: kind.ends_with("agent.turn_end"),
         fields,
-        run_id: Some(run_id.to_owned()),
-        session_id: meta.session_id.as_deref().map(str::to_owned),
+        run_id: Some(crate::dialect::ShortId::new(run_id)),
+        session_id: meta.session_id.as_deref().map(crate::dialect::ShortId::new),
         time_ms,
         composition: meta
             .composition

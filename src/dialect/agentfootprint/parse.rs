@@ -190,7 +190,7 @@ pub(super) fn is_document(first: &[u8]) -> bool {
 pub(super) fn record(mut e: Box<Event>, counted: bool) -> crate::dialect::Record {
     crate::dialect::Record {
         group: e.run_id.take().unwrap_or_default(),
-        key: counted.then_some(e.key),
+        key: counted.then_some(e.key.into()),
         counted,
         completes: e.completes,
         body: e,
@@ -367,7 +367,7 @@ pub(super) fn read_document(data: &[u8], out: &mut crate::dialect::DocumentRecor
             kind: Kind::Note,
             completes: false,
             fields: Fields::Note(note),
-            run_id: Some(id),
+            run_id: Some(id.into()),
             session_id: None,
             time_ms: None,
             composition: None,
@@ -465,7 +465,9 @@ pub(super) fn build(
         line: first.line,
         export,
         agent: String::new(),
-        session_id: events.iter().find_map(|e| e.session_id.clone()),
+        session_id: events
+            .iter()
+            .find_map(|e| e.session_id.as_deref().map(str::to_owned)),
         created_at,
         bounded: false,
         question: None,

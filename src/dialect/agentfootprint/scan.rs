@@ -437,11 +437,12 @@ impl<'a> Scan<'a> {
                     }
                     h
                 } else if let Some(i) = slot {
+                    // Hashed as it is walked (as `canon::of_value` would
+                    // hash the value, without its allocations), then built.
                     let start = self.i;
-                    self.value::<false>(scratch)?;
+                    let h = self.value::<true>(scratch)?;
                     let v: serde_json::Value =
                         serde_json::from_str(self.s.get(start..self.i)?).ok()?;
-                    let h = canon::of_value(&v);
                     out.slots[i] = Some(Got::Value(v));
                     h
                 } else {

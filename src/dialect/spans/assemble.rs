@@ -45,6 +45,7 @@
 
 use super::attrs::output_text;
 use super::{Doc, Span, SpanKind};
+use crate::dialect::ShortId;
 use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
@@ -80,9 +81,9 @@ pub struct Trace {
     created_at: DateTime<Utc>,
     reply: Option<String>,
     unobserved: Option<Unobserved>,
-    root_span: Option<String>,
+    root_span: Option<ShortId>,
     /// The span the reply text came from, and how (graded or not).
-    reply_from: Option<(String, Via)>,
+    reply_from: Option<(ShortId, Via)>,
     /// Chunks in order: (retrieval, document) indexes into `retrievals`.
     chunks: Vec<(usize, usize)>,
     retrievals: Vec<Retrieval>,
@@ -151,6 +152,26 @@ fn time_of(ns: i128) -> Option<DateTime<Utc>> {
     DateTime::from_timestamp(secs, ns.rem_euclid(1_000_000_000) as u32)
 }
 
+/// Spans a trace holds before [`first_of_each_id`] indexes their ids: below
+/// it, comparing with the spans before costs less than a hash set (most
+/// traces hold a handful of spans).
+const SCAN_IDS: usize = 16;
+
+/// For each span, whether it is the first with its span id.
+#[allow(clippy::vec_box)]
+fn first_of_each_id(spans: &[Box<Span>]) -> Vec<bool> {
+    if spans.len() <= SCAN_IDS {
+        return (0..spans.len())
+            .map(|i| !spans[..i].iter().any(|t| t.span_id == spans[i].span_id))
+            .collect();
+    }
+    let mut seen = HashSet::with_capacity(spans.len());
+    spans
+        .iter()
+        .map(|s| seen.insert(s.span_id.as_str()))
+        .collect()
+}
+
 /// Assembles the spans of one trace. Never fails.
 pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Trace {
     assemble_boxed(trace_id, spans.into_iter().map(Box::new).collect(), opts)
@@ -162,13 +183,7 @@ pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Tra
 pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &AssembleOptions) -> Trace {
     let mut facts = Facts::default();
     let read = spans.len();
-    let mut seen = HashSet::with_capacity(read);
-    let first: Vec<bool> = spans
-        .iter()
-        .map(|s| seen.insert(s.span_id.as_str()))
-        .collect();
-    drop(seen);
-    let mut keep = first.into_iter();
+    let mut keep = first_of_each_id(&spans).into_iter();
     spans.retain(|_| keep.next().unwrap_or(true));
     facts.duplicates = read - spans.len();
     spans.sort_by(|a, b| {
@@ -207,7 +222,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         Some(&r) => (Some(r), false),
         None => match orphan() {
             Some(o) => {
-                facts.no_root = Some(NoRoot::Orphan(spans[o].span_id.clone()));
+                facts.no_root = Some(NoRoot::Orphan(spans[o].span_id.to_string()));
                 (Some(o), true)
             }
             None if !spans.is_empty() => {
@@ -292,7 +307,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             }
         };
         retrievals.push(Retrieval {
-            span_id: s.span_id.clone(),
+            span_id: s.span_id.to_string(),
             name: s.name.clone(),
             kind: if reranker {
                 SpanKind::Reranker

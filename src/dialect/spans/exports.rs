@@ -14,7 +14,8 @@ use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
 use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
 use crate::dialect::{
-    AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, cap_reason,
+    AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, RecordKey, ShortId,
+    cap_reason,
 };
 use crate::markers::{Grammar, Preset};
 use serde_json::value::RawValue;
@@ -113,13 +114,13 @@ fn records_of(
         Export::LangSmith => {
             let p = RunPart::from_map(m)?;
             out.push(Record {
-                group: p.trace_id.clone(),
-                key: Some(hash(&[
+                group: ShortId::new(&p.trace_id),
+                key: Some(RecordKey::from(hash(&[
                     b"langsmith",
                     p.trace_id.as_bytes(),
                     p.id.as_bytes(),
                     &hash(&[text.as_bytes()]).to_le_bytes(),
-                ])),
+                ]))),
                 counted: true,
                 completes: p.completes(),
                 body: Box::new(p),
@@ -127,20 +128,23 @@ fn records_of(
         }
         Export::Langfuse => match langfuse::row(&m)? {
             Row::Observation(s) => out.push(Record {
-                group: s.trace_id().to_owned(),
-                key: Some(hash(&[
+                group: ShortId::new(s.trace_id()),
+                key: Some(RecordKey::from(hash(&[
                     b"langfuse",
                     s.trace_id().as_bytes(),
                     s.span_id().as_bytes(),
-                ])),
+                ]))),
                 counted: true,
                 // In the legacy layout the trace row is the root.
                 completes: false,
                 body: Box::new(s),
             }),
             Row::Trace(s) => out.push(Record {
-                group: s.trace_id().to_owned(),
-                key: Some(hash(&[b"langfuse-trace", s.trace_id().as_bytes()])),
+                group: ShortId::new(s.trace_id()),
+                key: Some(RecordKey::from(hash(&[
+                    b"langfuse-trace",
+                    s.trace_id().as_bytes(),
+                ]))),
                 counted: true,
                 completes: true,
                 body: Box::new(TraceRow(s)),

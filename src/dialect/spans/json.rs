@@ -11,8 +11,8 @@ use serde_json::{Map, Value};
 /// A span with its ids and nothing else known yet.
 pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
     Span {
-        trace_id,
-        span_id,
+        trace_id: trace_id.into(),
+        span_id: span_id.into(),
         parent_id: None,
         name: String::new(),
         kind: SpanKind::Unknown,
@@ -125,7 +125,7 @@ pub(super) fn string(m: &Map<String, Value>, names: &[&str]) -> Option<String> {
 /// An id: a string, or an integer written as a number.
 pub(super) fn id_of(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => super::clean_id(s),
+        Value::String(s) => super::clean_id(s).map(|id| id.as_str().to_owned()),
         Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
         _ => None,
     }

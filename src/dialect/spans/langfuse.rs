@@ -21,6 +21,7 @@
 
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
 use super::{Span, SpanKind};
+use crate::dialect::ShortId;
 use serde_json::{Map, Value};
 
 /// The columns the reader uses, in both spellings (`row`, `common`); every
@@ -102,7 +103,9 @@ pub fn row(m: &Map<String, Value>) -> Result<Row, String> {
     s.parent_id = if root {
         None
     } else {
-        field(m, &["parent_observation_id", "parentObservationId"]).and_then(json::id_of)
+        field(m, &["parent_observation_id", "parentObservationId"])
+            .and_then(json::id_of)
+            .map(ShortId::from)
     };
     s.name = string(m, &["name"]).unwrap_or_default();
     let ty = string(m, &["type"]).unwrap_or_default();
@@ -178,7 +181,7 @@ fn common(s: &mut Span, m: &Map<String, Value>) {
 /// the trace row was read (legacy export): the trace's output is the reply.
 pub fn adopt(spans: &mut [Box<Span>], trace_rows: &[String]) {
     for s in spans.iter_mut() {
-        if s.parent_id.is_none() && !trace_rows.contains(&s.span_id) {
+        if s.parent_id.is_none() && !trace_rows.iter().any(|t| s.span_id == *t) {
             s.parent_id = Some(s.trace_id.clone());
         }
     }

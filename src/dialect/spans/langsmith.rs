@@ -24,6 +24,7 @@
 
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
 use super::{Span, SpanKind};
+use crate::dialect::ShortId;
 use serde_json::{Map, Value};
 
 /// One run as read (a whole run, or a create or patch part of one).
@@ -85,7 +86,7 @@ impl RunPart {
                 string(&m, &["dotted_order"]).and_then(|d| {
                     let first = d.split('.').next()?;
                     let (_, uuid) = first.split_once('Z')?;
-                    super::clean_id(uuid)
+                    super::clean_id(uuid).map(|id| id.as_str().to_owned())
                 })
             })
             .or_else(|| field(&m, &["parent_run_id"]).is_none().then(|| id.clone()))
@@ -122,7 +123,9 @@ impl RunPart {
     pub fn into_span(self) -> Span {
         let m = &self.fields;
         let mut s = blank_span(self.trace_id.clone(), self.id.clone());
-        s.parent_id = field(m, &["parent_run_id"]).and_then(json::id_of);
+        s.parent_id = field(m, &["parent_run_id"])
+            .and_then(json::id_of)
+            .map(ShortId::from);
         s.name = string(m, &["name"]).unwrap_or_default();
         let run_type = string(m, &["run_type"]).unwrap_or_default();
         s.kind = match run_type.to_ascii_lowercase().as_str() {

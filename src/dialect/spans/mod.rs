@@ -38,7 +38,7 @@ pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use dialect::{OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
 pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
 
-use crate::dialect::{cap_reason, redact_reason};
+use crate::dialect::{ShortId, cap_reason, redact_reason};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
@@ -177,10 +177,10 @@ impl Tokens {
 /// the assembler reads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Span {
-    trace_id: String,
-    span_id: String,
+    trace_id: ShortId,
+    span_id: ShortId,
     /// None for a root (also when the export wrote `""` or all zeros).
-    pub parent_id: Option<String>,
+    pub parent_id: Option<ShortId>,
     pub name: String,
     pub kind: SpanKind,
     /// Nanoseconds since the Unix epoch, exact.
@@ -253,10 +253,10 @@ impl Span {
 }
 
 /// Normalizes an id as read: trimmed; empty and all-zero ids are none.
-fn clean_id(s: &str) -> Option<String> {
+fn clean_id(s: &str) -> Option<ShortId> {
     let t = s.trim();
     let t = t.strip_prefix("0x").unwrap_or(t);
-    (!t.is_empty() && !t.bytes().all(|b| b == b'0')).then(|| t.to_owned())
+    (!t.is_empty() && !t.bytes().all(|b| b == b'0')).then(|| ShortId::new(t))
 }
 
 /// Decides whether a file holds spans, from its first bytes (a partial last

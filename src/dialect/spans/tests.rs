@@ -1681,3 +1681,28 @@ mod props {
         }
     }
 }
+
+/// A repeated span id keeps its first span, whether the trace is short
+/// (compared with the spans before) or long (ids indexed).
+#[test]
+fn a_repeated_span_id_keeps_the_first_span_in_short_and_long_traces() {
+    for n in [3, 16, 17, 40] {
+        let mut lines = vec![px("t", "root", None, "AGENT", 0, 900, "")];
+        for i in 1..n {
+            lines.push(px("t", &format!("c{i}"), Some("root"), "LLM", i, i + 1, ""));
+        }
+        // A repeat of a child, read last, with other times: dropped.
+        lines.push(px("t", "c1", Some("root"), "TOOL", 500, 600, ""));
+        let t = assemble("t", spans_of(&lines), &AssembleOptions::default());
+        let notes = t.notes().join("\n");
+        assert!(
+            notes.contains(&format!("assembled from {n} span(s)")),
+            "{n}: {notes}"
+        );
+        assert!(
+            notes.contains("1 duplicate span(s) ignored"),
+            "{n}: {notes}"
+        );
+        assert!(!notes.contains("tool"), "{n}: the repeat was kept: {notes}");
+    }
+}

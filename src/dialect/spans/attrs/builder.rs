@@ -3,6 +3,7 @@
 
 use super::output::output_documents;
 use super::value::Val;
+use crate::dialect::ShortId;
 use crate::dialect::spans::{Doc, Span, SpanKind, Tokens};
 use std::collections::BTreeMap;
 
@@ -99,9 +100,9 @@ pub(super) fn msgs_text(msgs: &BTreeMap<u32, MsgAcc>) -> Option<String> {
 /// Everything kept of one span while its attributes arrive.
 #[derive(Debug, Default)]
 pub(in crate::dialect::spans) struct Builder {
-    pub(in crate::dialect::spans) trace_id: String,
-    pub(in crate::dialect::spans) span_id: String,
-    pub(in crate::dialect::spans) parent_id: Option<String>,
+    pub(in crate::dialect::spans) trace_id: ShortId,
+    pub(in crate::dialect::spans) span_id: ShortId,
+    pub(in crate::dialect::spans) parent_id: Option<ShortId>,
     pub(in crate::dialect::spans) name: String,
     pub(in crate::dialect::spans) start_ns: Option<i128>,
     pub(in crate::dialect::spans) end_ns: Option<i128>,
