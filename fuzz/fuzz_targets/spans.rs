@@ -142,7 +142,7 @@ fuzz_target!(|raw: &[u8]| {
                 check_reason(&reason, planted);
             }
         }
-        grade_all(spans);
+        grade_all(spans.into_iter().map(|s| *s).collect());
 
         let mut out = Vec::new();
         if let Err(reason) = parse_document(format, data, &mut out) {

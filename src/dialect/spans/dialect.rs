@@ -3,7 +3,7 @@
 //! span format shares one family, so a trace whose spans came through two
 //! exports still assembles once.
 
-use super::{Span, SpanFormat, Trace};
+use super::{Span, SpanFormat, Spans, Trace};
 use crate::dialect::{
     AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, ShortId,
 };
@@ -41,14 +41,15 @@ fn span_key(trace: &str, span: &str) -> u128 {
     h.digest128()
 }
 
-/// The record of one span.
-fn record(span: Span) -> Record {
+/// The record of one span (boxed where it was read: a span is moved by
+/// pointer from then on, never copied again).
+fn record(span: Box<Span>) -> Record {
     Record {
         group: ShortId::new(span.trace_id()),
         key: Some(span_key(span.trace_id(), span.span_id()).into()),
         counted: true,
         completes: span.parent_id.is_none(),
-        body: Box::new(span),
+        body: span,
     }
 }
 
@@ -81,7 +82,7 @@ impl Dialect for SpanDialect {
         // One list per thread, kept between lines: a request line holds
         // hundreds of spans, and a list grown afresh each time moves them all.
         thread_local! {
-            static SPANS: std::cell::RefCell<Vec<Span>> = const { std::cell::RefCell::new(Vec::new()) };
+            static SPANS: std::cell::RefCell<Spans> = const { std::cell::RefCell::new(Vec::new()) };
         }
         SPANS.with_borrow_mut(|spans| {
             spans.clear();
@@ -100,8 +101,11 @@ impl Dialect for SpanDialect {
         let mut spans = Vec::new();
         let result = super::parse_document(self.0, data, &mut spans);
         let last = spans.last().map_or(1, |(l, _)| *l);
-        out.records
-            .extend(spans.into_iter().map(|(line, s)| (line, record(s))));
+        out.records.extend(
+            spans
+                .into_iter()
+                .map(|(line, s)| (line, record(Box::new(s)))),
+        );
         if let Err(reason) = result {
             out.invalid(last, reason);
         }

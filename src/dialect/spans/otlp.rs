@@ -11,7 +11,7 @@
 //! against (`diff_tests`).
 
 use super::attrs::{BStr, Builder, Val, wanted};
-use super::{Span, clean_id, offset_in, reason};
+use super::{Span, Spans, clean_id, offset_in, reason};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, Visitor};
 use serde_json::value::RawValue;
@@ -356,13 +356,13 @@ fn parse_span(raw: &RawValue, service: Option<&str>) -> Result<Span, String> {
 /// Reads one line (one or more requests) into `out`, all or nothing: the
 /// one-pass cursor reader ([`scan`]) when it can, else [`parse`] (the
 /// reference) with its reasons.
-pub(super) fn parse_line(line: &str, out: &mut Vec<Span>) -> Result<(), String> {
+pub(super) fn parse_line(line: &str, out: &mut Spans) -> Result<(), String> {
     let before = out.len();
     if scan::line(line, out).is_some() {
         return Ok(());
     }
     out.truncate(before);
-    let r = parse(line.as_bytes(), &mut |_, s| out.push(s));
+    let r = parse(line.as_bytes(), &mut |_, s| out.push(Box::new(s)));
     if r.is_err() {
         out.truncate(before);
     }

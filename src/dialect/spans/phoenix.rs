@@ -10,7 +10,7 @@
 //!   column present (absent values are `null`).
 
 use super::attrs::{BStr, Builder, IdIn, Val, wanted};
-use super::{Span, SpanFormat, clean_id, offset_in, reason};
+use super::{Span, SpanFormat, Spans, clean_id, offset_in, reason};
 use chrono::{DateTime, NaiveDateTime};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -290,27 +290,23 @@ pub(super) fn parse(
 /// pass when every top-level value is a span object (values decoded in
 /// place, the line not validated again), else with [`parse`] and its
 /// reasons, so the two can only differ in speed.
-pub(super) fn parse_line(
-    format: SpanFormat,
-    line: &str,
-    out: &mut Vec<Span>,
-) -> Result<(), String> {
+pub(super) fn parse_line(format: SpanFormat, line: &str, out: &mut Spans) -> Result<(), String> {
     let before = out.len();
     if parse_fast(line, out).is_some() {
         return Ok(());
     }
     out.truncate(before);
-    parse(format, line.as_bytes(), &mut |_, s| out.push(s))
+    parse(format, line.as_bytes(), &mut |_, s| out.push(Box::new(s)))
 }
 
 /// None when anything is off: an envelope, an array, an error.
-fn parse_fast(line: &str, out: &mut Vec<Span>) -> Option<()> {
+fn parse_fast(line: &str, out: &mut Spans) -> Option<()> {
     for top in serde_json::Deserializer::from_str(line).into_iter::<Row<'_, Val<'_>>>() {
         let r = top.ok()?;
         if r.spans.is_some() && (r.trace_id.is_none() || r.span_id.is_none()) {
             return None;
         }
-        out.push(build(r).ok()?);
+        out.push(Box::new(build(r).ok()?));
     }
     Some(())
 }
@@ -374,7 +370,8 @@ mod diff_tests {
             return; // lines reach the one-pass reader as text only
         };
         let mut out = Vec::new();
-        let fast = parse_line(format, text, &mut out).map(|()| out);
+        let fast = parse_line(format, text, &mut out)
+            .map(|()| out.into_iter().map(|s| *s).collect::<Vec<_>>());
         let mut out = Vec::new();
         let reference = parse(format, line, &mut |_, s| out.push(s)).map(|()| out);
         assert_eq!(fast, reference, "{text}");

@@ -5,6 +5,14 @@ use crate::model::{Row, Unobserved, Verdict};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+/// [`parse_line`] into a list of spans (it boxes each span it reads).
+fn read_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(), String> {
+    let mut boxed = Vec::new();
+    let r = parse_line(format, line, &mut boxed);
+    out.extend(boxed.into_iter().map(|s| *s));
+    r
+}
+
 // ------------------------------------------------------------ helpers
 
 fn shared() -> Option<PathBuf> {
@@ -33,7 +41,7 @@ fn read_spans(data: &[u8]) -> (SpanFormat, Vec<Span>) {
         }
     } else {
         for (n, line) in data.split(|&b| b == b'\n').enumerate() {
-            if let Err(e) = parse_line(format, line, &mut spans) {
+            if let Err(e) = read_line(format, line, &mut spans) {
                 panic!("line {}: {e}", n + 1);
             }
         }
@@ -276,7 +284,7 @@ fn rest_page_envelope_is_a_document() {
     assert!(out.iter().all(|(line, _)| *line == 1));
     // The same page on one line reads through parse_line too.
     let mut spans = Vec::new();
-    parse_line(SpanFormat::PhoenixJsonl, &data, &mut spans).unwrap();
+    read_line(SpanFormat::PhoenixJsonl, &data, &mut spans).unwrap();
     assert_eq!(spans.len(), 2);
 }
 
@@ -388,7 +396,7 @@ fn px(
 fn spans_of(lines: &[String]) -> Vec<Span> {
     let mut out = Vec::new();
     for l in lines {
-        parse_line(SpanFormat::PhoenixJsonl, l.as_bytes(), &mut out).unwrap();
+        read_line(SpanFormat::PhoenixJsonl, l.as_bytes(), &mut out).unwrap();
     }
     out
 }
@@ -718,7 +726,7 @@ fn ospan(id: &str, parent: Option<&str>, start: u64, end: u64, attrs: &[(&str, &
 
 fn otlp_trace(line: &str) -> Trace {
     let mut out = Vec::new();
-    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
     let id = out[0].trace_id().to_owned();
     assemble(&id, out, &AssembleOptions::default())
 }
@@ -932,7 +940,7 @@ const SECRET: &str = "SECRET-VALUE";
 
 fn reason_of(format: SpanFormat, line: &str) -> String {
     let mut out = Vec::new();
-    let r = parse_line(format, line.as_bytes(), &mut out);
+    let r = read_line(format, line.as_bytes(), &mut out);
     assert!(out.is_empty(), "nothing kept on error");
     r.expect_err("invalid")
 }
@@ -1040,7 +1048,7 @@ fn hostile_attribute_values_are_ignored_not_fatal() {
         ],
     )]);
     let mut out = Vec::new();
-    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
     let s = &out[0];
     assert_eq!(s.output, None);
     assert_eq!(s.tokens.prompt, None);
@@ -1060,7 +1068,7 @@ fn hostile_attribute_values_are_ignored_not_fatal() {
         r#"{{"context":{{"trace_id":"a","span_id":"b"}},"span_kind":"RETRIEVER","start_time":123456789012345678901234567890,"end_time":"garbage","attributes":{{"retrieval.documents":{deep},"retrieval.documents.0.document.score":"0.5","retrieval.documents.0.document.id":12,"output.value":{{"a":1}},"metadata":{{"channel":7,"session_id":["x"]}},"llm.token_count.total":1e400}}}}"#
     );
     let mut out = Vec::new();
-    let r = parse_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out);
+    let r = read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out);
     // 1e400 is not a number serde accepts: the line may be invalid, but never a panic.
     if r.is_ok() {
         let s = &out[0];
@@ -1074,7 +1082,7 @@ fn hostile_attribute_values_are_ignored_not_fatal() {
     }
     let line = line.replace("1e400", "1");
     let mut out = Vec::new();
-    parse_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
     assert_eq!(out[0].retrieval.as_ref().unwrap()[0].score, Some(0.5));
     let t = assemble("a", out, &AssembleOptions::default());
     let _ = graded(&t, &numeric());
@@ -1090,17 +1098,17 @@ fn ids_are_normalized() {
         &[],
     )]);
     let mut out = Vec::new();
-    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
     assert_eq!(out[0].parent_id, None, "an all-zero parent is no parent");
     let line = line.replace(
         r#""parentSpanId":"0000000000000000","#,
         r#""parentSpanId":"","#,
     );
     let mut out = Vec::new();
-    parse_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
     assert_eq!(out[0].parent_id, None);
     // Blank lines give nothing.
-    parse_line(SpanFormat::Otlp, b"  \r", &mut out).unwrap();
+    read_line(SpanFormat::Otlp, b"  \r", &mut out).unwrap();
     assert_eq!(out.len(), 1);
 }
 
@@ -1108,7 +1116,7 @@ fn ids_are_normalized() {
 fn nested_phoenix_attributes_are_flattened() {
     let line = r#"{"name":"r","context":{"trace_id":"t","span_id":"s"},"parent_id":null,"start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","attributes":{"openinference":{"span":{"kind":"AGENT"}},"output":{"value":"Hi [1]."},"session":{"id":"s9"},"retrieval":{"documents":[{"document":{"id":"d1","score":0.4}}]}}}"#;
     let mut out = Vec::new();
-    parse_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
     let s = &out[0];
     assert_eq!(s.kind, SpanKind::Agent);
     assert_eq!(s.output.as_deref(), Some("Hi [1]."));
@@ -1358,7 +1366,7 @@ mod props {
             let mut spans = Vec::new();
             for line in data.split(|&b| b == b'\n') {
                 let before = spans.len();
-                if let Err(r) = parse_line(format, line, &mut spans) {
+                if let Err(r) = read_line(format, line, &mut spans) {
                     assert_eq!(spans.len(), before, "a failed line adds no span");
                     check_reason(&r);
                 }

@@ -17,7 +17,7 @@ fn reference(line: &[u8]) -> Result<Vec<Span>, String> {
 
 /// `Span` compared by its `Debug` text, which tells `-0.0` from `0.0`
 /// and shows `NaN` equal to itself.
-fn shown(r: &Result<Vec<Span>, String>) -> String {
+fn shown<S: std::fmt::Debug>(r: &Result<Vec<S>, String>) -> String {
     format!("{r:?}")
 }
 

@@ -17,12 +17,12 @@
 use super::AnyValue;
 use crate::dialect::cursor::{Cursor, decimal};
 use crate::dialect::spans::attrs::{BStr, Builder, Val, wanted};
-use crate::dialect::spans::{Span, clean_id};
+use crate::dialect::spans::{Span, Spans, clean_id};
 use std::borrow::Cow;
 
 /// Reads one line (one or more requests) into `out`, or `None` when the
 /// serde reader must read it (`out` may then hold part of the line).
-pub(super) fn line(s: &str, out: &mut Vec<Span>) -> Option<()> {
+pub(super) fn line(s: &str, out: &mut Spans) -> Option<()> {
     let mut p = Cursor::new(s);
     loop {
         p.ws();
@@ -117,7 +117,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// `resourceSpans`: each element's spans go to `out`.
-    fn resource_spans(&mut self, out: &mut Vec<Span>) -> Option<()> {
+    fn resource_spans(&mut self, out: &mut Spans) -> Option<()> {
         if self.peek()? != b'[' {
             return None;
         }
@@ -278,7 +278,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// One span object whose `{` was read.
-    fn span(&mut self) -> Option<Span> {
+    fn span(&mut self) -> Option<Box<Span>> {
         let mut b = Builder::default();
         let (mut trace, mut span, mut parent) = (None, None, None);
         // Each field's bit, under any of its names (serde_json rejects a
@@ -326,7 +326,7 @@ impl<'a> Cursor<'a> {
         b.trace_id = id(trace)?;
         b.span_id = id(span)?;
         b.parent_id = id(parent);
-        Some(b.finish())
+        Some(Box::new(b.finish()))
     }
 
     /// `status`: true when its code is an error (`2`, `"2"`,
