@@ -390,8 +390,8 @@ pub fn is_document(format: SpanFormat, first_block: &[u8]) -> bool {
 
 /// Spans as the line readers hand them over: each one boxed where it is
 /// read, so it moves into its record, its trace and the assembly by pointer
-/// (a span is about 650 bytes; copying it into a list and then into its
-/// record's box cost OTLP 4 % of its CPU).
+/// (a span is about 650 bytes, and it was copied into a list and then into
+/// its record's box: OTLP 926 → 894 ms CPU per 200 MB without the copies).
 #[allow(clippy::vec_box)]
 pub type Spans = Vec<Box<Span>>;
 
