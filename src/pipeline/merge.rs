@@ -256,49 +256,70 @@ impl Merger<'_> {
         }
         let engine = self.engine;
         let mut acc = make();
-        for group in groups {
-            let built = group
-                .dialect
-                .assemble(&group.id, group.records, &engine.assemble);
-            let assembled = match built {
-                Ok(a) => std::sync::Arc::<dyn crate::dialect::Assembled>::from(a),
-                Err(reason) => {
+        // A batch of groups is assembled before any is graded, so that its
+        // rows can borrow their turns and reach the accumulator together
+        // (a triage list offered one row at a time copied nearly every
+        // ungrounded turn only to drop it a few turns later); each batch's
+        // turns are dropped before the next is assembled.
+        let batch = acc.batch().max(1);
+        let mut groups = groups.into_iter().peekable();
+        while groups.peek().is_some() {
+            let mut built = Vec::with_capacity(batch);
+            for group in groups.by_ref().take(batch) {
+                match group
+                    .dialect
+                    .assemble(&group.id, group.records, &engine.assemble)
+                {
+                    Ok(a) => built.push((
+                        Arc::<dyn crate::dialect::Assembled>::from(a),
+                        group.dialect,
+                        group.source,
+                        group.line,
+                        group.pos,
+                    )),
+                    Err(reason) => {
+                        self.total.turns -= 1;
+                        self.total.invalid_lines += 1;
+                        self.invalid(group.source, group.line, &reason, progress)?;
+                    }
+                }
+            }
+            let mut rows = Vec::with_capacity(built.len());
+            for (assembled, dialect, source, line, pos) in &built {
+                let turn = assembled.turn();
+                if engine.dedupe && !self.seen.insert(id_key(turn.turn_id.as_str())) {
                     self.total.turns -= 1;
-                    self.total.invalid_lines += 1;
-                    self.invalid(group.source, group.line, &reason, progress)?;
+                    self.total.duplicates += 1;
                     continue;
                 }
-            };
-            let turn = assembled.turn();
-            if engine.dedupe && !self.seen.insert(id_key(turn.turn_id.as_str())) {
-                self.total.turns -= 1;
-                self.total.duplicates += 1;
-                continue;
+                let grammar = engine.grammar_for(*dialect);
+                let sample = self.total.probe.wants_assembled();
+                let looked = super::probe::TurnProbe::of(&turn, sample, &grammar);
+                self.total.probe.add_turn(looked, &grammar);
+                if !engine.filter.keep_turn(&turn) {
+                    continue;
+                }
+                let detail = engine.detail.then(|| {
+                    Arc::new(Detail {
+                        dialect: *dialect,
+                        source: *source,
+                        line: *line,
+                        turn: turn.clone().into_owned(),
+                        extras: assembled.extras(),
+                        assembled: Some(assembled.clone()),
+                    })
+                });
+                let row = grade(turn, &grammar);
+                if engine.filter.keep_row(&row) {
+                    rows.push(Graded {
+                        row,
+                        pos: *pos,
+                        detail,
+                    });
+                }
             }
-            let grammar = engine.grammar_for(group.dialect);
-            let sample = self.total.probe.wants_assembled();
-            let looked = super::probe::TurnProbe::of(&turn, sample, &grammar);
-            self.total.probe.add_turn(looked, &grammar);
-            if !engine.filter.keep_turn(&turn) {
-                continue;
-            }
-            let detail = engine.detail.then(|| {
-                Arc::new(Detail {
-                    dialect: group.dialect,
-                    source: group.source,
-                    line: group.line,
-                    turn: turn.clone().into_owned(),
-                    extras: assembled.extras(),
-                    assembled: Some(assembled.clone()),
-                })
-            });
-            let row = grade(turn, &grammar);
-            if engine.filter.keep_row(&row) {
-                acc.add_block(&[Graded {
-                    row,
-                    pos: group.pos,
-                    detail,
-                }]);
+            if !rows.is_empty() {
+                acc.add_block(&rows);
             }
         }
         sink(acc)
