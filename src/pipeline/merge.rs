@@ -239,6 +239,35 @@ impl Merger<'_> {
         Ok(())
     }
 
+    /// Assembles `groups`; a group that cannot be a turn is reported here.
+    fn build(
+        &mut self,
+        groups: impl Iterator<Item = crate::dialect::Group>,
+        progress: Option<&indicatif::ProgressBar>,
+    ) -> Result<Vec<Built>> {
+        let mut built = Vec::new();
+        for group in groups {
+            match group
+                .dialect
+                .assemble(&group.id, group.records, &self.engine.assemble)
+            {
+                Ok(a) => built.push(Built {
+                    assembled: Arc::from(a),
+                    dialect: group.dialect,
+                    source: group.source,
+                    line: group.line,
+                    pos: group.pos,
+                }),
+                Err(reason) => {
+                    self.total.turns -= 1;
+                    self.total.invalid_lines += 1;
+                    self.invalid(group.source, group.line, &reason, progress)?;
+                }
+            }
+        }
+        Ok(built)
+    }
+
     /// Assembles closed groups of records into their turns and hands the
     /// graded turns to the sink as one unit, in order of each group's first
     /// record. A group that cannot be a turn is an invalid record at its
@@ -256,43 +285,23 @@ impl Merger<'_> {
         }
         let engine = self.engine;
         let mut acc = make();
-        // A batch of groups is assembled before any is graded, so that its
-        // rows can borrow their turns and reach the accumulator together
-        // (a triage list offered one row at a time copied nearly every
-        // ungrounded turn only to drop it a few turns later); each batch's
-        // turns are dropped before the next is assembled.
+        // Up to a batch of groups is assembled before any is graded, so that
+        // their rows borrow their turns and reach the accumulator together,
+        // as a block's line turns do (a page heap offered one row at a time
+        // copied and re-sorted nearly every row only to drop it soon after).
         let batch = acc.batch().max(1);
         let mut groups = groups.into_iter().peekable();
         while groups.peek().is_some() {
-            let mut built = Vec::with_capacity(batch);
-            for group in groups.by_ref().take(batch) {
-                match group
-                    .dialect
-                    .assemble(&group.id, group.records, &engine.assemble)
-                {
-                    Ok(a) => built.push((
-                        Arc::<dyn crate::dialect::Assembled>::from(a),
-                        group.dialect,
-                        group.source,
-                        group.line,
-                        group.pos,
-                    )),
-                    Err(reason) => {
-                        self.total.turns -= 1;
-                        self.total.invalid_lines += 1;
-                        self.invalid(group.source, group.line, &reason, progress)?;
-                    }
-                }
-            }
+            let built = self.build(groups.by_ref().take(batch), progress)?;
             let mut rows = Vec::with_capacity(built.len());
-            for (assembled, dialect, source, line, pos) in &built {
-                let turn = assembled.turn();
+            for b in &built {
+                let turn = b.assembled.turn();
                 if engine.dedupe && !self.seen.insert(id_key(turn.turn_id.as_str())) {
                     self.total.turns -= 1;
                     self.total.duplicates += 1;
                     continue;
                 }
-                let grammar = engine.grammar_for(*dialect);
+                let grammar = engine.grammar_for(b.dialect);
                 let sample = self.total.probe.wants_assembled();
                 let looked = super::probe::TurnProbe::of(&turn, sample, &grammar);
                 self.total.probe.add_turn(looked, &grammar);
@@ -301,19 +310,19 @@ impl Merger<'_> {
                 }
                 let detail = engine.detail.then(|| {
                     Arc::new(Detail {
-                        dialect: *dialect,
-                        source: *source,
-                        line: *line,
+                        dialect: b.dialect,
+                        source: b.source,
+                        line: b.line,
                         turn: turn.clone().into_owned(),
-                        extras: assembled.extras(),
-                        assembled: Some(assembled.clone()),
+                        extras: b.assembled.extras(),
+                        assembled: Some(b.assembled.clone()),
                     })
                 });
                 let row = grade(turn, &grammar);
                 if engine.filter.keep_row(&row) {
                     rows.push(Graded {
                         row,
-                        pos: *pos,
+                        pos: b.pos,
                         detail,
                     });
                 }
@@ -324,6 +333,15 @@ impl Merger<'_> {
         }
         sink(acc)
     }
+}
+
+/// A group assembled into its turn, with where its first record was.
+struct Built {
+    assembled: Arc<dyn crate::dialect::Assembled>,
+    dialect: &'static dyn crate::dialect::Dialect,
+    source: usize,
+    line: u64,
+    pos: (u64, u64),
 }
 
 /// The error of `--map` pointers that resolved on no line of the input.
