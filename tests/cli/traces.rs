@@ -285,3 +285,116 @@ fn otlp_resource_service_name_stands_in_for_the_agent() {
         assert_eq!(json(&out)["agent_id"], "svc-agent", "{text}");
     }
 }
+
+/// One OTLP/JSON request line holding trace `i`: a root agent span whose
+/// output cites `[1]` unless `i` is a multiple of three (`no_marker`), and
+/// a retriever span with one document; traces one second apart.
+fn batch_trace(i: u64) -> String {
+    let at = |ns: u64| (1_780_000_000_000_000_000 + i * 1_000_000_000 + ns).to_string();
+    let s = |k: &str, v: &str| serde_json::json!({"key": k, "value": {"stringValue": v}});
+    let (trace, root, retriever) = (
+        format!("{:032x}", i + 1),
+        format!("{:016x}", 2 * i + 1),
+        format!("{:016x}", 2 * i + 2),
+    );
+    let reply = if i.is_multiple_of(3) {
+        "Refunds take 3 days."
+    } else {
+        "Refunds take 3 days [1]."
+    };
+    let spans = serde_json::json!([
+        {"traceId": trace, "spanId": retriever, "parentSpanId": root, "name": "kb",
+         "startTimeUnixNano": at(1_000), "endTimeUnixNano": at(2_000),
+         "attributes": [s("openinference.span.kind", "RETRIEVER"),
+                        s("retrieval.documents.0.document.id", &format!("doc-{i}"))]},
+        {"traceId": trace, "spanId": root, "name": "agent",
+         "startTimeUnixNano": at(0), "endTimeUnixNano": at(5_000),
+         "attributes": [s("openinference.span.kind", "AGENT"), s("output.value", reply)]}
+    ]);
+    serde_json::json!({"resourceSpans": [{"resource": {"attributes": [s("service.name", "svc")]},
+        "scopeSpans": [{"scope": {"name": "test"}, "spans": spans}]}]})
+    .to_string()
+}
+
+/// Assembled turns reach the accumulators in batches (of 64, and of a
+/// page heap's sixteen pages): 300 traces that all close at the end of the
+/// input cross several batch boundaries, and the triage list, a report
+/// page and every row still come out as they would one turn at a time:
+/// newest first, and the same on one and two threads.
+#[test]
+fn assembled_turns_across_batches_keep_their_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("traces.otlp.jsonl");
+    let lines: Vec<String> = (0..300).map(batch_trace).collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let file = p(&path);
+    let id = |i: u64| format!("{:032x}", i + 1);
+    let ids = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["turn_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for threads in ["1", "2"] {
+        let (code, out, err) = run(&["summary", "--threads", threads, "--format", "json", file]);
+        assert_eq!(code, 0, "{err}");
+        let doc: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["totals"]["turns"], 300, "{out}");
+        let newest_ungrounded: Vec<String> = (0..300)
+            .rev()
+            .filter(|i: &u64| i.is_multiple_of(3))
+            .take(20)
+            .map(id)
+            .collect();
+        assert_eq!(ids(&doc["triage"]), newest_ungrounded);
+
+        let (code, out, err) = run(&[
+            "report",
+            "--threads",
+            threads,
+            "--format",
+            "json",
+            "--limit",
+            "5",
+            file,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let page: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            ids(&page["rows"]),
+            (295..300).rev().map(id).collect::<Vec<_>>()
+        );
+
+        let (code, out, err) = run(&[
+            "report",
+            "--threads",
+            threads,
+            "--all",
+            "--format",
+            "jsonl",
+            file,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let all: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(all.len(), 300);
+        let mut got: Vec<String> = all
+            .iter()
+            .map(|r| r["turn_id"].as_str().unwrap().to_owned())
+            .collect();
+        got.sort();
+        assert_eq!(got, (0..300).map(id).collect::<Vec<_>>());
+        for r in &all {
+            let i = u64::from_str_radix(r["turn_id"].as_str().unwrap(), 16).unwrap() - 1;
+            let want = if i.is_multiple_of(3) {
+                "no_marker"
+            } else {
+                "ok"
+            };
+            assert_eq!(r["verdict"], want, "{r}");
+        }
+    }
+}
