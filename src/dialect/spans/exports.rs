@@ -162,8 +162,8 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
         Export::Langfuse => "not a Langfuse observation",
     };
     let keep = match export {
-        Export::LangSmith => langsmith::kept,
-        Export::Langfuse => langfuse::kept,
+        Export::LangSmith => langsmith::keep,
+        Export::Langfuse => langfuse::keep,
     };
     let m = super::json::object_keeping(text, keep).map_err(|e| reason(what, &e))?;
     records_of(export, m, text, out).map_err(cap_reason)

@@ -3,7 +3,7 @@
 //! field access, JSON held in strings, retrieved documents in free-form
 //! JSON, and the reply text in an output value.
 
-use super::attrs::output_text;
+use super::attrs::{Val, json_text};
 use super::{Doc, Span, SpanKind, Tokens};
 use crate::dialect::checked::{Check, Key};
 use serde_json::{Map, Value};
@@ -43,18 +43,31 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
     }
 }
 
+/// What a reader builds of one member of an object.
+#[derive(Clone, Copy)]
+pub(super) enum Keep {
+    /// Checked as a [`Value`] would check it, and dropped (never allocated).
+    Drop,
+    /// Built whole, as a [`Value`].
+    Whole,
+    /// Built as a [`Value`], except that an object keeps only the members
+    /// this function keeps (at every depth it names); any other value is
+    /// built whole.
+    Only(fn(&str) -> Keep),
+}
+
 /// One JSON object (the text of a whole line or array element), with only
-/// the members `keep` accepts built as values. Every other member is
-/// checked as a [`Value`] would check it and then dropped, never allocated
-/// ([`crate::dialect::checked`]); a text that fails, or holds a member
-/// `Value` reads specially, is read again by `serde_json::from_str::<Map<
-/// String, Value>>`. So acceptance, error messages and positions, and a
-/// repeated key's last value winning are that function's own; an export's
-/// reader drops the fields it never reads this way (a prompt in `input` can
-/// be most of a row).
+/// the members `keep` keeps built as values ([`Keep`]). Every other member
+/// is checked as a [`Value`] would check it and then dropped, never
+/// allocated ([`crate::dialect::checked`]); a text that fails, or holds a
+/// member `Value` reads specially, is read again by `serde_json::from_str::<
+/// Map<String, Value>>` and pruned by [`prune`]. So acceptance, error
+/// messages and positions, and a repeated key's last value winning are that
+/// function's own; an export's reader drops the fields it never reads this
+/// way (a prompt in `input` can be most of a row).
 pub(super) fn object_keeping(
     text: &str,
-    keep: fn(&str) -> bool,
+    keep: fn(&str) -> Keep,
 ) -> serde_json::Result<Map<String, Value>> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_str(text);
@@ -66,14 +79,29 @@ pub(super) fn object_keeping(
         // An error, or a member `Value` reads specially (see
         // `dialect::checked`): `Value` reads the text again and decides.
         Err(_) => serde_json::from_str::<Map<String, Value>>(text).map(|mut m| {
-            m.retain(|k, _| keep(k));
+            prune(&mut m, keep);
             m
         }),
     }
 }
 
+/// Drops the members of `m` that `keep` does not keep, at every depth it
+/// names: what [`object_keeping`] builds, from a whole value.
+pub(super) fn prune(m: &mut Map<String, Value>, keep: fn(&str) -> Keep) {
+    m.retain(|k, v| match keep(k) {
+        Keep::Drop => false,
+        Keep::Whole => true,
+        Keep::Only(inner) => {
+            if let Value::Object(o) = v {
+                prune(o, inner);
+            }
+            true
+        }
+    });
+}
+
 /// The seed and visitor of [`object_keeping`].
-struct Keeping(fn(&str) -> bool);
+struct Keeping(fn(&str) -> Keep);
 
 impl<'de> serde::de::DeserializeSeed<'de> for Keeping {
     type Value = Map<String, Value>;
@@ -91,18 +119,85 @@ impl<'de> serde::de::Visitor<'de> for Keeping {
     fn visit_unit<E>(self) -> Result<Self::Value, E> {
         Ok(Map::new())
     }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-        let mut m = Map::new();
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
         // Top-level keys are plain strings to `Map<String, Value>`.
-        while let Some(k) = a.next_key_seed(Key { first: false })? {
-            if (self.0)(&k) {
+        members(a, self.0, false)
+    }
+}
+
+/// The members of an object, each kept as `keep` says; `first_special`:
+/// the object is read where `Value` reads a first key of
+/// [`crate::dialect::checked::RAW_VALUE_TOKEN`] specially (left to `Value`).
+fn members<'de, A: serde::de::MapAccess<'de>>(
+    mut a: A,
+    keep: fn(&str) -> Keep,
+    first_special: bool,
+) -> Result<Map<String, Value>, A::Error> {
+    let mut m = Map::new();
+    let mut first = first_special;
+    while let Some(k) = a.next_key_seed(Key { first })? {
+        first = false;
+        match keep(&k) {
+            Keep::Drop => a.next_value_seed(Check)?,
+            Keep::Whole => {
                 let v: Value = a.next_value()?;
                 m.insert(k.into_owned(), v);
-            } else {
-                a.next_value_seed(Check)?;
+            }
+            Keep::Only(inner) => {
+                let v = a.next_value_seed(Pruned(inner))?;
+                m.insert(k.into_owned(), v);
             }
         }
-        Ok(m)
+    }
+    Ok(m)
+}
+
+/// A member kept with [`Keep::Only`]: a [`Value`], an object's members
+/// pruned as it is read. Every other value is what `Value` builds.
+struct Pruned(fn(&str) -> Keep);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Pruned {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Pruned {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element::<Value>()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<Value, A::Error> {
+        members(a, self.0, true).map(Value::Object)
     }
 }
 
@@ -278,23 +373,30 @@ fn plain_nanos(s: &str) -> Option<i128> {
 /// its `metadata`, or a bare string. None when the value holds no list.
 pub(super) fn documents(v: &Value) -> Option<Vec<Doc>> {
     let v = unstring(v);
-    let (list, scores) = match &*v {
-        Value::Array(l) => (l.clone(), None),
+    // The list stays where it was read (a member of `v`, or a JSON string's
+    // value): documents are read from it in place, never copied.
+    let (held, scores) = match &*v {
+        Value::Array(_) => (None, None),
         Value::Object(m) => {
-            let list = ["documents", "output", "docs", "results"]
+            let held = ["documents", "output", "docs", "results"]
                 .iter()
-                .find_map(|k| match m.get(*k).map(unstring)?.into_owned() {
-                    Value::Array(l) => Some(l),
-                    _ => None,
+                .find_map(|k| {
+                    let c = m.get(*k).map(unstring)?;
+                    matches!(&*c, Value::Array(_)).then_some(c)
                 })?;
+            let len = held.as_array().map_or(0, Vec::len);
             let scores = match m.get("scores") {
-                Some(Value::Array(s)) if s.len() == list.len() => {
+                Some(Value::Array(s)) if s.len() == len => {
                     Some(s.iter().map(number).collect::<Vec<_>>())
                 }
                 _ => None,
             };
-            (list, scores)
+            (Some(held), scores)
         }
+        _ => return None,
+    };
+    let list: &[Value] = match held.as_deref().unwrap_or(&v) {
+        Value::Array(l) => l,
         _ => return None,
     };
     if !list
@@ -356,6 +458,29 @@ fn document(v: &Value) -> Doc {
 
 /// Keys under which an output object holds the answer, in the order tried,
 /// with the name `explain` shows for each.
+/// `v` as a [`Val`] borrowing its strings: what reading `v.to_string()`
+/// back as a `Val` gives (members in the map's order, numbers as their
+/// visitor sees them), without writing the text.
+fn val_of(v: &Value) -> Val<'_> {
+    use std::borrow::Cow;
+    match v {
+        Value::Null => Val::Null,
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Val::UInt(u),
+            (None, Some(i)) => Val::Int(i),
+            _ => Val::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Val::Str(Cow::Borrowed(s)),
+        Value::Array(l) => Val::List(l.iter().map(val_of).collect()),
+        Value::Object(m) => Val::Map(
+            m.iter()
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), val_of(v)))
+                .collect(),
+        ),
+    }
+}
+
 const REPLY_KEYS: [(&str, &str); 8] = [
     ("output", "outputs.output"),
     ("answer", "outputs.answer"),
@@ -389,8 +514,7 @@ pub(super) fn reply_text(v: &Value, prefix: &'static str) -> Option<(String, &'s
         match v {
             Value::String(s) => (!s.trim().is_empty()).then(|| s.clone()),
             Value::Null => None,
-            other => output_text(&other.to_string(), Some("application/json"))
-                .map(std::borrow::Cow::into_owned),
+            other => json_text(&val_of(other)),
         }
     };
     match &*v {
@@ -492,11 +616,37 @@ mod tests {
         assert_eq!(reply_text(&json!(""), "output"), None);
     }
 
+    #[test]
+    fn json_values_read_as_their_text_reads() {
+        let deep = format!("{}\"x\"{}", "[".repeat(120), "]".repeat(120));
+        let values = [
+            json!({"generations": [[{"text": "c", "message": {"kwargs": {"content": "c [1]"}}}]]}),
+            json!([{"role": "user", "content": "q"}, {"role": "assistant", "content": "a\u{e9}\n"}]),
+            json!([{"type": "text", "text": "t"}, {"type": "image", "url": "u"}]),
+            json!({"content": [{"type": "tool_use"}], "kwargs": {"text": " "}}),
+            json!({"documents": [{"page_content": "p", "metadata": {"score": 0.5}}]}),
+            json!([1, -2, 3.5, 18446744073709551615_u64, true, null]),
+            json!({"b": {"output": 7}, "a": "\"quoted\""}),
+            json!({"message": {"role": "system", "content": "s"}, "final_answer": "f"}),
+            json!(5),
+            json!(true),
+            json!([]),
+            json!({}),
+            serde_json::from_str::<Value>(&deep).unwrap(),
+        ];
+        for v in values {
+            let by_text =
+                super::super::attrs::output_text(&v.to_string(), Some("application/json"))
+                    .map(std::borrow::Cow::into_owned);
+            assert_eq!(json_text(&val_of(&v)), by_text, "{v}");
+        }
+    }
+
     /// `object_keeping` reads as `from_str::<Map<String, Value>>` and then
     /// dropping the members `keep` refuses: the same map, or the same error.
-    fn agrees(text: &str, keep: fn(&str) -> bool) {
+    fn agrees(text: &str, keep: fn(&str) -> Keep) {
         let reference = serde_json::from_str::<Map<String, Value>>(text).map(|mut m| {
-            m.retain(|k, _| keep(k));
+            prune(&mut m, keep);
             m
         });
         match (object_keeping(text, keep), reference) {
@@ -506,8 +656,41 @@ mod tests {
         }
     }
 
-    fn no_input(k: &str) -> bool {
-        k != "input" && k != "i\u{6e}"
+    fn no_input(k: &str) -> Keep {
+        if k != "input" && k != "i\u{6e}" {
+            Keep::Whole
+        } else {
+            Keep::Drop
+        }
+    }
+
+    /// `input` pruned to `x`, `q` and `k` at every depth.
+    fn input_pruned(k: &str) -> Keep {
+        match k {
+            "input" => Keep::Only(only_xqk),
+            _ => Keep::Whole,
+        }
+    }
+
+    fn only_xqk(k: &str) -> Keep {
+        match k {
+            "x" | "q" => Keep::Whole,
+            "k" => Keep::Only(only_xqk),
+            _ => Keep::Drop,
+        }
+    }
+
+    #[test]
+    fn pruning_keeps_only_the_members_named() {
+        let text = r#"{"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":{"z":1,"q":2},"z":3},"z":{"x":1}},"in":{"z":1}}"#;
+        let want = json!({"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":{"q":2}}},"in":{"z":1}});
+        assert_eq!(
+            Value::Object(object_keeping(text, input_pruned).unwrap()),
+            want
+        );
+        let mut whole = serde_json::from_str::<Map<String, Value>>(text).unwrap();
+        prune(&mut whole, input_pruned);
+        assert_eq!(Value::Object(whole), want);
     }
 
     #[test]
@@ -545,7 +728,8 @@ b"}"#,
         ];
         for line in lines {
             agrees(line, no_input);
-            agrees(line, |_| true);
+            agrees(line, input_pruned);
+            agrees(line, |_| Keep::Whole);
         }
         // Every single-byte deletion and substitution of a row.
         let row = r#"{"id":"o1","trace_id":"t","input":{"q":["a",1.5e3,{"k":null}],"s":"\u00e9\n"},"output":"x [1]","tags":[true,false]}"#;
@@ -554,6 +738,7 @@ b"}"#,
             cut.remove(i);
             if let Ok(t) = std::str::from_utf8(&cut) {
                 agrees(t, no_input);
+                agrees(t, input_pruned);
             }
             for b in [
                 b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'0', b'e', b' ', 0x01,
@@ -562,6 +747,7 @@ b"}"#,
                 sub[i] = b;
                 if let Ok(t) = std::str::from_utf8(&sub) {
                     agrees(t, no_input);
+                    agrees(t, input_pruned);
                 }
             }
         }
@@ -587,8 +773,8 @@ b"}"#,
                     Err(_) => text.lines().map(str::to_owned).collect(),
                 };
             for item in &items {
-                agrees(item, super::super::langsmith::kept);
-                agrees(item, super::super::langfuse::kept);
+                agrees(item, super::super::langsmith::keep);
+                agrees(item, super::super::langfuse::keep);
                 rows += 1;
             }
         }

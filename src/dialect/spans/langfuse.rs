@@ -62,9 +62,53 @@ const READ: [&str; 30] = [
     "metadata",
 ];
 
+/// What a row's reader builds of a column: the columns read, whole.
+pub fn keep(key: &str) -> json::Keep {
+    if kept(key) {
+        json::Keep::Whole
+    } else {
+        json::Keep::Drop
+    }
+}
+
 /// Whether a row's column is read (kept when a line is parsed).
 pub fn kept(key: &str) -> bool {
-    READ.contains(&key)
+    // `READ` as a `match`: a switch on length and bytes, where a row has
+    // dozens of keys and most are not read.
+    let hit = matches!(
+        key,
+        "id" | "trace_id"
+            | "traceId"
+            | "timestamp"
+            | "name"
+            | "is_root_observation"
+            | "isRootObservation"
+            | "parent_observation_id"
+            | "parentObservationId"
+            | "type"
+            | "start_time"
+            | "startTime"
+            | "end_time"
+            | "endTime"
+            | "level"
+            | "status_message"
+            | "statusMessage"
+            | "provided_model_name"
+            | "providedModelName"
+            | "model"
+            | "usage_details"
+            | "usageDetails"
+            | "usage"
+            | "total_cost"
+            | "totalCost"
+            | "calculatedTotalCost"
+            | "output"
+            | "session_id"
+            | "sessionId"
+            | "metadata"
+    );
+    debug_assert_eq!(hit, READ.contains(&key));
+    hit
 }
 
 /// What one Langfuse row is.
@@ -137,7 +181,7 @@ pub fn row(m: &Map<String, Value>) -> Result<Row, String> {
     s.cost_usd = field(m, &["total_cost", "totalCost", "calculatedTotalCost"]).and_then(number);
     common(&mut s, m);
     if s.kind == SpanKind::Retriever {
-        s.retrieval = output(m).and_then(|o| json::documents(&o));
+        s.retrieval = output(m).and_then(json::documents);
     } else if s.kind == SpanKind::Llm
         && let Some(text) = s.output.take()
     {
@@ -150,10 +194,10 @@ pub fn row(m: &Map<String, Value>) -> Result<Row, String> {
 }
 
 /// `output` when set (`""` is unset).
-fn output(m: &Map<String, Value>) -> Option<Value> {
+fn output(m: &Map<String, Value>) -> Option<&Value> {
     match field(m, &["output"])? {
         Value::String(s) if s.trim().is_empty() => None,
-        v => Some(v.clone()),
+        v => Some(v),
     }
 }
 
@@ -164,7 +208,7 @@ fn common(s: &mut Span, m: &Map<String, Value>) {
         // A retriever's output is its documents, read by the caller (as
         // LangSmith's reader does), never a reply.
         if s.kind != SpanKind::Retriever
-            && let Some((text, key)) = reply_text(&out, "output")
+            && let Some((text, key)) = reply_text(out, "output")
         {
             s.output = Some(text);
             s.output_mime = Some("text/plain".to_owned());
@@ -191,6 +235,18 @@ pub fn adopt(spans: &mut [Box<Span>], trace_rows: &[String]) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn kept_is_exactly_the_fields_read() {
+        for k in READ {
+            assert!(kept(k), "{k}");
+        }
+        for k in [
+            "", "ids", "inputs", "Id", "input", "tags", "events", "latency",
+        ] {
+            assert!(!kept(k), "{k}");
+        }
+    }
 
     fn obs(v: Value) -> Span {
         match row(v.as_object().unwrap()).unwrap() {

@@ -27,12 +27,89 @@ use super::{Span, SpanKind};
 use crate::dialect::ShortId;
 use serde_json::{Map, Value};
 
-/// One run as read (a whole run, or a create or patch part of one).
+/// One run as read (a whole run, or a create or patch part of one), with
+/// every field it holds already read into what [`RunPart::into_span`] uses:
+/// no `serde_json::Value` of a run outlives the line it was parsed from
+/// (the parts of open traces are held until their trace assembles).
 #[derive(Debug, Clone)]
 pub struct RunPart {
     pub trace_id: String,
     pub id: String,
-    fields: Map<String, Value>,
+    /// `end_time` is set (not null).
+    ended: bool,
+    fields: Fields,
+}
+
+/// The fields of one part. Each is `None` when the part does not hold it
+/// or holds `null`: both read as absent, and a later part's `null` never
+/// replaces a value. `Some` holds what the reader takes from the value
+/// (which may be nothing, as for a name that is a number).
+#[derive(Debug, Clone, Default)]
+struct Fields {
+    parent: Option<Option<String>>,
+    name: Option<Option<String>>,
+    run_type: Option<Option<String>>,
+    start_ns: Option<Option<i128>>,
+    end_ns: Option<Option<i128>>,
+    /// `error` is a non-blank string.
+    error: Option<bool>,
+    /// `status` is the string `error` (any case).
+    status_error: Option<bool>,
+    outputs: Option<Outputs>,
+    /// `extra`, read out of a JSON string when it holds one, with only the
+    /// members read kept ([`prune_extra`]).
+    extra: Option<Value>,
+    /// `prompt_tokens`, `completion_tokens`, `total_tokens`.
+    tokens: [Option<Option<u64>>; 3],
+    /// `total_cost`, `prompt_cost`, `completion_cost`.
+    costs: [Option<Option<f64>>; 3],
+}
+
+/// What a run's `outputs` holds, read when the part is parsed: both the
+/// documents and the reply, since the run's type may come from another part.
+#[derive(Debug, Clone)]
+struct Outputs {
+    /// The value as read is empty (`{}`, blank, `"{}"`): a create part's
+    /// "not yet", which never replaces recorded outputs.
+    empty: bool,
+    /// A retriever's documents ([`json::documents`]), when not empty.
+    docs: Option<Vec<crate::dialect::spans::Doc>>,
+    /// The reply text and the key it came from ([`reply_text`]).
+    reply: Option<(String, &'static str)>,
+    /// `usage_metadata` inside the outputs (LangChain chat models).
+    usage: Option<[Option<u64>; 3]>,
+}
+
+impl Outputs {
+    fn read(v: &Value) -> Outputs {
+        let out = json::unstring(v);
+        Outputs {
+            empty: is_empty(v),
+            docs: if is_empty(&out) {
+                None
+            } else {
+                json::documents(&out)
+            },
+            reply: reply_text(&out, "outputs"),
+            usage: out
+                .as_object()
+                .and_then(|o| object(o, &["usage_metadata"]))
+                .map(|u| usage(&u)),
+        }
+    }
+}
+
+/// Input, output and total tokens of a `usage_metadata` object.
+fn usage(u: &Map<String, Value>) -> [Option<u64>; 3] {
+    ["input_tokens", "output_tokens", "total_tokens"].map(|k| field(u, &[k]).and_then(count))
+}
+
+/// A non-blank string.
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// The run fields the reader uses (`from_map`, `merge`, `into_span`): every
@@ -62,16 +139,88 @@ const READ: [&str; 18] = [
     "completion_cost",
 ];
 
-/// Whether a run's field is read (kept when a line is parsed).
+/// Whether a run's field is read (kept when a line is parsed): [`READ`],
+/// as a `match` the compiler turns into a switch on length and bytes (a
+/// row has dozens of keys, most of them not read).
 pub fn kept(key: &str) -> bool {
-    READ.contains(&key)
+    let hit = matches!(
+        key,
+        "id" | "trace_id"
+            | "dotted_order"
+            | "parent_run_id"
+            | "name"
+            | "run_type"
+            | "start_time"
+            | "end_time"
+            | "error"
+            | "status"
+            | "outputs"
+            | "extra"
+            | "prompt_tokens"
+            | "completion_tokens"
+            | "total_tokens"
+            | "total_cost"
+            | "prompt_cost"
+            | "completion_cost"
+    );
+    debug_assert_eq!(hit, READ.contains(&key));
+    hit
+}
+
+/// What a run's reader builds of a field: the fields read, whole, except
+/// `extra`, of which only what a span reads is built ([`extra_member`]).
+pub fn keep(key: &str) -> json::Keep {
+    match key {
+        "extra" => json::Keep::Only(extra_member),
+        k if kept(k) => json::Keep::Whole,
+        _ => json::Keep::Drop,
+    }
+}
+
+/// The members of `extra` a span reads: `metadata` (conversation, channel,
+/// model, usage) and `invocation_params` (model). Parts merge `extra` one
+/// level down, key by key, so dropping every other member, and every other
+/// key of those two objects, changes nothing a span reads (a LangChain run's
+/// `extra` is mostly `runtime` and metadata no span reads).
+fn extra_member(key: &str) -> json::Keep {
+    fn metadata(key: &str) -> json::Keep {
+        match key {
+            "thread_id" | "session_id" | "conversation_id" | "channel" | "ls_model_name"
+            | "usage_metadata" => json::Keep::Whole,
+            _ => json::Keep::Drop,
+        }
+    }
+    fn invocation_params(key: &str) -> json::Keep {
+        match key {
+            "model" | "model_name" => json::Keep::Whole,
+            _ => json::Keep::Drop,
+        }
+    }
+    match key {
+        "metadata" => json::Keep::Only(metadata),
+        "invocation_params" => json::Keep::Only(invocation_params),
+        _ => json::Keep::Drop,
+    }
+}
+
+/// `extra` with only the members a span reads ([`extra_member`]), for an
+/// `extra` read out of a JSON string (the bulk export's columns); a value
+/// that is not an object is kept as it is.
+fn prune_extra(v: Value) -> Value {
+    match v {
+        Value::Object(mut m) => {
+            json::prune(&mut m, extra_member);
+            Value::Object(m)
+        }
+        other => other,
+    }
 }
 
 impl RunPart {
     /// True for the root run once it has ended: the trace is complete as far
     /// as the export can tell.
     pub fn completes(&self) -> bool {
-        self.id == self.trace_id && self.fields.get("end_time").is_some_and(|v| !v.is_null())
+        self.id == self.trace_id && self.ended
     }
 
     /// A run from one JSON object. Errors name the field, never a value.
@@ -91,43 +240,83 @@ impl RunPart {
             })
             .or_else(|| field(&m, &["parent_run_id"]).is_none().then(|| id.clone()))
             .ok_or("run without a trace id (`trace_id` or `dotted_order`)")?;
+        // `extra` is taken out whole (already pruned when the line was
+        // read), and read out of a JSON string when it holds one.
+        let extra = m.remove("extra").filter(|v| !v.is_null()).map(|v| {
+            let parsed = match json::unstring(&v) {
+                std::borrow::Cow::Owned(o) => Some(o),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            prune_extra(parsed.unwrap_or(v))
+        });
+        let got = |k: &str| field(&m, &[k]);
+        let fields = Fields {
+            parent: got("parent_run_id").map(json::id_of),
+            name: got("name").map(text),
+            run_type: got("run_type").map(text),
+            start_ns: got("start_time").map(json::time),
+            end_ns: got("end_time").map(json::time),
+            error: got("error").map(|v| text(v).is_some()),
+            status_error: got("status")
+                .map(|v| text(v).is_some_and(|st| st.eq_ignore_ascii_case("error"))),
+            outputs: got("outputs").map(Outputs::read),
+            extra,
+            tokens: ["prompt_tokens", "completion_tokens", "total_tokens"]
+                .map(|k| got(k).map(count)),
+            costs: ["total_cost", "prompt_cost", "completion_cost"].map(|k| got(k).map(number)),
+        };
         Ok(RunPart {
             trace_id,
             id,
-            fields: m,
+            ended: got("end_time").is_some(),
+            fields,
         })
     }
 
-    /// Folds a later part of the same run into this one.
+    /// Folds a later part of the same run into this one: every field the
+    /// later part holds (not null) replaces this one's, except that empty
+    /// outputs never replace recorded ones and `extra` merges one level
+    /// down ([`merge_extra`]).
     pub fn merge(&mut self, later: RunPart) {
-        for (k, v) in later.fields {
-            if v.is_null() {
-                continue;
+        fn over<T>(old: &mut Option<T>, new: Option<T>) {
+            if new.is_some() {
+                *old = new;
             }
-            match (k.as_str(), self.fields.get_mut(&k)) {
-                // A create part's `outputs: {}` is "not yet", not "nothing".
-                ("outputs", Some(old)) if is_empty(&v) && !is_empty(old) => {}
-                ("extra", Some(old)) => {
-                    let old_m = json::unstring(old).into_owned();
-                    let new_m = json::unstring(&v).into_owned();
-                    *old = merge_extra(old_m, new_m);
-                }
-                _ => {
-                    self.fields.insert(k, v);
-                }
-            }
+        }
+        let (a, b) = (&mut self.fields, later.fields);
+        over(&mut a.parent, b.parent);
+        over(&mut a.name, b.name);
+        over(&mut a.run_type, b.run_type);
+        over(&mut a.start_ns, b.start_ns);
+        over(&mut a.end_ns, b.end_ns);
+        over(&mut a.error, b.error);
+        over(&mut a.status_error, b.status_error);
+        for (x, y) in a.tokens.iter_mut().zip(b.tokens) {
+            over(x, y);
+        }
+        for (x, y) in a.costs.iter_mut().zip(b.costs) {
+            over(x, y);
+        }
+        match (&a.outputs, b.outputs) {
+            // A create part's `outputs: {}` is "not yet", not "nothing".
+            (Some(old), Some(new)) if new.empty && !old.empty => {}
+            (_, new) => over(&mut a.outputs, new),
+        }
+        if let Some(new) = b.extra {
+            a.extra = Some(match a.extra.take() {
+                Some(old) => merge_extra(old, new),
+                None => new,
+            });
         }
     }
 
     /// The run as a span.
     pub fn into_span(self) -> Span {
-        let m = &self.fields;
-        let mut s = blank_span(self.trace_id.clone(), self.id.clone());
-        s.parent_id = field(m, &["parent_run_id"])
-            .and_then(json::id_of)
-            .map(ShortId::from);
-        s.name = string(m, &["name"]).unwrap_or_default();
-        let run_type = string(m, &["run_type"]).unwrap_or_default();
+        let f = self.fields;
+        let mut s = blank_span(self.trace_id, self.id);
+        s.parent_id = f.parent.flatten().map(ShortId::from);
+        s.name = f.name.flatten().unwrap_or_default();
+        let run_type = f.run_type.flatten().unwrap_or_default();
         s.kind = match run_type.to_ascii_lowercase().as_str() {
             "llm" => SpanKind::Llm,
             "chain" | "parser" => SpanKind::Chain,
@@ -137,25 +326,23 @@ impl RunPart {
             "embedding" => SpanKind::Embedding,
             _ => SpanKind::Unknown,
         };
-        s.start_ns = field(m, &["start_time"]).and_then(json::time);
-        s.end_ns = field(m, &["end_time"]).and_then(json::time);
-        s.error = string(m, &["error"]).is_some()
-            || string(m, &["status"]).is_some_and(|st| st.eq_ignore_ascii_case("error"));
+        s.start_ns = f.start_ns.flatten();
+        s.end_ns = f.end_ns.flatten();
+        s.error = f.error == Some(true) || f.status_error == Some(true);
         if s.error {
             s.error_type = Some("error".to_owned());
         }
         if s.kind == SpanKind::Tool {
             s.tool_name = Some(s.name.clone());
         }
-        let outputs = field(m, &["outputs"]).map(json::unstring);
-        if let Some(out) = outputs.as_deref() {
+        let mut outputs_usage = None;
+        if let Some(out) = f.outputs {
             s.content_recorded = true;
+            outputs_usage = out.usage;
             if s.kind == SpanKind::Retriever {
                 // `{}`: a create part, or a run that never ended: not recorded.
-                if !is_empty(out) {
-                    s.retrieval = json::documents(out);
-                }
-            } else if let Some((text, key)) = reply_text(out, "outputs") {
+                s.retrieval = out.docs;
+            } else if let Some((text, key)) = out.reply {
                 if s.kind == SpanKind::Llm {
                     s.llm_text = Some(text);
                     s.llm_text_key = key;
@@ -166,7 +353,10 @@ impl RunPart {
                 }
             }
         }
-        let extra = object(m, &["extra"]).unwrap_or_default();
+        let extra = match f.extra {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
         let meta = object(&extra, &["metadata"]).unwrap_or_default();
         s.conversation = ["thread_id", "session_id", "conversation_id"]
             .iter()
@@ -176,30 +366,18 @@ impl RunPart {
             object(&extra, &["invocation_params"])
                 .and_then(|p| string(&p, &["model", "model_name"]))
         });
-        s.tokens.prompt = field(m, &["prompt_tokens"]).and_then(count);
-        s.tokens.completion = field(m, &["completion_tokens"]).and_then(count);
-        s.tokens.total = field(m, &["total_tokens"]).and_then(count);
-        if s.tokens.sum().is_none() {
-            let usage = object(&meta, &["usage_metadata"]).or_else(|| {
-                outputs
-                    .as_deref()
-                    .and_then(|o| o.as_object())
-                    .and_then(|o| object(o, &["usage_metadata"]))
-            });
-            if let Some(u) = usage {
-                s.tokens.prompt = field(&u, &["input_tokens"]).and_then(count);
-                s.tokens.completion = field(&u, &["output_tokens"]).and_then(count);
-                s.tokens.total = field(&u, &["total_tokens"]).and_then(count);
-            }
+        [s.tokens.prompt, s.tokens.completion, s.tokens.total] = f.tokens.map(Option::flatten);
+        if s.tokens.sum().is_none()
+            && let Some(u) = object(&meta, &["usage_metadata"])
+                .map(|u| usage(&u))
+                .or(outputs_usage)
+        {
+            [s.tokens.prompt, s.tokens.completion, s.tokens.total] = u;
         }
-        s.cost_usd = field(m, &["total_cost"]).and_then(number).or_else(|| {
-            match (
-                field(m, &["prompt_cost"]).and_then(number),
-                field(m, &["completion_cost"]).and_then(number),
-            ) {
-                (None, None) => None,
-                (p, c) => Some(p.unwrap_or(0.0) + c.unwrap_or(0.0)),
-            }
+        let [total, prompt, completion] = f.costs.map(Option::flatten);
+        s.cost_usd = total.or(match (prompt, completion) {
+            (None, None) => None,
+            (p, c) => Some(p.unwrap_or(0.0) + c.unwrap_or(0.0)),
         });
         s
     }
@@ -257,6 +435,18 @@ pub fn merge_parts(parts: Vec<RunPart>) -> Vec<Span> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn kept_is_exactly_the_fields_read() {
+        for k in READ {
+            assert!(kept(k), "{k}");
+        }
+        for k in [
+            "", "ids", "inputs", "Id", "input", "tags", "events", "latency",
+        ] {
+            assert!(!kept(k), "{k}");
+        }
+    }
 
     fn part(v: Value) -> RunPart {
         match v {

@@ -26,5 +26,5 @@ mod value;
 
 pub(super) use builder::Builder;
 pub(super) use names::wanted;
-pub(super) use output::output_text;
+pub(super) use output::{json_text, output_text};
 pub(super) use value::{BStr, IdIn, Val};

@@ -64,6 +64,16 @@ pub(in crate::dialect::spans) fn output_text<'a>(
     }
 }
 
+/// The assistant text a JSON value holds, as [`output_text`] reads it from
+/// the value's JSON text with a JSON `mime_type` (so a caller holding the
+/// value already need not write it out and read it back).
+pub(in crate::dialect::spans) fn json_text(v: &Val<'_>) -> Option<String> {
+    match v {
+        Val::Map(_) | Val::List(_) => text_of(v, 0),
+        _ => None,
+    }
+}
+
 /// Content part types that are not text.
 fn non_text_part(t: &str) -> bool {
     matches!(
