@@ -106,13 +106,13 @@ fn first_object(first: &[u8]) -> Option<Map<String, Value>> {
 /// One object as records of `export`.
 fn records_of(
     export: Export,
-    m: Map<String, Value>,
+    m: super::keeping::Row,
     text: &str,
     out: &mut Vec<Record>,
 ) -> Result<(), String> {
     match export {
         Export::LangSmith => {
-            let p = RunPart::from_map(m)?;
+            let p = RunPart::from_row(m)?;
             out.push(Record {
                 group: ShortId::new(&p.trace_id),
                 key: Some(RecordKey::from(hash(&[
@@ -161,11 +161,11 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
         Export::LangSmith => "not a LangSmith run",
         Export::Langfuse => "not a Langfuse observation",
     };
-    let keep = match export {
-        Export::LangSmith => langsmith::keep,
-        Export::Langfuse => langfuse::keep,
+    let schema = match export {
+        Export::LangSmith => &langsmith::SCHEMA,
+        Export::Langfuse => &langfuse::SCHEMA,
     };
-    let m = super::json::object_keeping(text, keep).map_err(|e| reason(what, &e))?;
+    let m = super::keeping::read_row(text, schema).map_err(|e| reason(what, &e))?;
     records_of(export, m, text, out).map_err(cap_reason)
 }
 

@@ -5,7 +5,6 @@
 
 use super::attrs::{Val, json_text};
 use super::{Doc, Span, SpanKind, Tokens};
-use crate::dialect::checked::{Check, Key};
 use serde_json::{Map, Value};
 
 /// A span with its ids and nothing else known yet.
@@ -43,174 +42,34 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
     }
 }
 
-/// What a reader builds of one member of an object.
-#[derive(Clone, Copy)]
-pub(super) enum Keep {
-    /// Checked as a [`Value`] would check it, and dropped (never allocated).
-    Drop,
-    /// Built whole, as a [`Value`].
-    Whole,
-    /// Built as a [`Value`], except that an object keeps only the members
-    /// this function keeps (at every depth it names); any other value is
-    /// built whole.
-    Only(fn(&str) -> Keep),
-}
-
-/// One JSON object (the text of a whole line or array element), with only
-/// the members `keep` keeps built as values ([`Keep`]). Every other member
-/// is checked as a [`Value`] would check it and then dropped, never
-/// allocated ([`crate::dialect::checked`]); a text that fails, or holds a
-/// member `Value` reads specially, is read again by `serde_json::from_str::<
-/// Map<String, Value>>` and pruned by [`prune`]. So acceptance, error
-/// messages and positions, and a repeated key's last value winning are that
-/// function's own; an export's reader drops the fields it never reads this
-/// way (a prompt in `input` can be most of a row).
-pub(super) fn object_keeping(
-    text: &str,
-    keep: fn(&str) -> Keep,
-) -> serde_json::Result<Map<String, Value>> {
-    use serde::de::DeserializeSeed;
-    let mut de = serde_json::Deserializer::from_str(text);
-    match Keeping(keep)
-        .deserialize(&mut de)
-        .and_then(|m| de.end().map(|()| m))
-    {
-        Ok(m) => Ok(m),
-        // An error, or a member `Value` reads specially (see
-        // `dialect::checked`): `Value` reads the text again and decides.
-        Err(_) => serde_json::from_str::<Map<String, Value>>(text).map(|mut m| {
-            prune(&mut m, keep);
-            m
-        }),
-    }
-}
-
-/// Drops the members of `m` that `keep` does not keep, at every depth it
-/// names: what [`object_keeping`] builds, from a whole value.
-pub(super) fn prune(m: &mut Map<String, Value>, keep: fn(&str) -> Keep) {
-    m.retain(|k, v| match keep(k) {
-        Keep::Drop => false,
-        Keep::Whole => true,
-        Keep::Only(inner) => {
-            if let Value::Object(o) = v {
-                prune(o, inner);
-            }
-            true
-        }
-    });
-}
-
-/// The seed and visitor of [`object_keeping`].
-struct Keeping(fn(&str) -> Keep);
-
-impl<'de> serde::de::DeserializeSeed<'de> for Keeping {
-    type Value = Map<String, Value>;
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Keeping {
-    type Value = Map<String, Value>;
-    // serde_json's own wording for a map, so errors read the same.
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a map")
-    }
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(Map::new())
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<Self::Value, A::Error> {
-        // Top-level keys are plain strings to `Map<String, Value>`.
-        members(a, self.0, false)
-    }
-}
-
-/// The members of an object, each kept as `keep` says; `first_special`:
-/// the object is read where `Value` reads a first key of
-/// [`crate::dialect::checked::RAW_VALUE_TOKEN`] specially (left to `Value`).
-fn members<'de, A: serde::de::MapAccess<'de>>(
-    mut a: A,
-    keep: fn(&str) -> Keep,
-    first_special: bool,
-) -> Result<Map<String, Value>, A::Error> {
-    let mut m = Map::new();
-    let mut first = first_special;
-    while let Some(k) = a.next_key_seed(Key { first })? {
-        first = false;
-        match keep(&k) {
-            Keep::Drop => a.next_value_seed(Check)?,
-            Keep::Whole => {
-                let v: Value = a.next_value()?;
-                m.insert(k.into_owned(), v);
-            }
-            Keep::Only(inner) => {
-                let v = a.next_value_seed(Pruned(inner))?;
-                m.insert(k.into_owned(), v);
-            }
-        }
-    }
-    Ok(m)
-}
-
-/// A member kept with [`Keep::Only`]: a [`Value`], an object's members
-/// pruned as it is read. Every other value is what `Value` builds.
-struct Pruned(fn(&str) -> Keep);
-
-impl<'de> serde::de::DeserializeSeed<'de> for Pruned {
-    type Value = Value;
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Pruned {
-    type Value = Value;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any valid JSON value")
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(v) = seq.next_element::<Value>()? {
-            out.push(v);
-        }
-        Ok(Value::Array(out))
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, a: A) -> Result<Value, A::Error> {
-        members(a, self.0, true).map(Value::Object)
-    }
-}
-
 /// A field under any of `names` (snake_case and camelCase spellings), null
 /// counted as absent.
-pub(super) fn field<'a>(m: &'a Map<String, Value>, names: &[&str]) -> Option<&'a Value> {
+pub(super) fn field<'a, M: Members + ?Sized>(m: &'a M, names: &[&str]) -> Option<&'a Value> {
     names
         .iter()
-        .find_map(|n| m.get(*n).filter(|v| !v.is_null()))
+        .find_map(|n| m.member(n).filter(|v| !v.is_null()))
+}
+
+/// The members of an object by key: a JSON object, or a row read with only
+/// the fields its export reads ([`super::keeping::Row`]).
+pub(super) trait Members {
+    fn member(&self, key: &str) -> Option<&Value>;
+}
+
+impl Members for Map<String, Value> {
+    fn member(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+}
+
+impl Members for std::borrow::Cow<'_, Map<String, Value>> {
+    fn member(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
 }
 
 /// A string field; empty strings are absent (Langfuse writes `""` for unset).
-pub(super) fn string(m: &Map<String, Value>, names: &[&str]) -> Option<String> {
+pub(super) fn string<M: Members + ?Sized>(m: &M, names: &[&str]) -> Option<String> {
     match field(m, names)? {
         Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
         _ => None,
@@ -267,8 +126,8 @@ pub(super) fn unstring(v: &Value) -> std::borrow::Cow<'_, Value> {
 
 /// An object field, also when written as a JSON string (borrowed unless
 /// it had to be parsed out of one).
-pub(super) fn object<'a>(
-    m: &'a Map<String, Value>,
+pub(super) fn object<'a, M: Members + ?Sized>(
+    m: &'a M,
     names: &[&str],
 ) -> Option<std::borrow::Cow<'a, Map<String, Value>>> {
     use std::borrow::Cow;
@@ -640,145 +499,6 @@ mod tests {
                     .map(std::borrow::Cow::into_owned);
             assert_eq!(json_text(&val_of(&v)), by_text, "{v}");
         }
-    }
-
-    /// `object_keeping` reads as `from_str::<Map<String, Value>>` and then
-    /// dropping the members `keep` refuses: the same map, or the same error.
-    fn agrees(text: &str, keep: fn(&str) -> Keep) {
-        let reference = serde_json::from_str::<Map<String, Value>>(text).map(|mut m| {
-            prune(&mut m, keep);
-            m
-        });
-        match (object_keeping(text, keep), reference) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
-            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text}"),
-            (a, b) => panic!("{text}: {a:?} vs {b:?}"),
-        }
-    }
-
-    fn no_input(k: &str) -> Keep {
-        if k != "input" && k != "i\u{6e}" {
-            Keep::Whole
-        } else {
-            Keep::Drop
-        }
-    }
-
-    /// `input` pruned to `x`, `q` and `k` at every depth.
-    fn input_pruned(k: &str) -> Keep {
-        match k {
-            "input" => Keep::Only(only_xqk),
-            _ => Keep::Whole,
-        }
-    }
-
-    fn only_xqk(k: &str) -> Keep {
-        match k {
-            "x" | "q" => Keep::Whole,
-            "k" => Keep::Only(only_xqk),
-            _ => Keep::Drop,
-        }
-    }
-
-    #[test]
-    fn pruning_keeps_only_the_members_named() {
-        let text = r#"{"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":{"z":1,"q":2},"z":3},"z":{"x":1}},"in":{"z":1}}"#;
-        let want = json!({"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":{"q":2}}},"in":{"z":1}});
-        assert_eq!(
-            Value::Object(object_keeping(text, input_pruned).unwrap()),
-            want
-        );
-        let mut whole = serde_json::from_str::<Map<String, Value>>(text).unwrap();
-        prune(&mut whole, input_pruned);
-        assert_eq!(Value::Object(whole), want);
-    }
-
-    #[test]
-    fn keeping_members_reads_as_serde_json_does() {
-        let deep = format!("{{\"input\":{}1{}}}", "[".repeat(200), "]".repeat(200));
-        let lines = [
-            r#"{"id":"a","input":{"x":[1,2,{"y":null}]},"output":"o"}"#,
-            r#"{"id":"a","input":1e400}"#,
-            r#"{"id":"a","input":"\ud800"}"#,
-            r#"{"id":"a","input":"\ud83d\ude00 ok"}"#,
-            r#"{"id":"a","input":{"\ud800":1}}"#,
-            r#"{"id":"a","input":{"$serde_json::private::RawValue":"1"}}"#,
-            r#"{"id":"a","input":[{"$serde_json::private::RawValue":5}]}"#,
-            r#"{"id":"a","input":"\x"}"#,
-            r#"{"id":"a","input":-0.0,"output":-0}"#,
-            r#"{"id":"a","input":18446744073709551616,"n":18446744073709551615}"#,
-            r#"{"id":"a","id":"b","input":1,"input":2}"#,
-            r#"{"i\u006e":{"a":1},"\u0069d":"e"}"#,
-            r#"{"id":"a"} x"#,
-            r#"{"id":"a",}"#,
-            r#"{"id":"a" "input":1}"#,
-            r#"{"input":[1,2,]}"#,
-            r#"{"input":tru}"#,
-            r#"{"input":"a
-b"}"#,
-            "{}",
-            " {\"id\" : \"a\" } ",
-            "[]",
-            "null",
-            "5",
-            "\"s\"",
-            "",
-            "{",
-            deep.as_str(),
-        ];
-        for line in lines {
-            agrees(line, no_input);
-            agrees(line, input_pruned);
-            agrees(line, |_| Keep::Whole);
-        }
-        // Every single-byte deletion and substitution of a row.
-        let row = r#"{"id":"o1","trace_id":"t","input":{"q":["a",1.5e3,{"k":null}],"s":"\u00e9\n"},"output":"x [1]","tags":[true,false]}"#;
-        for i in 0..row.len() {
-            let mut cut = row.as_bytes().to_vec();
-            cut.remove(i);
-            if let Ok(t) = std::str::from_utf8(&cut) {
-                agrees(t, no_input);
-                agrees(t, input_pruned);
-            }
-            for b in [
-                b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b'0', b'e', b' ', 0x01,
-            ] {
-                let mut sub = row.as_bytes().to_vec();
-                sub[i] = b;
-                if let Ok(t) = std::str::from_utf8(&sub) {
-                    agrees(t, no_input);
-                    agrees(t, input_pruned);
-                }
-            }
-        }
-    }
-
-    /// Every row of the shared LangSmith and Langfuse captures reads the same
-    /// through each export's list of dropped fields.
-    #[test]
-    fn keeping_members_agrees_on_the_shared_captures() {
-        let Some(files) = super::super::shared_captures() else {
-            return;
-        };
-        let files: Vec<_> = files
-            .into_iter()
-            .filter(|(p, _)| p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
-            .collect();
-        let mut rows = 0;
-        for (_, data) in &files {
-            let text = String::from_utf8_lossy(data);
-            let items: Vec<String> =
-                match serde_json::from_str::<Vec<Box<serde_json::value::RawValue>>>(&text) {
-                    Ok(list) => list.iter().map(|r| r.get().to_owned()).collect(),
-                    Err(_) => text.lines().map(str::to_owned).collect(),
-                };
-            for item in &items {
-                agrees(item, super::super::langsmith::keep);
-                agrees(item, super::super::langfuse::keep);
-                rows += 1;
-            }
-        }
-        assert!(rows > 50, "{rows} rows");
     }
 
     proptest::proptest! {

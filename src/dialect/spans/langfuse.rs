@@ -19,10 +19,12 @@
 //!   itself: it becomes the root span (its id is the trace id), its output
 //!   the reply, and the trace's parentless observations its children.
 
+use super::json::Members;
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
+use super::keeping::{Keep, Schema};
 use super::{Span, SpanKind};
 use crate::dialect::ShortId;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The columns the reader uses, in both spellings (`row`, `common`); every
 /// other column (`input`, the prompt, often most of a row; tags, prices,
@@ -62,54 +64,52 @@ const READ: [&str; 30] = [
     "metadata",
 ];
 
-/// What a row's reader builds of a column: the columns read, whole.
-pub fn keep(key: &str) -> json::Keep {
-    if kept(key) {
-        json::Keep::Whole
-    } else {
-        json::Keep::Drop
-    }
+/// The place of an observation's column in [`READ`], `None` for a column
+/// not read: a `match`, which the compiler turns into a switch on length and
+/// bytes (a row has dozens of columns, most of them not read).
+fn slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "id" => 0,
+        "trace_id" => 1,
+        "traceId" => 2,
+        "timestamp" => 3,
+        "name" => 4,
+        "is_root_observation" => 5,
+        "isRootObservation" => 6,
+        "parent_observation_id" => 7,
+        "parentObservationId" => 8,
+        "type" => 9,
+        "start_time" => 10,
+        "startTime" => 11,
+        "end_time" => 12,
+        "endTime" => 13,
+        "level" => 14,
+        "status_message" => 15,
+        "statusMessage" => 16,
+        "provided_model_name" => 17,
+        "providedModelName" => 18,
+        "model" => 19,
+        "usage_details" => 20,
+        "usageDetails" => 21,
+        "usage" => 22,
+        "total_cost" => 23,
+        "totalCost" => 24,
+        "calculatedTotalCost" => 25,
+        "output" => 26,
+        "session_id" => 27,
+        "sessionId" => 28,
+        "metadata" => 29,
+        _ => return None,
+    })
 }
 
-/// Whether a row's column is read (kept when a line is parsed).
-pub fn kept(key: &str) -> bool {
-    // `READ` as a `match`: a switch on length and bytes, where a row has
-    // dozens of keys and most are not read.
-    let hit = matches!(
-        key,
-        "id" | "trace_id"
-            | "traceId"
-            | "timestamp"
-            | "name"
-            | "is_root_observation"
-            | "isRootObservation"
-            | "parent_observation_id"
-            | "parentObservationId"
-            | "type"
-            | "start_time"
-            | "startTime"
-            | "end_time"
-            | "endTime"
-            | "level"
-            | "status_message"
-            | "statusMessage"
-            | "provided_model_name"
-            | "providedModelName"
-            | "model"
-            | "usage_details"
-            | "usageDetails"
-            | "usage"
-            | "total_cost"
-            | "totalCost"
-            | "calculatedTotalCost"
-            | "output"
-            | "session_id"
-            | "sessionId"
-            | "metadata"
-    );
-    debug_assert_eq!(hit, READ.contains(&key));
-    hit
-}
+/// How an observation is read from its JSON object (every column read is
+/// built whole).
+pub(super) static SCHEMA: Schema = Schema {
+    names: &READ,
+    slot,
+    keep: |_| Keep::Whole,
+};
 
 /// What one Langfuse row is.
 pub enum Row {
@@ -119,12 +119,12 @@ pub enum Row {
 }
 
 /// True when the object looks like a trace row rather than an observation.
-fn is_trace_row(m: &Map<String, Value>) -> bool {
+fn is_trace_row<M: Members>(m: &M) -> bool {
     field(m, &["trace_id", "traceId"]).is_none() && field(m, &["timestamp"]).is_some()
 }
 
 /// Reads one row. Errors name the field, never a value.
-pub fn row(m: &Map<String, Value>) -> Result<Row, String> {
+pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
     let id = field(m, &["id"])
         .and_then(json::id_of)
         .ok_or("observation without an id (`id`)")?;
@@ -194,7 +194,7 @@ pub fn row(m: &Map<String, Value>) -> Result<Row, String> {
 }
 
 /// `output` when set (`""` is unset).
-fn output(m: &Map<String, Value>) -> Option<&Value> {
+fn output<M: Members>(m: &M) -> Option<&Value> {
     match field(m, &["output"])? {
         Value::String(s) if s.trim().is_empty() => None,
         v => Some(v),
@@ -202,7 +202,7 @@ fn output(m: &Map<String, Value>) -> Option<&Value> {
 }
 
 /// Fields traces and observations share: output, session, metadata.
-fn common(s: &mut Span, m: &Map<String, Value>) {
+fn common<M: Members>(s: &mut Span, m: &M) {
     if let Some(out) = output(m) {
         s.content_recorded = true;
         // A retriever's output is its documents, read by the caller (as
@@ -237,14 +237,14 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn kept_is_exactly_the_fields_read() {
-        for k in READ {
-            assert!(kept(k), "{k}");
+    fn every_column_read_has_its_slot() {
+        for (i, k) in READ.iter().enumerate() {
+            assert_eq!(slot(k), Some(i), "{k}");
         }
         for k in [
             "", "ids", "inputs", "Id", "input", "tags", "events", "latency",
         ] {
-            assert!(!kept(k), "{k}");
+            assert_eq!(slot(k), None, "{k}");
         }
     }
 

@@ -23,6 +23,7 @@
 //!   `usage_metadata`; cost (USD) from `total_cost`, else prompt + completion.
 
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
+use super::keeping::{self, Keep, Row, Schema};
 use super::{Span, SpanKind};
 use crate::dialect::ShortId;
 use serde_json::{Map, Value};
@@ -139,41 +140,46 @@ const READ: [&str; 18] = [
     "completion_cost",
 ];
 
-/// Whether a run's field is read (kept when a line is parsed): [`READ`],
-/// as a `match` the compiler turns into a switch on length and bytes (a
+/// The place of a run's field in [`READ`], `None` for a field not read: a
+/// `match`, which the compiler turns into a switch on length and bytes (a
 /// row has dozens of keys, most of them not read).
-pub fn kept(key: &str) -> bool {
-    let hit = matches!(
-        key,
-        "id" | "trace_id"
-            | "dotted_order"
-            | "parent_run_id"
-            | "name"
-            | "run_type"
-            | "start_time"
-            | "end_time"
-            | "error"
-            | "status"
-            | "outputs"
-            | "extra"
-            | "prompt_tokens"
-            | "completion_tokens"
-            | "total_tokens"
-            | "total_cost"
-            | "prompt_cost"
-            | "completion_cost"
-    );
-    debug_assert_eq!(hit, READ.contains(&key));
-    hit
+fn slot(key: &str) -> Option<usize> {
+    Some(match key {
+        "id" => 0,
+        "trace_id" => 1,
+        "dotted_order" => 2,
+        "parent_run_id" => 3,
+        "name" => 4,
+        "run_type" => 5,
+        "start_time" => 6,
+        "end_time" => 7,
+        "error" => 8,
+        "status" => 9,
+        "outputs" => 10,
+        "extra" => 11,
+        "prompt_tokens" => 12,
+        "completion_tokens" => 13,
+        "total_tokens" => 14,
+        "total_cost" => 15,
+        "prompt_cost" => 16,
+        "completion_cost" => 17,
+        _ => return None,
+    })
 }
 
-/// What a run's reader builds of a field: the fields read, whole, except
-/// `extra`, of which only what a span reads is built ([`extra_member`]).
-pub fn keep(key: &str) -> json::Keep {
+/// How a run is read from its JSON object ([`super::keeping::read_row`]).
+pub(super) static SCHEMA: Schema = Schema {
+    names: &READ,
+    slot,
+    keep,
+};
+
+/// How a run's reader builds a field it reads: whole, except `extra`, of
+/// which only what a span reads is built ([`extra_member`]).
+fn keep(key: &str) -> Keep {
     match key {
-        "extra" => json::Keep::Only(extra_member),
-        k if kept(k) => json::Keep::Whole,
-        _ => json::Keep::Drop,
+        "extra" => Keep::Only(extra_member),
+        _ => Keep::Whole,
     }
 }
 
@@ -182,24 +188,24 @@ pub fn keep(key: &str) -> json::Keep {
 /// level down, key by key, so dropping every other member, and every other
 /// key of those two objects, changes nothing a span reads (a LangChain run's
 /// `extra` is mostly `runtime` and metadata no span reads).
-fn extra_member(key: &str) -> json::Keep {
-    fn metadata(key: &str) -> json::Keep {
+fn extra_member(key: &str) -> Keep {
+    fn metadata(key: &str) -> Keep {
         match key {
             "thread_id" | "session_id" | "conversation_id" | "channel" | "ls_model_name"
-            | "usage_metadata" => json::Keep::Whole,
-            _ => json::Keep::Drop,
+            | "usage_metadata" => Keep::Whole,
+            _ => Keep::Drop,
         }
     }
-    fn invocation_params(key: &str) -> json::Keep {
+    fn invocation_params(key: &str) -> Keep {
         match key {
-            "model" | "model_name" => json::Keep::Whole,
-            _ => json::Keep::Drop,
+            "model" | "model_name" => Keep::Whole,
+            _ => Keep::Drop,
         }
     }
     match key {
-        "metadata" => json::Keep::Only(metadata),
-        "invocation_params" => json::Keep::Only(invocation_params),
-        _ => json::Keep::Drop,
+        "metadata" => Keep::Only(metadata),
+        "invocation_params" => Keep::Only(invocation_params),
+        _ => Keep::Drop,
     }
 }
 
@@ -209,7 +215,7 @@ fn extra_member(key: &str) -> json::Keep {
 fn prune_extra(v: Value) -> Value {
     match v {
         Value::Object(mut m) => {
-            json::prune(&mut m, extra_member);
+            keeping::prune(&mut m, extra_member);
             Value::Object(m)
         }
         other => other,
@@ -223,9 +229,8 @@ impl RunPart {
         self.id == self.trace_id && self.ended
     }
 
-    /// A run from one JSON object. Errors name the field, never a value.
-    pub fn from_map(mut m: Map<String, Value>) -> Result<RunPart, String> {
-        m.retain(|k, _| kept(k));
+    /// A run from its row ([`SCHEMA`]). Errors name the field, never a value.
+    pub(super) fn from_row(mut m: Row) -> Result<RunPart, String> {
         let id = field(&m, &["id"])
             .and_then(json::id_of)
             .ok_or("run without an id (`id`)")?;
@@ -242,7 +247,7 @@ impl RunPart {
             .ok_or("run without a trace id (`trace_id` or `dotted_order`)")?;
         // `extra` is taken out whole (already pruned when the line was
         // read), and read out of a JSON string when it holds one.
-        let extra = m.remove("extra").filter(|v| !v.is_null()).map(|v| {
+        let extra = m.take("extra").filter(|v| !v.is_null()).map(|v| {
             let parsed = match json::unstring(&v) {
                 std::borrow::Cow::Owned(o) => Some(o),
                 std::borrow::Cow::Borrowed(_) => None,
@@ -437,22 +442,36 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn kept_is_exactly_the_fields_read() {
-        for k in READ {
-            assert!(kept(k), "{k}");
+    fn every_field_read_has_its_slot() {
+        for (i, k) in READ.iter().enumerate() {
+            assert_eq!(slot(k), Some(i), "{k}");
         }
         for k in [
             "", "ids", "inputs", "Id", "input", "tags", "events", "latency",
         ] {
-            assert!(!kept(k), "{k}");
+            assert_eq!(slot(k), None, "{k}");
         }
     }
 
+    #[test]
+    fn extra_is_read_with_only_what_a_span_reads() {
+        use super::super::json::Members;
+        let r = row(&json!({"id": "r", "extra": {"runtime": {"sdk": "py"},
+            "metadata": {"session_id": "s", "user_id": "u", "channel": null},
+            "invocation_params": {"model": "m", "temperature": 0.2}}}));
+        assert_eq!(
+            r.member("extra"),
+            Some(&json!({"metadata": {"session_id": "s", "channel": null},
+                "invocation_params": {"model": "m"}}))
+        );
+    }
+
+    fn row(v: &Value) -> Row {
+        keeping::read_row(&v.to_string(), &SCHEMA).unwrap()
+    }
+
     fn part(v: Value) -> RunPart {
-        match v {
-            Value::Object(m) => RunPart::from_map(m).unwrap(),
-            _ => unreachable!(),
-        }
+        RunPart::from_row(row(&v)).unwrap()
     }
 
     #[test]
@@ -479,6 +498,38 @@ mod tests {
         assert_eq!(alone[0].retrieval, None);
     }
 
+    /// Parts merge field by field on what was read from them: a later
+    /// part's type decides how the earlier outputs read, a later `null`
+    /// changes nothing, a later value that reads as nothing clears one, and
+    /// `extra` merges one level down whether it came as an object or as a
+    /// JSON string.
+    #[test]
+    fn parts_merge_on_what_was_read() {
+        let create = part(json!({"id": "r", "trace_id": "r", "run_type": "retriever",
+            "name": "kb", "outputs": {"output": "the reply [1]"}, "total_tokens": 9,
+            "extra": "{\"metadata\": {\"session_id\": \"s\", \"channel\": \"web\"}}"}));
+        let patch = part(
+            json!({"id": "r", "run_type": "llm", "name": 5, "total_tokens": null,
+            "outputs": {}, "error": "",
+            "extra": {"metadata": {"channel": null, "thread_id": "t"},
+                "invocation_params": {"model_name": "m"}}}),
+        );
+        let s = &merge_parts(vec![create, patch])[0];
+        assert_eq!(s.kind, SpanKind::Llm);
+        // The create part's outputs stay (`{}` is "not yet") and read as an
+        // LLM reply now that the run is an LLM call.
+        assert_eq!(s.llm_text.as_deref(), Some("the reply [1]"));
+        assert_eq!(s.llm_text_key, "outputs.output");
+        assert_eq!(s.retrieval, None);
+        assert_eq!(s.name, "");
+        assert_eq!(s.tokens.total, Some(9));
+        assert!(!s.failed());
+        // `thread_id` comes first; the later `channel: null` clears it.
+        assert_eq!(s.conversation.as_deref(), Some("t"));
+        assert_eq!(s.channel, None);
+        assert_eq!(s.model.as_deref(), Some("m"));
+    }
+
     #[test]
     fn trace_id_from_dotted_order_or_root() {
         let p = part(json!({"id": "c", "parent_run_id": "r",
@@ -486,10 +537,7 @@ mod tests {
         assert_eq!(p.trace_id, "r");
         assert_eq!(part(json!({"id": "r"})).trace_id, "r");
         let orphan = json!({"id": "c", "parent_run_id": "r"});
-        let Value::Object(m) = orphan else {
-            unreachable!()
-        };
-        assert!(RunPart::from_map(m).is_err());
+        assert!(RunPart::from_row(row(&orphan)).is_err());
     }
 
     #[test]

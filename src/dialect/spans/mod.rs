@@ -28,6 +28,7 @@ mod attrs;
 mod dialect;
 mod exports;
 mod json;
+mod keeping;
 mod langfuse;
 mod langsmith;
 mod otlp;
