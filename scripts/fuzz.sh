@@ -7,14 +7,14 @@
 #   scripts/fuzz.sh parse_line 60   # one target, 60 s
 #
 # The corpus is seeded from the fixtures (one file per line; for `spans`
-# also every line and every whole file of ../shared/traces when present) and kept in
+# and `exports` also every line and every whole file of ../shared/traces when present) and kept in
 # fuzz/corpus/<target> between runs; crashes land in fuzz/artifacts/<target>.
 # A crash found here belongs in fuzz/regressions/<target>/ and as a unit test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
 
-targets=(parse_line native_diff mapped_diff markers spans)
+targets=(parse_line native_diff mapped_diff markers spans exports)
 if [[ $# -ge 1 ]]; then targets=("$1"); fi
 seconds="${2:-600}"
 extra=()
@@ -41,8 +41,9 @@ seed() {
             fi
         done < "$f"
     done < <(find fixtures -type f \( -name '*.jsonl' -o -name '*.ndjson' \) -print0 | sort -z)
-    if [[ "$1" == spans && -d ../shared/traces ]]; then
-        # Whole exports (documents) and their lines (OTLP requests, spans).
+    if [[ ( "$1" == spans || "$1" == exports ) && -d ../shared/traces ]]; then
+        # Whole exports (documents) and their lines (OTLP requests, spans,
+        # LangSmith runs, Langfuse observations).
         while IFS= read -r -d '' f; do
             i=$((i + 1))
             head -c 65536 "$f" > "$dir/seed-$i"
