@@ -79,7 +79,7 @@ pub(super) fn string<M: Members + ?Sized>(m: &M, names: &[&str]) -> Option<Strin
 /// An id: a string, or an integer written as a number.
 pub(super) fn id_of(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => super::clean_id(s).map(|id| id.as_str().to_owned()),
+        Value::String(s) => super::clean_id_str(s).map(str::to_owned),
         Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
         _ => None,
     }

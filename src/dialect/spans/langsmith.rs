@@ -240,7 +240,7 @@ impl RunPart {
                 string(&m, &["dotted_order"]).and_then(|d| {
                     let first = d.split('.').next()?;
                     let (_, uuid) = first.split_once('Z')?;
-                    super::clean_id(uuid).map(|id| id.as_str().to_owned())
+                    super::clean_id_str(uuid).map(str::to_owned)
                 })
             })
             .or_else(|| field(&m, &["parent_run_id"]).is_none().then(|| id.clone()))

@@ -255,9 +255,14 @@ impl Span {
 
 /// Normalizes an id as read: trimmed; empty and all-zero ids are none.
 fn clean_id(s: &str) -> Option<ShortId> {
+    clean_id_str(s).map(ShortId::new)
+}
+
+/// The text of [`clean_id`]'s id (for readers that keep ids as strings).
+fn clean_id_str(s: &str) -> Option<&str> {
     let t = s.trim();
     let t = t.strip_prefix("0x").unwrap_or(t);
-    (!t.is_empty() && !t.bytes().all(|b| b == b'0')).then(|| ShortId::new(t))
+    (!t.is_empty() && !t.bytes().all(|b| b == b'0')).then_some(t)
 }
 
 /// Decides whether a file holds spans, from its first bytes (a partial last
