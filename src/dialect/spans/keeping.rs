@@ -23,9 +23,12 @@ pub(super) enum Keep {
     /// Built whole, as a [`Value`].
     Whole,
     /// Built as a [`Value`], except that an object keeps only the members
-    /// this function keeps (at every depth it names); any other value is
-    /// built whole.
+    /// this function keeps (at every depth it names), and an array's
+    /// elements are kept the same way; a scalar is built whole.
     Only(fn(&str) -> Keep),
+    /// Checked, and kept as `null`: the key stays (so an object is as empty
+    /// as it was), its value is never read.
+    Stub,
 }
 
 /// The fields an export reads from a row: their names, the slot of each
@@ -104,9 +107,7 @@ pub(super) fn read_row(text: &str, schema: &'static Schema) -> serde_json::Resul
             let mut row = Row::new(schema);
             for (k, mut v) in m {
                 if let Some((i, keep)) = schema.keep_of(&k) {
-                    if let (Keep::Only(inner), Value::Object(o)) = (keep, &mut v) {
-                        prune(o, inner);
-                    }
+                    apply(keep, &mut v);
                     row.values[i] = Some(v);
                 }
             }
@@ -120,14 +121,25 @@ pub(super) fn read_row(text: &str, schema: &'static Schema) -> serde_json::Resul
 pub(super) fn prune(m: &mut Map<String, Value>, keep: fn(&str) -> Keep) {
     m.retain(|k, v| match keep(k) {
         Keep::Drop => false,
-        Keep::Whole => true,
-        Keep::Only(inner) => {
-            if let Value::Object(o) = v {
-                prune(o, inner);
-            }
+        other => {
+            apply(other, v);
             true
         }
     });
+}
+
+/// A whole value made what reading it with `keep` builds.
+fn apply(keep: Keep, v: &mut Value) {
+    match (keep, v) {
+        (Keep::Only(inner), Value::Object(o)) => prune(o, inner),
+        (Keep::Only(inner), Value::Array(items)) => {
+            for item in items {
+                apply(Keep::Only(inner), item);
+            }
+        }
+        (Keep::Stub, v) => *v = Value::Null,
+        _ => {}
+    }
 }
 
 /// The seed and visitor of [`read_row`].
@@ -199,11 +211,13 @@ impl<'de> DeserializeSeed<'de> for Pruned {
 fn kept_value<'de, A: MapAccess<'de>>(a: &mut A, keep: Keep) -> Result<Value, A::Error> {
     match keep {
         Keep::Only(inner) => a.next_value_seed(Pruned(inner)),
+        Keep::Stub => a.next_value_seed(Check).map(|()| Value::Null),
         _ => a.next_value::<Value>(),
     }
 }
 
-/// [`Keep::Only`]: what `Value` builds, except an object's members.
+/// [`Keep::Only`]: what `Value` builds, except an object's members (and
+/// those of the objects in an array).
 impl<'de> Visitor<'de> for Pruned {
     type Value = Value;
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -232,7 +246,7 @@ impl<'de> Visitor<'de> for Pruned {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
-        while let Some(v) = seq.next_element::<Value>()? {
+        while let Some(v) = seq.next_element_seed(Pruned(self.0))? {
             out.push(v);
         }
         Ok(Value::Array(out))
@@ -266,13 +280,10 @@ mod tests {
         let reference = serde_json::from_str::<Map<String, Value>>(text).map(|mut m| {
             m.retain(|k, v| match schema.keep_of(k) {
                 None => false,
-                Some((_, Keep::Only(inner))) => {
-                    if let Value::Object(o) = v {
-                        prune(o, inner);
-                    }
+                Some((_, keep)) => {
+                    apply(keep, v);
                     true
                 }
-                Some(_) => true,
             });
             m
         });
@@ -303,6 +314,7 @@ mod tests {
         match k {
             "x" | "q" => Keep::Whole,
             "k" => Keep::Only(only_xqk),
+            "z" => Keep::Stub,
             _ => Keep::Drop,
         }
     }
@@ -317,13 +329,13 @@ mod tests {
 
     #[test]
     fn pruning_keeps_only_the_members_named() {
-        let text = r#"{"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":{"z":1,"q":2},"z":3},"z":{"x":1}},"in":{"z":1},"zz":2}"#;
-        let want = json!({"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":{"q":2}}},"in":{"z":1}});
+        let text = r#"{"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":[{"z":1,"q":2,"y":3},5],"z":3},"y":[{"k":{"x":1,"y":2}}],"z":{"x":1}},"in":{"z":1},"zz":2}"#;
+        let want = json!({"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":[{"z":null,"q":2},5],"z":null},"z":null},"in":{"z":1}});
         let row = read_row(text, schema!(input_pruned)).unwrap();
         assert_eq!(row.member("zz"), None);
         assert_eq!(Value::Object(row.into_map()), want);
         // The same row when `Value` reads the text (a raw-value key inside).
-        let slow = r#"{"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":{"z":1,"q":2},"z":3},"z":{"$serde_json::private::RawValue":"1"}},"in":{"z":1}}"#;
+        let slow = r#"{"id":1,"input":{"x":[{"k":1,"z":2}],"k":{"k":[{"z":1,"q":2},5],"z":3},"z":{"$serde_json::private::RawValue":"1"}},"in":{"z":1}}"#;
         let row = read_row(slow, schema!(input_pruned)).unwrap();
         assert_eq!(Value::Object(row.into_map()), want);
     }

@@ -179,7 +179,40 @@ pub(super) static SCHEMA: Schema = Schema {
 fn keep(key: &str) -> Keep {
     match key {
         "extra" => Keep::Only(extra_member),
+        "outputs" => Keep::Only(outputs_member),
         _ => Keep::Whole,
+    }
+}
+
+/// The members of `outputs` a span reads, at its top level: those of
+/// [`output_member`], and every other key kept as `null` ([`Keep::Stub`]),
+/// so that outputs are as empty as they were (`{}` is a create part's
+/// "not yet").
+fn outputs_member(key: &str) -> Keep {
+    match output_member(key) {
+        Keep::Drop => Keep::Stub,
+        keep => keep,
+    }
+}
+
+/// The keys any reader of a run's outputs reads, at any depth below the
+/// top: the reply keys ([`json::reply_text`] and the JSON reply text it
+/// falls back to: `output`, `answer`, `content`, `generations`, `message`,
+/// `kwargs`, … with `role` and `type`), the documents ([`json::documents`]:
+/// the list keys, `scores`, and each document's ids, score, text and
+/// `metadata`) and `usage_metadata`. Every reader looks keys up by name
+/// and reads lists whole, so an object with only these keys, at every
+/// depth, reads as the whole one: a LangChain generation's
+/// `response_metadata`, `additional_kwargs` and `generation_info` are never
+/// built.
+fn output_member(key: &str) -> Keep {
+    match key {
+        "documents" | "docs" | "results" | "output" | "outputs" | "answer" | "text" | "content"
+        | "result" | "response" | "final_answer" | "messages" | "message" | "generations"
+        | "kwargs" => Keep::Only(output_member),
+        "scores" | "usage_metadata" | "metadata" | "id" | "chunk_id" | "document_id" | "score"
+        | "page_content" | "role" | "type" => Keep::Whole,
+        _ => Keep::Drop,
     }
 }
 
@@ -451,6 +484,30 @@ mod tests {
         ] {
             assert_eq!(slot(k), None, "{k}");
         }
+    }
+
+    #[test]
+    fn outputs_are_read_with_only_what_a_span_reads() {
+        use super::super::json::Members;
+        let r = row(&json!({"id": "r", "outputs": {"generations": [[{"text": "",
+            "generation_info": {"finish_reason": "stop"},
+            "message": {"lc": 1, "kwargs": {"content": "a [1]", "type": "ai",
+                "response_metadata": {"model_name": "m"}, "tool_calls": []}}}]],
+            "llm_output": {"token_usage": {"total_tokens": 9}}}}));
+        assert_eq!(
+            r.member("outputs"),
+            Some(&json!({"generations": [[{"text": "",
+                "message": {"kwargs": {"content": "a [1]", "type": "ai"}}}]],
+                "llm_output": null}))
+        );
+        // A key no reader reads still makes outputs recorded, not "not yet":
+        // a patch holding only such a key replaces the create part's reply.
+        let create = part(json!({"id": "r", "trace_id": "r", "run_type": "chain",
+            "outputs": {"output": "a [1]"}}));
+        let patch = part(json!({"id": "r", "outputs": {"run": {"x": 1}}}));
+        let s = &merge_parts(vec![create, patch])[0];
+        assert_eq!(s.output, None);
+        assert!(s.content_recorded);
     }
 
     #[test]
