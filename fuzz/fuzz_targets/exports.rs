@@ -19,8 +19,10 @@ use grounding_audit::dialect::{AssembleOptions, Dialect, DocumentRecords, Parsed
 use grounding_audit::grade::grade;
 use grounding_audit::markers::{Grammar, Preset};
 use grounding_audit::messages::Warnings;
-use grounding_audit::model::Verdict;
 use libfuzzer_sys::fuzz_target;
+
+#[path = "../common/rows.rs"]
+mod rows;
 use std::collections::BTreeMap;
 
 /// The longest reason: `MAX_REASON` (300) bytes and the `…` cut mark.
@@ -52,14 +54,7 @@ fn grade_groups(d: &dyn Dialect, records: Vec<Record>) {
         let n = turn.chunks.len();
         let row = grade(turn, &Grammar::Preset(Preset::Numeric));
         assert_eq!(row.chunk_count as usize, n);
-        match row.verdict {
-            Verdict::Ok => assert!(n > 0 && !row.cited_chunks.is_empty()),
-            Verdict::OrphanMarker => assert!(row.marker_count > 0 && row.cited_chunks.is_empty()),
-            Verdict::NoMarker => assert!(n > 0 && row.marker_count == 0),
-            Verdict::EmptyRetrieval => assert!(n == 0 && row.marker_count == 0),
-            Verdict::Unobserved => assert_eq!(row.marker_count, 0),
-        }
-        serde_json::to_vec(&row).expect("a row serialises");
+        rows::check_row(&row);
     }
 }
 

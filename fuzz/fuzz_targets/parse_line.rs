@@ -15,6 +15,9 @@ use grounding_audit::markers::{Grammar, Preset};
 use grounding_audit::model::{Row, Verdict};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../common/rows.rs"]
+mod rows;
+
 const PRESETS: [Preset; 5] = [
     Preset::Kb,
     Preset::Numeric,
@@ -23,37 +26,18 @@ const PRESETS: [Preset; 5] = [
     Preset::Id,
 ];
 
+/// The rows of native lines keep more: no more cited chunks than markers,
+/// `partial` only on `ok`, and a reply observed exactly when the verdict
+/// is not `unobserved`.
 fn check_row(row: &Row<'_>) {
-    let n = row.chunk_count;
-    assert_eq!(n as usize, row.chunks.len());
-    for (i, &c) in row.cited_chunks.iter().enumerate() {
-        assert!(c >= 1 && c <= n, "cited {c} outside 1..={n}");
-        assert!(!row.cited_chunks[..i].contains(&c), "cited {c} twice");
-    }
-    assert!(row.out_of_range_markers <= row.marker_count);
+    rows::check_row(row);
     assert!(row.cited_chunks.len() as u32 <= row.marker_count);
     if row.partial {
         assert_eq!(row.verdict, Verdict::Ok);
         assert!(row.out_of_range_markers > 0);
     }
-    if let Some(c) = row.confidence {
-        assert!((0.0..=1.0).contains(&c), "confidence {c}");
-    }
     let observed = row.markers_from.is_some();
     assert_eq!(observed, row.verdict != Verdict::Unobserved);
-    assert_eq!(
-        row.unobserved_reason.is_some(),
-        row.verdict == Verdict::Unobserved
-    );
-    match row.verdict {
-        Verdict::Ok => assert!(n > 0 && !row.cited_chunks.is_empty()),
-        Verdict::OrphanMarker => assert!(row.marker_count > 0 && row.cited_chunks.is_empty()),
-        Verdict::NoMarker => assert!(n > 0 && row.marker_count == 0),
-        Verdict::EmptyRetrieval => assert!(n == 0 && row.marker_count == 0),
-        Verdict::Unobserved => assert_eq!(row.marker_count, 0),
-    }
-    // Rows must always serialise (the JSON output expects it).
-    serde_json::to_vec(row).expect("a row serialises");
 }
 
 fuzz_target!(|data: &[u8]| {

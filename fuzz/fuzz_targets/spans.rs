@@ -19,8 +19,11 @@ use grounding_audit::dialect::spans::{
 };
 use grounding_audit::grade::grade;
 use grounding_audit::markers::{Grammar, Preset};
-use grounding_audit::model::{Row, Verdict};
+use grounding_audit::model::Row;
 use libfuzzer_sys::fuzz_target;
+
+#[path = "../common/rows.rs"]
+mod rows;
 use std::collections::BTreeMap;
 
 const FORMATS: [SpanFormat; 4] = [
@@ -53,32 +56,12 @@ fn check_reason(reason: &str, planted: bool) {
     }
 }
 
+/// A span turn's row also numbers its chunks 1..=n in order.
 fn check_row(row: &Row<'_>) {
-    let n = row.chunk_count;
-    assert_eq!(n as usize, row.chunks.len());
+    rows::check_row(row);
     for (i, c) in row.chunks.iter().enumerate() {
         assert_eq!(c.index as usize, i + 1, "chunk indexes are 1..=n");
     }
-    for (i, &c) in row.cited_chunks.iter().enumerate() {
-        assert!(c >= 1 && c <= n, "cited {c} outside 1..={n}");
-        assert!(!row.cited_chunks[..i].contains(&c), "cited {c} twice");
-    }
-    assert!(row.out_of_range_markers <= row.marker_count);
-    if let Some(c) = row.confidence {
-        assert!((0.0..=1.0).contains(&c), "confidence {c}");
-    }
-    assert_eq!(
-        row.unobserved_reason.is_some(),
-        row.verdict == Verdict::Unobserved
-    );
-    match row.verdict {
-        Verdict::Ok => assert!(n > 0 && !row.cited_chunks.is_empty()),
-        Verdict::OrphanMarker => assert!(row.marker_count > 0 && row.cited_chunks.is_empty()),
-        Verdict::NoMarker => assert!(n > 0 && row.marker_count == 0),
-        Verdict::EmptyRetrieval => assert!(n == 0 && row.marker_count == 0),
-        Verdict::Unobserved => assert_eq!(row.marker_count, 0),
-    }
-    serde_json::to_vec(row).expect("a row serialises");
 }
 
 fn grade_all(spans: Vec<Span>) {
