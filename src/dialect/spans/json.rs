@@ -70,7 +70,12 @@ impl Members for std::borrow::Cow<'_, Map<String, Value>> {
 
 /// A string field; empty strings are absent (Langfuse writes `""` for unset).
 pub(super) fn string<M: Members + ?Sized>(m: &M, names: &[&str]) -> Option<String> {
-    match field(m, names)? {
+    field(m, names).and_then(text)
+}
+
+/// A non-blank string value (what [`string`] reads from a field).
+pub(super) fn text(v: &Value) -> Option<String> {
+    match v {
         Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
         _ => None,
     }

@@ -105,14 +105,6 @@ fn usage(u: &Map<String, Value>) -> [Option<u64>; 3] {
     ["input_tokens", "output_tokens", "total_tokens"].map(|k| field(u, &[k]).and_then(count))
 }
 
-/// A non-blank string.
-fn text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
-        _ => None,
-    }
-}
-
 /// The run fields the reader uses (`from_map`, `merge`, `into_span`): every
 /// other field (`inputs`, `serialized`, `events`, `child_runs`, the
 /// attachments…) is dropped when a line is parsed, checked but never built
@@ -290,13 +282,13 @@ impl RunPart {
         let got = |k: &str| field(&m, &[k]);
         let fields = Fields {
             parent: got("parent_run_id").map(json::id_of),
-            name: got("name").map(text),
-            run_type: got("run_type").map(text),
+            name: got("name").map(json::text),
+            run_type: got("run_type").map(json::text),
             start_ns: got("start_time").map(json::time),
             end_ns: got("end_time").map(json::time),
-            error: got("error").map(|v| text(v).is_some()),
+            error: got("error").map(|v| json::text(v).is_some()),
             status_error: got("status")
-                .map(|v| text(v).is_some_and(|st| st.eq_ignore_ascii_case("error"))),
+                .map(|v| json::text(v).is_some_and(|st| st.eq_ignore_ascii_case("error"))),
             outputs: got("outputs").map(Outputs::read),
             extra,
             tokens: ["prompt_tokens", "completion_tokens", "total_tokens"]
