@@ -170,12 +170,16 @@ impl Merger<'_> {
             // duplicate, any other is now seen. The unit's keys are distinct,
             // so when it is processed again without its duplicates, the keys
             // it keeps are exactly those just inserted.
-            let dups: HashSet<u64> = done
-                .keys
-                .iter()
-                .filter(|(k, _)| !self.seen.insert(*k))
-                .map(|(_, l)| *l)
-                .collect();
+            let mut dups: HashSet<u64> = HashSet::new();
+            self.seen.insert_all(
+                &done.keys,
+                |&(k, _)| k,
+                |&(_, line), dup| {
+                    if dup {
+                        dups.insert(line);
+                    }
+                },
+            );
             if !dups.is_empty() {
                 done = process(self.engine, self.sources, unit, seq, make(), Some(&dups))?;
             }
