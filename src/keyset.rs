@@ -15,6 +15,8 @@
 //! segment together add at most 1/64 of the set for a moment, not a whole
 //! second table. Keys are never removed, so a probe ends
 //! at the first empty slot. The key 0 marks an empty slot and is kept aside.
+//! A batch of keys goes in through [`KeySet::insert_all`], which reads the
+//! keys' home buckets before it inserts them, so their cache misses overlap.
 //!
 //! [`KeyMap`] is the same table with a `u64` beside each key (24 bytes a
 //! slot: 25.5–34 bytes an entry), for assembly's closed groups.
@@ -28,6 +30,8 @@ const SEGMENT_BITS: u32 = 6;
 const SEGMENTS: usize = 1 << SEGMENT_BITS;
 /// Keys per bucket.
 const BUCKET: usize = 8;
+/// Keys whose buckets [`KeySet::insert_all`] reads ahead of inserting them.
+const AHEAD: usize = 16;
 /// A segment grows when more than `LOAD_NUM / LOAD_DEN` of its slots are used.
 const LOAD_NUM: usize = 15;
 const LOAD_DEN: usize = 16;
@@ -120,6 +124,18 @@ impl<V: Copy + Default> Table<V> {
         (key >> (128 - SEGMENT_BITS)) as usize
     }
 
+    /// The low words of the first slot of each cache line of `key`'s home
+    /// bucket (0 when its segment is empty): reads whose only use is to
+    /// bring that bucket into cache.
+    #[inline]
+    fn peek(&self, key: u128) -> u64 {
+        let s = &self.segments[self.segment(key)];
+        let buckets = s.slots.len() / BUCKET;
+        let b = ((u128::from(key as u64) * buckets as u128) >> 64) as usize;
+        let word = |i: usize| s.slots.get(i).map_or(0, |&k| k as u64);
+        word(b * BUCKET) ^ word(b * BUCKET + BUCKET / 2)
+    }
+
     /// True when `key` is in the table.
     pub fn contains(&self, key: u128) -> bool {
         self.get(key).is_some()
@@ -155,9 +171,7 @@ impl KeySet {
     pub fn insert(&mut self, key: u128) -> bool {
         self.insert_with(key, ())
     }
-}
 
-impl KeySet {
     /// Adds every key of `items` in order, telling `seen` for each item
     /// whether its key was already in the set (as [`KeySet::insert`] would,
     /// one by one). A large set is a cache and TLB miss a key: the home
@@ -180,23 +194,6 @@ impl KeySet {
                 seen(item, !self.insert(key(item)));
             }
         }
-    }
-}
-
-/// Keys whose buckets [`KeySet::insert_all`] reads ahead of inserting them.
-const AHEAD: usize = 16;
-
-impl<V: Copy + Default> Table<V> {
-    /// The low words of the first slot of each cache line of `key`'s home
-    /// bucket (0 when its segment is empty): reads whose only use is to
-    /// bring that bucket into cache.
-    #[inline]
-    fn peek(&self, key: u128) -> u64 {
-        let s = &self.segments[self.segment(key)];
-        let buckets = s.slots.len() / BUCKET;
-        let b = ((u128::from(key as u64) * buckets as u128) >> 64) as usize;
-        let word = |i: usize| s.slots.get(i).map_or(0, |&k| k as u64);
-        word(b * BUCKET) ^ word(b * BUCKET + BUCKET / 2)
     }
 }
 
