@@ -5,6 +5,11 @@ use crate::model::{Row, Unobserved, Verdict};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+// The row invariants the fuzz targets check, read from their file so the
+// two cannot drift apart.
+#[path = "../../../fuzz/common/rows.rs"]
+mod rows;
+
 /// [`parse_line`] into a list of spans (it boxes each span it reads).
 fn read_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(), String> {
     let mut boxed = Vec::new();
@@ -1316,27 +1321,14 @@ mod props {
         );
     }
 
+    /// The invariants every graded row keeps (shared with the fuzz
+    /// targets), and the chunk list a span turn was assembled with.
     fn check_row(row: &Row<'_>, n: usize) {
+        super::rows::check_row(row);
         assert_eq!(row.chunk_count as usize, n);
-        assert_eq!(row.chunks.len(), n);
         for (i, c) in row.chunks.iter().enumerate() {
             assert_eq!(c.index as usize, i + 1, "chunk indexes are 1..=n");
         }
-        for &c in &row.cited_chunks {
-            assert!(c >= 1 && c as usize <= n, "cited {c} of {n}");
-        }
-        assert_eq!(
-            row.unobserved_reason.is_some(),
-            row.verdict == Verdict::Unobserved
-        );
-        match row.verdict {
-            Verdict::Ok => assert!(n > 0 && !row.cited_chunks.is_empty()),
-            Verdict::OrphanMarker => assert!(row.marker_count > 0 && row.cited_chunks.is_empty()),
-            Verdict::NoMarker => assert!(n > 0 && row.marker_count == 0),
-            Verdict::EmptyRetrieval => assert!(n == 0 && row.marker_count == 0),
-            Verdict::Unobserved => assert_eq!(row.marker_count, 0),
-        }
-        serde_json::to_vec(row).expect("a row serialises");
     }
 
     fn grade_all(spans: Vec<Span>) {
