@@ -15,6 +15,7 @@
 use super::canon;
 use super::event::{Got, Kind, VALUE_KEYS};
 use super::fast::{Payload, TopOut};
+use crate::dialect::cursor::find_special as special;
 use std::borrow::Cow;
 
 /// Deepest nesting read here (serde_json's limit is 128, counted from the
@@ -523,29 +524,6 @@ impl<'a> Scan<'a> {
         self.depth -= 1;
         Some(last)
     }
-}
-
-/// The position of the first `"`, `\\` or control character in `b` from
-/// `i`, eight bytes at a time.
-fn special(b: &[u8], mut i: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // High bit of each byte that is zero (exact for the lowest one).
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        let hits = zero(x ^ (ONES * u64::from(b'"')))
-            | zero(x ^ (ONES * u64::from(b'\\')))
-            | (x.wrapping_sub(ONES * 0x20) & !x & HIGH);
-        if hits != 0 {
-            return Some(i + (hits.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    b[i..]
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-        .map(|p| i + p)
 }
 
 /// The [`canon`] hash of a scalar.
