@@ -12,6 +12,7 @@
 extern crate self as grounding_audit;
 
 pub mod accumulate;
+pub mod bytes;
 pub mod cli;
 pub mod cmd;
 pub mod compare;

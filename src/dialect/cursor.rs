@@ -133,7 +133,7 @@ impl<'a> Cursor<'a> {
         let mut i = self.i;
         let mut escaped = false;
         loop {
-            i = find_special(b, i).unwrap_or(b.len());
+            i = crate::bytes::json_stop(b, i).unwrap_or(b.len());
             match *b.get(i)? {
                 b'"' => {
                     self.i = i + 1;
@@ -318,98 +318,6 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The position of the first `"`, `\\` or control character in `b` at or
-/// after `i`: what ends a JSON string's plain run. Sixteen bytes at a time
-/// (SSE2 compares and a byte mask where the target has them, through
-/// `safe_arch`), thirty-two once a string is long, then eight, then one
-/// at a time in the last bytes of the line. Shared by every byte reader.
-#[inline]
-pub(in crate::dialect) fn find_special(b: &[u8], mut i: usize) -> Option<usize> {
-    // Keys and short values end within the first sixteen bytes.
-    if let Some(w) = b.get(i..i + 16) {
-        let m = mask16(w.try_into().expect("16 bytes"));
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize);
-        }
-        i += 16;
-    }
-    while let Some(w) = b.get(i..i + 32) {
-        let m = mask16(w[..16].try_into().expect("16 bytes"))
-            | mask16(w[16..].try_into().expect("16 bytes")) << 16;
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize);
-        }
-        i += 32;
-    }
-    if let Some(w) = b.get(i..i + 16) {
-        let m = mask16(w.try_into().expect("16 bytes"));
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize);
-        }
-        i += 16;
-    }
-    if let Some(w) = b.get(i..i + 8) {
-        let m = special(u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize / 8);
-        }
-        i += 8;
-    }
-    b.get(i..)?
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-        .map(|p| i + p)
-}
-
-/// Bit `k` set when byte `k` of `w` is a quote, a backslash or a control
-/// character.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-fn mask16(w: &[u8; 16]) -> u32 {
-    use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
-    };
-    let x = load_unaligned_m128i(w);
-    let quote = cmp_eq_mask_i8_m128i(x, set_splat_i8_m128i(b'"' as i8));
-    let backslash = cmp_eq_mask_i8_m128i(x, set_splat_i8_m128i(b'\\' as i8));
-    // Unsigned `x <= 0x1f`: the smaller of the two is `x` itself.
-    let control = cmp_eq_mask_i8_m128i(min_u8_m128i(x, set_splat_i8_m128i(0x1f)), x);
-    move_mask_i8_m128i(bitor_m128i(bitor_m128i(quote, backslash), control)) as u32
-}
-
-/// [`mask16`] on any other target.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-#[inline(always)]
-fn mask16(w: &[u8; 16]) -> u32 {
-    mask16_by_words(w)
-}
-
-/// [`mask16`] from two words by [`special`], their high bits gathered:
-/// exact for the lowest flagged byte, which is the one used.
-#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
-#[inline(always)]
-fn mask16_by_words(w: &[u8; 16]) -> u32 {
-    let lo = special(u64::from_le_bytes(w[..8].try_into().expect("8 bytes")));
-    let hi = special(u64::from_le_bytes(w[8..].try_into().expect("8 bytes")));
-    let bits = |m: u64| (0..8).fold(0u32, |acc, k| acc | (((m >> (8 * k + 7)) & 1) as u32) << k);
-    bits(lo) | bits(hi) << 8
-}
-
-/// The bytes of `word` (little-endian) that are a quote, a backslash or a
-/// control character, as their high bits: exact for the lowest such byte
-/// (a borrow only spreads upwards), which is the one used.
-#[inline]
-fn special(word: u64) -> u64 {
-    const ONES: u64 = u64::MAX / 255;
-    let quote = word ^ (ONES * u64::from(b'"'));
-    let backslash = word ^ (ONES * u64::from(b'\\'));
-    ((word.wrapping_sub(ONES * 0x20) & !word)
-        | (quote.wrapping_sub(ONES) & !quote)
-        | (backslash.wrapping_sub(ONES) & !backslash))
-        & (ONES << 7)
-}
-
 /// One value read by serde_json with the type the full parse gives it, so
 /// it reads the same; `None` when serde_json rejects it (the line then goes
 /// to serde_json whole).
@@ -446,79 +354,4 @@ pub(in crate::dialect) fn decimal(b: &[u8]) -> Option<f64> {
     }
     let f = digits as f64 / POW10[frac];
     Some(if negative { -f } else { f })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{find_special, mask16, mask16_by_words};
-
-    /// The byte-at-a-time answer the finder must give.
-    fn reference(b: &[u8], i: usize) -> Option<usize> {
-        (i..b.len()).find(|&k| matches!(b[k], b'"' | b'\\' | 0..=0x1f))
-    }
-
-    #[test]
-    fn the_finder_stops_where_a_byte_at_a_time_search_does() {
-        // Every length up to past two 32-byte steps, every start, and the
-        // flagged byte (or none) at every place: bytes just outside the
-        // classes (space, `!`, `#`, `[`, `]`, DEL, non-ASCII) never stop it.
-        let fillers = [b' ', b'!', b'#', b'[', b']', 0x7f, 0x80, 0xc3, 0xff, b'a'];
-        let stops = [b'"', b'\\', 0x00, 0x09, 0x0a, 0x1f];
-        for len in 0..90 {
-            for (f, &filler) in fillers.iter().enumerate() {
-                let mut b = vec![filler; len];
-                // Vary the filler within the line too.
-                for (k, c) in b.iter_mut().enumerate() {
-                    if (k + f) % 7 == 0 {
-                        *c = fillers[(k + f) % fillers.len()];
-                    }
-                }
-                for start in 0..=len {
-                    assert_eq!(
-                        find_special(&b, start),
-                        reference(&b, start),
-                        "{b:?} {start}"
-                    );
-                }
-                for at in 0..len {
-                    let stop = stops[(at + len) % stops.len()];
-                    let mut s = b.clone();
-                    s[at] = stop;
-                    for start in [0, at / 2, at, at + 1] {
-                        assert_eq!(
-                            find_special(&s, start),
-                            reference(&s, start),
-                            "{s:?} {start}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn both_masks_agree_on_the_first_flagged_byte() {
-        // The target's mask and the portable one (what other targets run).
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..200_000 {
-            let mut w = [0u8; 16];
-            for c in &mut w {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                // Mostly plain bytes, now and then one of the classes.
-                *c = match x % 40 {
-                    0 => b'"',
-                    1 => b'\\',
-                    2 => (x >> 8) as u8 & 0x1f,
-                    _ => 0x20 + (x >> 8) as u8 % 0xe0,
-                };
-            }
-            let (a, b) = (mask16(&w), mask16_by_words(&w));
-            assert_eq!(a == 0, b == 0, "{w:?}");
-            if a != 0 {
-                assert_eq!(a.trailing_zeros(), b.trailing_zeros(), "{w:?}");
-            }
-        }
-    }
 }

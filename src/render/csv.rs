@@ -87,10 +87,7 @@ impl FieldSink for Fields<'_> {
         if !std::mem::replace(&mut self.first, false) {
             self.out.push(b',');
         }
-        if !value
-            .iter()
-            .any(|&c| matches!(c, b',' | b'"' | b'\r' | b'\n'))
-        {
+        if !crate::bytes::has_any(value, b",\"\r\n") {
             self.out.extend_from_slice(value);
             return Ok(());
         }

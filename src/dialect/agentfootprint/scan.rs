@@ -15,7 +15,7 @@
 use super::canon;
 use super::event::{Got, Kind, VALUE_KEYS};
 use super::fast::{Payload, TopOut};
-use crate::dialect::cursor::find_special as special;
+use crate::bytes::json_stop as special;
 use std::borrow::Cow;
 
 /// Deepest nesting read here (serde_json's limit is 128, counted from the
