@@ -26,14 +26,8 @@ pub fn json_stop(b: &[u8], mut i: usize) -> Option<usize> {
         }
         i += 32;
     }
-    if let Some(w) = b.get(i..i + 16) {
-        let m = json_mask16(w.try_into().expect("16 bytes"));
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize);
-        }
-        i += 16;
-    }
-    if let Some(w) = b.get(i..i + 8) {
+    // The last bytes of the line, eight at a time, then one at a time.
+    while let Some(w) = b.get(i..i + 8) {
         let m = special(u64::from_le_bytes(w.try_into().expect("8 bytes")));
         if m != 0 {
             return Some(i + m.trailing_zeros() as usize / 8);

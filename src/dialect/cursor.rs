@@ -152,8 +152,8 @@ impl<'a> Cursor<'a> {
                         _ => return None,
                     }
                 }
-                c if c < 0x20 => return None,
-                _ => i += 1,
+                // A control character: the search stops at nothing else.
+                _ => return None,
             }
         }
     }
