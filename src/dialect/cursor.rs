@@ -199,6 +199,56 @@ impl<'a> Cursor<'a> {
         Some(())
     }
 
+    /// A number read in one pass when it is plain: a non-negative integer
+    /// of at most 19 digits, or `-?digits.digits` with at most 18 digits in
+    /// all (what [`decimal`] reads). Anything else (a negative integer, an
+    /// exponent, more digits, or not a number by JSON's grammar) leaves the
+    /// cursor where it was and returns `None`, for [`Cursor::number`] and
+    /// serde_json to read.
+    #[inline]
+    pub(in crate::dialect) fn plain_number(&mut self) -> Option<Plain> {
+        let b = self.b;
+        let mut i = self.i;
+        let negative = b.get(i) == Some(&b'-');
+        i += usize::from(negative);
+        let first = i;
+        let mut n = 0u64;
+        match *b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                while let Some(&c @ b'0'..=b'9') = b.get(i) {
+                    n = n.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        let whole = i - first;
+        let plain = if b.get(i) == Some(&b'.') {
+            i += 1;
+            let point = i;
+            while let Some(&c @ b'0'..=b'9') = b.get(i) {
+                n = n.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                i += 1;
+            }
+            let frac = i - point;
+            if frac == 0 || whole + frac > 18 {
+                return None;
+            }
+            let f = n as f64 / POW10[frac];
+            Plain::Float(if negative { -f } else { f })
+        } else if negative || whole > 19 {
+            return None;
+        } else {
+            Plain::Unsigned(n)
+        };
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            return None;
+        }
+        self.i = i;
+        Some(plain)
+    }
+
     /// Steps over one value at nesting `depth`, checking it; true when it
     /// is a string with an escape.
     pub(in crate::dialect) fn value(&mut self, depth: u32) -> Option<bool> {
@@ -316,6 +366,14 @@ impl<'a> Cursor<'a> {
         let escaped = self.value(depth)?;
         Some((&self.s[start..self.i], escaped))
     }
+}
+
+/// A number [`Cursor::plain_number`] read: as serde_json reads it (an
+/// integer as `u64`, a decimal as the same `f64`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(in crate::dialect) enum Plain {
+    Unsigned(u64),
+    Float(f64),
 }
 
 /// One value read by serde_json with the type the full parse gives it, so

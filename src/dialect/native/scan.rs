@@ -25,7 +25,7 @@ use super::{
     ChunkIn, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn, Number, RawIn,
     StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, chunk, citation, tool_status_ok,
 };
-use crate::dialect::cursor::{Cursor as Scan, decimal, serde_value};
+use crate::dialect::cursor::{Cursor as Scan, Plain, serde_value};
 use crate::model::CitationIndex;
 use std::borrow::Cow;
 
@@ -67,20 +67,34 @@ impl<'a> Scan<'a> {
 
     /// A string, id or number field: read here when it is plain, by
     /// serde_json (the same types) otherwise.
+    #[inline]
     fn leaf<T: Expect<'a>>(&mut self) -> Option<Option<Field<T>>> {
-        let (v, escaped) = self.slice(2)?;
-        let b = v.as_bytes();
-        Some(Some(Field(match b[0] {
-            b'"' if !escaped => T::string(Cow::Borrowed(&v[1..v.len() - 1])),
-            b'n' => return Some(None),
-            b't' | b'f' => Err("a boolean"),
-            b'0'..=b'9' if b.len() <= 19 && b.iter().all(u8::is_ascii_digit) => {
-                T::unsigned(b.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')))
+        let start = self.i;
+        Some(Some(Field(match self.peek()? {
+            b'"' => {
+                self.i += 1;
+                if self.string()? {
+                    return serde_value(&self.s[start..self.i]);
+                }
+                T::string(Cow::Borrowed(&self.s[start + 1..self.i - 1]))
             }
-            _ => match decimal(b) {
-                Some(f) => T::float(f),
-                None => return serde_value(v),
+            b'-' | b'0'..=b'9' => match self.plain_number() {
+                Some(Plain::Unsigned(n)) => T::unsigned(n),
+                Some(Plain::Float(f)) => T::float(f),
+                None => {
+                    let (v, _) = self.slice(2)?;
+                    return serde_value(v);
+                }
             },
+            b'n' => return self.literal(b"null").map(|_| None),
+            b't' | b'f' => {
+                self.skip(2)?;
+                Err("a boolean")
+            }
+            _ => {
+                let (v, _) = self.slice(2)?;
+                return serde_value(v);
+            }
         })))
     }
 
