@@ -40,6 +40,18 @@ pub fn json_stop(b: &[u8], mut i: usize) -> Option<usize> {
         .map(|p| i + p)
 }
 
+/// The closing quote of a string at `i` (past its opening quote) when it
+/// is the first quote, backslash or control character among the sixteen
+/// bytes at `i`: keys and short values end so, and the check is small
+/// enough to sit in every caller, ahead of [`json_stop`]'s loop.
+#[inline(always)]
+pub fn quote_within16(b: &[u8], i: usize) -> Option<usize> {
+    let w = b.get(i..i + 16)?;
+    let m = json_mask16(w.try_into().expect("16 bytes"));
+    let j = m.trailing_zeros() as usize;
+    (m != 0 && w[j] == b'"').then_some(i + j)
+}
+
 /// Bit `k` set when byte `k` of `w` is a quote, a backslash or a control
 /// character.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]

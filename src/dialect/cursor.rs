@@ -127,8 +127,18 @@ impl<'a> Cursor<'a> {
     /// The rest of a string whose opening quote was read: checks it as
     /// serde_json does (no control character, escapes well-formed) and
     /// steps past the closing quote. True when it holds an escape.
-    #[inline]
+    #[inline(always)]
     pub(in crate::dialect) fn string(&mut self) -> Option<bool> {
+        if let Some(q) = crate::bytes::quote_within16(self.b, self.i) {
+            self.i = q + 1;
+            return Some(false);
+        }
+        self.string_rest()
+    }
+
+    /// [`Cursor::string`] past its first sixteen bytes, or with an escape
+    /// or a control character among them.
+    fn string_rest(&mut self) -> Option<bool> {
         let b = self.b;
         let mut i = self.i;
         let mut escaped = false;
