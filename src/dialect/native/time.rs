@@ -58,6 +58,9 @@ pub(super) fn fast(s: &str) -> Option<DateTime<Utc>> {
     let date = NaiveDate::from_ymd_opt(year as i32, month, day)?;
     let time = NaiveTime::from_hms_nano_opt(hour, minute, second, nanos)?;
     let local = date.and_time(time);
+    if offset == 0 {
+        return Some(local.and_utc());
+    }
     Some(
         local
             .checked_sub_signed(TimeDelta::seconds(offset))?
