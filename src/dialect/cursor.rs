@@ -36,15 +36,6 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A cursor at byte `i` of `s`.
-    pub(in crate::dialect) fn at(s: &'a str, i: usize) -> Self {
-        Cursor {
-            s,
-            b: s.as_bytes(),
-            i,
-        }
-    }
-
     /// JSON whitespace (serde_json's four characters).
     #[inline]
     pub(in crate::dialect) fn ws(&mut self) {

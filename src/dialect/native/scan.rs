@@ -176,16 +176,47 @@ impl<'a> Scan<'a> {
             return Some(Some(Field(Ok(CitationsIn(out)))));
         }
         loop {
-            let (raw, _) = self.slice(3)?;
-            out.push(if raw.starts_with('{') {
-                index_of(raw).unwrap_or_else(|| citation(raw))
-            } else {
-                crate::markers::citation_index(raw)
+            let start = self.i;
+            let read = match self.peek()? {
+                b'{' => {
+                    self.i += 1;
+                    self.index_of()
+                }
+                _ => None,
+            };
+            out.push(match read {
+                Some(index) => index,
+                None => {
+                    self.i = start;
+                    let (raw, _) = self.slice(3)?;
+                    citation(raw)
+                }
             });
             if !self.next_element()? {
                 return Some(Some(Field(Ok(CitationsIn(out)))));
             }
         }
+    }
+
+    /// The `index` of a citation object whose `{` was read, when its keys
+    /// hold no escape (and no known key twice); `None` leaves the object to
+    /// serde_json ([`citation`]), from its start.
+    fn index_of(&mut self) -> Option<CitationIndex> {
+        let mut index = None;
+        let mut twice = false;
+        self.members(&mut 0, |p, key| {
+            if key != b"index" {
+                return p.skip(4).map(|()| 0);
+            }
+            twice |= index.is_some();
+            index = Some(p.slice(4)?.0);
+            Some(0)
+        })?;
+        Some(match index {
+            // serde_json rejects a field named twice: no index, malformed.
+            Some(i) if !twice => crate::markers::citation_index(i),
+            _ => CitationIndex::Malformed,
+        })
     }
 
     /// `grounding.tools`: an array read here, counting calls and failed
@@ -243,26 +274,4 @@ impl<'a> Scan<'a> {
 fn got<T>(field: &mut T, value: T, bit: u32) -> u32 {
     *field = value;
     1 << bit
-}
-
-/// The `index` of a citation object that [`Scan::value`] checked, when its
-/// keys hold no escape (and no known key twice): `None` leaves the object
-/// to serde_json ([`citation`]).
-fn index_of(raw: &str) -> Option<CitationIndex> {
-    let mut p = Scan::at(raw, 1);
-    let mut index = None;
-    let mut twice = false;
-    p.members(&mut 0, |p, key| {
-        if key != b"index" {
-            return p.skip(4).map(|()| 0);
-        }
-        twice |= index.is_some();
-        index = Some(p.slice(4)?.0);
-        Some(0)
-    })?;
-    Some(match index {
-        // serde_json rejects a field named twice: no index, malformed.
-        Some(i) if !twice => crate::markers::citation_index(i),
-        _ => CitationIndex::Malformed,
-    })
 }
