@@ -414,3 +414,68 @@ pub(in crate::dialect) fn decimal(b: &[u8]) -> Option<f64> {
     let f = digits as f64 / POW10[frac];
     Some(if negative { -f } else { f })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Cursor, Plain};
+
+    /// Where `plain_number` reads a number, it ends where `number` ends and
+    /// reads what serde_json reads (an integer as `u64`, a decimal as the
+    /// same `f64` bits); where it does not, the cursor has not moved.
+    #[test]
+    fn a_plain_number_reads_as_serde_json_reads_it() {
+        let parts: [&[u8]; 14] = [
+            b"0",
+            b"7",
+            b"-",
+            b".",
+            b"e",
+            b"E",
+            b"+",
+            b"00",
+            b"12345678901234567",
+            b"9",
+            b"1844674407370955161",
+            b"x",
+            b" ",
+            b"",
+        ];
+        let mut texts = Vec::new();
+        for a in &parts {
+            for b in &parts {
+                for c in &parts {
+                    for d in &parts[..6] {
+                        texts.push([*a, *b, *c, *d].concat());
+                    }
+                }
+            }
+        }
+        let mut read = 0;
+        for text in &texts {
+            let Ok(s) = std::str::from_utf8(text) else {
+                continue;
+            };
+            let mut p = Cursor::new(s);
+            let Some(v) = p.plain_number() else {
+                assert_eq!(p.i, 0, "{s:?} moved without a number");
+                continue;
+            };
+            read += 1;
+            let mut q = Cursor::new(s);
+            q.number().expect("a number");
+            assert_eq!(p.i, q.i, "{s:?} ends elsewhere");
+            let token = &s[..p.i];
+            match v {
+                Plain::Unsigned(n) => {
+                    assert_eq!(serde_json::from_str::<u64>(token).ok(), Some(n), "{s:?}");
+                }
+                Plain::Float(f) => {
+                    let serde: f64 = serde_json::from_str(token).expect("serde reads it");
+                    assert_eq!(serde.to_bits(), f.to_bits(), "{s:?}");
+                    assert!(token.contains('.'), "{s:?}");
+                }
+            }
+        }
+        assert!(read > 1000, "only {read} numbers read");
+    }
+}
