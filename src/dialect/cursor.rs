@@ -387,32 +387,12 @@ pub(in crate::dialect) fn serde_value<'a, T: Deserialize<'a>>(v: &'a str) -> Opt
 /// A plain decimal (`-?digits.digits`, at most 18 digits in all) as
 /// serde_json computes it without `float_roundtrip`: the digits as an
 /// integer, divided by the power of ten. Exact in both, so the same bits.
-pub(in crate::dialect) fn decimal(b: &[u8]) -> Option<f64> {
-    let (negative, b) = match b.split_first()? {
-        (b'-', rest) => (true, rest),
-        _ => (false, b),
-    };
-    // One pass: digits, one point with digits on both sides, 18 digits at
-    // most (so the integer cannot overflow a u64).
-    if b.len() > 19 {
-        return None;
+pub(in crate::dialect) fn decimal(s: &str) -> Option<f64> {
+    let mut p = Cursor::new(s);
+    match p.plain_number()? {
+        Plain::Float(f) if p.i == s.len() => Some(f),
+        _ => None,
     }
-    let mut digits = 0u64;
-    let mut point = None;
-    for (k, &c) in b.iter().enumerate() {
-        match c {
-            b'0'..=b'9' => digits = digits * 10 + u64::from(c - b'0'),
-            b'.' if point.is_none() => point = Some(k),
-            _ => return None,
-        }
-    }
-    let point = point?;
-    let frac = b.len() - point - 1;
-    if point == 0 || frac == 0 {
-        return None;
-    }
-    let f = digits as f64 / POW10[frac];
-    Some(if negative { -f } else { f })
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 use super::canon;
 use super::event::{Got, Kind, VALUE_KEYS};
 use super::fast::{Payload, TopOut};
-use crate::bytes::{json_stop as special, quote_within16};
+use crate::bytes::json_stop as special;
 use std::borrow::Cow;
 
 /// Deepest nesting read here (serde_json's limit is 128, counted from the
@@ -95,11 +95,6 @@ impl<'a> Scan<'a> {
     fn string(&mut self) -> Option<Cow<'a, str>> {
         debug_assert_eq!(self.b.get(self.i), Some(&b'"'));
         let start = self.i + 1;
-        if let Some(end) = quote_within16(self.b, start) {
-            self.i = end + 1;
-            // Both ends are ASCII: character boundaries.
-            return self.s.get(start..end).map(Cow::Borrowed);
-        }
         let end = special(self.b, start)?;
         if self.b[end] == b'"' {
             self.i = end + 1;
@@ -165,10 +160,10 @@ impl<'a> Scan<'a> {
             return None;
         }
         let start = self.i + 1;
-        let end = match quote_within16(self.b, start) {
-            Some(end) => end,
-            None => special(self.b, start).filter(|&end| self.b[end] == b'"')?,
-        };
+        let end = special(self.b, start)?;
+        if self.b[end] != b'"' {
+            return None;
+        }
         self.i = end + 1;
         let k = self.s.get(start..end)?;
         if k == canon::RAW_VALUE_TOKEN {

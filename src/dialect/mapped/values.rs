@@ -78,7 +78,7 @@ pub(super) fn as_number(raw: &str) -> Option<f64> {
     // A plain decimal of at most 15 digits is the quotient of two exact
     // doubles, so the one division rounds it correctly, as `parse` does.
     if raw.len() <= 16
-        && let Some(x) = crate::dialect::cursor::decimal(raw.as_bytes())
+        && let Some(x) = crate::dialect::cursor::decimal(raw)
     {
         return Some(x);
     }

@@ -399,7 +399,7 @@ impl<'a> Cursor<'a> {
                         Some((v, false)) => Some(match int_token(v) {
                             Some(IntToken::U(u)) => u as f64,
                             Some(IntToken::I(i)) => i as f64,
-                            None => decimal(v.as_bytes())?,
+                            None => decimal(v)?,
                         }),
                     };
                     1 << 2
