@@ -148,6 +148,15 @@ mod tests {
         (i..b.len()).find(|&k| matches!(b[k], b'"' | b'\\' | 0..=0x1f))
     }
 
+    /// `json_stop` stops where the byte search does, and `quote_within16`
+    /// finds exactly the stops that are a quote within sixteen bytes.
+    fn agree(b: &[u8], start: usize) {
+        let stop = reference(b, start);
+        assert_eq!(json_stop(b, start), stop, "{b:?} {start}");
+        let quote = stop.filter(|&j| start + 16 <= b.len() && j < start + 16 && b[j] == b'"');
+        assert_eq!(quote_within16(b, start), quote, "{b:?} {start}");
+    }
+
     #[test]
     fn the_finder_stops_where_a_byte_at_a_time_search_does() {
         // Every length up to past two 32-byte steps, every start, and the
@@ -165,14 +174,14 @@ mod tests {
                     }
                 }
                 for start in 0..=len {
-                    assert_eq!(json_stop(&b, start), reference(&b, start), "{b:?} {start}");
+                    agree(&b, start);
                 }
                 for at in 0..len {
                     let stop = stops[(at + len) % stops.len()];
                     let mut s = b.clone();
                     s[at] = stop;
                     for start in [0, at / 2, at, at + 1] {
-                        assert_eq!(json_stop(&s, start), reference(&s, start), "{s:?} {start}");
+                        agree(&s, start);
                     }
                 }
             }

@@ -214,25 +214,26 @@ impl<'a> Cursor<'a> {
         i += usize::from(negative);
         let first = i;
         let mut n = 0u64;
+        // The digits from `i` on, into `n` (wrapping: the counts are checked after).
+        let digits = |i: &mut usize, n: &mut u64| {
+            let start = *i;
+            while let Some(&c @ b'0'..=b'9') = b.get(*i) {
+                *n = n.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                *i += 1;
+            }
+            *i - start
+        };
         match *b.get(i)? {
             b'0' => i += 1,
             b'1'..=b'9' => {
-                while let Some(&c @ b'0'..=b'9') = b.get(i) {
-                    n = n.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-                    i += 1;
-                }
+                digits(&mut i, &mut n);
             }
             _ => return None,
         }
         let whole = i - first;
         let plain = if b.get(i) == Some(&b'.') {
             i += 1;
-            let point = i;
-            while let Some(&c @ b'0'..=b'9') = b.get(i) {
-                n = n.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-                i += 1;
-            }
-            let frac = i - point;
+            let frac = digits(&mut i, &mut n);
             if frac == 0 || whole + frac > 18 {
                 return None;
             }
