@@ -290,7 +290,12 @@ impl Assembly {
                         complete: record.completes,
                         dialect,
                         id: std::mem::take(&mut record.group),
-                        records: vec![record],
+                        records: {
+                            // A trace has a few spans, a run dozens of events.
+                            let mut r = Vec::with_capacity(4);
+                            r.push(record);
+                            r
+                        },
                         source,
                         line,
                         pos,

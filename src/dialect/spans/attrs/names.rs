@@ -9,56 +9,75 @@ use std::collections::BTreeMap;
 
 /// Whether an attribute key is worth decoding. Big content the assembler
 /// never reads (prompts, input messages, tool arguments) is skipped unread.
+///
+/// The prefixes are listed by their first byte, so a key is compared only
+/// with those that can match it (this runs for every attribute read).
 pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
-    const SKIP: [&str; 12] = [
-        "llm.input_messages",
-        "llm.invocation_parameters",
-        "llm.prompt_template",
-        "llm.tools",
-        "gen_ai.input.messages",
-        "gen_ai.system_instructions",
-        "gen_ai.task.input",
-        "gen_ai.task.output",
-        "gen_ai.tool.call.arguments",
-        "gen_ai.prompt",
-        "traceloop.entity.input",
-        "langfuse.observation.input",
-    ];
-    const KEEP: [&str; 18] = [
-        "openinference.span.kind",
-        "output.",
-        "llm.",
-        "retrieval.documents",
-        "reranker.",
-        "metadata",
-        "session.id",
-        "agent.name",
-        "gen_ai.",
-        "tool.name",
-        "error.type",
-        "traceloop.span.kind",
-        "traceloop.entity.output",
-        "traceloop.association.properties.",
-        "langfuse.observation.",
-        "langfuse.trace.metadata",
-        "langfuse.session.id",
-        "span_kind",
-    ];
-    // Attributes written nested (`{"llm":{"output_messages":…}}`) are
-    // flattened from their namespace.
-    const NESTED: [&str; 9] = [
-        "llm",
-        "retrieval",
-        "reranker",
-        "output",
-        "session",
-        "agent",
-        "tool",
-        "openinference",
-        "error",
-    ];
-    NESTED.contains(&key)
-        || !SKIP.iter().any(|p| key.starts_with(p)) && KEEP.iter().any(|p| key.starts_with(p))
+    // Per first byte: prefixes skipped, then prefixes kept (a skipped one
+    // wins), then the namespaces of attributes written nested
+    // (`{"llm":{"output_messages":…}}`), flattened from there.
+    type Rule = (
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static [&'static str],
+    );
+    let (skip, keep, nested): Rule = match key.as_bytes().first() {
+        Some(b'a') => (&[], &["agent.name"], &["agent"]),
+        Some(b'e') => (&[], &["error.type"], &["error"]),
+        Some(b'g') => (
+            &[
+                "gen_ai.input.messages",
+                "gen_ai.system_instructions",
+                "gen_ai.task.input",
+                "gen_ai.task.output",
+                "gen_ai.tool.call.arguments",
+                "gen_ai.prompt",
+            ],
+            &["gen_ai."],
+            &[],
+        ),
+        Some(b'l') => (
+            &[
+                "llm.input_messages",
+                "llm.invocation_parameters",
+                "llm.prompt_template",
+                "llm.tools",
+                "langfuse.observation.input",
+            ],
+            &[
+                "llm.",
+                "langfuse.observation.",
+                "langfuse.trace.metadata",
+                "langfuse.session.id",
+            ],
+            &["llm"],
+        ),
+        Some(b'm') => (&[], &["metadata"], &[]),
+        Some(b'o') => (
+            &[],
+            &["openinference.span.kind", "output."],
+            &["output", "openinference"],
+        ),
+        Some(b'r') => (
+            &[],
+            &["retrieval.documents", "reranker."],
+            &["retrieval", "reranker"],
+        ),
+        Some(b's') => (&[], &["session.id", "span_kind"], &["session"]),
+        Some(b't') => (
+            &["traceloop.entity.input"],
+            &[
+                "tool.name",
+                "traceloop.span.kind",
+                "traceloop.entity.output",
+                "traceloop.association.properties.",
+            ],
+            &["tool"],
+        ),
+        _ => return false,
+    };
+    nested.contains(&key)
+        || !skip.iter().any(|p| key.starts_with(p)) && keep.iter().any(|p| key.starts_with(p))
 }
 
 /// Keys whose string value is itself JSON to be flattened (when it looks like JSON).
@@ -84,13 +103,57 @@ fn langfuse_metadata(key: &str) -> Option<&str> {
     }
 }
 
+/// The lists whose leaves carry an index after their prefix.
+#[derive(Clone, Copy)]
+enum List {
+    Retrieval,
+    RerankOut,
+    RerankIn,
+    GenAiDocs,
+    /// Output messages of a family (see [`Builder::message`]).
+    Messages(usize),
+}
+
+/// The indexed list a key belongs to, and what follows its prefix. Picked
+/// by the key's first byte, so other keys cost one compare.
+fn indexed_list(key: &str) -> Option<(List, &str)> {
+    let lists: &[(&str, List)] = match key.as_bytes().first()? {
+        b'r' => &[
+            ("retrieval.documents.", List::Retrieval),
+            ("reranker.output_documents.", List::RerankOut),
+            ("reranker.input_documents.", List::RerankIn),
+        ],
+        b'g' => &[
+            ("gen_ai.retrieval.documents.", List::GenAiDocs),
+            ("gen_ai.output.messages.", List::Messages(1)),
+            ("gen_ai.completion.", List::Messages(2)),
+        ],
+        b'l' => &[("llm.output_messages.", List::Messages(0))],
+        _ => return None,
+    };
+    lists
+        .iter()
+        .find_map(|&(prefix, list)| Some((list, key.strip_prefix(prefix)?)))
+}
+
+/// OpenLLMetry writes "unknown" when the model has no name: such a leaf
+/// of a key naming a model is ignored.
+fn unnamed_model(key: &str, v: &Val<'_>) -> bool {
+    v.as_str()
+        .is_some_and(|m| m.eq_ignore_ascii_case("unknown"))
+        && key.contains("model")
+}
+
 impl Builder {
     /// One top-level attribute: decoded lazily by the caller, flattened here.
     pub(in crate::dialect::spans) fn attr(&mut self, key: &str, v: &Val<'_>) {
-        if key.starts_with("traceloop.") {
+        let first = key.as_bytes().first();
+        if first == Some(&b't') && key.starts_with("traceloop.") {
             self.openllmetry = true;
         }
-        if let Some(rest) = langfuse_metadata(key) {
+        if first == Some(&b'l')
+            && let Some(rest) = langfuse_metadata(key)
+        {
             // Langfuse writes every metadata value JSON-encoded
             // (`"\"web\""` is `web`) and the whole map as one JSON string
             // when it is set at once; both read as plain `metadata.*`.
@@ -116,12 +179,19 @@ impl Builder {
         if matches!(v, Val::Null) {
             return;
         }
+        // Documents and messages (most leaves of a retrieval) carry a list
+        // index, and no name below starts with their prefixes: they go to
+        // their list without trying every name first.
+        if let Some((list, rest)) = indexed_list(key) {
+            if !unnamed_model(key, v) {
+                self.indexed(list, rest, v);
+            }
+            return;
+        }
         let s = || v.as_str().map(str::to_owned);
         match key {
-            "openinference.span.kind" | "span_kind" => {
-                if self.oi_kind.is_none() {
-                    self.oi_kind = s();
-                }
+            "openinference.span.kind" | "span_kind" if self.oi_kind.is_none() => {
+                self.oi_kind = s();
             }
             "langfuse.observation.type" => self.lf_kind = s(),
             "traceloop.span.kind" => self.tl_kind = s(),
@@ -139,10 +209,8 @@ impl Builder {
                 self.content_recorded = true;
                 self.output_lf = s();
             }
-            "langfuse.observation.level" => {
-                if v.as_str() == Some("ERROR") {
-                    self.error = true;
-                }
+            "langfuse.observation.level" if v.as_str() == Some("ERROR") => {
+                self.error = true;
             }
             "retrieval.documents" => {
                 if matches!(v, Val::List(l) if l.is_empty()) {
@@ -179,17 +247,11 @@ impl Builder {
                 }
             }
             "agent.name" => self.agent_name = v.as_id(),
-            "gen_ai.agent.name" => {
-                if self.agent_name.is_none() {
-                    self.agent_name = v.as_id();
-                }
+            "gen_ai.agent.name" if self.agent_name.is_none() => {
+                self.agent_name = v.as_id();
             }
             "gen_ai.agent.id" => self.agent_id = v.as_id(),
-            // OpenLLMetry writes "unknown" when the model has no name.
-            _ if v
-                .as_str()
-                .is_some_and(|m| m.eq_ignore_ascii_case("unknown"))
-                && key.contains("model") => {}
+            _ if unnamed_model(key, v) => {}
             "llm.response.model_name" | "gen_ai.response.model" => set_min(&mut self.model, 0, v),
             "llm.model_name" | "gen_ai.request.model" | "langfuse.observation.model.name" => {
                 set_min(&mut self.model, 1, v)
@@ -225,86 +287,61 @@ impl Builder {
             }
             "tool.name" | "gen_ai.tool.name" => self.tool_name = s(),
             "error.type" => self.error_type = v.as_id(),
-            _ => self.indexed(key, v),
+            _ => {}
         }
     }
 
-    /// Leaves with a list index in their key: documents and messages.
-    fn indexed(&mut self, key: &str, v: &Val<'_>) {
-        if let Some(rest) = key.strip_prefix("retrieval.documents.") {
-            if let Some((i, field)) = split_index(rest)
-                && let Some(field) = field.strip_prefix("document.")
-            {
-                docs_entry(&mut self.retrieval, i).set(field, v);
-            }
-        } else if let Some(rest) = key.strip_prefix("reranker.output_documents.") {
-            if let Some((i, field)) = split_index(rest)
-                && let Some(field) = field.strip_prefix("document.")
-            {
-                docs_entry(&mut self.rerank_out, i).set(field, v);
-            }
-        } else if let Some(rest) = key.strip_prefix("reranker.input_documents.") {
-            if let Some((i, field)) = split_index(rest)
-                && let Some(field) = field.strip_prefix("document.")
-            {
-                docs_entry(&mut self.rerank_in, i).set(field, v);
-            }
-        } else if let Some(rest) = key.strip_prefix("gen_ai.retrieval.documents.") {
-            if let Some((i, field)) = split_index(rest) {
+    /// A leaf of an indexed list: `rest` is what follows the list's prefix
+    /// (`3.document.id`).
+    fn indexed(&mut self, list: List, rest: &str, v: &Val<'_>) {
+        let Some((i, field)) = split_index(rest) else {
+            return;
+        };
+        let docs = match list {
+            List::Retrieval => &mut self.retrieval,
+            List::RerankOut => &mut self.rerank_out,
+            List::RerankIn => &mut self.rerank_in,
+            List::GenAiDocs => {
                 docs_entry(&mut self.genai_docs, i).set(field, v);
+                return;
             }
-        } else if let Some(rest) = key.strip_prefix("llm.output_messages.") {
-            if let Some((i, field)) = split_index(rest) {
+            List::Messages(family) => {
                 self.content_recorded = true;
-                let m = self.msgs[0].entry(i).or_default();
-                match field {
-                    "message.content" => m.content = v.as_str().map(str::to_owned),
-                    "message.role" => m.role = v.as_str().map(str::to_owned),
-                    _ => {
-                        if let Some(p) = field.strip_prefix("message.contents.")
-                            && let Some((j, pf)) = split_index(p)
-                        {
-                            let part = m.parts.entry(j).or_default();
-                            match pf {
-                                "message_content.type" => part.0 = v.as_str().map(str::to_owned),
-                                "message_content.text" => part.1 = v.as_str().map(str::to_owned),
-                                _ => {}
-                            }
-                        }
+                self.message(family, i, field, v);
+                return;
+            }
+        };
+        if let Some(field) = field.strip_prefix("document.") {
+            docs_entry(docs, i).set(field, v);
+        }
+    }
+
+    /// A field of output message `i` of a family (0: OpenInference, 1: GenAI
+    /// parts, 2: pre-1.37 `gen_ai.completion`).
+    fn message(&mut self, family: usize, i: u32, field: &str, v: &Val<'_>) {
+        let m = self.msgs[family].entry(i).or_default();
+        let s = || v.as_str().map(str::to_owned);
+        match (family, field) {
+            (0, "message.content") | (1 | 2, "content") => m.content = s(),
+            (0, "message.role") | (1 | 2, "role") => m.role = s(),
+            (0 | 1, _) => {
+                let parts = if family == 0 {
+                    "message.contents."
+                } else {
+                    "parts."
+                };
+                if let Some(p) = field.strip_prefix(parts)
+                    && let Some((j, pf)) = split_index(p)
+                {
+                    let part = m.parts.entry(j).or_default();
+                    match (family, pf) {
+                        (0, "message_content.type") | (1, "type") => part.0 = s(),
+                        (0, "message_content.text") | (1, "content" | "text") => part.1 = s(),
+                        _ => {}
                     }
                 }
             }
-        } else if let Some(rest) = key.strip_prefix("gen_ai.output.messages.") {
-            if let Some((i, field)) = split_index(rest) {
-                self.content_recorded = true;
-                let m = self.msgs[1].entry(i).or_default();
-                match field {
-                    "role" => m.role = v.as_str().map(str::to_owned),
-                    "content" => m.content = v.as_str().map(str::to_owned),
-                    _ => {
-                        if let Some(p) = field.strip_prefix("parts.")
-                            && let Some((j, pf)) = split_index(p)
-                        {
-                            let part = m.parts.entry(j).or_default();
-                            match pf {
-                                "type" => part.0 = v.as_str().map(str::to_owned),
-                                "content" | "text" => part.1 = v.as_str().map(str::to_owned),
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-            }
-        } else if let Some(rest) = key.strip_prefix("gen_ai.completion.")
-            && let Some((i, field)) = split_index(rest)
-        {
-            self.content_recorded = true;
-            let m = self.msgs[2].entry(i).or_default();
-            match field {
-                "role" => m.role = v.as_str().map(str::to_owned),
-                "content" => m.content = v.as_str().map(str::to_owned),
-                _ => {}
-            }
+            _ => {}
         }
     }
 
@@ -346,5 +383,126 @@ impl Builder {
             _ if self.tool_name.is_some() => SpanKind::Tool,
             _ => SpanKind::Unknown,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wanted;
+
+    /// [`wanted`] as one flat list of each kind, compared in full: what the
+    /// per-byte lists must keep meaning.
+    fn wanted_flat(key: &str) -> bool {
+        const SKIP: [&str; 12] = [
+            "llm.input_messages",
+            "llm.invocation_parameters",
+            "llm.prompt_template",
+            "llm.tools",
+            "gen_ai.input.messages",
+            "gen_ai.system_instructions",
+            "gen_ai.task.input",
+            "gen_ai.task.output",
+            "gen_ai.tool.call.arguments",
+            "gen_ai.prompt",
+            "traceloop.entity.input",
+            "langfuse.observation.input",
+        ];
+        const KEEP: [&str; 18] = [
+            "openinference.span.kind",
+            "output.",
+            "llm.",
+            "retrieval.documents",
+            "reranker.",
+            "metadata",
+            "session.id",
+            "agent.name",
+            "gen_ai.",
+            "tool.name",
+            "error.type",
+            "traceloop.span.kind",
+            "traceloop.entity.output",
+            "traceloop.association.properties.",
+            "langfuse.observation.",
+            "langfuse.trace.metadata",
+            "langfuse.session.id",
+            "span_kind",
+        ];
+        const NESTED: [&str; 9] = [
+            "llm",
+            "retrieval",
+            "reranker",
+            "output",
+            "session",
+            "agent",
+            "tool",
+            "openinference",
+            "error",
+        ];
+        NESTED.contains(&key)
+            || !SKIP.iter().any(|p| key.starts_with(p)) && KEEP.iter().any(|p| key.starts_with(p))
+    }
+
+    #[test]
+    fn the_lists_by_first_byte_keep_what_the_flat_lists_keep() {
+        let names = [
+            "llm.input_messages",
+            "llm.invocation_parameters",
+            "llm.prompt_template",
+            "llm.tools",
+            "gen_ai.input.messages",
+            "gen_ai.system_instructions",
+            "gen_ai.task.input",
+            "gen_ai.task.output",
+            "gen_ai.tool.call.arguments",
+            "gen_ai.prompt",
+            "traceloop.entity.input",
+            "langfuse.observation.input",
+            "openinference.span.kind",
+            "output.value",
+            "llm.token_count.prompt",
+            "retrieval.documents",
+            "reranker.output_documents",
+            "metadata",
+            "session.id",
+            "agent.name",
+            "gen_ai.agent.name",
+            "tool.name",
+            "error.type",
+            "traceloop.span.kind",
+            "traceloop.entity.output",
+            "traceloop.association.properties.channel",
+            "langfuse.observation.type",
+            "langfuse.trace.metadata",
+            "langfuse.session.id",
+            "span_kind",
+            "input.value",
+            "http.method",
+            "service.name",
+            "user.id",
+            "",
+            "é.x",
+        ];
+        let mut keys = Vec::new();
+        for n in names {
+            // The name, every prefix of it, and longer keys under it.
+            for end in (0..=n.len()).filter(|&e| n.is_char_boundary(e)) {
+                keys.push(n[..end].to_string());
+            }
+            for tail in [".", "x", "s", ".0.document.id", "_extra", ".nested.key"] {
+                keys.push(format!("{n}{tail}"));
+            }
+            keys.push(n.to_ascii_uppercase());
+        }
+        let mut kept = 0;
+        for k in &keys {
+            assert_eq!(wanted(k), wanted_flat(k), "{k:?}");
+            kept += usize::from(wanted(k));
+        }
+        // Both answers occur often: the comparison means something.
+        assert!(
+            kept > 100 && keys.len() - kept > 100,
+            "{kept} of {}",
+            keys.len()
+        );
     }
 }

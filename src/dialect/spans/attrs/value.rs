@@ -197,7 +197,8 @@ pub(super) fn flatten(key: &str, v: &Val<'_>, f: &mut dyn FnMut(&str, &Val<'_>))
     // A scalar is its own leaf: no key to build (most attributes).
     let nested = match v {
         Val::Map(_) | Val::List(_) => true,
-        Val::Str(s) => json_valued(key) && looks_like_json(s),
+        // The value's first byte first: most strings are not JSON.
+        Val::Str(s) => looks_like_json(s) && json_valued(key),
         _ => false,
     };
     if !nested {
@@ -253,12 +254,73 @@ pub(super) fn looks_like_json(s: &str) -> bool {
 }
 
 /// Splits `"12.rest"` into `(12, "rest")` (`"12"` gives `(12, "")`).
+/// At most nine digits, then the end or a dot (read in one pass: this runs
+/// for every document and message leaf).
 pub(super) fn split_index(s: &str) -> Option<(u32, &str)> {
-    let end = s.find('.').unwrap_or(s.len());
-    let (digits, rest) = s.split_at(end);
-    if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+    let b = s.as_bytes();
+    let mut i = 0u32;
+    let mut n = 0;
+    while let Some(&d) = b.get(n).filter(|d| d.is_ascii_digit()) {
+        if n == 9 {
+            return None;
+        }
+        i = i * 10 + u32::from(d - b'0');
+        n += 1;
     }
-    let i: u32 = digits.parse().ok()?;
-    (i <= MAX_INDEX).then_some((i, rest.strip_prefix('.').unwrap_or(rest)))
+    let rest = match b.get(n) {
+        _ if n == 0 => return None,
+        None => "",
+        Some(b'.') => &s[n + 1..],
+        Some(_) => return None,
+    };
+    (i <= MAX_INDEX).then_some((i, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_INDEX, split_index};
+
+    /// What [`split_index`] must keep meaning: the text before the first
+    /// dot, one to nine ASCII digits, parsed; then the rest after the dot.
+    fn split_index_by_parts(s: &str) -> Option<(u32, &str)> {
+        let end = s.find('.').unwrap_or(s.len());
+        let (digits, rest) = s.split_at(end);
+        if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let i: u32 = digits.parse().ok()?;
+        (i <= MAX_INDEX).then_some((i, rest.strip_prefix('.').unwrap_or(rest)))
+    }
+
+    #[test]
+    fn an_index_is_read_as_its_digits_up_to_the_dot() {
+        let alphabet = ["0", "1", "9", ".", "a", "é", " "];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            let next: Vec<String> = last
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(next.iter().cloned());
+            last = next;
+        }
+        for n in [
+            "100000",
+            "100001",
+            "99999",
+            "123456789",
+            "1234567890",
+            "0000000001",
+        ] {
+            texts.push(n.to_string());
+            texts.push(format!("{n}.document.id"));
+        }
+        let mut read = 0;
+        for t in &texts {
+            assert_eq!(split_index(t), split_index_by_parts(t), "{t:?}");
+            read += usize::from(split_index(t).is_some());
+        }
+        assert!(read > 1000, "{read} of {}", texts.len());
+    }
 }

@@ -95,6 +95,16 @@ fn int_token(v: &str) -> Option<IntToken> {
     }
 }
 
+/// One to nineteen ASCII digits as their number (which fits a `u64`).
+fn digits19(v: &str) -> Option<u64> {
+    if !(1..=19).contains(&v.len()) {
+        return None;
+    }
+    v.bytes().try_fold(0u64, |n, d| {
+        d.is_ascii_digit().then(|| n * 10 + u64::from(d - b'0'))
+    })
+}
+
 impl<'a> Cursor<'a> {
     /// `null`, or an array of `{…}` elements each read by `element`.
     fn objects(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
@@ -232,7 +242,10 @@ impl<'a> Cursor<'a> {
         match self.peek()? {
             b'n' => self.literal(b"null").map(|_| None),
             b'"' => {
-                let (v, escaped) = self.slice(4)?;
+                let start = self.i;
+                self.i += 1;
+                let escaped = self.string()?;
+                let v = &self.s[start..self.i];
                 Some(Some(if escaped {
                     serde_json::from_str::<BStr<'a>>(v).ok()?.0
                 } else {
@@ -248,10 +261,14 @@ impl<'a> Cursor<'a> {
     fn scalar(&mut self, depth: u32) -> Option<Option<(&'a str, bool)>> {
         match self.peek()? {
             b'n' => self.literal(b"null").map(|_| None),
-            b'"' => match self.slice(depth)? {
-                (v, false) => Some(Some((&v[1..v.len() - 1], true))),
-                _ => None,
-            },
+            b'"' => {
+                let start = self.i + 1;
+                self.i = start;
+                match self.string()? {
+                    false => Some(Some((&self.s[start..self.i - 1], true))),
+                    true => None,
+                }
+            }
             b'-' | b'0'..=b'9' => Some(Some((self.slice(depth)?.0, false))),
             _ => None,
         }
@@ -262,13 +279,7 @@ impl<'a> Cursor<'a> {
         Some(match self.scalar(3)? {
             None => None,
             // The usual 19 digits sum up in a u64, as `parse` would read them.
-            Some((v, true))
-                if (1..=19).contains(&v.len()) && v.bytes().all(|c| c.is_ascii_digit()) =>
-            {
-                Some(i128::from(
-                    v.bytes().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')),
-                ))
-            }
+            Some((v, true)) if let Some(n) = digits19(v) => Some(i128::from(n)),
             Some((v, true)) => Some(v.trim().parse::<i128>().ok()?),
             Some((v, false)) => Some(match int_token(v)? {
                 IntToken::U(u) => i128::from(u),
