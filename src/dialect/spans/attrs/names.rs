@@ -7,77 +7,91 @@ use super::value::{Val, flatten, split_index};
 use crate::dialect::spans::SpanKind;
 use std::collections::BTreeMap;
 
-/// Whether an attribute key is worth decoding. Big content the assembler
-/// never reads (prompts, input messages, tool arguments) is skipped unread.
-///
-/// The prefixes are listed by their first byte, so a key is compared only
-/// with those that can match it (this runs for every attribute read).
+/// Attribute-name prefixes never decoded: big content the assembler never
+/// reads (prompts, input messages, tool arguments). A skipped prefix wins
+/// over a kept one.
+const SKIP: [&str; 12] = [
+    "llm.input_messages",
+    "llm.invocation_parameters",
+    "llm.prompt_template",
+    "llm.tools",
+    "gen_ai.input.messages",
+    "gen_ai.system_instructions",
+    "gen_ai.task.input",
+    "gen_ai.task.output",
+    "gen_ai.tool.call.arguments",
+    "gen_ai.prompt",
+    "traceloop.entity.input",
+    "langfuse.observation.input",
+];
+
+/// Attribute-name prefixes decoded.
+const KEEP: [&str; 18] = [
+    "openinference.span.kind",
+    "output.",
+    "llm.",
+    "retrieval.documents",
+    "reranker.",
+    "metadata",
+    "session.id",
+    "agent.name",
+    "gen_ai.",
+    "tool.name",
+    "error.type",
+    "traceloop.span.kind",
+    "traceloop.entity.output",
+    "traceloop.association.properties.",
+    "langfuse.observation.",
+    "langfuse.trace.metadata",
+    "langfuse.session.id",
+    "span_kind",
+];
+
+/// Namespaces of attributes written nested (`{"llm":{"output_messages":…}}`),
+/// decoded and flattened from there.
+const NESTED: [&str; 9] = [
+    "llm",
+    "retrieval",
+    "reranker",
+    "output",
+    "session",
+    "agent",
+    "tool",
+    "openinference",
+    "error",
+];
+
+/// [`SKIP`], [`KEEP`] and [`NESTED`] of one first byte.
+#[derive(Clone, Default)]
+struct Names {
+    skip: Vec<&'static str>,
+    keep: Vec<&'static str>,
+    nested: Vec<&'static str>,
+}
+
+/// The three lists split by first byte, once: a key is then compared only
+/// with the names that can match it (this runs for every attribute read).
+fn by_first_byte() -> &'static [Names] {
+    static TABLE: std::sync::OnceLock<Vec<Names>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![Names::default(); 256];
+        let at = |n: &str| usize::from(n.as_bytes()[0]);
+        SKIP.iter().for_each(|&n| t[at(n)].skip.push(n));
+        KEEP.iter().for_each(|&n| t[at(n)].keep.push(n));
+        NESTED.iter().for_each(|&n| t[at(n)].nested.push(n));
+        t
+    })
+}
+
+/// Whether an attribute key is worth decoding: a nested namespace, or a
+/// kept prefix that no skipped prefix overrides.
 pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
-    // Per first byte: prefixes skipped, then prefixes kept (a skipped one
-    // wins), then the namespaces of attributes written nested
-    // (`{"llm":{"output_messages":…}}`), flattened from there.
-    type Rule = (
-        &'static [&'static str],
-        &'static [&'static str],
-        &'static [&'static str],
-    );
-    let (skip, keep, nested): Rule = match key.as_bytes().first() {
-        Some(b'a') => (&[], &["agent.name"], &["agent"]),
-        Some(b'e') => (&[], &["error.type"], &["error"]),
-        Some(b'g') => (
-            &[
-                "gen_ai.input.messages",
-                "gen_ai.system_instructions",
-                "gen_ai.task.input",
-                "gen_ai.task.output",
-                "gen_ai.tool.call.arguments",
-                "gen_ai.prompt",
-            ],
-            &["gen_ai."],
-            &[],
-        ),
-        Some(b'l') => (
-            &[
-                "llm.input_messages",
-                "llm.invocation_parameters",
-                "llm.prompt_template",
-                "llm.tools",
-                "langfuse.observation.input",
-            ],
-            &[
-                "llm.",
-                "langfuse.observation.",
-                "langfuse.trace.metadata",
-                "langfuse.session.id",
-            ],
-            &["llm"],
-        ),
-        Some(b'm') => (&[], &["metadata"], &[]),
-        Some(b'o') => (
-            &[],
-            &["openinference.span.kind", "output."],
-            &["output", "openinference"],
-        ),
-        Some(b'r') => (
-            &[],
-            &["retrieval.documents", "reranker."],
-            &["retrieval", "reranker"],
-        ),
-        Some(b's') => (&[], &["session.id", "span_kind"], &["session"]),
-        Some(b't') => (
-            &["traceloop.entity.input"],
-            &[
-                "tool.name",
-                "traceloop.span.kind",
-                "traceloop.entity.output",
-                "traceloop.association.properties.",
-            ],
-            &["tool"],
-        ),
-        _ => return false,
+    let Some(&first) = key.as_bytes().first() else {
+        return false;
     };
-    nested.contains(&key)
-        || !skip.iter().any(|p| key.starts_with(p)) && keep.iter().any(|p| key.starts_with(p))
+    let n = &by_first_byte()[usize::from(first)];
+    n.nested.contains(&key)
+        || !n.skip.iter().any(|p| key.starts_with(p)) && n.keep.iter().any(|p| key.starts_with(p))
 }
 
 /// Keys whose string value is itself JSON to be flattened (when it looks like JSON).
@@ -388,56 +402,9 @@ impl Builder {
 
 #[cfg(test)]
 mod tests {
-    use super::wanted;
+    use super::{KEEP, NESTED, SKIP, wanted};
 
-    // The flat lists, compared in full: what the per-byte lists of
-    // [`wanted`] must keep meaning.
-    const SKIP: [&str; 12] = [
-        "llm.input_messages",
-        "llm.invocation_parameters",
-        "llm.prompt_template",
-        "llm.tools",
-        "gen_ai.input.messages",
-        "gen_ai.system_instructions",
-        "gen_ai.task.input",
-        "gen_ai.task.output",
-        "gen_ai.tool.call.arguments",
-        "gen_ai.prompt",
-        "traceloop.entity.input",
-        "langfuse.observation.input",
-    ];
-    const KEEP: [&str; 18] = [
-        "openinference.span.kind",
-        "output.",
-        "llm.",
-        "retrieval.documents",
-        "reranker.",
-        "metadata",
-        "session.id",
-        "agent.name",
-        "gen_ai.",
-        "tool.name",
-        "error.type",
-        "traceloop.span.kind",
-        "traceloop.entity.output",
-        "traceloop.association.properties.",
-        "langfuse.observation.",
-        "langfuse.trace.metadata",
-        "langfuse.session.id",
-        "span_kind",
-    ];
-    const NESTED: [&str; 9] = [
-        "llm",
-        "retrieval",
-        "reranker",
-        "output",
-        "session",
-        "agent",
-        "tool",
-        "openinference",
-        "error",
-    ];
-
+    /// The lists scanned in full: what the split by first byte must keep.
     fn wanted_flat(key: &str) -> bool {
         NESTED.contains(&key)
             || !SKIP.iter().any(|p| key.starts_with(p)) && KEEP.iter().any(|p| key.starts_with(p))
