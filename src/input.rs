@@ -393,7 +393,7 @@ pub struct Block {
     /// Index into the source list.
     pub source: usize,
     /// Whole lines; the last may lack its newline only at end of input.
-    pub data: Vec<u8>,
+    pub data: Buf,
     /// True for the first block of a source (a byte-order mark may lead it).
     pub first: bool,
     /// A line longer than the limit: the block stands for that one line,
@@ -418,7 +418,7 @@ pub struct Blocks<R> {
     failed: Option<io::Error>,
     /// Buffers handed back after use, so blocks reuse memory that is
     /// already mapped instead of faulting in fresh pages.
-    pub pool: Vec<Vec<u8>>,
+    pub pool: Vec<Buf>,
     /// The size of the next block: a source's first blocks are small and
     /// grow fourfold to [`BLOCK_SIZE`], so a small file costs no 4 MB
     /// buffer (zeroing one was two thirds of reading a one-line log).
@@ -443,7 +443,7 @@ impl<R: Read> Blocks<R> {
         }
     }
 
-    fn emit(&mut self, data: Vec<u8>, oversized: Option<u64>) -> Block {
+    fn emit(&mut self, data: Buf, oversized: Option<u64>) -> Block {
         let block = Block {
             source: self.source,
             data,
@@ -485,29 +485,28 @@ impl<R: Read> Blocks<R> {
                     return Ok(None);
                 }
                 let data = std::mem::take(&mut self.carry);
-                return Ok(Some(self.emit(data, None)));
+                return Ok(Some(self.emit(data.into(), None)));
             }
             let want = self.size.max(self.carry.len() * 2);
             self.size = (self.size * 4).min(BLOCK_SIZE);
-            let mut buf = self.pool.pop().unwrap_or_default();
-            if buf.len() < want {
-                // Zeroing happens only when a buffer first grows.
-                buf.resize(want, 0);
-            }
-            let start = self.carry.len();
-            buf[..start].copy_from_slice(&self.carry);
+            // A pooled buffer too small for this block is dropped.
+            let mut buf = match self.pool.pop() {
+                Some(b) if b.capacity() >= want => b,
+                _ => Buf::with_capacity(want),
+            };
+            buf.clear();
+            buf.extend_from_slice(&self.carry);
             self.carry.clear();
-            let mut filled = start;
-            while filled < want {
-                match read_some(&mut self.reader, &mut buf[filled..want]) {
+            while buf.len() < want {
+                match read_some(&mut self.reader, buf.spare(want)) {
                     Ok(0) => {
                         self.eof = true;
                         break;
                     }
-                    Ok(n) => filled += n,
+                    Ok(n) => buf.filled(n),
                     // A truncated or corrupt stream: hand out the whole lines
                     // read so far; the error follows at the line it broke.
-                    Err(e) => match memchr::memrchr(b'\n', &buf[..filled]) {
+                    Err(e) => match memchr::memrchr(b'\n', &buf) {
                         Some(pos) => {
                             self.failed = Some(e);
                             buf.truncate(pos + 1);
@@ -517,7 +516,6 @@ impl<R: Read> Blocks<R> {
                     },
                 }
             }
-            buf.truncate(filled);
             match memchr::memrchr(b'\n', &buf) {
                 Some(pos) => {
                     // At end of input the last line may lack its newline: keep it in this block.
@@ -532,10 +530,10 @@ impl<R: Read> Blocks<R> {
                     let n = if self.eof {
                         buf.len() as u64
                     } else {
-                        self.carry = buf;
+                        self.carry = buf.to_vec();
                         self.skip_line()?
                     };
-                    return Ok(Some(self.emit(Vec::new(), Some(n))));
+                    return Ok(Some(self.emit(Buf::default(), Some(n))));
                 }
                 None if self.eof => return Ok(Some(self.emit(buf, None))),
                 None => {
@@ -566,7 +564,10 @@ pub fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
 }
 
+mod buf;
 pub mod parquet;
+
+pub use buf::Buf;
 
 #[cfg(test)]
 mod tests;

@@ -29,7 +29,7 @@ fn whole_lines_before_a_read_error_come_out_first() {
     };
     let mut b = Blocks::new(r, 0, DEFAULT_MAX_LINE);
     let first = b.next_block().unwrap().unwrap();
-    assert_eq!(first.data, b"one\ntwo\n");
+    assert_eq!(&first.data[..], b"one\ntwo\n");
     let e = b.next_block().unwrap_err();
     assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
 }
@@ -48,7 +48,7 @@ fn a_read_error_before_any_whole_line_is_an_error_at_once() {
 fn the_last_line_may_lack_its_newline() {
     let mut b = Blocks::new(&b"a\nb"[..], 0, DEFAULT_MAX_LINE);
     let block = b.next_block().unwrap().unwrap();
-    assert_eq!(block.data, b"a\nb");
+    assert_eq!(&block.data[..], b"a\nb");
     assert!(block.first);
     assert!(b.next_block().unwrap().is_none());
 }

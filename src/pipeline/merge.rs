@@ -30,7 +30,7 @@ pub(super) struct Merger<'e> {
     pub(super) current: Option<usize>,
     pub(super) offset: u64,
     /// Spent block buffers go back to the reader.
-    pub(super) recycle: SyncSender<Vec<u8>>,
+    pub(super) recycle: SyncSender<crate::input::Buf>,
     /// Records of record dialects, grouped into turns across units and sources.
     pub(super) assembly: Assembly,
     /// Groups closed while absorbing the current unit, assembled after it.

@@ -269,7 +269,7 @@ where
         let (work_tx, work_rx) = sync_channel::<Work>(threads);
         let (done_tx, done_rx) = sync_channel::<DoneMsg<A>>(window);
         let (permit_tx, permit_rx) = sync_channel::<()>(window);
-        let (recycle_tx, recycle_rx) = sync_channel::<Vec<u8>>(window);
+        let (recycle_tx, recycle_rx) = sync_channel::<input::Buf>(window);
         for _ in 0..window {
             permit_tx.send(()).expect("receiver is alive");
         }
@@ -316,7 +316,7 @@ fn read_all(
     counter: Arc<AtomicU64>,
     tx: SyncSender<Work>,
     permits: Receiver<()>,
-    recycle: Receiver<Vec<u8>>,
+    recycle: Receiver<input::Buf>,
 ) {
     let mut seq = 0u64;
     let mut pool = Vec::new();
@@ -415,7 +415,7 @@ fn read_all(
             } else {
                 let mut block = input::Block {
                     source: i,
-                    data,
+                    data: data.into(),
                     first: true,
                     oversized: None,
                     notes,

@@ -14,7 +14,7 @@ fn block(lines: &[String]) -> Unit {
     Unit::Lines(
         Block {
             source: 0,
-            data: (lines.join("\n") + "\n").into_bytes(),
+            data: (lines.join("\n") + "\n").into_bytes().into(),
             first: true,
             oversized: None,
             notes: Vec::new(),
