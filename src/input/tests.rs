@@ -88,3 +88,94 @@ fn symlink_loops_in_a_directory_are_walked_once() {
         [PathBuf::from("a.jsonl"), PathBuf::from("sub/b.jsonl")]
     );
 }
+
+/// Gives at most `step` bytes a read.
+struct Chunked<'a> {
+    data: &'a [u8],
+    step: usize,
+}
+
+impl Read for Chunked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(self.data.len()).min(self.step);
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// Blocks hold whole lines and give back the input byte for byte, with
+/// lines longer than the first blocks and than a full block (the buffer
+/// grows past [`BLOCK_SIZE`]), whether buffers come back to the pool or not.
+#[test]
+fn blocks_cut_any_line_lengths_into_whole_lines() {
+    let mut input = Vec::new();
+    for (i, len) in [10, 70_000, 5, 300_000, 3, BLOCK_SIZE + 123, 7, 1_500_000]
+        .into_iter()
+        .chain((0..40_000).map(|i| 40 + i % 300))
+        .enumerate()
+    {
+        input.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, len));
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"last line without newline");
+    for recycle in [false, true] {
+        let mut b = Blocks::new(
+            Chunked {
+                data: &input,
+                step: 777_777,
+            },
+            0,
+            DEFAULT_MAX_LINE,
+        );
+        let mut out = Vec::new();
+        let mut blocks = 0;
+        while let Some(block) = b.next_block().unwrap() {
+            assert!(block.oversized.is_none());
+            assert_eq!(block.first, blocks == 0);
+            out.extend_from_slice(&block.data);
+            if out.len() < input.len() {
+                assert!(block.data.ends_with(b"\n"), "block {blocks} cuts a line");
+            }
+            if recycle {
+                b.pool.push(block.data);
+            }
+            blocks += 1;
+        }
+        assert!(blocks > 4, "{blocks} blocks");
+        assert!(out == input, "recycle {recycle}: the blocks differ from the input");
+    }
+}
+
+/// A line that outgrows the limit before its newline is read stands as
+/// one block of its length, with no bytes; the lines around it are read
+/// whole. (A shorter line over the limit is read, and the worker rejects it.)
+#[test]
+fn a_line_over_the_limit_is_skipped_as_one_block() {
+    let mut input = b"short\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', 2_000_000));
+    input.extend_from_slice(b"\nafter\n");
+    let mut b = Blocks::new(
+        Chunked {
+            data: &input,
+            step: 4096,
+        },
+        0,
+        100_000,
+    );
+    let (mut lines, mut over) = (Vec::new(), Vec::new());
+    while let Some(block) = b.next_block().unwrap() {
+        match block.oversized {
+            Some(n) => over.push((block.data.len(), n)),
+            None => lines.extend(
+                block
+                    .data
+                    .split(|&c| c == b'\n')
+                    .filter(|l| !l.is_empty())
+                    .map(|l| String::from_utf8_lossy(&l[..l.len().min(20)]).into_owned()),
+            ),
+        }
+    }
+    assert_eq!(lines, ["short", "after"]);
+    assert_eq!(over, [(0, 2_000_000)]);
+}
