@@ -143,7 +143,10 @@ fn blocks_cut_any_line_lengths_into_whole_lines() {
             blocks += 1;
         }
         assert!(blocks > 4, "{blocks} blocks");
-        assert!(out == input, "recycle {recycle}: the blocks differ from the input");
+        assert!(
+            out == input,
+            "recycle {recycle}: the blocks differ from the input"
+        );
     }
 }
 
