@@ -5,9 +5,9 @@
 //! the mapping over zeroed, so no pass zeroes a fresh buffer here; and from
 //! [`HUGE`] up the mapping is advised to be backed by transparent huge pages
 //! (`MADV_HUGEPAGE`, Linux), so filling a 4 MiB buffer the first time takes
-//! two page faults instead of 1,024 (a run took 8,200 page faults, most of
+//! two page faults instead of 1,024 (a run took 8,179 page faults, most of
 //! them the first touch of its five or six block buffers; with huge pages,
-//! 2,700, and 5–9 % less CPU). Peak RSS does not change: a full block uses
+//! 3,122, and 6 % less CPU). Peak RSS does not change: a full block uses
 //! all of its pages either way. Where mapping fails, and for bytes that come
 //! from elsewhere (a JSON array cut into lines, tests), the buffer is a
 //! vector.
