@@ -370,6 +370,89 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A key of a JSON object with the first byte of its value.
+pub type KeyByte<'a> = (&'a str, u8);
+
+/// The keys of the JSON object `line`, each with the first byte of its
+/// value, and the same of the object under the key `nested` (when that
+/// value is an object); the last of a repeated key wins, as in a map.
+/// Each list is sorted by key. What serde_json reads into a map of raw
+/// values, read in one pass without decoding a string; `None` when the
+/// line is not one object, and also when a key holds an escape or the
+/// nesting goes deeper than [`MAX_DEPTH`] (the caller asks serde_json then).
+pub(crate) fn object_keys<'a>(
+    line: &'a str,
+    nested: &str,
+) -> Option<(Vec<KeyByte<'a>>, Vec<KeyByte<'a>>)> {
+    let mut p = Cursor::new(line);
+    p.ws();
+    let mut inner = None;
+    let top = p.keys(|p, key, first| {
+        if key != nested {
+            return p.skip(1);
+        }
+        // A repeated key: only its last value counts.
+        inner = None;
+        if first != b'{' {
+            return p.skip(1);
+        }
+        inner = Some(p.keys(|p, _, _| p.skip(2))?);
+        Some(())
+    })?;
+    p.ws();
+    (p.i == p.b.len()).then(|| (top, inner.unwrap_or_default()))
+}
+
+impl<'a> Cursor<'a> {
+    /// The object at the cursor: its keys (no escapes) with their values'
+    /// first bytes, sorted, the last of a repeated key kept; `value` steps
+    /// over each value.
+    fn keys(
+        &mut self,
+        mut value: impl FnMut(&mut Self, &'a str, u8) -> Option<()>,
+    ) -> Option<Vec<KeyByte<'a>>> {
+        self.eat(b'{')?;
+        let mut out: Vec<KeyByte<'a>> = Vec::new();
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(out);
+        }
+        loop {
+            self.eat(b'"')?;
+            let start = self.i;
+            if self.string()? {
+                return None;
+            }
+            let key = &self.s[start..self.i - 1];
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            let first = self.peek()?;
+            value(self, key, first)?;
+            out.push((key, first));
+            self.ws();
+            match self.peek()? {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b'}' => {
+                    self.i += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        // A stable sort keeps repeats in input order: the last one stays.
+        out.sort_by(|a, b| a.0.cmp(b.0));
+        out.reverse();
+        out.dedup_by(|a, b| a.0 == b.0);
+        out.reverse();
+        Some(out)
+    }
+}
+
 /// A number [`Cursor::plain_number`] read: as serde_json reads it (an
 /// integer as `u64`, a decimal as the same `f64`).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -15,6 +15,7 @@ pub mod short_id;
 pub mod spans;
 
 pub use assembly::{Assembly, Group};
+pub(crate) use cursor::object_keys;
 pub use short_id::ShortId;
 
 use crate::markers::{Grammar, Preset};

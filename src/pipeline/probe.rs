@@ -179,7 +179,22 @@ pub struct Keys<'a> {
 
 impl<'a> Keys<'a> {
     /// Lists the keys of a JSON object line; None when it is not one.
+    /// Read in one pass by the byte cursor; serde_json reads the lines it
+    /// declines (an escaped key, deep nesting, invalid JSON).
     pub fn of(line: &'a str) -> Option<Keys<'a>> {
+        if let Some((top, grounding)) = crate::dialect::object_keys(line, "grounding") {
+            let borrowed =
+                |v: Vec<(&'a str, u8)>| v.into_iter().map(|(k, b)| (Cow::Borrowed(k), b)).collect();
+            return Some(Keys {
+                top: borrowed(top),
+                grounding: borrowed(grounding),
+            });
+        }
+        Self::of_serde(line)
+    }
+
+    /// [`Keys::of`] by serde_json: the reference reader.
+    fn of_serde(line: &'a str) -> Option<Keys<'a>> {
         let top: HashMap<Cow<'a, str>, &'a RawValue> = serde_json::from_str(line).ok()?;
         let first = |v: &RawValue| v.get().as_bytes().first().copied().unwrap_or(b'n');
         let grounding = top
@@ -481,6 +496,77 @@ mod tests {
         assert_eq!(w.count("near_miss_field", "reply"), 2);
         let msg = &w.iter().find(|w| w.subject == "reply").unwrap().message;
         assert!(msg.contains("--map reply=/answer"), "{msg}");
+    }
+
+    /// The one-pass key lister reads what serde_json's map reads, on lines
+    /// of every shape the probe meets and on every one-byte edit of them
+    /// (a byte dropped, or one of the bytes JSON cares about put in).
+    #[test]
+    fn keys_read_in_one_pass_as_serde_json_reads_them() {
+        let lines = [
+            r#"{"turn_id":"t1","agent_id":"a","reply":"see [KB-1]","grounding":{"chunks":[{"chunk_id":"c","score":0.5}],"citations":[{"index":1}]},"latency_ms":12}"#,
+            r#" { "answer" : "y" , "grounding" : { "chunks" : [ ] , "model" : null } , "n" : -1.5e3 } "#,
+            r#"{"grounding":{"a":1},"grounding":null,"x":true}"#,
+            r#"{"grounding":[1],"grounding":{"b":"\u00e9","b":[{}]},"k":"v"}"#,
+            r#"{"esc\u0061ped":1,"grounding":{"k":2}}"#,
+            r#"{"deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#,
+            r#"{"s":"\ud800","big":1e400,"f":false,"e":{}}"#,
+            "{}",
+            "[]",
+        ];
+        let mut texts: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for line in &lines[..4] {
+            let b = line.as_bytes();
+            for i in 0..=b.len() {
+                if i < b.len() {
+                    let mut t = b.to_vec();
+                    t.remove(i);
+                    texts.extend(String::from_utf8(t).ok());
+                }
+                for c in [
+                    b'"', b'\\', b'{', b'}', b'[', b']', b',', b':', b' ', b'0', b'n',
+                ] {
+                    let mut t = b.to_vec();
+                    t.insert(i, c);
+                    texts.extend(String::from_utf8(t).ok());
+                }
+            }
+        }
+        type Listed = Vec<(String, u8)>;
+        fn pairs(k: Keys<'_>) -> (Listed, Listed) {
+            let own = |v: Vec<(Cow<'_, str>, u8)>| {
+                v.into_iter().map(|(k, b)| (k.into_owned(), b)).collect()
+            };
+            (own(k.top), own(k.grounding))
+        }
+        // Real answers, where `../shared` is beside the repository.
+        let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realdata");
+        match std::fs::read_dir(&real) {
+            Ok(dirs) => {
+                for dir in dirs.flatten() {
+                    for file in std::fs::read_dir(dir.path())
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                    {
+                        if file.path().extension().is_some_and(|e| e == "jsonl") {
+                            let text = std::fs::read_to_string(file.path()).unwrap();
+                            texts.extend(text.lines().take(300).map(str::to_owned));
+                        }
+                    }
+                }
+            }
+            Err(_) => eprintln!("skipped the real answers: {} is absent", real.display()),
+        }
+        let mut one_pass = 0;
+        for t in &texts {
+            one_pass += usize::from(crate::dialect::object_keys(t, "grounding").is_some());
+            assert_eq!(Keys::of(t).map(pairs), Keys::of_serde(t).map(pairs), "{t}");
+        }
+        // Most texts are read by the cursor, not handed back to serde_json.
+        assert!(one_pass * 4 > texts.len(), "{one_pass} of {}", texts.len());
+        assert!(crate::dialect::object_keys(lines[0], "grounding").is_some());
+        assert!(crate::dialect::object_keys(lines[4], "grounding").is_none());
     }
 
     #[test]
