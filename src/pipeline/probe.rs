@@ -13,9 +13,9 @@
 //! depends only on the input and its block cuts, never on the thread count.
 //! Nothing here prints.
 
-use crate::markers::{Grammar, MarkerKind, Preset};
+use crate::markers::{Grammar, Marker, MarkerKind, Preset};
 use crate::messages::Warnings;
-use crate::model::{Answer, Turn, Unobserved};
+use crate::model::{Answer, Reply, Turn, Unobserved};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -290,29 +290,55 @@ impl TurnProbe {
         }
         if let (true, Answer::Reply(r)) = (sample, &turn.answer) {
             p.sampled = true;
-            let text = r.decoded();
-            for (i, preset) in PRESETS.iter().enumerate() {
-                let (any, cited) = scan(&Grammar::Preset(*preset), &text, turn);
-                p.found |= u16::from(any) << i | u16::from(cited) << (5 + i);
-            }
-            p.chosen = scan(chosen, &text, turn).0;
+            // The reply as it stands in the line while no escape in it can
+            // change a marker (as the grader scans it), else decoded.
+            let raw = match r {
+                Reply::Json(raw) => Some(&raw[1..raw.len() - 1]),
+                Reply::Text(_) => None,
+            };
+            let (found, first) = raw
+                .and_then(|inner| scan_all(chosen, |g, f| g.scan_raw(inner, &turn.chunks, f)))
+                .unwrap_or_else(|| {
+                    let text = r.decoded();
+                    scan_all(chosen, |g, f| {
+                        g.scan(&text, &turn.chunks, f);
+                        true
+                    })
+                    .expect("a decoded scan always completes")
+                });
+            p.found = found;
+            p.chosen = first;
         }
         p
     }
 }
 
-/// (any well-formed marker, any marker in range).
-fn scan(g: &Grammar, text: &str, turn: &Turn<'_>) -> (bool, bool) {
-    let (mut any, mut cited) = (false, false);
-    g.scan(text, &turn.chunks, &mut |m| match m.kind {
-        MarkerKind::Cited(_) => {
-            any = true;
-            cited = true;
-        }
-        MarkerKind::OutOfRange => any = true,
-        MarkerKind::Malformed => {}
-    });
-    (any, cited)
+/// Scans with every preset, then with the chosen grammar, through `scan`
+/// (false: that scan could not complete); the presets' bits (any
+/// well-formed marker, any in range) and whether the chosen grammar found
+/// a well-formed marker.
+fn scan_all(
+    chosen: &Grammar,
+    scan: impl Fn(&Grammar, &mut dyn FnMut(Marker)) -> bool,
+) -> Option<(u16, bool)> {
+    let look = |g: &Grammar| -> Option<(bool, bool)> {
+        let (mut any, mut cited) = (false, false);
+        let done = scan(g, &mut |m: Marker| match m.kind {
+            MarkerKind::Cited(_) => {
+                any = true;
+                cited = true;
+            }
+            MarkerKind::OutOfRange => any = true,
+            MarkerKind::Malformed => {}
+        });
+        done.then_some((any, cited))
+    };
+    let mut found = 0u16;
+    for (i, preset) in PRESETS.iter().enumerate() {
+        let (any, cited) = look(&Grammar::Preset(*preset))?;
+        found |= u16::from(any) << i | u16::from(cited) << (5 + i);
+    }
+    Some((found, look(chosen)?.0))
 }
 
 /// Run-wide counts for the misread heuristics. Merged in input order.
@@ -567,6 +593,75 @@ mod tests {
         assert!(one_pass * 4 > texts.len(), "{one_pass} of {}", texts.len());
         assert!(crate::dialect::object_keys(lines[0], "grounding").is_some());
         assert!(crate::dialect::object_keys(lines[4], "grounding").is_none());
+    }
+
+    /// A sampled reply scanned as it stands in the line finds what the
+    /// decoded reply gives, whenever that scan completes.
+    #[test]
+    fn raw_replies_probe_as_decoded_ones() {
+        use crate::model::{Chunk, Id};
+        let chunks: Vec<Chunk<'static>> = ["a", "b", "c"]
+            .iter()
+            .enumerate()
+            .map(|(i, id)| Chunk {
+                index: i as u32 + 1,
+                document_id: None,
+                chunk_id: Some(Id::string(*id)),
+                score: None,
+            })
+            .collect();
+        let pieces = [
+            "[KB-1]",
+            "[1]",
+            "[1, 2]",
+            "[doc2]",
+            "[^1]",
+            "[a]",
+            "[b]",
+            "[KB-9]",
+            r"\u005bKB-1]",
+            r"[KB\u002d1]",
+            r"[KB-1\u005d",
+            r"\n",
+            r#"\""#,
+            r"\\",
+            r"\/",
+            "[",
+            "]",
+            "KB-3",
+            " ",
+            r"\u00e9",
+            "x",
+        ];
+        let (mut completed, mut declined) = (0, 0);
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let raw = format!("{a}{b}{c}");
+                    let Ok(text) = serde_json::from_str::<String>(&format!("\"{raw}\"")) else {
+                        continue;
+                    };
+                    for chosen in PRESETS.iter().map(|p| Grammar::Preset(*p)) {
+                        let decoded = scan_all(&chosen, |g, f| {
+                            g.scan(&text, &chunks, f);
+                            true
+                        });
+                        match scan_all(&chosen, |g, f| g.scan_raw(&raw, &chunks, f)) {
+                            Some(found) => {
+                                completed += 1;
+                                assert_eq!(Some(found), decoded, "{raw}");
+                            }
+                            None => declined += 1,
+                        }
+                    }
+                }
+            }
+        }
+        // Both ways are taken: the pieces hold escapes that matter and not.
+        assert!(
+            completed > 1000 && declined > 1000,
+            "{completed} completed, {declined} declined"
+        );
     }
 
     #[test]
