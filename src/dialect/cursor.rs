@@ -78,20 +78,21 @@ impl<'a> Cursor<'a> {
     pub(in crate::dialect) fn members(
         &mut self,
         seen: &mut u32,
-        mut member: impl FnMut(&mut Self, &[u8]) -> Option<u32>,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<u32>,
     ) -> Option<()> {
         self.ws();
         if self.peek()? == b'}' {
             self.i += 1;
             return Some(());
         }
+        let b = self.b;
         loop {
             self.eat(b'"')?;
             let start = self.i;
             if self.string()? {
                 return None;
             }
-            let key = &self.b[start..self.i - 1];
+            let key = &b[start..self.i - 1];
             self.ws();
             self.eat(b':')?;
             self.ws();
@@ -413,37 +414,17 @@ impl<'a> Cursor<'a> {
     ) -> Option<Vec<KeyByte<'a>>> {
         self.eat(b'{')?;
         let mut out: Vec<KeyByte<'a>> = Vec::new();
-        self.ws();
-        if self.peek()? == b'}' {
-            self.i += 1;
-            return Some(out);
-        }
-        loop {
-            self.eat(b'"')?;
-            let start = self.i;
-            if self.string()? {
-                return None;
-            }
-            let key = &self.s[start..self.i - 1];
-            self.ws();
-            self.eat(b':')?;
-            self.ws();
-            let first = self.peek()?;
-            value(self, key, first)?;
+        let (s, base) = (self.s, self.b.as_ptr() as usize);
+        self.members(&mut 0, |p, key| {
+            // The key as text: its place in the line (no escape in it, so
+            // its ends are character boundaries).
+            let at = key.as_ptr() as usize - base;
+            let key = &s[at..at + key.len()];
+            let first = p.peek()?;
+            value(p, key, first)?;
             out.push((key, first));
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
-                b'}' => {
-                    self.i += 1;
-                    break;
-                }
-                _ => return None,
-            }
-        }
+            Some(0)
+        })?;
         // A stable sort keeps repeats in input order: the last one stays.
         out.sort_by(|a, b| a.0.cmp(b.0));
         out.reverse();
