@@ -425,11 +425,15 @@ impl<'a> Cursor<'a> {
             out.push((key, first));
             Some(0)
         })?;
-        // A stable sort keeps repeats in input order: the last one stays.
+        // A stable sort keeps repeats in input order; the last one stays.
         out.sort_by(|a, b| a.0.cmp(b.0));
-        out.reverse();
-        out.dedup_by(|a, b| a.0 == b.0);
-        out.reverse();
+        out.dedup_by(|later, kept| {
+            let repeat = later.0 == kept.0;
+            if repeat {
+                *kept = *later;
+            }
+            repeat
+        });
         Some(out)
     }
 }
