@@ -5,26 +5,33 @@
 //! `unsafe`; eight-byte words (SWAR) on other targets.
 
 /// The position of the first `"`, `\\` or control character in `b` at or
-/// after `i`: what ends a JSON string's plain run. Sixteen bytes at a time,
-/// thirty-two once a string is long, then eight, then one at a time in the
-/// last bytes of the line.
+/// after `i`: what ends a JSON string's plain run. Sixteen bytes twice
+/// first (keys, ids and short values end there), then sixty-four at a time
+/// with one test per step (a long reply), then sixteen to find the byte,
+/// then eight, then one at a time in the last bytes of the line.
 #[inline]
 pub fn json_stop(b: &[u8], mut i: usize) -> Option<usize> {
-    // Keys and short values end within the first sixteen bytes.
-    if let Some(w) = b.get(i..i + 16) {
+    for _ in 0..2 {
+        if let Some(w) = b.get(i..i + 16) {
+            let m = json_mask16(w.try_into().expect("16 bytes"));
+            if m != 0 {
+                return Some(i + m.trailing_zeros() as usize);
+            }
+            i += 16;
+        }
+    }
+    while let Some(w) = b.get(i..i + 64) {
+        if !plain64(w.try_into().expect("64 bytes")) {
+            break;
+        }
+        i += 64;
+    }
+    while let Some(w) = b.get(i..i + 16) {
         let m = json_mask16(w.try_into().expect("16 bytes"));
         if m != 0 {
             return Some(i + m.trailing_zeros() as usize);
         }
         i += 16;
-    }
-    while let Some(w) = b.get(i..i + 32) {
-        let m = json_mask16(w[..16].try_into().expect("16 bytes"))
-            | json_mask16(w[16..].try_into().expect("16 bytes")) << 16;
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize);
-        }
-        i += 32;
     }
     // The last bytes of the line, eight at a time, then one at a time.
     while let Some(w) = b.get(i..i + 8) {
@@ -40,16 +47,15 @@ pub fn json_stop(b: &[u8], mut i: usize) -> Option<usize> {
         .map(|p| i + p)
 }
 
-/// The closing quote of a string at `i` (past its opening quote) when it
-/// is the first quote, backslash or control character among the sixteen
-/// bytes at `i`: keys and short values end so, and the check is small
-/// enough to sit in every caller, ahead of [`json_stop`]'s loop.
+/// The first quote, backslash or control character among the sixteen bytes
+/// at `i` (`Some(None)` when they hold none; `None` when fewer than sixteen
+/// bytes are left): keys and short values end within them, and the check is
+/// small enough to sit in every caller, ahead of [`json_stop`]'s loop.
 #[inline(always)]
-pub fn quote_within16(b: &[u8], i: usize) -> Option<usize> {
+pub fn stop_within16(b: &[u8], i: usize) -> Option<Option<usize>> {
     let w = b.get(i..i + 16)?;
     let m = json_mask16(w.try_into().expect("16 bytes"));
-    let j = m.trailing_zeros() as usize;
-    (m != 0 && w[j] == b'"').then_some(i + j)
+    Some((m != 0).then(|| i + m.trailing_zeros() as usize))
 }
 
 /// Bit `k` set when byte `k` of `w` is a quote, a backslash or a control
@@ -57,16 +63,53 @@ pub fn quote_within16(b: &[u8], i: usize) -> Option<usize> {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn json_mask16(w: &[u8; 16]) -> u32 {
+    safe_arch::move_mask_i8_m128i(json_bytes16(w)) as u32
+}
+
+/// The bytes of `w` that are a quote, a backslash or a control character,
+/// as all-ones lanes. `x ^ 2` maps the quote (0x22) to 0x20 and keeps the
+/// control characters within 0x00..=0x1f, and no other byte lands at or
+/// below 0x20; flipping the top bit as well (`x ^ 0x82`) turns that
+/// unsigned test into SSE2's signed compare: one compare finds both.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn json_bytes16(w: &[u8; 16]) -> safe_arch::m128i {
     use safe_arch::{
-        bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, min_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i,
+        bitor_m128i, bitxor_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i,
+        load_unaligned_m128i, set_splat_i8_m128i,
     };
     let x = load_unaligned_m128i(w);
-    let quote = cmp_eq_mask_i8_m128i(x, set_splat_i8_m128i(b'"' as i8));
+    let y = bitxor_m128i(x, set_splat_i8_m128i(0x82_u8 as i8));
+    // Signed `y < 0x21 ^ 0x80`, which is unsigned `x ^ 2 <= 0x20`.
+    let quote_or_control = cmp_gt_mask_i8_m128i(set_splat_i8_m128i((0x21 ^ 0x80_u8) as i8), y);
     let backslash = cmp_eq_mask_i8_m128i(x, set_splat_i8_m128i(b'\\' as i8));
-    // Unsigned `x <= 0x1f`: the smaller of the two is `x` itself.
-    let control = cmp_eq_mask_i8_m128i(min_u8_m128i(x, set_splat_i8_m128i(0x1f)), x);
-    move_mask_i8_m128i(bitor_m128i(bitor_m128i(quote, backslash), control)) as u32
+    bitor_m128i(quote_or_control, backslash)
+}
+
+/// Whether none of the sixty-four bytes of `w` is a quote, a backslash or
+/// a control character: the four lanes' flags merged, one test.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn plain64(w: &[u8; 64]) -> bool {
+    use safe_arch::{bitor_m128i, move_mask_i8_m128i};
+    let lane = |k: usize| json_bytes16(w[16 * k..16 * k + 16].try_into().expect("16 bytes"));
+    let any = bitor_m128i(bitor_m128i(lane(0), lane(1)), bitor_m128i(lane(2), lane(3)));
+    move_mask_i8_m128i(any) == 0
+}
+
+/// [`plain64`] on any other target.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+fn plain64(w: &[u8; 64]) -> bool {
+    plain64_by_words(w)
+}
+
+/// [`plain64`] by eight-byte words ([`special`]).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+#[inline(always)]
+fn plain64_by_words(w: &[u8; 64]) -> bool {
+    w.chunks_exact(8)
+        .all(|c| special(u64::from_le_bytes(c.try_into().expect("8 bytes"))) == 0)
 }
 
 /// [`json_mask16`] on any other target.
@@ -148,13 +191,13 @@ mod tests {
         (i..b.len()).find(|&k| matches!(b[k], b'"' | b'\\' | 0..=0x1f))
     }
 
-    /// `json_stop` stops where the byte search does, and `quote_within16`
-    /// finds exactly the stops that are a quote within sixteen bytes.
+    /// `json_stop` stops where the byte search does, and `stop_within16`
+    /// finds exactly the stops within sixteen bytes.
     fn agree(b: &[u8], start: usize) {
         let stop = reference(b, start);
         assert_eq!(json_stop(b, start), stop, "{b:?} {start}");
-        let quote = stop.filter(|&j| start + 16 <= b.len() && j < start + 16 && b[j] == b'"');
-        assert_eq!(quote_within16(b, start), quote, "{b:?} {start}");
+        let within = (start + 16 <= b.len()).then(|| stop.filter(|&j| j < start + 16));
+        assert_eq!(stop_within16(b, start), within, "{b:?} {start}");
     }
 
     #[test]
@@ -210,6 +253,48 @@ mod tests {
             assert_eq!(a == 0, b == 0, "{w:?}");
             if a != 0 {
                 assert_eq!(a.trailing_zeros(), b.trailing_zeros(), "{w:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_byte_value_is_flagged_as_the_classes_say() {
+        // Each byte value at each of the sixty-four places of a plain run:
+        // the vector tests (the quote found by one compare with the control
+        // characters) and the portable ones flag exactly the three classes.
+        for c in 0..=255u8 {
+            let flagged = c == b'"' || c == b'\\' || c < 0x20;
+            for at in 0..64 {
+                let mut w = [b'a'; 64];
+                w[at] = c;
+                assert_eq!(!plain64(&w), flagged, "byte {c:#04x} at {at}");
+                assert_eq!(!plain64_by_words(&w), flagged, "byte {c:#04x} at {at}");
+                let lane: &[u8; 16] = w[at / 16 * 16..at / 16 * 16 + 16].try_into().unwrap();
+                assert_eq!(json_mask16(lane) != 0, flagged, "byte {c:#04x} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_runs_stop_where_a_byte_at_a_time_search_does() {
+        // Past the sixty-four-byte steps: runs up to 400 bytes, the stop (or
+        // none) at every place, from a few starts.
+        let stops = [b'"', b'\\', 0x00, 0x1f, 0x0a];
+        for len in [
+            63, 64, 65, 79, 80, 81, 95, 96, 97, 143, 144, 145, 200, 272, 399, 400,
+        ] {
+            let plain: Vec<u8> = (0..len)
+                .map(|k| [b'a', b' ', 0xc3, b'[', 0x7f][k % 5])
+                .collect();
+            for start in [0, 1, 15, 16, 17, 63] {
+                agree(&plain, start.min(len));
+            }
+            for at in 0..len {
+                let mut s = plain.clone();
+                s[at] = stops[at % stops.len()];
+                for start in [0, 1, 16, at.saturating_sub(64), at] {
+                    agree(&s, start);
+                }
             }
         }
     }

@@ -121,18 +121,24 @@ impl<'a> Cursor<'a> {
     /// steps past the closing quote. True when it holds an escape.
     #[inline(always)]
     pub(in crate::dialect) fn string(&mut self) -> Option<bool> {
-        if let Some(q) = crate::bytes::quote_within16(self.b, self.i) {
-            self.i = q + 1;
-            return Some(false);
-        }
-        self.string_rest()
+        let from = match crate::bytes::stop_within16(self.b, self.i) {
+            Some(Some(q)) if self.b.get(q) == Some(&b'"') => {
+                self.i = q + 1;
+                return Some(false);
+            }
+            Some(Some(stop)) => stop,
+            // Sixteen plain bytes: the search goes on past them.
+            Some(None) => self.i + 16,
+            None => self.i,
+        };
+        self.string_rest(from)
     }
 
-    /// [`Cursor::string`] past its first sixteen bytes, or with an escape
-    /// or a control character among them.
-    fn string_rest(&mut self) -> Option<bool> {
+    /// [`Cursor::string`] from `from` on (past its first sixteen bytes, or
+    /// at an escape or a control character among them).
+    fn string_rest(&mut self, from: usize) -> Option<bool> {
         let b = self.b;
-        let mut i = self.i;
+        let mut i = from;
         let mut escaped = false;
         loop {
             i = crate::bytes::json_stop(b, i).unwrap_or(b.len());
