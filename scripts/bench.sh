@@ -4,8 +4,10 @@
 # From a fresh clone: builds --release (grounding-audit and the log generator
 # of benches/generate), generates a deterministic turn log under target/bench/
 # (reused when one with the same size, seed, agents and generator source
-# exists), then times with hyperfine (warm-up runs, then BENCH_RUNS runs each,
-# warm page cache):
+# exists), then times with hyperfine (warm page cache) in BENCH_ROUNDS
+# interleaved rounds: each round times every command below once more (a
+# warm-up run, then BENCH_RUNS runs), so a drift of the host over the minutes
+# of a run falls on every command alike instead of on whichever ran then:
 #   grounding-audit summary, check --min-rate 0.5 (skipped until they exist),
 #   report (one page), report --all --format csv  -- at --threads 1 and 2;
 #   summary again on the same log with every field renamed, read through
@@ -14,15 +16,17 @@
 #   timed inside Python) running two queries at 1 and 2 threads: the verdict
 #   counts only, and the equal work of `summary` (same fields, per agent per
 #   UTC day; see scripts/bench-duckdb.py).
-# It prints a Markdown table built from hyperfine's --export-json (medians,
-# MB/s, ratios, user+sys CPU), checks that every tool agrees (verdict counts;
+# It prints a Markdown table built from hyperfine's --export-json (medians of
+# all BENCH_ROUNDS x BENCH_RUNS runs, MB/s, ratios, user+sys CPU; each target's
+# ratio also round by round), checks that every tool agrees (verdict counts;
 # DuckDB's equal-work query against `summary --format json` per agent and
 # per agent and day), and measures peak RSS with /usr/bin/time -v.
 #
 # Environment (all optional):
 #   BENCH_MB=500          size of the timed log in MB (10^6 bytes); BENCH_MB=50 for a quick run
-#   BENCH_RUNS=5          timed runs per command; the table shows medians
-#   BENCH_WARMUP=1        untimed runs before them
+#   BENCH_ROUNDS=3        interleaved rounds over every command
+#   BENCH_RUNS=3          timed runs per command in each round; the table shows the medians of all
+#   BENCH_WARMUP=1        untimed runs before them, in each round
 #   BENCH_SEED=42         generator seed
 #   BENCH_AGENTS=12       generator agents
 #   BENCH_JQ_MB=50        jq is timed on the first ~N MB of the log and scaled
@@ -38,7 +42,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BENCH_MB=${BENCH_MB:-500}
-BENCH_RUNS=${BENCH_RUNS:-5}
+BENCH_ROUNDS=${BENCH_ROUNDS:-3}
+BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_WARMUP=${BENCH_WARMUP:-1}
 BENCH_SEED=${BENCH_SEED:-42}
 BENCH_AGENTS=${BENCH_AGENTS:-12}
@@ -183,9 +188,11 @@ fi
 
 # --- timing ------------------------------------------------------------------
 
-# Every row of the table is one hyperfine (or DuckDB) export in $HF, listed in
-# $RES as: NAME, THREADS, BYTES, highest allowed exit code, the export's path.
+# Every row of the table is one hyperfine (or DuckDB) export in $HF per round,
+# listed in $RES as: NAME, THREADS, BYTES, highest allowed exit code, the
+# export's path, the round.
 ROW=0
+ROUND=0
 # bench NAME THREADS BYTES ALLOWED_RC CMD...: times CMD with hyperfine.
 bench() {
     local name=$1 threads=$2 bytes=$3 allowed=$4
@@ -195,13 +202,13 @@ bench() {
     cmdline=$(printf '%q ' "$@")
     # `check` exits 1 when its gate fails; the exit codes are checked from the export.
     if ((allowed > 0)); then extra=(--ignore-failure); fi
-    say "   $name (threads $threads)"
+    say "   $name (threads $threads, round $ROUND)"
     if ! hyperfine --shell=none --style basic --warmup "$BENCH_WARMUP" --runs "$BENCH_RUNS" "${extra[@]}" \
         --export-json "$json" --command-name "$name" "${cmdline% }" >>"$LOG" 2>&1; then
         say "   $name (threads $threads) failed; see $LOG"
         return 0
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$threads" "$bytes" "$allowed" "$json" >>"$RES"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$threads" "$bytes" "$allowed" "$json" "$ROUND" >>"$RES"
 }
 jq_counts() { jq -n -c -f "$ROOT/scripts/bench-verdicts.jq" "$1"; }
 # duckdb QUERY THREADS: DuckDB's query, timed inside Python; its answer goes to $HF/duckdb-QUERY-THREADS.out.
@@ -209,13 +216,13 @@ duckdb_run() {
     local query=$1 threads=$2
     ROW=$((ROW + 1))
     local json=$HF/$ROW.json
-    say "   duckdb $query (threads $threads)"
+    say "   duckdb $query (threads $threads, round $ROUND)"
     if ! python3 "$ROOT/scripts/bench-duckdb.py" "$query" "$F" --threads "$threads" --runs "$BENCH_RUNS" \
         --warmup "$BENCH_WARMUP" --export-json "$json" >"$HF/duckdb-$query-$threads.out" 2>>"$LOG"; then
         say "   DuckDB $query (threads $threads) failed; see $LOG"
         return 0
     fi
-    printf '%s\t%s\t%s\t0\t%s\n' "$(export_name "$json")" "$threads" "$BYTES" "$json" >>"$RES"
+    printf '%s\t%s\t%s\t0\t%s\t%s\n' "$(export_name "$json")" "$threads" "$BYTES" "$json" "$ROUND" >>"$RES"
 }
 export_name() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["command"])' "$1"; }
 
@@ -223,28 +230,30 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 say "== warming the page cache (load average: $LOAD_BEFORE)"
 cat "$F" "$JQ_F" "$MAPPED_F" >/dev/null
 
-say "== timing: hyperfine, $BENCH_WARMUP warm-up + $BENCH_RUNS runs each"
-for t in 1 2; do
-    if [[ $HAVE_SUMMARY == 1 ]]; then
-        bench "grounding-audit summary" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary "$F"
-    fi
-    if [[ $HAVE_CHECK == 1 ]]; then
-        bench "grounding-audit check --min-rate 0.5" "$t" "$BYTES" 1 "$BIN" --quiet --threads "$t" check --min-rate 0.5 "$F"
-    fi
-    bench "grounding-audit summary --map-file (mapped log)" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary --map-file "$MAP_FILE" "$MAPPED_F"
-    bench "grounding-audit report" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report "$F"
-    bench "grounding-audit report --all --format csv" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report --all --format csv "$F"
-done
-bench "wc -l" 1 "$BYTES" 0 wc -l "$F"
-if [[ $HAVE_JQ == 1 ]]; then
-    bench "jq (one program per line)" 1 "$JQ_BYTES" 0 jq -n -c -f "$ROOT/scripts/bench-verdicts.jq" "$JQ_F"
-fi
-if [[ $HAVE_DUCKDB == 1 ]]; then
+say "== timing: $BENCH_ROUNDS interleaved rounds; in each, hyperfine, $BENCH_WARMUP warm-up + $BENCH_RUNS runs each"
+for ((ROUND = 1; ROUND <= BENCH_ROUNDS; ROUND++)); do
     for t in 1 2; do
-        duckdb_run verdicts "$t"
-        duckdb_run equal-work "$t"
+        if [[ $HAVE_SUMMARY == 1 ]]; then
+            bench "grounding-audit summary" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary "$F"
+        fi
+        if [[ $HAVE_CHECK == 1 ]]; then
+            bench "grounding-audit check --min-rate 0.5" "$t" "$BYTES" 1 "$BIN" --quiet --threads "$t" check --min-rate 0.5 "$F"
+        fi
+        bench "grounding-audit summary --map-file (mapped log)" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" summary --map-file "$MAP_FILE" "$MAPPED_F"
+        bench "grounding-audit report" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report "$F"
+        bench "grounding-audit report --all --format csv" "$t" "$BYTES" 0 "$BIN" --quiet --threads "$t" report --all --format csv "$F"
     done
-fi
+    bench "wc -l" 1 "$BYTES" 0 wc -l "$F"
+    if [[ $HAVE_JQ == 1 ]]; then
+        bench "jq (one program per line)" 1 "$JQ_BYTES" 0 jq -n -c -f "$ROOT/scripts/bench-verdicts.jq" "$JQ_F"
+    fi
+    if [[ $HAVE_DUCKDB == 1 ]]; then
+        for t in 1 2; do
+            duckdb_run verdicts "$t"
+            duckdb_run equal-work "$t"
+        done
+    fi
+done
 
 # --- agreement on verdict counts ---------------------------------------------
 
@@ -349,7 +358,7 @@ fi
 
 rc=0
 $UTIL table --results "$RES" --memory "$MEM" --agreement "$AGREE" --bytes "$BYTES" --lines "$LINES" \
-    --runs "$BENCH_RUNS" --warmup "$BENCH_WARMUP" --summary "$HAVE_SUMMARY" --check "$HAVE_CHECK" \
+    --rounds "$BENCH_ROUNDS" --runs "$BENCH_RUNS" --warmup "$BENCH_WARMUP" --summary "$HAVE_SUMMARY" --check "$HAVE_CHECK" \
     --log "$(basename "$F")" --load "$LOAD_BEFORE / $(cut -d' ' -f1-3 /proc/loadavg)" || rc=$?
 
 if [[ -n $OTLP_TABLE ]]; then
