@@ -12,12 +12,10 @@
 #[inline]
 pub fn json_stop(b: &[u8], mut i: usize) -> Option<usize> {
     for _ in 0..2 {
-        if let Some(w) = b.get(i..i + 16) {
-            let m = json_mask16(w.try_into().expect("16 bytes"));
-            if m != 0 {
-                return Some(i + m.trailing_zeros() as usize);
-            }
-            i += 16;
+        match stop_within16(b, i) {
+            Some(None) => i += 16,
+            Some(stop) => return stop,
+            None => break,
         }
     }
     while let Some(w) = b.get(i..i + 64) {
@@ -26,10 +24,9 @@ pub fn json_stop(b: &[u8], mut i: usize) -> Option<usize> {
         }
         i += 64;
     }
-    while let Some(w) = b.get(i..i + 16) {
-        let m = json_mask16(w.try_into().expect("16 bytes"));
-        if m != 0 {
-            return Some(i + m.trailing_zeros() as usize);
+    while let Some(within) = stop_within16(b, i) {
+        if within.is_some() {
+            return within;
         }
         i += 16;
     }
