@@ -247,13 +247,20 @@ def table(a):
         r = rows.get((name, threads))
         return r["mbps"] if r else None
 
+    def listed(values):
+        return f" (rounds: {', '.join(values)})" if a.rounds >= 2 and values else ""
+
     def by_round(name, threads, ref_name, ref_threads, fmt):
-        """The ratio of two rows round by round (each round's medians), when there are rounds to show."""
+        """The ratio of two rows round by round (each round's medians)."""
         r, ref = rows.get((name, threads)), rows.get((ref_name, ref_threads))
-        if not r or not ref or a.rounds < 2:
+        if not r or not ref:
             return ""
-        each = [fmt(r["rounds"][k] / ref["rounds"][k]) for k in sorted(r["rounds"]) if k in ref["rounds"]]
-        return f" (rounds: {', '.join(each)})"
+        return listed([fmt(r["rounds"][k] / ref["rounds"][k]) for k in sorted(r["rounds"]) if k in ref["rounds"]])
+
+    def mbps_by_round(name, threads):
+        """A row's MB/s round by round (each round's median)."""
+        r = rows.get((name, threads))
+        return listed([f"{v:.0f}" for _, v in sorted(r["rounds"].items())]) if r else ""
 
     def times(x):
         return f"{x:.2f}×"
@@ -282,16 +289,12 @@ def table(a):
             check(f"`{short}` ≥ 30% of `wc -l` (2 threads)", two / wc_mbps >= 0.30,
                   percent(two / wc_mbps) + by_round(n, 2, "wc -l", 1, percent))
         if one is not None:
-            each = ""
-            if a.rounds >= 2:
-                each = " (rounds: " + ", ".join(f"{v:.0f}" for _, v in sorted(rows[(n, 1)]["rounds"].items())) + ")"
-            check(f"`{short}` ≥ 800 MB/s on 1 thread", one >= 800, f"{one:.0f} MB/s{each} (`wc -l`: {wc_mbps or 0:.0f} MB/s)")
+            check(f"`{short}` ≥ 800 MB/s on 1 thread", one >= 800,
+                  f"{one:.0f} MB/s{mbps_by_round(n, 1)} (`wc -l`: {wc_mbps or 0:.0f} MB/s)")
     v = mbps("grounding-audit report --all --format csv", 2)
     if v is not None:
-        each = ""
-        if a.rounds >= 2:
-            each = " (rounds: " + ", ".join(f"{x:.0f}" for _, x in sorted(rows[("grounding-audit report --all --format csv", 2)]["rounds"].items())) + ")"
-        check("`report --all --format csv` ≥ 1 GB/s (2 threads)", v >= 1000, f"{v:.0f} MB/s{each}")
+        check("`report --all --format csv` ≥ 1 GB/s (2 threads)", v >= 1000,
+              f"{v:.0f} MB/s{mbps_by_round('grounding-audit report --all --format csv', 2)}")
     head = mbps(ref_name, 2)
     jq = next((r["mbps"] for (n, _), r in rows.items() if n.startswith("jq")), None)
     if head and jq:
