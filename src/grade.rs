@@ -67,9 +67,12 @@ pub fn tally(
         Answer::Reply(reply) => {
             let mut t = Tally::default();
             let raw = match reply {
-                crate::model::Reply::Json(raw) => {
-                    grammar.scan_raw(&raw[1..raw.len() - 1], chunks, &mut |m| t.add(m.kind, n))
-                }
+                crate::model::Reply::Json {
+                    raw,
+                    unicode_escape,
+                } => grammar.scan_raw(&raw[1..raw.len() - 1], *unicode_escape, chunks, &mut |m| {
+                    t.add(m.kind, n)
+                }),
                 crate::model::Reply::Text(_) => false,
             };
             if !raw {

@@ -145,8 +145,21 @@ impl Grammar {
     /// pass over the reply for both. False as soon as an escape could change
     /// a marker; `f` may then have seen some markers already, which the
     /// caller discards before it scans the decoded text.
-    pub fn scan_raw(&self, inner: &str, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) -> bool {
+    ///
+    /// `unicode_escape` says whether the literal holds a `\u` escape
+    /// ([`crate::model::has_unicode_escape`]; the reader that checked the
+    /// literal knows). With a preset that alone means decoding; without one,
+    /// every other escape can only matter inside a run's window, so the scan
+    /// looks for brackets and nothing else between runs.
+    pub fn scan_raw(
+        &self,
+        inner: &str,
+        unicode_escape: bool,
+        chunks: &[Chunk<'_>],
+        f: &mut dyn FnMut(Marker),
+    ) -> bool {
         match self {
+            Grammar::Preset(_) if unicode_escape => false,
             Grammar::Preset(p) => scan_preset(*p, inner, true, chunks, f),
             Grammar::Regex { .. } => {
                 if memchr(b'\\', inner.as_bytes()).is_some() {
@@ -301,30 +314,20 @@ fn scan_preset(
 }
 
 /// Calls `run(open, close)` for every `[` … `]` run in `text` (see
-/// [`close_of`]). With `raw`, `text` is the inside of a JSON string literal,
-/// scanned undecoded, and the same pass does [`escape_matters`]'s checks:
-/// it stops, false, at the first `\u` escape or backslash inside a run's
-/// window. A run never holds a backslash then, so jumping past it skips none.
+/// [`close_of`]). With `raw`, `text` is the inside of a JSON string literal
+/// without a `\u` escape, scanned undecoded, and the same pass does the
+/// rest of [`escape_matters`]'s checks: it stops, false, at the first
+/// backslash inside a run's window. Between runs no escape matters: a `[`
+/// in a checked literal is always a bracket (no escape holds one), and no
+/// escape but `\u` decodes to one.
 fn runs(text: &str, raw: bool, mut run: impl FnMut(usize, usize)) -> bool {
     let b = text.as_bytes();
     let mut at = 0;
     loop {
-        let found = if raw {
-            memchr2(b'\\', b'[', &b[at..])
-        } else {
-            memchr(b'[', &b[at..])
-        };
-        let Some(off) = found else {
+        let Some(off) = memchr(b'[', &b[at..]) else {
             return true;
         };
         let i = at + off;
-        if b[i] == b'\\' {
-            match past_escape(b, i) {
-                Some(next) => at = next,
-                None => return false,
-            }
-            continue;
-        }
         let close = if raw {
             match close_of_raw(b, i) {
                 Ok(close) => close,

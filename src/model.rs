@@ -85,20 +85,46 @@ impl Chunk<'_> {
 /// Reply text as found in the input.
 #[derive(Debug, Clone)]
 pub enum Reply<'a> {
-    /// A JSON string literal, quotes included, escapes not yet decoded.
-    Json(&'a str),
+    /// A JSON string literal, quotes included, escapes not yet decoded,
+    /// and whether it holds a `\u` escape ([`has_unicode_escape`]; the
+    /// readers that check the literal note it on the way).
+    Json { raw: &'a str, unicode_escape: bool },
     /// Already-decoded text.
     Text(Str<'a>),
 }
 
 impl<'a> Reply<'a> {
+    /// A reply kept as its JSON string literal, looking for a `\u` escape.
+    pub fn json(raw: &'a str) -> Self {
+        Reply::Json {
+            raw,
+            unicode_escape: has_unicode_escape(raw),
+        }
+    }
+
     /// The decoded text. Borrows when there is nothing to decode.
     pub fn decoded(&self) -> Str<'a> {
         match self {
-            Reply::Json(raw) => decode_json_string(raw),
+            Reply::Json { raw, .. } => decode_json_string(raw),
             Reply::Text(t) => t.clone(),
         }
     }
+}
+
+/// Whether the JSON string text `raw` holds a `\u` escape: every escape
+/// is stepped over whole from the start, so `\\u` (an escaped backslash,
+/// then `u`) is not one.
+pub fn has_unicode_escape(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let mut at = 0;
+    while let Some(off) = memchr::memchr(b'\\', &b[at..]) {
+        let i = at + off;
+        if b.get(i + 1) == Some(&b'u') {
+            return true;
+        }
+        at = (i + 2).min(b.len());
+    }
+    false
 }
 
 /// Decodes a JSON string literal (quotes included). The input was validated

@@ -7,13 +7,14 @@
 //! text may be scanned as it is, scanning raw and decoded text must find the
 //! same markers (the same resolutions in the same order): that is the
 //! promise the fast path in `grade::tally` relies on. `scan_raw` must say
-//! "decode first" exactly when `needs_decoding` does, and otherwise report
-//! the markers of scanning the raw text.
+//! "decode first" exactly when `needs_decoding` does (told whether the text
+//! holds a `\u` escape, as the readers tell it), and otherwise report the
+//! markers of scanning the raw text.
 
 #![no_main]
 
 use grounding_audit::markers::{Grammar, Marker, MarkerKind, Preset};
-use grounding_audit::model::{Chunk, Id};
+use grounding_audit::model::{Chunk, Id, has_unicode_escape};
 use libfuzzer_sys::fuzz_target;
 
 const PRESETS: [Preset; 5] = [
@@ -70,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
         let g = Grammar::Preset(p);
         let on_raw = scan(&g, text, &chunks);
         let mut fused = Vec::new();
-        let clean = g.scan_raw(text, &chunks, &mut |m| fused.push(m));
+        let clean = g.scan_raw(text, has_unicode_escape(text), &chunks, &mut |m| fused.push(m));
         assert_eq!(clean, !g.needs_decoding(&raw), "{p:?}: scan_raw on {raw:?}");
         if clean {
             assert_eq!(fused, on_raw, "{p:?}: scan_raw markers on {raw:?}");

@@ -19,6 +19,16 @@ pub(in crate::dialect) struct Cursor<'a> {
     pub(in crate::dialect) i: usize,
 }
 
+/// The escapes a JSON string holds: none, only short ones (`\n`, `\"`
+/// ...), or a `\u` escape (which can stand for any character, a bracket
+/// or a line break too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(in crate::dialect) enum Escapes {
+    None,
+    Short,
+    Unicode,
+}
+
 /// A number serde_json reads as `f64` the way this reader can too: the
 /// digits as one integer divided by an exact power of ten.
 const POW10: [f64; 23] = [
@@ -118,17 +128,23 @@ impl<'a> Cursor<'a> {
 
     /// The rest of a string whose opening quote was read: checks it as
     /// serde_json does (no control character, escapes well-formed) and
-    /// steps past the closing quote. True when it holds an escape. Its
+    /// steps past the closing quote. True when it holds an escape.
+    #[inline(always)]
+    pub(in crate::dialect) fn string(&mut self) -> Option<bool> {
+        Some(self.string_escapes()? != Escapes::None)
+    }
+
+    /// [`Cursor::string`], telling which escapes the string holds. Its
     /// first 32 bytes are looked at here, sixteen a step, inline in the
     /// caller: keys, ids, names and times end within them.
     #[inline(always)]
-    pub(in crate::dialect) fn string(&mut self) -> Option<bool> {
+    pub(in crate::dialect) fn string_escapes(&mut self) -> Option<Escapes> {
         let mut from = self.i;
         for _ in 0..2 {
             match crate::bytes::stop_within16(self.b, from) {
                 Some(Some(q)) if self.b.get(q) == Some(&b'"') => {
                     self.i = q + 1;
-                    return Some(false);
+                    return Some(Escapes::None);
                 }
                 Some(Some(stop)) => return self.string_rest(stop),
                 // Sixteen plain bytes: the search goes on past them.
@@ -139,12 +155,12 @@ impl<'a> Cursor<'a> {
         self.string_rest(from)
     }
 
-    /// [`Cursor::string`] from `from` on (past its first 32 bytes, or at
-    /// an escape or a control character among them).
-    fn string_rest(&mut self, from: usize) -> Option<bool> {
+    /// [`Cursor::string_escapes`] from `from` on (past its first 32 bytes,
+    /// or at an escape or a control character among them).
+    fn string_rest(&mut self, from: usize) -> Option<Escapes> {
         let b = self.b;
         let mut i = from;
-        let mut escaped = false;
+        let mut escaped = Escapes::None;
         loop {
             i = crate::bytes::json_stop(b, i).unwrap_or(b.len());
             match *b.get(i)? {
@@ -152,19 +168,20 @@ impl<'a> Cursor<'a> {
                     self.i = i + 1;
                     return Some(escaped);
                 }
-                b'\\' => {
-                    escaped = true;
-                    match *b.get(i + 1)? {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                        b'u' => {
-                            if !b.get(i + 2..i + 6)?.iter().all(u8::is_ascii_hexdigit) {
-                                return None;
-                            }
-                            i += 6;
-                        }
-                        _ => return None,
+                b'\\' => match *b.get(i + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                        escaped = escaped.max(Escapes::Short);
+                        i += 2;
                     }
-                }
+                    b'u' => {
+                        if !b.get(i + 2..i + 6)?.iter().all(u8::is_ascii_hexdigit) {
+                            return None;
+                        }
+                        escaped = Escapes::Unicode;
+                        i += 6;
+                    }
+                    _ => return None,
+                },
                 // A control character: the search stops at nothing else.
                 _ => return None,
             }
@@ -477,7 +494,7 @@ pub(in crate::dialect) fn decimal(s: &str) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Cursor, Plain};
+    use super::{Cursor, Escapes, Plain};
 
     /// Where `plain_number` reads a number, it ends where `number` ends and
     /// reads what serde_json reads (an integer as `u64`, a decimal as the
@@ -537,5 +554,63 @@ mod tests {
             }
         }
         assert!(read > 1000, "only {read} numbers read");
+    }
+
+    /// The escapes the cursor notes as it checks a string are those the
+    /// string holds: a `\u` escape exactly where [`has_unicode_escape`]
+    /// finds one (an escaped backslash before a `u` is none), any escape
+    /// exactly where serde_json's text differs from the literal's inside.
+    /// Strings of every sequence of up to four pieces, each piece at every
+    /// offset of a 40-byte run so both the inline steps and the full search
+    /// meet it.
+    ///
+    /// [`has_unicode_escape`]: crate::model::has_unicode_escape
+    #[test]
+    fn the_escapes_noted_are_the_escapes_held() {
+        let pieces = [
+            r"a",
+            r"\\",
+            r"\u0041",
+            r"\\u",
+            r"\n",
+            r"\\\u005b",
+            "[",
+            r#"\""#,
+            "\u{e9}",
+        ];
+        let mut seen = [0usize; 3];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for t in &texts {
+                for p in pieces {
+                    next.push(format!("{t}{p}"));
+                }
+            }
+            texts.extend(next);
+            texts.sort();
+            texts.dedup();
+        }
+        for t in &texts {
+            for pad in [0, 7, 15, 16, 17, 31, 32, 40] {
+                let literal = format!("\"{}{t}\" ", "x".repeat(pad));
+                let mut p = Cursor::new(&literal);
+                p.i = 1;
+                let got = p.string_escapes().expect("a valid string");
+                assert_eq!(p.i, literal.len() - 1, "{literal}");
+                let inner = &literal[1..literal.len() - 2];
+                let decoded: String = serde_json::from_str(&literal).expect("valid");
+                let want = if crate::model::has_unicode_escape(inner) {
+                    Escapes::Unicode
+                } else if decoded != inner {
+                    Escapes::Short
+                } else {
+                    Escapes::None
+                };
+                assert_eq!(got, want, "{literal}");
+                seen[got as usize] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
     }
 }

@@ -88,13 +88,21 @@ struct ChunkIn<'a> {
     score: Option<Field<Number>>,
 }
 
-/// A JSON value kept as its text (a [`RawValue`], or a slice [`scan`] checked).
+/// A JSON value kept as its text (a [`RawValue`], or a slice [`scan`]
+/// checked), and for a string whether it holds a `\u` escape (which
+/// [`scan`] notes as it checks the string).
 #[derive(Clone, Copy)]
-struct RawIn<'a>(&'a str);
+struct RawIn<'a> {
+    text: &'a str,
+    unicode_escape: bool,
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for RawIn<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        <&'de RawValue>::deserialize(d).map(|r| RawIn(r.get()))
+        <&'de RawValue>::deserialize(d).map(|r| RawIn {
+            text: r.get(),
+            unicode_escape: r.get().starts_with('"') && crate::model::has_unicode_escape(r.get()),
+        })
     }
 }
 
@@ -703,7 +711,7 @@ pub fn parse_line_reporting_serde(line: &str) -> (Parsed<'_>, Dropped) {
 
 /// The turn of a line that parsed (by either reader), or why it is not one.
 fn finish(parsed: LineIn<'_>) -> (Parsed<'_>, Dropped) {
-    if !is_turn_type(parsed.kind.map(|k| k.0)) {
+    if !is_turn_type(parsed.kind.map(|k| k.text)) {
         return (Parsed::Skipped, Dropped::default());
     }
     let mut dropped = Dropped::default();
@@ -760,9 +768,15 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
     if tools.status_dropped {
         dropped.set(Lenient::ToolStatus);
     }
-    let answer = match p.reply.map(|r| r.0) {
-        Some(raw) if raw.starts_with('"') => Answer::Reply(Reply::Json(raw)),
-        Some(raw) if raw != "null" => {
+    let answer = match p.reply {
+        Some(RawIn {
+            text: raw,
+            unicode_escape,
+        }) if raw.starts_with('"') => Answer::Reply(Reply::Json {
+            raw,
+            unicode_escape,
+        }),
+        Some(RawIn { text: raw, .. }) if raw != "null" => {
             return Err(wrong("reply", "a string or null", kind_of(raw)));
         }
         _ => match citations {

@@ -2,7 +2,7 @@
 //! preset, plus the JSON-escape rule and a raw-versus-decoded property.
 
 use super::*;
-use crate::model::{Answer, Id, Reply, Row, Unobserved, Verdict};
+use crate::model::{Answer, Id, Reply, Row, Unobserved, Verdict, has_unicode_escape};
 use MarkerKind::{Cited, Malformed, OutOfRange};
 use proptest::prelude::*;
 use std::borrow::Cow;
@@ -545,7 +545,9 @@ fn raw_scan_ends_a_run_at_a_line_break() {
     let g = Grammar::default();
     for text in ["a [K\rB-2] b [KB-1]", "[KB-1\n]", "[KB\n\\n]"] {
         let mut fused = Vec::new();
-        let clean = g.scan_raw(text, &chunks(2), &mut |m| fused.push(m));
+        let clean = g.scan_raw(text, has_unicode_escape(text), &chunks(2), &mut |m| {
+            fused.push(m)
+        });
         assert_eq!(clean, !g.needs_decoding(&format!("\"{text}\"")), "{text:?}");
         let mut plain = Vec::new();
         g.scan(text, &chunks(2), &mut |m| plain.push(m));
@@ -653,7 +655,7 @@ proptest! {
         let cs = id_chunks();
         for p in [Preset::Kb, Preset::Numeric, Preset::Doc, Preset::Footnote, Preset::Id] {
             let g = Grammar::Preset(p);
-            let from_raw = crate::grade::tally(&Answer::Reply(Reply::Json(&raw)), &cs, &g).unwrap().0;
+            let from_raw = crate::grade::tally(&Answer::Reply(Reply::json(&raw)), &cs, &g).unwrap().0;
             let from_text = crate::grade::tally(&Answer::Reply(Reply::Text(text.as_str().into())), &cs, &g).unwrap().0;
             prop_assert_eq!(from_raw, from_text, "{:?} raw {}", p, raw);
         }
@@ -818,7 +820,7 @@ proptest! {
             .chain([Grammar::regex(r"\[(\d+)\]", 1).unwrap()]);
         for g in grammars {
             let mut fused = Vec::new();
-            let clean = g.scan_raw(&inner, &cs, &mut |m| fused.push(m));
+            let clean = g.scan_raw(&inner, has_unicode_escape(&inner), &cs, &mut |m| fused.push(m));
             prop_assert_eq!(clean, !g.needs_decoding(&raw), "{:?} {}", g, raw);
             if clean {
                 let mut plain = Vec::new();

@@ -293,11 +293,16 @@ impl TurnProbe {
             // The reply as it stands in the line while no escape in it can
             // change a marker (as the grader scans it), else decoded.
             let raw = match r {
-                Reply::Json(raw) => Some(&raw[1..raw.len() - 1]),
+                Reply::Json {
+                    raw,
+                    unicode_escape,
+                } => Some((&raw[1..raw.len() - 1], *unicode_escape)),
                 Reply::Text(_) => None,
             };
             let (found, first) = raw
-                .and_then(|inner| scan_all(chosen, |g, f| g.scan_raw(inner, &turn.chunks, f)))
+                .and_then(|(inner, unicode)| {
+                    scan_all(chosen, |g, f| g.scan_raw(inner, unicode, &turn.chunks, f))
+                })
                 .unwrap_or_else(|| {
                     let text = r.decoded();
                     scan_all(chosen, |g, f| {
@@ -646,7 +651,8 @@ mod tests {
                             g.scan(&text, &chunks, f);
                             true
                         });
-                        match scan_all(&chosen, |g, f| g.scan_raw(&raw, &chunks, f)) {
+                        let unicode = crate::model::has_unicode_escape(&raw);
+                        match scan_all(&chosen, |g, f| g.scan_raw(&raw, unicode, &chunks, f)) {
                             Some(found) => {
                                 completed += 1;
                                 assert_eq!(Some(found), decoded, "{raw}");

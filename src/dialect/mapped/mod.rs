@@ -41,7 +41,7 @@ pub use values::parse_time;
 use super::{Parsed, Record};
 use crate::markers::Grammar;
 use crate::messages::Warnings;
-use crate::model::{Answer, Chunk, Reply, Turn, Unobserved};
+use crate::model::{Answer, Chunk, Turn, Unobserved};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
@@ -380,9 +380,9 @@ impl Mapped {
                 out
             }
         };
-        let answer = match raw(REPLY).map(|r| r.text) {
-            Some(r) if r.starts_with('"') => Answer::Reply(Reply::Json(r)),
-            Some(r) => return Err(wrong(REPLY, "a string or null", kind_of(r))),
+        let answer = match raw(REPLY) {
+            Some(r) if r.text.starts_with('"') => Answer::Reply(r.reply()),
+            Some(r) => return Err(wrong(REPLY, "a string or null", kind_of(r.text))),
             None => match raw(CITATIONS).map(|r| r.text) {
                 Some(r) if r.starts_with('[') => {
                     let list: Vec<&RawValue> = serde_json::from_str(r).unwrap_or_default();

@@ -12,7 +12,7 @@
 //! an exponent and short enough never to overflow.
 
 use super::{Caps, Elements, Leaf, Mapped, N_CHUNK, Node, Raw};
-use crate::dialect::cursor::{Cursor, MAX_DEPTH};
+use crate::dialect::cursor::{Cursor, Escapes, MAX_DEPTH};
 
 impl Mapped {
     /// One pass over `line` with the byte cursor; `None` when serde_json
@@ -168,10 +168,17 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    /// A value kept raw, with whether it is a string with an escape.
+    /// A value kept raw, with the escapes of a string.
     fn kept(&mut self, depth: u32) -> Option<Raw<'a>> {
-        let (text, escaped) = self.slice(depth)?;
-        Some(Raw::checked(text, escaped))
+        let start = self.i;
+        let escapes = if self.peek()? == b'"' {
+            self.i += 1;
+            self.string_escapes()?
+        } else {
+            self.skip(depth)?;
+            Escapes::None
+        };
+        Some(Raw::checked(&self.s[start..self.i], escapes))
     }
 
     /// A scalar that serde_json parses (not only checks): a string without

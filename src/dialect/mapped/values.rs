@@ -2,42 +2,57 @@
 //! text: strings, ids, numbers, citations and times in more formats.
 
 pub(super) use crate::dialect::native::kind_of;
-use crate::model::{Id, decode_json_string};
+use crate::dialect::cursor::Escapes;
+use crate::model::{Id, Reply, decode_json_string};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
-/// A mapped value's raw JSON text, and whether the reader that kept it saw
-/// that it holds no escape (the cursor knows; serde_json's visitors do not
-/// say, so their values are decoded when they need it).
+/// A mapped value's raw JSON text, and the escapes the reader that kept it
+/// saw in it (the cursor knows; serde_json's visitors do not say, so their
+/// values are decoded, or looked at for a `\u` escape, when they need it).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Raw<'a> {
     pub(super) text: &'a str,
-    plain: bool,
+    escapes: Option<Escapes>,
 }
 
 impl<'a> Raw<'a> {
     pub(super) const NULL: Raw<'static> = Raw {
         text: "null",
-        plain: true,
+        escapes: Some(Escapes::None),
     };
 
-    /// A value the cursor checked: `escaped` when it is a string with an escape.
-    pub(super) fn checked(text: &'a str, escaped: bool) -> Self {
+    /// A value the cursor checked, with the escapes of a string.
+    pub(super) fn checked(text: &'a str, escapes: Escapes) -> Self {
         Raw {
             text,
-            plain: !escaped,
+            escapes: Some(escapes),
         }
     }
 
     /// A value whose escapes are not known.
     pub(super) fn unknown(text: &'a str) -> Self {
-        Raw { text, plain: false }
+        Raw {
+            text,
+            escapes: None,
+        }
+    }
+
+    /// A string value as a reply kept in its JSON form.
+    pub(super) fn reply(self) -> Reply<'a> {
+        match self.escapes {
+            Some(e) => Reply::Json {
+                raw: self.text,
+                unicode_escape: e == Escapes::Unicode,
+            },
+            None => Reply::json(self.text),
+        }
     }
 
     /// The text of a string value, decoded.
     pub(super) fn decoded(self) -> Cow<'a, str> {
-        if self.plain {
+        if self.escapes == Some(Escapes::None) {
             Cow::Borrowed(
                 self.text
                     .get(1..self.text.len().saturating_sub(1))

@@ -25,7 +25,7 @@ use super::{
     ChunkIn, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn, Number, RawIn,
     StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, chunk, citation, tool_status_ok,
 };
-use crate::dialect::cursor::{Cursor as Scan, Plain, serde_value};
+use crate::dialect::cursor::{Cursor as Scan, Escapes, Plain, serde_value};
 use crate::model::CitationIndex;
 use std::borrow::Cow;
 
@@ -59,10 +59,22 @@ pub(super) fn line(s: &str) -> Option<LineIn<'_>> {
 }
 
 impl<'a> Scan<'a> {
-    /// A value kept raw (`null` reads as absent, as for serde's `Option`).
+    /// A value kept raw (`null` reads as absent, as for serde's `Option`),
+    /// a string's `\u` escapes noted as it is checked.
     fn raw(&mut self) -> Option<Option<RawIn<'a>>> {
-        let (v, _) = self.slice(1)?;
-        Some((v != "null").then_some(RawIn(v)))
+        let start = self.i;
+        let unicode_escape = if self.peek()? == b'"' {
+            self.i += 1;
+            self.string_escapes()? == Escapes::Unicode
+        } else {
+            self.skip(1)?;
+            false
+        };
+        let text = &self.s[start..self.i];
+        Some((text != "null").then_some(RawIn {
+            text,
+            unicode_escape,
+        }))
     }
 
     /// A string, id or number field: read here when it is plain, by
