@@ -397,6 +397,20 @@ impl<'a> Cursor<'a> {
         let escaped = self.value(depth)?;
         Some((&self.s[start..self.i], escaped))
     }
+
+    /// [`Cursor::slice`], with the escapes of a string (none for any other
+    /// value).
+    pub(in crate::dialect) fn slice_escapes(&mut self, depth: u32) -> Option<(&'a str, Escapes)> {
+        let start = self.i;
+        let escapes = if self.peek()? == b'"' {
+            self.i += 1;
+            self.string_escapes()?
+        } else {
+            self.skip(depth)?;
+            Escapes::None
+        };
+        Some((&self.s[start..self.i], escapes))
+    }
 }
 
 /// A key of a JSON object with the first byte of its value.

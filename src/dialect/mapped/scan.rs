@@ -12,7 +12,7 @@
 //! an exponent and short enough never to overflow.
 
 use super::{Caps, Elements, Leaf, Mapped, N_CHUNK, Node, Raw};
-use crate::dialect::cursor::{Cursor, Escapes, MAX_DEPTH};
+use crate::dialect::cursor::{Cursor, MAX_DEPTH};
 
 impl Mapped {
     /// One pass over `line` with the byte cursor; `None` when serde_json
@@ -170,15 +170,8 @@ impl<'a> Cursor<'a> {
 
     /// A value kept raw, with the escapes of a string.
     fn kept(&mut self, depth: u32) -> Option<Raw<'a>> {
-        let start = self.i;
-        let escapes = if self.peek()? == b'"' {
-            self.i += 1;
-            self.string_escapes()?
-        } else {
-            self.skip(depth)?;
-            Escapes::None
-        };
-        Some(Raw::checked(&self.s[start..self.i], escapes))
+        let (text, escapes) = self.slice_escapes(depth)?;
+        Some(Raw::checked(text, escapes))
     }
 
     /// A scalar that serde_json parses (not only checks): a string without

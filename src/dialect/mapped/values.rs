@@ -1,8 +1,8 @@
 //! A mapped value read by the native log's type rules, from its raw JSON
 //! text: strings, ids, numbers, citations and times in more formats.
 
-pub(super) use crate::dialect::native::kind_of;
 use crate::dialect::cursor::Escapes;
+pub(super) use crate::dialect::native::kind_of;
 use crate::model::{Id, Reply, decode_json_string};
 use chrono::{DateTime, NaiveDateTime, Utc};
 use serde_json::value::RawValue;

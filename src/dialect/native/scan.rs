@@ -62,18 +62,10 @@ impl<'a> Scan<'a> {
     /// A value kept raw (`null` reads as absent, as for serde's `Option`),
     /// a string's `\u` escapes noted as it is checked.
     fn raw(&mut self) -> Option<Option<RawIn<'a>>> {
-        let start = self.i;
-        let unicode_escape = if self.peek()? == b'"' {
-            self.i += 1;
-            self.string_escapes()? == Escapes::Unicode
-        } else {
-            self.skip(1)?;
-            false
-        };
-        let text = &self.s[start..self.i];
+        let (text, escapes) = self.slice_escapes(1)?;
         Some((text != "null").then_some(RawIn {
             text,
-            unicode_escape,
+            unicode_escape: escapes == Escapes::Unicode,
         }))
     }
 
