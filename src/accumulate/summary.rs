@@ -441,6 +441,23 @@ pub struct GroupStats {
     pub trend: BTreeMap<i64, Rollup>,
 }
 
+impl GroupStats {
+    /// Adds another group's counts (its trend too).
+    fn merge(&mut self, o: GroupStats) {
+        self.add_counts(&o);
+        for (d, r) in o.trend {
+            self.trend.entry(d).or_default().merge(&r);
+        }
+    }
+    /// Adds another group's counts, not its trend.
+    fn add_counts(&mut self, o: &GroupStats) {
+        self.rollup.merge(&o.rollup);
+        self.retrieval.merge(&o.retrieval);
+        self.tools.merge(&o.tools);
+        self.guardrail.merge(&o.guardrail);
+    }
+}
+
 /// Options of the summary, fixed for a run.
 #[derive(Debug, Clone, Copy)]
 pub struct SummaryOptions {
@@ -504,14 +521,12 @@ impl Bucket {
 #[derive(Debug, Clone)]
 pub struct Summary {
     pub opts: SummaryOptions,
-    pub totals: Rollup,
+    /// Every turn is counted in exactly one group, so the counts of all
+    /// turns are the groups' summed ([`Summary::overall`]), not kept twice.
     pub groups: FastMap<String, GroupStats>,
     /// The trend, by bucket index (see [`Bucket::index`]).
     pub trend: BTreeMap<i64, Rollup>,
     pub triage: PageHeap,
-    pub guardrail: Guardrail,
-    pub retrieval: RetrievalUse,
-    pub tools: ToolUse,
     pub telemetry: [Telemetry; 5],
 }
 
@@ -520,13 +535,9 @@ impl Summary {
     pub fn new(opts: SummaryOptions) -> Summary {
         Summary {
             opts,
-            totals: Rollup::default(),
             groups: FastMap::default(),
             trend: BTreeMap::new(),
             triage: PageHeap::slim(opts.triage),
-            guardrail: Guardrail::default(),
-            retrieval: RetrievalUse::default(),
-            tools: ToolUse::default(),
             telemetry: Default::default(),
         }
     }
@@ -559,11 +570,7 @@ impl Accumulator for Summary {
         let mut run: Option<(i64, Rollup)> = None;
         for g in rows {
             let r = &g.row;
-            self.totals.add(r);
-            self.retrieval.add(r, self.opts.low_score);
-            self.tools.add(r);
             self.telemetry[r.verdict.slot()].add(r);
-            self.guardrail.add(r);
             let offset = fixed.unwrap_or_else(|| self.opts.tz.offset_secs(&r.created_at) as i64);
             let day = bucket.index(r.created_at.timestamp() + offset);
             match &mut run {
@@ -595,25 +602,14 @@ impl Accumulator for Summary {
     }
 
     fn merge(&mut self, later: Self) {
-        self.totals.merge(&later.totals);
-        self.retrieval.merge(&later.retrieval);
-        self.tools.merge(&later.tools);
         for (a, b) in self.telemetry.iter_mut().zip(&later.telemetry) {
             a.merge(b);
         }
-        self.guardrail.merge(&later.guardrail);
         for (d, r) in later.trend {
             self.trend.entry(d).or_default().merge(&r);
         }
         for (k, g) in later.groups {
-            let mine = self.groups.entry(k).or_default();
-            mine.rollup.merge(&g.rollup);
-            mine.retrieval.merge(&g.retrieval);
-            mine.tools.merge(&g.tools);
-            mine.guardrail.merge(&g.guardrail);
-            for (d, r) in g.trend {
-                mine.trend.entry(d).or_default().merge(&r);
-            }
+            self.groups.entry(k).or_default().merge(g);
         }
         self.triage.merge(later.triage);
     }
@@ -630,6 +626,19 @@ impl Summary {
                 .then_with(|| a.0.cmp(b.0))
         });
         v
+    }
+
+    /// The counts of all turns: the groups' summed (every turn is in
+    /// exactly one group), with the summary's trend.
+    pub fn overall(&self) -> GroupStats {
+        let mut all = GroupStats {
+            trend: self.trend.clone(),
+            ..GroupStats::default()
+        };
+        for g in self.groups.values() {
+            all.add_counts(g);
+        }
+        all
     }
 
     /// Telemetry of one verdict.
@@ -730,7 +739,7 @@ mod tests {
     fn memory_stays_flat_as_turns_grow() {
         let small = feed(100_000);
         let large = feed(1_000_000);
-        assert_eq!(large.totals.turns, 1_000_000);
+        assert_eq!(large.overall().rollup.turns, 1_000_000);
         assert_eq!(
             state_size(&small),
             state_size(&large),
@@ -875,16 +884,14 @@ mod tests {
         left.add_block(&rows[..12_345]);
         right.add_block(&rows[12_345..]);
         left.merge(right);
-        assert_eq!(left.totals, whole.totals);
+        assert_eq!(left.overall(), whole.overall());
         assert_eq!(left.groups, whole.groups);
         assert_eq!(left.trend, whole.trend);
-        assert_eq!(left.guardrail, whole.guardrail);
         assert_eq!(left.telemetry, whole.telemetry);
-        assert_eq!(left.retrieval, whole.retrieval);
-        assert_eq!(left.tools, whole.tools);
         assert_eq!(left.triage.into_rows().len(), 20);
         // The score distribution is part of each: a non-trivial one.
-        let d = &whole.retrieval.scores;
+        let all = whole.overall();
+        let d = &all.retrieval.scores;
         assert_eq!(d.cited.bins[14], 6_000, "the ok turns cite the 0.7 chunk");
         assert_eq!(d.uncited.bins[6], 24_000, "the 0.3 chunk is never cited");
     }

@@ -23,22 +23,22 @@ pub struct GroupDoc<'a> {
     pub key: &'a str,
     #[serde(flatten)]
     pub rollup: &'a Rollup,
-    pub retrieval_use: RetrievalDoc<'a>,
+    pub retrieval_use: RetrievalDoc,
     pub tools: &'a ToolUse,
 }
 
 /// Retrieval use with its derived ratios.
 #[derive(Debug, Serialize)]
-pub struct RetrievalDoc<'a> {
+pub struct RetrievalDoc {
     #[serde(flatten)]
-    pub counts: &'a RetrievalUse,
+    pub counts: RetrievalUse,
     pub cited_share: Option<f64>,
     pub mean_cited_rank: Option<f64>,
 }
 
-fn retrieval_doc(r: &RetrievalUse) -> RetrievalDoc<'_> {
+fn retrieval_doc(r: &RetrievalUse) -> RetrievalDoc {
     RetrievalDoc {
-        counts: r,
+        counts: r.clone(),
         cited_share: r.cited_share(),
         mean_cited_rank: r.mean_cited_rank(),
     }
@@ -116,7 +116,7 @@ impl<T: Serialize> Serialize for PerVerdict<T> {
 #[derive(Debug, Serialize)]
 pub struct ToolsDoc<'a> {
     #[serde(flatten)]
-    pub overall: &'a ToolUse,
+    pub overall: ToolUse,
     pub by_group: Vec<ToolRow<'a>>,
 }
 
@@ -150,7 +150,7 @@ pub struct GuardrailRow<'a> {
 pub struct GuardrailDoc<'a> {
     pub rule: &'static str,
     #[serde(flatten)]
-    pub overall: &'a Guardrail,
+    pub overall: Guardrail,
     pub refused_share: Option<f64>,
     pub by_group: Vec<GuardrailRow<'a>>,
 }
@@ -158,7 +158,7 @@ pub struct GuardrailDoc<'a> {
 /// The `summary --format json` document.
 #[derive(Debug, Serialize)]
 pub struct SummaryDoc<'a> {
-    pub totals: &'a Rollup,
+    pub totals: Rollup,
     pub group_by: &'static str,
     /// Present with a baseline: the comparison, worst significant drop first.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -173,7 +173,7 @@ pub struct SummaryDoc<'a> {
     /// The trend per group, group by group.
     pub group_days: Vec<GroupDayDoc<'a>>,
     pub guardrail: GuardrailDoc<'a>,
-    pub retrieval_use: RetrievalDoc<'a>,
+    pub retrieval_use: RetrievalDoc,
     pub low_score: f64,
     pub tools: ToolsDoc<'a>,
     pub telemetry: PerVerdict<TelemetryDoc>,
@@ -221,8 +221,9 @@ pub fn document_with<'a>(
 ) -> SummaryDoc<'a> {
     let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
     let bucket = s.opts.bucket;
+    let all = s.overall();
     SummaryDoc {
-        totals: &s.totals,
+        totals: all.rollup.clone(),
         group_by: by_name(s.opts.by),
         compare,
         bucket: bucket.as_str(),
@@ -237,8 +238,8 @@ pub fn document_with<'a>(
             .collect(),
         guardrail: GuardrailDoc {
             rule: GUARDRAIL_RULE,
-            overall: &s.guardrail,
-            refused_share: s.guardrail.refused_share(),
+            refused_share: all.guardrail.refused_share(),
+            overall: all.guardrail.clone(),
             by_group: groups
                 .iter()
                 .map(|(k, g)| GuardrailRow {
@@ -281,10 +282,10 @@ pub fn document_with<'a>(
             .iter()
             .map(|(i, r)| day_doc(bucket.label(*i), r))
             .collect(),
-        retrieval_use: retrieval_doc(&s.retrieval),
+        retrieval_use: retrieval_doc(&all.retrieval),
         low_score: s.opts.low_score,
         tools: ToolsDoc {
-            overall: &s.tools,
+            overall: all.tools.clone(),
             by_group: groups
                 .iter()
                 .map(|(k, g)| ToolRow {
@@ -294,7 +295,7 @@ pub fn document_with<'a>(
                 .collect(),
         },
         telemetry: PerVerdict(
-            Verdict::ALL.map(|v| telemetry_doc(s.telemetry_of(v), s.totals.count(v))),
+            Verdict::ALL.map(|v| telemetry_doc(s.telemetry_of(v), all.rollup.count(v))),
         ),
         input,
     }
@@ -385,7 +386,7 @@ fn counts_of(s: &Summary) -> Counts {
             .collect(),
         ..Counts::from_rollups(
             by_name(s.opts.by),
-            &s.totals,
+            &s.overall().rollup,
             s.groups.iter().map(|(k, g)| (k, &g.rollup)),
         )
     }
@@ -544,7 +545,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             },
         )
     });
-    if summary.totals.turns == 0 {
+    if summary.overall().rollup.turns == 0 {
         hints.explain_nothing(&engine, &sources)?;
     }
     let meta = html_meta(&args.input, &args.markers, args.min_rate)?;

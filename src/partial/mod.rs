@@ -518,6 +518,46 @@ mod tests {
         assert_eq!(r.confidence, row.confidence);
     }
 
+    /// A summary partial's totals must be its groups' summed: one that
+    /// says otherwise is refused, not read with either silently wrong.
+    #[test]
+    fn summary_totals_must_be_the_sum_of_the_groups() {
+        use crate::accumulate::summary::{Bucket, GroupStats, Summary, SummaryOptions};
+        use crate::cli::GroupBy;
+        let opts = SummaryOptions {
+            by: GroupBy::Agent,
+            triage: 0,
+            tz: crate::filter::Zone::utc(),
+            low_score: 0.5,
+            bucket: Bucket::Day,
+        };
+        let mut s = Summary::new(opts);
+        for (key, turns) in [("a", 3), ("b", 4)] {
+            let mut g = GroupStats::default();
+            g.rollup.turns = turns;
+            g.rollup.with_retrieval = turns;
+            g.rollup.verdicts[0] = turns;
+            g.tools.calls = turns;
+            s.groups.insert(key.to_owned(), g);
+        }
+        let state = summary::SummaryState::of(&s);
+        assert_eq!(state.totals.0, 7);
+        let read = state.summary(opts, 0).unwrap();
+        assert_eq!(read.overall(), s.overall());
+        for tamper in [
+            |d: &mut summary::SummaryState| d.totals.0 += 1,
+            |d: &mut summary::SummaryState| d.tools.calls -= 1,
+        ] {
+            let mut state = summary::SummaryState::of(&s);
+            tamper(&mut state);
+            let err = state.summary(opts, 0).unwrap_err();
+            assert!(
+                format!("{err}").contains("not the sum of its groups"),
+                "{err}"
+            );
+        }
+    }
+
     /// Partials of different commands, or a command's partial without its
     /// sections, do not merge.
     #[test]

@@ -152,8 +152,9 @@ impl SummaryState {
     pub fn of(s: &Summary) -> Self {
         let mut groups: Vec<(&String, &GroupStats)> = s.groups.iter().collect();
         groups.sort_by(|a, b| a.0.cmp(b.0));
+        let all = s.overall();
         SummaryState {
-            totals: rollup_doc(&s.totals),
+            totals: rollup_doc(&all.rollup),
             groups: groups
                 .into_iter()
                 .map(|(k, g)| GroupDoc {
@@ -192,9 +193,9 @@ impl SummaryState {
                 .collect(),
             triage_matching: s.triage.matching,
             triage_newer: s.triage.newer,
-            guardrail: s.guardrail.clone(),
-            retrieval: s.retrieval.clone(),
-            tools: s.tools.clone(),
+            guardrail: all.guardrail,
+            retrieval: all.retrieval,
+            tools: all.tools,
             telemetry: s.telemetry.iter().map(telemetry_doc).collect(),
         }
     }
@@ -204,7 +205,6 @@ impl SummaryState {
     pub(super) fn summary(&self, opts: SummaryOptions, offset: u64) -> Result<Summary> {
         let d = self;
         let mut s = Summary::new(opts);
-        s.totals = rollup_of(&d.totals);
         for g in &d.groups {
             s.groups.insert(
                 g.key.clone(),
@@ -224,9 +224,17 @@ impl SummaryState {
             .map(|e| Ok((triage_row(e)?, (e.pos.0 + offset, e.pos.1))))
             .collect::<Result<Vec<_>>>()?;
         s.triage = PageHeap::from_parts(opts.triage, None, rows, d.triage_matching, d.triage_newer);
-        s.guardrail = d.guardrail.clone();
-        s.retrieval = d.retrieval.clone();
-        s.tools = d.tools.clone();
+        // The totals are the groups' summed; a partial that says otherwise
+        // was not written by this tool (or was edited), and is refused
+        // rather than read with one of the two silently wrong.
+        let all = s.overall();
+        if rollup_of(&d.totals) != all.rollup
+            || d.guardrail != all.guardrail
+            || d.retrieval != all.retrieval
+            || d.tools != all.tools
+        {
+            bail!("summary: its totals are not the sum of its groups");
+        }
         if d.telemetry.len() != 5 {
             bail!(
                 "telemetry: expected 5 verdicts, found {}",

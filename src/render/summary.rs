@@ -128,7 +128,7 @@ fn guardrail_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
     };
     let mut rows = vec![row(
         "(all)",
-        doc.guardrail.overall,
+        &doc.guardrail.overall,
         doc.guardrail.refused_share,
     )];
     rows.extend(
@@ -299,7 +299,7 @@ pub fn scores_section(doc: &SummaryDoc<'_>) -> Section {
 /// The human sections (table and markdown formats).
 pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     let mut totals = Section::new("Totals", &[]);
-    totals.notes = super::rollup_lines(doc.totals);
+    totals.notes = super::rollup_lines(&doc.totals);
     let mut groups = Section::new(
         format!("By {}, most ungrounded first", doc.group_by),
         &GROUP_HEADER,
@@ -352,7 +352,7 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
         ],
     )
     .numeric(&[1, 2, 3, 4, 5, 6, 7]);
-    let rrow = |key: &str, r: &RetrievalDoc<'_>| {
+    let rrow = |key: &str, r: &RetrievalDoc| {
         vec![
             key.to_owned(),
             r.counts.chunks_retrieved.to_string(),
@@ -442,7 +442,7 @@ pub fn tools_section(doc: &SummaryDoc<'_>) -> Section {
             t.ungrounded_with_failed_tool.to_string(),
         ]
     };
-    tools.rows.push(trow("(all)", doc.tools.overall));
+    tools.rows.push(trow("(all)", &doc.tools.overall));
     tools
         .rows
         .extend(doc.tools.by_group.iter().map(|g| trow(g.key, g.tools)));

@@ -462,7 +462,7 @@ fn headline(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta, series: &[(&str, 
 }
 
 fn tiles(s: &mut String, doc: &SummaryDoc<'_>) {
-    let t = doc.totals;
+    let t = &doc.totals;
     s.push_str(r#"<section class="tiles" aria-label="Totals">"#);
     let mut tile = |value: String, label: &str, alert: bool| {
         let _ = write!(
@@ -631,7 +631,7 @@ fn retrieval(s: &mut String, doc: &SummaryDoc<'_>) {
         r#"<section id="retrieval"><h2>Retrieval use</h2><p class="note">Cited share: distinct chunks cited of chunks retrieved. A low-confidence citation cites a chunk scoring below {}.</p><table class="sortable"><thead><tr><th scope="col">group</th><th scope="col" class="n">chunks retrieved</th><th scope="col" class="n">chunks cited</th><th scope="col">cited share</th><th scope="col" class="n">only the top chunk</th><th scope="col" class="n">mean cited rank</th><th scope="col" class="n">low-confidence citations</th><th scope="col" class="n">mixed-confidence turns</th></tr></thead><tbody>"#,
         doc.low_score
     );
-    let mut row = |key: &str, r: &crate::cmd::summary::RetrievalDoc<'_>| {
+    let mut row = |key: &str, r: &crate::cmd::summary::RetrievalDoc| {
         let _ = write!(s, r#"<tr><th scope="row" class="key">{}</th>"#, html(key));
         td_num(s, r.counts.chunks_retrieved);
         td_num(s, r.counts.chunks_cited);
