@@ -36,6 +36,73 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
+/// A key a reader expects, as its bytes stand in a line: `"name":`, at
+/// most 32 bytes (a name of up to 29 bytes without a quote, a backslash or
+/// a control character: such a name is only ever read as any key).
+pub(in crate::dialect) struct Key {
+    /// The bytes, little-endian, in two words, and which of their bytes count.
+    words: [u128; 2],
+    masks: [u128; 2],
+    /// Bytes of `"name":`.
+    len: usize,
+    text: &'static [u8],
+}
+
+impl Key {
+    /// The key `name` (at most 29 bytes; checked when the constant is built).
+    pub(in crate::dialect) const fn new(name: &'static str) -> Key {
+        let n = name.as_bytes();
+        let len = n.len() + 3;
+        assert!(len <= 32, "an expected key is at most 29 bytes");
+        let mut words = [0u128; 2];
+        let mut masks = [0u128; 2];
+        let mut i = 0;
+        while i < len {
+            let c = if i == 0 || i == len - 2 {
+                b'"'
+            } else if i == len - 1 {
+                b':'
+            } else {
+                let c = n[i - 1];
+                assert!(c != b'"' && c != b'\\' && c >= 0x20, "a plain key");
+                c
+            };
+            words[i / 16] |= (c as u128) << (8 * (i % 16));
+            masks[i / 16] |= 0xff << (8 * (i % 16));
+            i += 1;
+        }
+        Key {
+            words,
+            masks,
+            len,
+            text: n,
+        }
+    }
+
+    /// The key's name.
+    pub(in crate::dialect) fn name(&self) -> &'static [u8] {
+        self.text
+    }
+
+    /// Whether `b` holds this key's bytes at `i` (false too when fewer than
+    /// 16 bytes, or 32 for a long key, follow `i`: the key is then read as
+    /// any key).
+    #[inline(always)]
+    fn at(&self, b: &[u8], i: usize) -> bool {
+        let word = |at: usize| {
+            b.get(at..at + 16)
+                .map(|w| u128::from_le_bytes(w.try_into().expect("16 bytes")))
+        };
+        match word(i) {
+            Some(w) if w & self.masks[0] == self.words[0] => {
+                self.len <= 16
+                    || word(i + 16).is_some_and(|w| w & self.masks[1] == self.words[1])
+            }
+            _ => false,
+        }
+    }
+}
+
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `s`.
     pub(in crate::dialect) fn new(s: &'a str) -> Self {
@@ -85,8 +152,25 @@ impl<'a> Cursor<'a> {
     /// [`Cursor::object`] for a reader that knows a key's number where it
     /// reads the key: `member` reads the value and returns the key's bit
     /// (0 for a key that may repeat). A bit met twice ends the read.
+    #[inline]
     pub(in crate::dialect) fn members(
         &mut self,
+        seen: &mut u32,
+        member: impl FnMut(&mut Self, &'a [u8]) -> Option<u32>,
+    ) -> Option<()> {
+        self.members_expecting(&[], seen, member)
+    }
+
+    /// [`Cursor::members`] of an object whose writers put its keys in the
+    /// order `expect` lists them: before it reads a key, it looks for the
+    /// next expected key's bytes (`"name":`) at the cursor, one masked
+    /// compare instead of a string scan, a key match and a colon. The key
+    /// read is the same either way; a key not found there is read as any
+    /// key, and the expectation goes on after it when it is a listed one.
+    #[inline(always)]
+    pub(in crate::dialect) fn members_expecting(
+        &mut self,
+        expect: &[Key],
         seen: &mut u32,
         mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<u32>,
     ) -> Option<()> {
@@ -96,27 +180,48 @@ impl<'a> Cursor<'a> {
             return Some(());
         }
         let b = self.b;
+        let mut next = 0;
         loop {
-            self.eat(b'"')?;
-            let start = self.i;
-            if self.string()? {
-                return None;
-            }
-            let key = &b[start..self.i - 1];
-            self.ws();
-            self.eat(b':')?;
+            let key = match expect.get(next) {
+                Some(k) if k.at(b, self.i) => {
+                    self.i += k.len;
+                    next += 1;
+                    k.text
+                }
+                _ => {
+                    self.ws();
+                    self.eat(b'"')?;
+                    let start = self.i;
+                    if self.string()? {
+                        return None;
+                    }
+                    let key = &b[start..self.i - 1];
+                    self.ws();
+                    self.eat(b':')?;
+                    if !expect.is_empty() {
+                        next = expect
+                            .iter()
+                            .position(|k| k.name() == key)
+                            .map_or(next, |j| j + 1);
+                    }
+                    key
+                }
+            };
             self.ws();
             let bit = member(self, key)?;
             if *seen & bit != 0 {
                 return None;
             }
             *seen |= bit;
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.i += 1;
-                    self.ws();
-                }
+            // Whitespace is looked for only where the next byte is not the
+            // comma or brace (a key's own read skips what precedes it).
+            let mut c = self.peek()?;
+            if !matches!(c, b',' | b'}') {
+                self.ws();
+                c = self.peek()?;
+            }
+            match c {
+                b',' => self.i += 1,
                 b'}' => {
                     self.i += 1;
                     return Some(());
@@ -508,7 +613,80 @@ pub(in crate::dialect) fn decimal(s: &str) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Cursor, Escapes, Plain};
+    use super::{Cursor, Escapes, Key, Plain};
+
+    /// Reading members with expected keys finds the keys, the values and
+    /// the end that reading them as any keys finds, or fails where that
+    /// fails: keys in and out of the expected order, missing, repeated,
+    /// unknown, escaped, with whitespace, and objects that end within the
+    /// 16 or 32 bytes a compare looks at.
+    #[test]
+    fn expected_keys_read_as_any_keys_do() {
+        const EXPECT: &[Key] = &[
+            Key::new("id"),
+            Key::new("a_name_of_sixteen"),
+            Key::new("name"),
+            Key::new("a_name_that_is_twenty_nine_b"),
+            Key::new("thirteen_char"),
+        ];
+        let keys = [
+            r#""id""#,
+            r#""a_name_of_sixteen""#,
+            r#""name""#,
+            r#""a_name_that_is_twenty_nine_b""#,
+            r#""nam""#,
+            r#""names""#,
+            r#""n\u0061me""#,
+            r#""na\"me""#,
+            r#" "id" "#,
+            r#""id""#,
+            r#""thirteen_char""#,
+        ];
+        let values = ["1", r#""x""#, "[1, 2]", " {} ", "tru"];
+        let read = |line: &str, expect: &[Key]| {
+            let mut c = Cursor::new(line);
+            c.eat(b'{')?;
+            let mut got = Vec::new();
+            c.members_expecting(expect, &mut 0, |p, key| {
+                let start = p.i;
+                p.value(1)?;
+                got.push((key.to_vec(), p.s[start..p.i].to_owned()));
+                Some(0)
+            })?;
+            Some((got, c.i))
+        };
+        let mut lines = 0;
+        let mut pick = 0usize;
+        for (n, step) in (0..=4).flat_map(|n| [(n, 1), (n, 3)]) {
+            for first in 0..keys.len() {
+                for tail in ["}", " }", "}           trailing bytes to 32", ",}"] {
+                    let mut line = String::from("{");
+                    for m in 0..n {
+                        if m > 0 {
+                            line.push_str(if pick % 3 == 0 { ", " } else { "," });
+                        }
+                        line.push_str(keys[(first + m * step) % keys.len()]);
+                        line.push_str(if pick % 4 == 0 { " : " } else { ":" });
+                        line.push_str(values[pick % values.len()]);
+                        pick += 1;
+                    }
+                    line.push_str(tail);
+                    assert_eq!(read(&line, EXPECT), read(&line, &[]), "{line}");
+                    lines += 1;
+                }
+            }
+        }
+        assert_eq!(lines, 440);
+        // In order, every key found by its compare.
+        let line = r#"{"id":1,"a_name_of_sixteen":2,"name":3,"a_name_that_is_twenty_nine_b":4}"#;
+        let (got, end) = read(line, EXPECT).expect("a valid object");
+        assert_eq!(end, line.len());
+        let names: Vec<&[u8]> = got.iter().map(|(k, _)| &k[..]).collect();
+        assert_eq!(
+            names,
+            [&b"id"[..], b"a_name_of_sixteen", b"name", b"a_name_that_is_twenty_nine_b"]
+        );
+    }
 
     /// Where `plain_number` reads a number, it ends where `number` ends and
     /// reads what serde_json reads (an integer as `u64`, a decimal as the

@@ -25,9 +25,46 @@ use super::{
     ChunkIn, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn, Number, RawIn,
     StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, chunk, citation, tool_status_ok,
 };
-use crate::dialect::cursor::{Cursor as Scan, Escapes, Plain, serde_value};
+use crate::dialect::cursor::{Cursor as Scan, Escapes, Key, Plain, serde_value};
 use crate::model::CitationIndex;
 use std::borrow::Cow;
+
+/// The keys of a turn line, of its `grounding`, of a chunk and of a tool
+/// call, in the order the format's examples and most writers put them (and
+/// `serde_json` writes a struct's fields): read first as expected, and as
+/// any key when not there ([`Scan::members_expecting`]).
+const LINE_KEYS: &[Key] = &[
+    Key::new("turn_id"),
+    Key::new("agent_id"),
+    Key::new("conversation_id"),
+    Key::new("channel"),
+    Key::new("created_at"),
+    Key::new("reply"),
+    Key::new("grounding"),
+];
+const GROUNDING_KEYS: &[Key] = &[
+    Key::new("chunks"),
+    Key::new("citations"),
+    Key::new("confidence"),
+    Key::new("tools"),
+    Key::new("model"),
+    Key::new("tokens_used"),
+    Key::new("cost_cents"),
+    Key::new("latency_ms"),
+];
+const CHUNK_KEYS: &[Key] = &[
+    Key::new("document_id"),
+    Key::new("chunk_id"),
+    Key::new("score"),
+];
+const CITATION_KEYS: &[Key] = &[Key::new("index")];
+const TOOL_KEYS: &[Key] = &[
+    Key::new("name"),
+    Key::new("arguments"),
+    Key::new("result"),
+    Key::new("duration_ms"),
+    Key::new("status"),
+];
 
 /// Reads one line, or `None` when serde_json must read it.
 pub(super) fn line(s: &str) -> Option<LineIn<'_>> {
@@ -36,7 +73,7 @@ pub(super) fn line(s: &str) -> Option<LineIn<'_>> {
     p.eat(b'{')?;
     let mut out = LineIn::default();
     let mut seen = 0u32;
-    p.members(&mut seen, |p, key| {
+    p.members_expecting(LINE_KEYS, &mut seen, |p, key| {
         Some(match key {
             b"type" => got(&mut out.kind, p.raw()?, 0),
             b"turn_id" => got(&mut out.turn_id, p.leaf()?, 1),
@@ -111,7 +148,7 @@ impl<'a> Scan<'a> {
         self.i += 1;
         let mut g = GroundingIn::default();
         let mut seen = 0u32;
-        self.members(&mut seen, |p, key| {
+        self.members_expecting(GROUNDING_KEYS, &mut seen, |p, key| {
             Some(match key {
                 b"chunks" => got(&mut g.chunks, p.chunks()?, 0),
                 b"citations" => got(&mut g.citations, p.citations()?, 1),
@@ -143,7 +180,7 @@ impl<'a> Scan<'a> {
             self.eat(b'{')?;
             let mut c = ChunkIn::default();
             let mut seen = 0u32;
-            self.members(&mut seen, |p, key| {
+            self.members_expecting(CHUNK_KEYS, &mut seen, |p, key| {
                 Some(match key {
                     b"document_id" => got(&mut c.document_id, p.leaf::<IdIn>()?, 0),
                     b"chunk_id" => got(&mut c.chunk_id, p.leaf::<IdIn>()?, 1),
@@ -208,7 +245,7 @@ impl<'a> Scan<'a> {
     fn index_of(&mut self) -> Option<CitationIndex> {
         let mut index = None;
         let mut twice = false;
-        self.members(&mut 0, |p, key| {
+        self.members_expecting(CITATION_KEYS, &mut 0, |p, key| {
             if key != b"index" {
                 return p.skip(4).map(|()| 0);
             }
@@ -238,7 +275,7 @@ impl<'a> Scan<'a> {
                     self.i += 1;
                     // The last `status` wins, as in serde_json's map.
                     let (mut ok, mut dropped) = (true, false);
-                    self.members(&mut 0, |p, key| {
+                    self.members_expecting(TOOL_KEYS, &mut 0, |p, key| {
                         if key != b"status" {
                             return p.skip(4).map(|()| 0);
                         }

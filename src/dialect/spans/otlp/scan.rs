@@ -15,7 +15,7 @@
 //! serde reader decodes it ([`super::AnyValue`]).
 
 use super::AnyValue;
-use crate::dialect::cursor::{Cursor, decimal};
+use crate::dialect::cursor::{Cursor, Key, decimal};
 use crate::dialect::spans::attrs::{BStr, Builder, Val, wanted};
 use crate::dialect::spans::{Span, Spans, clean_id};
 use std::borrow::Cow;
@@ -75,6 +75,24 @@ fn resource_spans_field(key: &[u8]) -> Option<u32> {
 /// The bits of a key-value pair's two fields.
 const KEY: u32 = 1 << 0;
 const VALUE: u32 = 1 << 1;
+
+/// The keys of a span, of an attribute (`{"key":…,"value":…}`) and of an
+/// `AnyValue`, in the order the OTLP/JSON writers put them (the Collector's
+/// file exporter, Phoenix, Langfuse): read first as expected, and as any
+/// key when not there ([`Cursor::members_expecting`]).
+const SPAN_KEYS: &[Key] = &[
+    Key::new("traceId"),
+    Key::new("spanId"),
+    Key::new("parentSpanId"),
+    Key::new("name"),
+    Key::new("kind"),
+    Key::new("startTimeUnixNano"),
+    Key::new("endTimeUnixNano"),
+    Key::new("attributes"),
+    Key::new("status"),
+];
+const PAIR_KEYS: &[Key] = &[Key::new("key"), Key::new("value")];
+const VALUE_KEYS: &[Key] = &[Key::new("stringValue")];
 
 /// An integer token as serde_json hands it to a visitor: `u64` when it is
 /// non-negative and fits, `i64` when it is negative and fits (`-0` and
@@ -188,7 +206,7 @@ impl<'a> Cursor<'a> {
             let mut keep = false;
             let mut value: Option<Val<'a>> = None;
             let mut raw: Option<&'a str> = None;
-            p.members(&mut 0, |p, k| match k {
+            p.members_expecting(PAIR_KEYS, &mut 0, |p, k| match k {
                 b"key" => {
                     let k = p.string_field()??;
                     keep = want(&k);
@@ -294,7 +312,7 @@ impl<'a> Cursor<'a> {
         let (mut trace, mut span, mut parent) = (None, None, None);
         // Each field's bit, under any of its names (serde_json rejects a
         // field named twice).
-        self.members(&mut 0, |p, key| {
+        self.members_expecting(SPAN_KEYS, &mut 0, |p, key| {
             Some(match key {
                 b"traceId" | b"trace_id" => {
                     trace = p.string_field()?;
@@ -382,7 +400,7 @@ impl<'a> Cursor<'a> {
         let mut boolean = None;
         let mut array = None;
         let mut kvlist = None;
-        self.members(&mut 0, |p, key| {
+        self.members_expecting(VALUE_KEYS, &mut 0, |p, key| {
             Some(match key {
                 b"stringValue" | b"string_value" => {
                     string = p.string_field()?;
@@ -501,7 +519,7 @@ impl<'a> Cursor<'a> {
     fn pair(&mut self, depth: u32) -> Option<(Cow<'a, str>, Val<'a>)> {
         let mut key = None;
         let mut value = Val::Null;
-        self.members(&mut 0, |p, k| match k {
+        self.members_expecting(PAIR_KEYS, &mut 0, |p, k| match k {
             b"key" => {
                 key = Some(p.string_field()??);
                 Some(KEY)
