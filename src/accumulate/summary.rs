@@ -593,7 +593,12 @@ impl Accumulator for Summary {
             group.retrieval.add(r, self.opts.low_score);
             group.tools.add(r);
             group.guardrail.add(r);
-            group.trend.entry(day).or_default().add(r);
+            // In a log in time order a group's bucket is nearly always its
+            // newest: reached down the map's right edge, without a search.
+            match group.trend.last_entry() {
+                Some(mut last) if *last.key() == day => last.get_mut().add(r),
+                _ => group.trend.entry(day).or_default().add(r),
+            }
         }
         if let Some((d, acc)) = run {
             self.add_day(d, &acc);

@@ -95,8 +95,7 @@ impl Key {
         };
         match word(i) {
             Some(w) if w & self.masks[0] == self.words[0] => {
-                self.len <= 16
-                    || word(i + 16).is_some_and(|w| w & self.masks[1] == self.words[1])
+                self.len <= 16 || word(i + 16).is_some_and(|w| w & self.masks[1] == self.words[1])
             }
             _ => false,
         }
@@ -684,7 +683,12 @@ mod tests {
         let names: Vec<&[u8]> = got.iter().map(|(k, _)| &k[..]).collect();
         assert_eq!(
             names,
-            [&b"id"[..], b"a_name_of_sixteen", b"name", b"a_name_that_is_twenty_nine_b"]
+            [
+                &b"id"[..],
+                b"a_name_of_sixteen",
+                b"name",
+                b"a_name_that_is_twenty_nine_b"
+            ]
         );
     }
 
