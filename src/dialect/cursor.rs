@@ -662,10 +662,10 @@ mod tests {
                     let mut line = String::from("{");
                     for m in 0..n {
                         if m > 0 {
-                            line.push_str(if pick % 3 == 0 { ", " } else { "," });
+                            line.push_str(if pick.is_multiple_of(3) { ", " } else { "," });
                         }
                         line.push_str(keys[(first + m * step) % keys.len()]);
-                        line.push_str(if pick % 4 == 0 { " : " } else { ":" });
+                        line.push_str(if pick.is_multiple_of(4) { " : " } else { ":" });
                         line.push_str(values[pick % values.len()]);
                         pick += 1;
                     }
