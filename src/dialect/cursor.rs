@@ -38,7 +38,8 @@ const POW10: [f64; 23] = [
 
 /// A key a reader expects, as its bytes stand in a line: `"name":`, at
 /// most 32 bytes (a name of up to 29 bytes without a quote, a backslash or
-/// a control character: such a name is only ever read as any key).
+/// a control character; [`Key::new`] refuses any other when the constant
+/// is built).
 pub(in crate::dialect) struct Key {
     /// The bytes, little-endian, in two words, and which of their bytes count.
     words: [u128; 2],
