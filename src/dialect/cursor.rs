@@ -38,25 +38,46 @@ const POW10: [f64; 23] = [
 
 /// A key a reader expects, as its bytes stand in a line: `"name":`, at
 /// most 32 bytes (a name of up to 29 bytes without a quote, a backslash or
-/// a control character; [`Key::new`] refuses any other when the constant
-/// is built).
+/// a control character: [`Key::new`] refuses any other when the constant
+/// is built, [`Key::of`] returns `None` for it).
+#[derive(Debug)]
 pub(in crate::dialect) struct Key {
     /// The bytes, little-endian, in two words, and which of their bytes count.
     words: [u128; 2],
     masks: [u128; 2],
     /// Bytes of `"name":`.
     len: usize,
+    /// The name, zero-padded.
+    name: [u8; 29],
+    /// What a hit hands on as the key: the name of a constant key, nothing
+    /// for a key made at run time (its reader goes by the key's place).
     text: &'static [u8],
 }
 
 impl Key {
     /// The key `name` (at most 29 bytes; checked when the constant is built).
     pub(in crate::dialect) const fn new(name: &'static str) -> Key {
-        let n = name.as_bytes();
+        match Key::of(name.as_bytes()) {
+            Some(k) => Key {
+                text: name.as_bytes(),
+                ..k
+            },
+            None => panic!(
+                "an expected key is a name of at most 29 bytes without a quote, a backslash or a control character"
+            ),
+        }
+    }
+
+    /// The key `name`, or `None` when the compare cannot stand for it:
+    /// more than 29 bytes, a quote, a backslash or a control character.
+    pub(in crate::dialect) const fn of(n: &[u8]) -> Option<Key> {
         let len = n.len() + 3;
-        assert!(len <= 32, "an expected key is at most 29 bytes");
+        if len > 32 {
+            return None;
+        }
         let mut words = [0u128; 2];
         let mut masks = [0u128; 2];
+        let mut name = [0u8; 29];
         let mut i = 0;
         while i < len {
             let c = if i == 0 || i == len - 2 {
@@ -65,24 +86,28 @@ impl Key {
                 b':'
             } else {
                 let c = n[i - 1];
-                assert!(c != b'"' && c != b'\\' && c >= 0x20, "a plain key");
+                if c == b'"' || c == b'\\' || c < 0x20 {
+                    return None;
+                }
+                name[i - 1] = c;
                 c
             };
             words[i / 16] |= (c as u128) << (8 * (i % 16));
             masks[i / 16] |= 0xff << (8 * (i % 16));
             i += 1;
         }
-        Key {
+        Some(Key {
             words,
             masks,
             len,
-            text: n,
-        }
+            name,
+            text: &[],
+        })
     }
 
     /// The key's name.
-    pub(in crate::dialect) fn name(&self) -> &'static [u8] {
-        self.text
+    pub(in crate::dialect) fn name(&self) -> &[u8] {
+        &self.name[..self.len - 3]
     }
 
     /// Whether `b` holds this key's bytes at `i` (false too when fewer than
@@ -174,6 +199,21 @@ impl<'a> Cursor<'a> {
         seen: &mut u32,
         mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<u32>,
     ) -> Option<()> {
+        self.members_indexed(expect, seen, |p, key, _| member(p, key))
+    }
+
+    /// [`Cursor::members_expecting`] that also hands `member` the key's
+    /// place in `expect` (`None` for a key not listed), for a reader whose
+    /// list stands for its own table of keys. A listed key found by its
+    /// compare is handed as the constant's name, or empty for a key made at
+    /// run time ([`Key::of`]): such a reader goes by the place.
+    #[inline(always)]
+    pub(in crate::dialect) fn members_indexed(
+        &mut self,
+        expect: &[Key],
+        seen: &mut u32,
+        mut member: impl FnMut(&mut Self, &'a [u8], Option<usize>) -> Option<u32>,
+    ) -> Option<()> {
         self.ws();
         if self.peek()? == b'}' {
             self.i += 1;
@@ -182,11 +222,11 @@ impl<'a> Cursor<'a> {
         let b = self.b;
         let mut next = 0;
         loop {
-            let key = match expect.get(next) {
+            let (key, listed) = match expect.get(next) {
                 Some(k) if k.at(b, self.i) => {
                     self.i += k.len;
                     next += 1;
-                    k.text
+                    (k.text, Some(next - 1))
                 }
                 _ => {
                     self.ws();
@@ -198,17 +238,19 @@ impl<'a> Cursor<'a> {
                     let key = &b[start..self.i - 1];
                     self.ws();
                     self.eat(b':')?;
-                    if !expect.is_empty() {
-                        next = expect
-                            .iter()
-                            .position(|k| k.name() == key)
-                            .map_or(next, |j| j + 1);
+                    let listed = if expect.is_empty() {
+                        None
+                    } else {
+                        expect.iter().position(|k| k.name() == key)
+                    };
+                    if let Some(j) = listed {
+                        next = j + 1;
                     }
-                    key
+                    (key, listed)
                 }
             };
             self.ws();
-            let bit = member(self, key)?;
+            let bit = member(self, key, listed)?;
             if *seen & bit != 0 {
                 return None;
             }
@@ -604,11 +646,17 @@ pub(in crate::dialect) fn serde_value<'a, T: Deserialize<'a>>(v: &'a str) -> Opt
 /// serde_json computes it without `float_roundtrip`: the digits as an
 /// integer, divided by the power of ten. Exact in both, so the same bits.
 pub(in crate::dialect) fn decimal(s: &str) -> Option<f64> {
-    let mut p = Cursor::new(s);
-    match p.plain_number()? {
-        Plain::Float(f) if p.i == s.len() => Some(f),
-        _ => None,
+    match plain(s)? {
+        Plain::Float(f) => Some(f),
+        Plain::Unsigned(_) => None,
     }
+}
+
+/// `s` read by [`Cursor::plain_number`] when it is one plain number.
+pub(in crate::dialect) fn plain(s: &str) -> Option<Plain> {
+    let mut p = Cursor::new(s);
+    let n = p.plain_number()?;
+    (p.i == s.len()).then_some(n)
 }
 
 #[cfg(test)]
@@ -647,7 +695,19 @@ mod tests {
             let mut c = Cursor::new(line);
             c.eat(b'{')?;
             let mut got = Vec::new();
-            c.members_expecting(expect, &mut 0, |p, key| {
+            c.members_indexed(expect, &mut 0, |p, key, at| {
+                // A listed key comes with its place (and its name, or
+                // nothing for a key made at run time).
+                let key = match at {
+                    Some(j) => {
+                        assert!(key.is_empty() || key == expect[j].name());
+                        expect[j].name()
+                    }
+                    None => {
+                        assert!(expect.iter().all(|k| k.name() != key));
+                        key
+                    }
+                };
                 let start = p.i;
                 p.value(1)?;
                 got.push((key.to_vec(), p.s[start..p.i].to_owned()));
@@ -655,6 +715,11 @@ mod tests {
             })?;
             Some((got, c.i))
         };
+        // The same keys made at run time.
+        let made: Vec<Key> = EXPECT
+            .iter()
+            .map(|k| Key::of(k.name()).expect("a plain key"))
+            .collect();
         let mut lines = 0;
         let mut pick = 0usize;
         for (n, step) in (0..=4).flat_map(|n| [(n, 1), (n, 3)]) {
@@ -672,11 +737,18 @@ mod tests {
                     }
                     line.push_str(tail);
                     assert_eq!(read(&line, EXPECT), read(&line, &[]), "{line}");
+                    assert_eq!(read(&line, &made), read(&line, &[]), "{line}");
                     lines += 1;
                 }
             }
         }
         assert_eq!(lines, 440);
+        // Names a compare cannot stand for.
+        assert!(Key::of(b"a_name_that_is_thirty_bytes_xy").is_none());
+        assert!(Key::of(b"a_name_that_is_twenty_nine_b").is_some());
+        for bad in [&b"a\"b"[..], b"a\\b", b"a\nb"] {
+            assert!(Key::of(bad).is_none());
+        }
         // In order, every key found by its compare.
         let line = r#"{"id":1,"a_name_of_sixteen":2,"name":3,"a_name_that_is_twenty_nine_b":4}"#;
         let (got, end) = read(line, EXPECT).expect("a valid object");

@@ -6,7 +6,7 @@
 //! keys renamed, and every fixture; the maps put fields in native places,
 //! in renamed ones, inside arrays, and on values of the wrong type.
 
-use super::{FieldMap, Mapped, diff_maps as maps};
+use super::{Caps, FieldMap, Mapped, diff_maps as maps};
 use crate::dialect::native::diff_tests::{fixture_lines, line, value, ws};
 use crate::messages::Warnings;
 use proptest::prelude::*;
@@ -147,7 +147,7 @@ fn fixtures_agree_and_common_lines_take_the_fast_path() {
             .lines()
             .filter(|l| {
                 let l = if rename { renamed(l) } else { (*l).to_owned() };
-                m.scan(&l).is_some()
+                m.scan(&l, &mut Caps::default()).is_some()
             })
             .count();
         assert_eq!(fast, n, "demo lines read by the cursor (renamed: {rename})");

@@ -39,6 +39,7 @@ pub use map::{FieldMap, field_names, parse_pointer};
 pub use values::parse_time;
 
 use super::{Parsed, Record};
+use crate::dialect::cursor::Key;
 use crate::markers::Grammar;
 use crate::messages::Warnings;
 use crate::model::{Answer, Chunk, Turn, Unobserved};
@@ -95,6 +96,7 @@ const N_TOP: usize = TURN_FIELDS.len();
 const C_ID: usize = 0;
 const C_DOC: usize = 1;
 const C_SCORE: usize = 2;
+const C_CONTENT: usize = 3;
 const N_CHUNK: usize = CHUNK_FIELDS.len();
 const T_STATUS: usize = 1;
 const N_TOOL: usize = TOOL_FIELDS.len();
@@ -115,6 +117,11 @@ enum Leaf {
 struct Node {
     children: Vec<Child>,
     leaf: Option<Leaf>,
+    /// The children's keys in their order, as the cursor expects them
+    /// ([`crate::dialect::cursor::Cursor::members_indexed`]); empty when a
+    /// key is one the compare cannot stand for (the cursor then finds each
+    /// child by name).
+    keys: Vec<Key>,
 }
 
 #[derive(Debug)]
@@ -154,6 +161,30 @@ impl Node {
             }
         };
         self.children[i].node.insert(rest, leaf, name)
+    }
+
+    /// Lists every node's keys for the cursor, once the trie is built.
+    fn seal(&mut self) {
+        let keys: Option<Vec<Key>> = self
+            .children
+            .iter()
+            .map(|c| Key::of(c.key.as_bytes()))
+            .collect();
+        self.keys = keys.unwrap_or_default();
+        for c in &mut self.children {
+            c.node.seal();
+        }
+    }
+
+    /// The child at `at` in [`Node::keys`], or the one named `key` when
+    /// the keys are not listed.
+    #[inline]
+    fn child_at(&self, at: Option<usize>, key: &[u8]) -> Option<&Node> {
+        match at {
+            Some(j) => self.children.get(j).map(|c| &c.node),
+            None if !self.keys.is_empty() => None,
+            None => self.child(key),
+        }
     }
 
     fn child(&self, key: &[u8]) -> Option<&Node> {
@@ -210,6 +241,16 @@ impl Mapped {
                 .insert(&parse_pointer(&map.chunk[i])?, Leaf::Raw(i), name)
                 .map_err(|e| format!("--map: {e}"))?;
         }
+        // The cursor expects a chunk's keys in the order of the node's
+        // children: the order the native log writes its fields in.
+        let first = |i: usize| parse_pointer(&map.chunk[i]).ok()?.into_iter().next();
+        let order: Vec<String> = [C_DOC, C_ID, C_SCORE, C_CONTENT]
+            .into_iter()
+            .filter_map(first)
+            .collect();
+        chunk
+            .children
+            .sort_by_key(|c| order.iter().position(|t| *t == c.key).unwrap_or(usize::MAX));
         let mut tool = Node::default();
         for (i, (name, _)) in TOOL_FIELDS.iter().enumerate() {
             tool.insert(&parse_pointer(&map.tool[i])?, Leaf::Raw(i), name)
@@ -237,6 +278,9 @@ impl Mapped {
                 }
             })
             .collect();
+        for node in [&mut top, &mut chunk, &mut tool] {
+            node.seal();
+        }
         Ok(Mapped {
             seen: map
                 .explicit
@@ -320,15 +364,16 @@ impl Mapped {
     /// Reads one line with the byte cursor when `fast` and it is sure of
     /// the line, with serde_json's visitors otherwise.
     fn read<'a>(&self, line: &'a str, warnings: &mut Warnings, fast: bool) -> Parsed<'a> {
-        let caps = match fast.then(|| self.scan(line)).flatten() {
-            Some(caps) => caps,
-            None => match self.walk(line) {
+        // Filled in place: a turn's captures are a few hundred bytes.
+        let mut caps = Caps::default();
+        if !fast || self.scan(line, &mut caps).is_none() {
+            caps = match self.walk(line) {
                 Ok(caps) => caps,
                 Err(reason) => return Parsed::Invalid(reason),
-            },
-        };
+            };
+        }
         self.note_seen(&caps);
-        match self.build(caps, warnings) {
+        match self.build(&mut caps, warnings) {
             Ok(t) => Parsed::Turn(t),
             Err(r) => Parsed::Invalid(super::cap_reason(r)),
         }
@@ -345,7 +390,7 @@ impl Mapped {
         }
     }
 
-    fn build<'a>(&self, caps: Caps<'a>, warnings: &mut Warnings) -> Result<Turn<'a>, String> {
+    fn build<'a>(&self, caps: &mut Caps<'a>, warnings: &mut Warnings) -> Result<Turn<'a>, String> {
         let top = &caps.top;
         let missing: Vec<String> = [TURN_ID, AGENT_ID, CREATED_AT]
             .into_iter()
@@ -369,16 +414,10 @@ impl Mapped {
             .map_err(|f| wrong(AGENT_ID, "a string", f))?;
         let created_at = as_time(raw(CREATED_AT).unwrap_or(Raw::NULL))
             .map_err(|e| e.unwrap_or_else(|f| wrong(CREATED_AT, "a string or a number", f)))?;
-        let chunks = match caps.chunks {
+        let chunks = match caps.chunks.take() {
             None => Vec::new(),
             Some(Err(found)) => return Err(wrong(CHUNKS, "an array", found)),
-            Some(Ok(list)) => {
-                let mut out = Vec::with_capacity(list.len());
-                for (k, c) in list.into_iter().enumerate() {
-                    out.push(self.chunk(c, k + 1)?);
-                }
-                out
-            }
+            Some(Ok(list)) => list?,
         };
         let answer = match raw(REPLY) {
             Some(r) if r.text.starts_with('"') => Answer::Reply(r.reply()),
@@ -440,7 +479,7 @@ impl Mapped {
             }
             None => None,
         };
-        let (tool_calls, tool_errors) = match caps.tools {
+        let (tool_calls, tool_errors) = match caps.tools.take() {
             Some(Ok(t)) => (t.calls, t.errors),
             Some(Err(_)) => {
                 drop(TOOLS, "an array of objects");
@@ -601,11 +640,12 @@ struct ToolCount {
     errors: u32,
 }
 
-/// What one pass over a line kept: each mapped value as its raw JSON text.
+/// What one pass over a line kept: each mapped value as its raw JSON text,
+/// the chunks as chunks (or the first chunk's reason not to be one).
 #[derive(Default)]
 struct Caps<'a> {
     top: [Option<Raw<'a>>; N_TOP],
-    chunks: Option<Result<Vec<ChunkCaps<'a>>, &'static str>>,
+    chunks: Option<Result<Result<Vec<Chunk<'a>>, String>, &'static str>>,
     tools: Option<Result<ToolCount, &'static str>>,
     chunk_seen: [bool; N_CHUNK],
     tool_seen: [bool; N_TOOL],
@@ -618,46 +658,59 @@ impl<'a> Caps<'a> {
         if tools {
             self.tools = Some(found.map_or(Ok(ToolCount::default()), Err));
         } else {
-            self.chunks = Some(found.map_or(Ok(Vec::new()), Err));
+            self.chunks = Some(found.map_or(Ok(Ok(Vec::new())), Err));
         }
     }
 }
 
 /// One chunks or tools array as either reader goes through it, element by
-/// element (each element's fields found with the chunk or the tool trie).
-struct Elements<'a> {
+/// element (each element's fields found with the chunk or the tool trie,
+/// and a chunk made at once).
+struct Elements<'m, 'a> {
+    dialect: &'m Mapped,
     tools: bool,
-    chunks: Vec<ChunkCaps<'a>>,
+    chunks: Result<Vec<Chunk<'a>>, String>,
     count: ToolCount,
     all_objects: bool,
 }
 
-impl<'a> Elements<'a> {
-    fn new(tools: bool) -> Self {
+impl<'m, 'a> Elements<'m, 'a> {
+    fn new(dialect: &'m Mapped, tools: bool) -> Self {
         Elements {
+            dialect,
             tools,
-            chunks: Vec::with_capacity(if tools { 0 } else { 8 }),
+            chunks: Ok(Vec::with_capacity(if tools { 0 } else { 8 })),
             count: ToolCount::default(),
             all_objects: true,
         }
     }
 
     /// The trie an element is read with.
-    fn trie<'m>(&self, dialect: &'m Mapped) -> &'m Node {
+    fn trie(&self) -> &'m Node {
         if self.tools {
-            &dialect.tool
+            &self.dialect.tool
         } else {
-            &dialect.chunk
+            &self.dialect.chunk
         }
     }
 
     /// One element: the fields found in it, and whether it was an object.
+    /// After a chunk that is not one, the rest are only looked at for the
+    /// fields they hold.
     fn push(&mut self, caps: &mut Caps<'a>, is_object: bool, fields: [Option<Raw<'a>>; N_CHUNK]) {
         if !self.tools {
             for (k, f) in fields.iter().enumerate() {
                 caps.chunk_seen[k] |= f.is_some();
             }
-            self.chunks.push(is_object.then_some(fields));
+            if let Ok(list) = &mut self.chunks {
+                match self
+                    .dialect
+                    .chunk(is_object.then_some(fields), list.len() + 1)
+                {
+                    Ok(c) => list.push(c),
+                    Err(reason) => self.chunks = Err(reason),
+                }
+            }
         } else if is_object {
             for (k, f) in fields.iter().take(N_TOOL).enumerate() {
                 caps.tool_seen[k] |= f.is_some();
@@ -779,6 +832,71 @@ mod tests {
         }
         assert!(as_time(Raw::unknown("\"yesterday\"")).is_err());
         assert!(as_time(Raw::unknown("true")).is_err());
+    }
+
+    /// A number reads as Rust's correctly rounded `parse` reads it, on
+    /// whole numbers, decimals and the lengths where the fast reads stop.
+    #[test]
+    fn numbers_read_as_parse_reads_them() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "0.5",
+            "-0.0",
+            "1059",
+            "6.64",
+            "0.769",
+            "9007199254740993",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999",
+            "123456789012345.6",
+            "0.1234567890123456",
+            "1.7976931348623157e308",
+            "5e-324",
+            "1E2",
+            "-1.5e-3",
+            "0.30000000000000004",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 20 + 1) as usize;
+            let whole = (x >> 8).to_string();
+            let mut t = whole[..digits.min(whole.len())]
+                .trim_start_matches('0')
+                .to_owned();
+            if t.is_empty() {
+                t.push('0');
+            }
+            let point = (x >> 40) as usize % (t.len() + 1);
+            if point > 0 && point < t.len() {
+                t.insert(point, '.');
+                if t.starts_with('.') {
+                    t.insert(0, '0');
+                }
+            }
+            if x & 1 == 1 {
+                t.insert(0, '-');
+            }
+            texts.push(t);
+        }
+        for t in &texts {
+            let want = t.parse::<f64>().ok().filter(|v| v.is_finite());
+            assert_eq!(
+                as_number(t).map(f64::to_bits),
+                want.map(f64::to_bits),
+                "{t}"
+            );
+        }
+        assert_eq!(as_number("true"), None);
+        assert_eq!(as_number("\"1\""), None);
     }
 
     #[test]

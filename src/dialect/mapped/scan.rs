@@ -15,18 +15,17 @@ use super::{Caps, Elements, Leaf, Mapped, N_CHUNK, Node, Raw};
 use crate::dialect::cursor::{Cursor, MAX_DEPTH};
 
 impl Mapped {
-    /// One pass over `line` with the byte cursor; `None` when serde_json
-    /// must read it.
-    pub(super) fn scan<'a>(&self, line: &'a str) -> Option<Caps<'a>> {
+    /// One pass over `line` with the byte cursor into `caps`; `None` when
+    /// serde_json must read it (`caps` then holds a part of the line).
+    pub(super) fn scan<'a>(&self, line: &'a str, caps: &mut Caps<'a>) -> Option<()> {
         let mut p = Cursor::new(line);
         p.ws();
         if p.peek()? != b'{' {
             return None;
         }
-        let mut caps = Caps::default();
-        p.walk(self, &self.top, &mut caps, 0)?;
+        p.walk(self, &self.top, caps, 0)?;
         p.ws();
-        (p.i == p.b.len()).then_some(caps)
+        (p.i == p.b.len()).then_some(())
     }
 }
 
@@ -53,9 +52,11 @@ impl<'a> Cursor<'a> {
                     return None;
                 }
                 self.i += 1;
-                self.members(&mut 0, |p, key| match node.child(key) {
-                    Some(n) => child(p, n).map(|()| 0),
-                    None => p.skip(depth + 1).map(|()| 0),
+                self.members_indexed(&node.keys, &mut 0, |p, key, at| {
+                    match node.child_at(at, key) {
+                        Some(n) => child(p, n).map(|()| 0),
+                        None => p.skip(depth + 1).map(|()| 0),
+                    }
                 })?;
                 Some(true)
             }
@@ -87,8 +88,8 @@ impl<'a> Cursor<'a> {
     fn at_node(&mut self, m: &Mapped, node: &Node, caps: &mut Caps<'a>, depth: u32) -> Option<()> {
         match node.leaf {
             Some(Leaf::Raw(slot)) => caps.top[slot] = Some(self.kept(depth)?),
-            Some(Leaf::Chunks) => self.each(m, Elements::new(false), caps, depth)?,
-            Some(Leaf::Tools) => self.each(m, Elements::new(true), caps, depth)?,
+            Some(Leaf::Chunks) => self.each(Elements::new(m, false), caps, depth)?,
+            Some(Leaf::Tools) => self.each(Elements::new(m, true), caps, depth)?,
             None => self.walk(m, node, caps, depth)?,
         }
         Some(())
@@ -96,19 +97,13 @@ impl<'a> Cursor<'a> {
 
     /// A chunks or tools value: an array read element by element, or what
     /// else it is.
-    fn each(
-        &mut self,
-        m: &Mapped,
-        mut out: Elements<'a>,
-        caps: &mut Caps<'a>,
-        depth: u32,
-    ) -> Option<()> {
+    fn each(&mut self, mut out: Elements<'_, 'a>, caps: &mut Caps<'a>, depth: u32) -> Option<()> {
         let found = match self.peek()? {
             b'[' => {
                 if depth >= MAX_DEPTH {
                     return None;
                 }
-                let trie = out.trie(m);
+                let trie = out.trie();
                 if !self.open_array()? {
                     loop {
                         let mut fields = [None; N_CHUNK];

@@ -1,7 +1,7 @@
 //! A mapped value read by the native log's type rules, from its raw JSON
 //! text: strings, ids, numbers, citations and times in more formats.
 
-use crate::dialect::cursor::Escapes;
+use crate::dialect::cursor::{Escapes, Plain};
 pub(super) use crate::dialect::native::kind_of;
 use crate::model::{Id, Reply, decode_json_string};
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -90,12 +90,13 @@ pub(super) fn as_id(raw: Raw<'_>) -> Result<Id<'_>, &'static str> {
 }
 
 pub(super) fn as_number(raw: &str) -> Option<f64> {
-    // A plain decimal of at most 15 digits is the quotient of two exact
-    // doubles, so the one division rounds it correctly, as `parse` does.
-    if raw.len() <= 16
-        && let Some(x) = crate::dialect::cursor::decimal(raw)
-    {
-        return Some(x);
+    // A whole number of at most 19 digits converts with one rounding, as
+    // `parse` rounds; a plain decimal of at most 15 digits is the quotient
+    // of two exact doubles, so the one division rounds it correctly too.
+    match crate::dialect::cursor::plain(raw) {
+        Some(Plain::Unsigned(n)) => return Some(n as f64),
+        Some(Plain::Float(x)) if raw.len() <= 16 => return Some(x),
+        _ => {}
     }
     if raw.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
         raw.parse::<f64>().ok().filter(|x| x.is_finite())

@@ -94,13 +94,11 @@ impl<'de> DeserializeSeed<'de> for AtNode<'_, '_, 'de> {
                 self.caps.top[*slot] = Some(Raw::unknown(raw.get()));
             }
             Some(Leaf::Chunks) => d.deserialize_any(Each {
-                dialect: self.dialect,
-                out: Elements::new(false),
+                out: Elements::new(self.dialect, false),
                 caps: self.caps,
             })?,
             Some(Leaf::Tools) => d.deserialize_any(Each {
-                dialect: self.dialect,
-                out: Elements::new(true),
+                out: Elements::new(self.dialect, true),
                 caps: self.caps,
             })?,
             None => d.deserialize_any(Walk {
@@ -174,8 +172,7 @@ impl<'de> Visitor<'de> for Walk<'_, '_, 'de> {
 
 /// Walks the chunks (or tools) array, each element with its own trie.
 struct Each<'n, 'c, 'a> {
-    dialect: &'n Mapped,
-    out: Elements<'a>,
+    out: Elements<'n, 'a>,
     caps: &'c mut Caps<'a>,
 }
 
@@ -193,7 +190,7 @@ impl<'de> Visitor<'de> for Each<'_, '_, 'de> {
         f.write_str("an array")
     }
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
-        let trie = self.out.trie(self.dialect);
+        let trie = self.out.trie();
         loop {
             let mut fields = [None; N_CHUNK];
             let Some(is_object) = seq.next_element_seed(Element {
