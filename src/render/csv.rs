@@ -54,6 +54,12 @@ pub fn row_in<W: std::io::Write>(
 /// Where [`row`] writes a record: the csv crate's writer, or [`Fields`].
 pub trait FieldSink {
     fn field(&mut self, value: &[u8]) -> Result<()>;
+    /// A field that holds none of `,` `"` `\r` `\n` (a number, a UTC time,
+    /// a fixed word), which no writer quotes: the buffer writer appends it
+    /// without looking.
+    fn plain(&mut self, value: &[u8]) -> Result<()> {
+        self.field(value)
+    }
     fn end_record(&mut self) -> Result<()>;
 }
 
@@ -101,6 +107,14 @@ impl FieldSink for Fields<'_> {
         self.out.push(b'"');
         Ok(())
     }
+    fn plain(&mut self, value: &[u8]) -> Result<()> {
+        debug_assert!(!crate::bytes::has_any(value, b",\"\r\n"));
+        if !std::mem::replace(&mut self.first, false) {
+            self.out.push(b',');
+        }
+        self.out.extend_from_slice(value);
+        Ok(())
+    }
     fn end_record(&mut self) -> Result<()> {
         self.out.push(b'\n');
         self.first = true;
@@ -121,27 +135,28 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, raw: bool, clock: &Clock) -> Re
     text(w, &r.channel)?;
     if clock.local {
         tmp = clock.time(&r.created_at);
+        w.field(tmp.as_bytes())?;
     } else {
         write_time(&mut tmp, &r.created_at);
+        w.plain(tmp.as_bytes())?;
     }
-    w.field(tmp.as_bytes())?;
-    w.field(r.verdict.as_str().as_bytes())?;
-    w.field(if r.partial { b"true" } else { b"false" })?;
+    w.plain(r.verdict.as_str().as_bytes())?;
+    w.plain(if r.partial { b"true" } else { b"false" })?;
     tmp.clear();
     for (i, c) in r.cited_chunks.iter().enumerate() {
         let _ = write!(tmp, "{}{c}", if i > 0 { ";" } else { "" });
     }
-    w.field(tmp.as_bytes())?;
+    w.plain(tmp.as_bytes())?;
     let mut int = itoa::Buffer::new();
-    w.field(int.format(r.marker_count).as_bytes())?;
-    w.field(int.format(r.out_of_range_markers).as_bytes())?;
-    w.field(int.format(r.malformed_markers).as_bytes())?;
-    w.field(match r.markers_from {
+    w.plain(int.format(r.marker_count).as_bytes())?;
+    w.plain(int.format(r.out_of_range_markers).as_bytes())?;
+    w.plain(int.format(r.malformed_markers).as_bytes())?;
+    w.plain(match r.markers_from {
         Some(crate::model::MarkersFrom::Reply) => b"reply",
         Some(crate::model::MarkersFrom::Citations) => b"citations",
         None => b"",
     })?;
-    w.field(int.format(r.chunk_count).as_bytes())?;
+    w.plain(int.format(r.chunk_count).as_bytes())?;
     num(w, &mut tmp, r.confidence)?;
     let ids = |tmp: &mut String, pick: for<'c> fn(&'c Chunk<'_>) -> Option<&'c str>| {
         tmp.clear();
@@ -165,17 +180,17 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, raw: bool, clock: &Clock) -> Re
             push_num(&mut tmp, s);
         }
     }
-    w.field(tmp.as_bytes())?;
-    w.field(int.format(r.tool_calls).as_bytes())?;
-    w.field(int.format(r.tool_errors).as_bytes())?;
+    w.plain(tmp.as_bytes())?;
+    w.plain(int.format(r.tool_calls).as_bytes())?;
+    w.plain(int.format(r.tool_errors).as_bytes())?;
     text(w, r.model.as_deref().unwrap_or(""))?;
     match r.tokens_used {
-        Some(t) => w.field(int.format(t).as_bytes())?,
+        Some(t) => w.plain(int.format(t).as_bytes())?,
         None => w.field(b"")?,
     }
     num(w, &mut tmp, r.cost_cents)?;
     num(w, &mut tmp, r.latency_ms)?;
-    w.field(r.unobserved_reason.map_or("", |u| u.as_str()).as_bytes())?;
+    w.plain(r.unobserved_reason.map_or("", |u| u.as_str()).as_bytes())?;
     w.end_record()
 }
 
@@ -185,7 +200,7 @@ fn num<S: FieldSink>(w: &mut S, tmp: &mut String, x: Option<f64>) -> Result<()> 
     if let Some(x) = x {
         push_num(tmp, x);
     }
-    w.field(tmp.as_bytes())
+    w.plain(tmp.as_bytes())
 }
 
 /// Writes a UTC time as RFC 3339 with `Z` into `out` (cleared first), the
