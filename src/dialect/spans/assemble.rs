@@ -375,18 +375,18 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         .collect();
 
     // ------------------------------------------------------ who and when
-    let first = |f: &dyn Fn(&Span) -> Option<&String>| -> Option<String> {
+    let first = |f: &dyn Fn(&Span) -> Option<&str>| -> Option<String> {
         root_span
             .and_then(f)
             .or_else(|| spans.iter().find_map(|s| f(s)))
-            .cloned()
+            .map(str::to_owned)
     };
     let agent = opts
         .agent_name
         .clone()
-        .or_else(|| first(&|s| s.agent_name.as_ref()))
-        .or_else(|| first(&|s| s.agent_meta.as_ref()))
-        .or_else(|| first(&|s| s.agent_id.as_ref()))
+        .or_else(|| first(&|s| s.agent_name.as_deref()))
+        .or_else(|| first(&|s| s.agent_meta.as_deref()))
+        .or_else(|| first(&|s| s.agent_id.as_deref()))
         .or_else(|| {
             root_span.map(|r| {
                 let n = r.name.as_str();
@@ -399,10 +399,10 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             })
         })
         .filter(|a| !a.is_empty())
-        .or_else(|| first(&|s| s.service.as_ref()))
+        .or_else(|| first(&|s| s.service.as_deref()))
         .unwrap_or_else(|| "unknown".to_owned());
-    let conversation = first(&|s| s.conversation.as_ref());
-    let channel = first(&|s| s.channel.as_ref()).unwrap_or_else(|| "chat".to_owned());
+    let conversation = first(&|s| s.conversation.as_deref());
+    let channel = first(&|s| s.channel.as_deref()).unwrap_or_else(|| "chat".to_owned());
     let start = root_span
         .and_then(|r| r.start_ns)
         .or_else(|| spans.iter().filter_map(|s| s.start_ns).min());

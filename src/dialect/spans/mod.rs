@@ -189,8 +189,8 @@ pub struct Span {
     pub end_ns: Option<i128>,
     /// Status ERROR (or a Langfuse level ERROR).
     pub error: bool,
-    /// Resource `service.name` (OTLP only).
-    pub service: Option<String>,
+    /// Resource `service.name` (OTLP only), shared by the resource's spans.
+    pub service: Option<std::sync::Arc<str>>,
     /// `gen_ai.operation.name`.
     pub operation: Option<String>,
     /// The output value as recorded (text or JSON).

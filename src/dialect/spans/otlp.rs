@@ -317,13 +317,13 @@ pub(super) fn parse(data: &[u8], sink: &mut dyn FnMut(usize, Span)) -> Result<()
             if let Some(res) = rs.resource {
                 each_attr(res.attributes, is_service, &mut |k, v| {
                     if k == "service.name" {
-                        service = v.as_str().map(str::to_owned);
+                        service = v.as_str().map(std::sync::Arc::from);
                     }
                 });
             }
             for ss in rs.scope_spans.unwrap_or_default() {
                 for (i, raw) in ss.spans.unwrap_or_default().into_iter().enumerate() {
-                    let span = parse_span(raw, service.as_deref())
+                    let span = parse_span(raw, service.as_ref())
                         .map_err(|e| format!("span {} of a scope: {e}", i + 1))?;
                     sink(offset_in(data, raw.get()), span);
                 }
@@ -333,7 +333,7 @@ pub(super) fn parse(data: &[u8], sink: &mut dyn FnMut(usize, Span)) -> Result<()
     Ok(())
 }
 
-fn parse_span(raw: &RawValue, service: Option<&str>) -> Result<Span, String> {
+fn parse_span(raw: &RawValue, service: Option<&std::sync::Arc<str>>) -> Result<Span, String> {
     let s: SpanIn<'_> = serde_json::from_str(raw.get()).map_err(|e| reason("span", &e))?;
     let id = |v: &Option<BStr<'_>>| v.as_ref().and_then(|b| clean_id(&b.0));
     let trace_id = id(&s.trace_id).ok_or("span without a `traceId`")?;
@@ -346,7 +346,7 @@ fn parse_span(raw: &RawValue, service: Option<&str>) -> Result<Span, String> {
         start_ns: s.start.and_then(|n| n.0),
         end_ns: s.end.and_then(|n| n.0),
         error: s.status.and_then(|st| st.code).is_some_and(|c| c.0),
-        service: service.map(str::to_owned),
+        service: service.cloned(),
         ..Builder::default()
     };
     each_attr(s.attributes, wanted, &mut |k, v| b.attr(k, v));

@@ -107,7 +107,7 @@ pub(in crate::dialect::spans) struct Builder {
     pub(in crate::dialect::spans) start_ns: Option<i128>,
     pub(in crate::dialect::spans) end_ns: Option<i128>,
     pub(in crate::dialect::spans) error: bool,
-    pub(in crate::dialect::spans) service: Option<String>,
+    pub(in crate::dialect::spans) service: Option<std::sync::Arc<str>>,
     /// `span_kind` / `openinference.span.kind`.
     pub(in crate::dialect::spans) oi_kind: Option<String>,
     pub(in crate::dialect::spans) lf_kind: Option<String>,

@@ -19,6 +19,7 @@ use crate::dialect::cursor::{Cursor, Key, decimal};
 use crate::dialect::spans::attrs::{BStr, Builder, Val, wanted};
 use crate::dialect::spans::{Span, Spans, clean_id};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Reads one line (one or more requests) into `out`, or `None` when the
 /// serde reader must read it (`out` may then hold part of the line).
@@ -168,7 +169,7 @@ impl<'a> Cursor<'a> {
             // The resource may come after the spans.
             if service.is_some() {
                 for s in &mut out[first..] {
-                    s.service.clone_from(&service);
+                    s.service = service.clone();
                 }
             }
             Some(())
@@ -176,7 +177,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// `resource`: `null` or an object whose attributes may name the service.
-    fn resource(&mut self, service: &mut Option<String>) -> Option<()> {
+    fn resource(&mut self, service: &mut Option<Arc<str>>) -> Option<()> {
         match self.peek()? {
             b'n' => self.literal(b"null").map(drop),
             b'{' => {
@@ -184,7 +185,7 @@ impl<'a> Cursor<'a> {
                 self.object(one_field, &mut 0, |p, key| match key {
                     b"attributes" => p.attributes(super::is_service, |k, v| {
                         if k == "service.name" {
-                            *service = v.as_str().map(str::to_owned);
+                            *service = v.as_str().map(Arc::from);
                         }
                     }),
                     _ => p.skip(3),
