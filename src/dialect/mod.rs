@@ -25,7 +25,8 @@ use std::any::Any;
 
 /// Every dialect the tool reads, in detection order: the first whose
 /// [`Dialect::sniff`] accepts a source's first block reads it, and the native
-/// turn log, which accepts anything, comes last. Adding a dialect is a module
+/// turn log, which accepts anything, comes last. A dialect's `sniff` is
+/// asked only after every dialect before it said no, and may rely on that. Adding a dialect is a module
 /// under `src/dialect/` plus one line here.
 pub static DIALECTS: &[&dyn Dialect] = &[
     &agentfootprint::AGENTFOOTPRINT,
@@ -51,7 +52,8 @@ pub trait Dialect: Sync {
     fn name(&self) -> &'static str;
     /// One line for `--help`.
     fn about(&self) -> &'static str;
-    /// True when a source whose first block is `first` is in this dialect.
+    /// True when a source whose first block is `first` is in this dialect
+    /// (asked in [`DIALECTS`] order, after every dialect before it said no).
     fn sniff(&self, first: &[u8]) -> bool;
     /// The marker grammar used when `--markers` is not given.
     fn grammar(&self) -> Grammar;

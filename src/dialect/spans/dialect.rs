@@ -60,8 +60,9 @@ impl Dialect for SpanDialect {
     fn about(&self) -> &'static str {
         self.0.describe()
     }
+    /// Asked after agentfootprint's sniff said no ([`crate::dialect::DIALECTS`]).
     fn sniff(&self, first: &[u8]) -> bool {
-        super::sniff(first) == Some(self.0)
+        super::sniff_not_agentfootprint(first) == Some(self.0)
     }
     /// RAG prompts number their sources: `[1]`, `[1, 2]`, `[1-3]`.
     fn grammar(&self) -> Grammar {

@@ -269,14 +269,23 @@ fn clean_id_str(s: &str) -> Option<&str> {
 /// line is fine). Never claims native turn lines (`{"turn_id":…}`) or
 /// agentfootprint events.
 pub fn sniff(first_block: &[u8]) -> Option<SpanFormat> {
+    if crate::dialect::agentfootprint::sniff(first_block) {
+        return None;
+    }
+    sniff_not_agentfootprint(first_block)
+}
+
+/// [`sniff`] for a first block that agentfootprint's sniff has turned down
+/// already, as [`crate::dialect::detect`] asks (in
+/// [`crate::dialect::DIALECTS`] order): the first line is not parsed for
+/// agentfootprint again (on a collector's file that line is one batch of
+/// hundreds of kilobytes).
+pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat> {
     let data = first_block
         .strip_prefix(b"\xEF\xBB\xBF")
         .unwrap_or(first_block);
     let start = data.iter().position(|b| !b.is_ascii_whitespace())?;
     let rest = &data[start..];
-    if crate::dialect::agentfootprint::sniff(rest) {
-        return None;
-    }
     match rest[0] {
         b'[' => {
             // A JSON array: dataframe records, or Phoenix spans.

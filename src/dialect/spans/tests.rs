@@ -353,6 +353,19 @@ fn sniff_tells_formats_apart() {
     assert_eq!(sniff(b""), None);
     assert_eq!(sniff(b"   \n"), None);
     assert_eq!(sniff(b"not json"), None);
+    // An event that also has a span's keys: agentfootprint's, both when
+    // `sniff` is asked alone and in detection order, where the span
+    // dialects no longer parse the first line for agentfootprint again.
+    let both =
+        br#"{"type":"agentfootprint.stream.llm_end","context":{},"span_kind":"LLM","data":[]}"#;
+    assert_eq!(sniff(both), None);
+    assert_eq!(
+        sniff_not_agentfootprint(both),
+        Some(SpanFormat::PhoenixJsonl)
+    );
+    assert_eq!(crate::dialect::detect(None, both).name(), "agentfootprint");
+    let spans = br#"{"name":"a","context":{},"span_kind":"LLM"}"#;
+    assert_eq!(crate::dialect::detect(None, spans).name(), "phoenix-jsonl");
 }
 
 #[test]
