@@ -250,7 +250,15 @@ fn walk(key: &mut String, v: &Val<'_>, depth: u32, f: &mut dyn FnMut(&str, &Val<
 }
 
 pub(super) fn looks_like_json(s: &str) -> bool {
-    matches!(s.trim_start().as_bytes().first(), Some(b'{' | b'['))
+    match s.as_bytes().first() {
+        Some(b'{' | b'[') => true,
+        // An ASCII character that `trim_start` keeps (a vertical tab it
+        // does not) starts the trimmed text too: most values are decided by
+        // their first byte, without a trim.
+        Some(&c) if c.is_ascii() && !char::from(c).is_whitespace() => false,
+        None => false,
+        _ => matches!(s.trim_start().as_bytes().first(), Some(b'{' | b'[')),
+    }
 }
 
 /// Splits `"12.rest"` into `(12, "rest")` (`"12"` gives `(12, "")`).
@@ -278,7 +286,24 @@ pub(super) fn split_index(s: &str) -> Option<(u32, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_INDEX, split_index};
+    use super::{MAX_INDEX, looks_like_json, split_index};
+
+    /// The first byte decides only where `trim_start` would keep it: every
+    /// ASCII character and a few Unicode spaces first, then `{` or `[` or not.
+    #[test]
+    fn json_is_told_by_the_first_character_trim_start_keeps() {
+        let firsts: Vec<String> = (0u8..128)
+            .map(|b| char::from(b).to_string())
+            .chain(["\u{85}", "\u{a0}", "\u{2003}", "\u{3000}", "é", "\u{feff}"].map(String::from))
+            .collect();
+        for first in &firsts {
+            for second in ["", "{", "[", " {", "\u{a0}[", "x", "\u{b}{"] {
+                let s = format!("{first}{second}");
+                let by_trim = matches!(s.trim_start().as_bytes().first(), Some(b'{' | b'['));
+                assert_eq!(looks_like_json(&s), by_trim, "{s:?}");
+            }
+        }
+    }
 
     /// What [`split_index`] must keep meaning: the text before the first
     /// dot, one to nine ASCII digits, parsed; then the rest after the dot.
