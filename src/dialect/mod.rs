@@ -26,8 +26,8 @@ use std::any::Any;
 /// Every dialect the tool reads, in detection order: the first whose
 /// [`Dialect::sniff`] accepts a source's first block reads it, and the native
 /// turn log, which accepts anything, comes last. A dialect's `sniff` is
-/// asked only after every dialect before it said no, and may rely on that. Adding a dialect is a module
-/// under `src/dialect/` plus one line here.
+/// asked only after every dialect before it said no, and may rely on that.
+/// Adding a dialect is a module under `src/dialect/` plus one line here.
 pub static DIALECTS: &[&dyn Dialect] = &[
     &agentfootprint::AGENTFOOTPRINT,
     &spans::OTLP,
