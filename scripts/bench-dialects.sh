@@ -81,11 +81,14 @@ args_for() {
 }
 
 # run DIALECT FILE [ARGS]: prints "cpu wall rss_kib" of one summary run.
+# CPU and wall seconds come from bash's `time` (to the millisecond;
+# /usr/bin/time rounds to 10 ms, about 5 % of a native 200 MB run), peak
+# RSS from /usr/bin/time.
 run() {
-    local out
+    local out TIMEFORMAT="%3U %3S %3R"
     # shellcheck disable=SC2046,SC2086
-    out=$({ /usr/bin/time -f "%U %S %e %M" "$BIN" --quiet --threads 2 summary $(args_for "$1") ${3:-} "$2" >/dev/null; } 2>&1 | tail -1)
-    awk '{printf "%.3f %.3f %d\n", $1 + $2, $3, $4}' <<<"$out"
+    out=$({ time /usr/bin/time -f "%M" "$BIN" --quiet --threads 2 summary $(args_for "$1") ${3:-} "$2" >/dev/null; } 2>&1 | tail -2 | tr '\n' ' ')
+    awk '{printf "%.3f %.3f %d\n", $2 + $3, $4, $1}' <<<"$out"
 }
 
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -130,6 +133,6 @@ for d in $DIALECTS; do
     wall=$(tr ' ' '\n' <<<"${WALL[$d]}" | grep . | median)
     awk -v d="$d" -v s="${SIZE[$d]}" -v c="$cpu" -v w="$wall" -v nc="$n_cpu" -v ns="$n_size" -v rss="${RSS[$d]% · }" 'BEGIN {
         per = s / 1e6 / c; nper = (nc > 0) ? ns / 1e6 / nc : 0
-        printf "| %s | %.0f MB | %.2f | %.0f | %s | %.2f | %.0f | %s |\n", d, s / 1e6, c, per,
+        printf "| %s | %.0f MB | %.3f | %.0f | %s | %.3f | %.0f | %s |\n", d, s / 1e6, c, per,
             (nper > 0) ? sprintf("%.2f", per / nper) : "—", w, s / 1e6 / w, rss }'
 done
