@@ -346,6 +346,17 @@ fn one_pass_reader_agrees_on_hostile_lines() {
         ),
         r#"{"type":"agentfootprint.x","meta":[{"$serde_json::private::RawValue":"1"}]}"#.to_owned(),
         r#"{"type":"agentfootprint.x","meta":[1,{"a":"A"}]}"#.to_owned(),
+        // Numbers and escapes as the cursor reads them, keys next to the
+        // expected ones, whitespace where a key compare looks.
+        format!(
+            r#"{{"type":"agentfootprint.context.injected","payload":{{"retrievalScore":-1.5,"rankPosition":-0.0,"score":0.30000000000000004,"x":12345678901234567890}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.agent.turn_start","payload":{{"userPrompt":"a\"b\\c\/d\b\f\n\r\t\u00e9\u20ac!"}},{m}}}"#
+        ),
+        r#"{ "type" : "agentfootprint.x" , "typeX":1, "meta" :{ "runId" : "r" ,"runIdX":"s", "wallClockMs" :1 } }"#.to_owned(),
+        r#"{"type":"agentfootprint.x","meta":{"runtimeStageId":"a","runId":"r","wallClockMs":2,"runId":"q","sessionId":"s\u0041"}}"#.to_owned(),
+        r#"{"type":"agentfootprint.x","meta":{"runId":"r","wallClockMs":1.5e3,"runOffsetMs":-2.25}}"#.to_owned(),
         format!(r#"{{"\u0074ype":"agentfootprint.x",{m}}} "#),
         format!(r#"{{"type":"agentfootprint.x",{m}}} x"#),
     ];

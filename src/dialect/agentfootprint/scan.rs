@@ -3,25 +3,55 @@
 //! escapes are not surrogates, non-negative integers that fit in 64 bits,
 //! floats, shallow nesting) straight from the bytes into the same
 //! [`TopOut`] the serde visitors fill, with the same hashes, and gives up
-//! (`None`) on anything else, which the visitors then read. serde's visitors cost a string decode and a
-//! dispatch per token, and events are short tokens (a 500-byte line holds
-//! about fifty).
+//! (`None`) on anything else, which the visitors then read. serde's
+//! visitors cost a string decode and a dispatch per token, and events are
+//! short tokens (a 500-byte line holds about fifty).
+//!
+//! It is built on the shared [`Cursor`] (whitespace, strings, keys and
+//! plain numbers as the native and OTLP readers check them), and finds the
+//! event's and its `meta`'s keys by the cursor's one-compare expectation,
+//! in the order exports write them.
 //!
 //! It accepts a subset of what serde_json accepts and reads it to the same
-//! values: a float's text is parsed by serde_json itself, a kept payload
-//! value ([`VALUE_KEYS`]) is built by serde_json from its text, and the
-//! differential tests run it on every corpus line and every edit of one.
+//! values: a float the cursor cannot read exactly is parsed by serde_json
+//! itself, a kept payload value ([`VALUE_KEYS`]) is built by serde_json
+//! from its text, and the differential tests run it on every corpus line
+//! and every edit of one.
 
 use super::canon;
 use super::event::{Got, Kind, VALUE_KEYS};
 use super::fast::{Payload, TopOut};
-use crate::bytes::json_stop as special;
+use crate::dialect::cursor::{Cursor, Escapes, Key, Plain};
 use std::borrow::Cow;
 
 /// Deepest nesting read here (serde_json's limit is 128, counted from the
 /// line's first brace; a kept value is parsed alone, so it must stay far
 /// from that limit to fail or succeed alike).
 const MAX_DEPTH: u32 = 32;
+
+/// An event's keys in the order exports write them (`type`, `payload`,
+/// `meta`), then the others it may have: each is found by one compare
+/// where it is expected, and by name elsewhere.
+const TOP: &[Key] = &[
+    Key::new("type"),
+    Key::new("payload"),
+    Key::new("meta"),
+    Key::new("eventType"),
+    Key::new("timestamp"),
+    Key::new("format"),
+    Key::new("header"),
+];
+
+/// The keys of `meta`, in the order exports write them.
+const META: &[Key] = &[
+    Key::new("wallClockMs"),
+    Key::new("runOffsetMs"),
+    Key::new("runtimeStageId"),
+    Key::new("subflowPath"),
+    Key::new("compositionPath"),
+    Key::new("runId"),
+    Key::new("sessionId"),
+];
 
 /// Reads `text` into `out` (which starts empty), or None to leave it to the
 /// serde visitors. `scratch` is left as it was found.
@@ -31,9 +61,7 @@ pub(super) fn event<'a>(
     out: &mut TopOut<'a>,
 ) -> Option<()> {
     let mut s = Scan {
-        s: text,
-        b: text.as_bytes(),
-        i: 0,
+        c: Cursor::new(text),
         depth: 0,
     };
     let mark = scratch.len();
@@ -44,190 +72,170 @@ pub(super) fn event<'a>(
     r
 }
 
+/// The shared cursor (whitespace, strings, keys and numbers checked as
+/// serde_json checks them), with the nesting depth of this reader.
 struct Scan<'a> {
-    s: &'a str,
-    b: &'a [u8],
-    i: usize,
+    c: Cursor<'a>,
     depth: u32,
 }
 
-/// A number as serde_json hands it to a visitor (negative ones are never
-/// read here).
+/// A number as serde_json hands it to a visitor (negative integers are
+/// never read here).
 enum Num {
     U64(u64),
     F64(f64),
 }
 
 impl<'a> Scan<'a> {
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
-            self.i += 1;
-        }
-    }
-
     /// The next byte after whitespace, not consumed.
+    #[inline]
     fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.b.get(self.i).copied()
+        self.c.ws();
+        self.c.peek()
     }
 
     fn eat(&mut self, c: u8) -> Option<()> {
-        (self.peek()? == c).then(|| self.i += 1)
+        (self.peek()? == c).then(|| self.c.i += 1)
     }
 
     /// `,` (true: another member follows) or the closing `close`.
+    #[inline]
     fn next(&mut self, close: u8) -> Option<bool> {
         match self.peek()? {
             b',' => {
-                self.i += 1;
+                self.c.i += 1;
                 Some(true)
             }
             c if c == close => {
-                self.i += 1;
+                self.c.i += 1;
                 Some(false)
             }
             _ => None,
         }
     }
 
-    /// A string, at its `"`: borrowed when it has no escape. Gives up on a
-    /// control character, an invalid escape and any escaped surrogate.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
-        debug_assert_eq!(self.b.get(self.i), Some(&b'"'));
-        let start = self.i + 1;
-        let end = special(self.b, start)?;
-        if self.b[end] == b'"' {
-            self.i = end + 1;
-            // Both ends are ASCII: character boundaries.
-            return self.s.get(start..end).map(Cow::Borrowed);
-        }
-        // The decoded text is no longer than the escaped one: room for it
-        // all at once (the closing quote is the first one not escaped).
-        let mut close = end;
-        loop {
-            match *self.b.get(close)? {
-                b'"' => break,
-                b'\\' => close += 2,
-                _ => close = special(self.b, close + 1)?,
-            }
-        }
-        let mut out = String::with_capacity(close - start);
-        out.push_str(self.s.get(start..end)?);
-        let mut i = end;
-        loop {
-            match *self.b.get(i)? {
-                b'"' => break,
-                b'\\' => {
-                    let c = match *self.b.get(i + 1)? {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => {
-                            let hex = std::str::from_utf8(self.b.get(i + 2..i + 6)?).ok()?;
-                            if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
-                                return None;
-                            }
-                            // No surrogates: a pair (or a lone one) is left to serde_json.
-                            char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
-                        }
-                        _ => return None,
-                    };
-                    out.push(c);
-                    i += if self.b[i + 1] == b'u' { 6 } else { 2 };
-                }
-                0..=0x1f => return None,
-                _ => {
-                    let j = special(self.b, i)?;
-                    out.push_str(self.s.get(i..j)?);
-                    i = j;
-                }
-            }
-        }
-        self.i = i + 1;
-        Some(Cow::Owned(out))
+    /// The text between `start` and `end` of the line (both next to a quote,
+    /// so character boundaries).
+    fn text(&self, start: usize, end: usize) -> Option<&'a str> {
+        self.c.s.get(start..end)
     }
 
-    /// An object key and its colon: without escapes (an escaped key is
-    /// left to serde), never serde_json's raw-value key, which `Value`
-    /// reads specially.
+    /// A string, at its `"`: borrowed when it has no escape. Gives up on an
+    /// escaped surrogate (the cursor has given up on a control character
+    /// and an invalid escape).
+    #[inline]
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        debug_assert_eq!(self.c.peek(), Some(b'"'));
+        let start = self.c.i + 1;
+        self.c.i = start;
+        let escapes = self.c.string_escapes()?;
+        let raw = self.text(start, self.c.i - 1)?;
+        if escapes == Escapes::None {
+            return Some(Cow::Borrowed(raw));
+        }
+        decode(raw).map(Cow::Owned)
+    }
+
+    /// An object key without escapes and its colon, never serde_json's
+    /// raw-value key, which `Value` reads specially (an escaped key is left
+    /// to serde).
     fn key(&mut self) -> Option<&'a str> {
-        if self.peek()? != b'"' {
-            return None;
+        self.key_by_name(&[], &mut 0).map(|(k, _)| k)
+    }
+
+    /// [`Scan::key`]'s place in `expect`, looking for `expect[*next]` first
+    /// as [`Cursor::members_indexed`] does: that compare is made here, the
+    /// read by name out of line.
+    #[inline(always)]
+    fn key_of(&mut self, expect: &[Key], next: &mut usize) -> Option<Option<usize>> {
+        if self.c.expected_key(expect, next).is_some() {
+            return Some(Some(*next - 1));
         }
-        let start = self.i + 1;
-        let end = special(self.b, start)?;
-        if self.b[end] != b'"' {
-            return None;
+        self.key_by_name(expect, next).map(|(_, j)| j)
+    }
+
+    #[inline(never)]
+    fn key_by_name(
+        &mut self,
+        expect: &[Key],
+        next: &mut usize,
+    ) -> Option<(&'a str, Option<usize>)> {
+        let (k, listed) = self.c.any_key(expect)?;
+        if let Some(j) = listed {
+            *next = j + 1;
         }
-        self.i = end + 1;
-        let k = self.s.get(start..end)?;
+        // The key's bytes lie in the line, before the cursor.
+        let at = k.as_ptr() as usize - self.c.b.as_ptr() as usize;
+        let k = self.text(at, at + k.len())?;
         if k == canon::RAW_VALUE_TOKEN {
             return None;
         }
-        self.eat(b':')?;
-        Some(k)
+        Some((k, listed))
     }
 
     fn literal(&mut self, word: &[u8]) -> Option<()> {
-        self.b[self.i..]
-            .starts_with(word)
-            .then(|| self.i += word.len())
+        self.c.literal(word).map(drop)
     }
 
+    /// A number: a plain one as the cursor reads it, any other
+    /// non-negative one by JSON's grammar, its float text parsed by
+    /// serde_json itself.
+    #[inline]
     fn number(&mut self) -> Option<Num> {
-        let start = self.i;
-        let digits = |b: &[u8], mut i: usize| {
+        match self.c.plain_number() {
+            Some(Plain::Unsigned(u)) => return Some(Num::U64(u)),
+            Some(Plain::Float(f)) => return Some(Num::F64(f)),
+            None => {}
+        }
+        self.number_rest()
+    }
+
+    fn number_rest(&mut self) -> Option<Num> {
+        let b = self.c.b;
+        let start = self.c.i;
+        let digits = |mut i: usize| {
             while b.get(i).is_some_and(u8::is_ascii_digit) {
                 i += 1;
             }
             i
         };
-        let mut i = match *self.b.get(start)? {
+        let mut i = match *b.get(start)? {
             b'0' => start + 1,
-            b'1'..=b'9' => digits(self.b, start + 1),
+            b'1'..=b'9' => digits(start + 1),
             _ => return None,
         };
         let int_end = i;
         let mut float = false;
-        if self.b.get(i) == Some(&b'.') {
-            let end = digits(self.b, i + 1);
+        if b.get(i) == Some(&b'.') {
+            let end = digits(i + 1);
             if end == i + 1 {
                 return None;
             }
             (i, float) = (end, true);
         }
-        if let Some(b'e' | b'E') = self.b.get(i) {
+        if let Some(b'e' | b'E') = b.get(i) {
             i += 1;
-            if let Some(b'+' | b'-') = self.b.get(i) {
+            if let Some(b'+' | b'-') = b.get(i) {
                 i += 1;
             }
-            let end = digits(self.b, i);
+            let end = digits(i);
             if end == i {
                 return None;
             }
             (i, float) = (end, true);
         }
-        if self
-            .b
-            .get(i)
-            .is_some_and(|c| c.is_ascii_digit() || *c == b'.')
-        {
+        if b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'.') {
             return None;
         }
-        self.i = i;
+        self.c.i = i;
         if float {
             // serde_json's own parse of the same text: the same value.
-            return serde_json::from_str::<f64>(self.s.get(start..i)?)
+            return serde_json::from_str::<f64>(self.c.s.get(start..i)?)
                 .ok()
                 .map(Num::F64);
         }
         let mut u: u64 = 0;
-        for &d in &self.b[start..int_end] {
+        for &d in &b[start..int_end] {
             u = u.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
         }
         Some(Num::U64(u))
@@ -241,7 +249,7 @@ impl<'a> Scan<'a> {
                 self.enter()?;
                 let mark = scratch.len();
                 if self.peek()? == b'}' {
-                    self.i += 1;
+                    self.c.i += 1;
                 } else {
                     loop {
                         let k = self.key()?;
@@ -265,7 +273,7 @@ impl<'a> Scan<'a> {
                 self.enter()?;
                 let mark = scratch.len();
                 if self.peek()? == b']' {
-                    self.i += 1;
+                    self.c.i += 1;
                 } else {
                     loop {
                         let v = self.value::<HASH>(scratch)?;
@@ -292,7 +300,7 @@ impl<'a> Scan<'a> {
     }
 
     fn enter(&mut self) -> Option<()> {
-        self.i += 1;
+        self.c.i += 1;
         self.depth += 1;
         (self.depth <= MAX_DEPTH).then_some(())
     }
@@ -300,7 +308,7 @@ impl<'a> Scan<'a> {
     /// A string, number, boolean or null, at its first byte (its callers
     /// have skipped the whitespace before it).
     fn scalar(&mut self) -> Option<Got<'a>> {
-        Some(match *self.b.get(self.i)? {
+        Some(match *self.c.b.get(self.c.i)? {
             b'"' => Got::Str(self.string()?),
             b't' => {
                 self.literal(b"true")?;
@@ -351,13 +359,14 @@ impl<'a> Scan<'a> {
             (false, false, false, false);
         let once = |seen: &mut bool| (!std::mem::replace(seen, true)).then_some(());
         if self.peek()? == b'}' {
-            self.i += 1;
+            self.c.i += 1;
         } else {
+            let mut next = 0;
             loop {
-                let key = self.key()?;
-                match key {
-                    "type" | "eventType" => {
-                        let slot = if key == "type" {
+                // Places in `TOP`.
+                match self.key_of(TOP, &mut next)? {
+                    Some(j @ (0 | 3)) => {
+                        let slot = if j == 0 {
                             &mut out.kind
                         } else {
                             &mut out.event_type
@@ -371,7 +380,7 @@ impl<'a> Scan<'a> {
                             _ => return None,
                         });
                     }
-                    "payload" => {
+                    Some(1) => {
                         if out.read_for.is_some() {
                             return None;
                         }
@@ -382,16 +391,16 @@ impl<'a> Scan<'a> {
                         self.payload(Kind::of(&read_for), scratch, &mut out.payload)?;
                         out.read_for = Some(read_for);
                     }
-                    "meta" => {
+                    Some(2) => {
                         once(&mut meta_seen)?;
                         self.meta(scratch, out)?;
                     }
-                    "timestamp" => {
+                    Some(4) => {
                         once(&mut timestamp_seen)?;
                         out.timestamp = Some(self.got(scratch)?);
                     }
-                    "format" | "header" => {
-                        once(if key == "format" {
+                    Some(j @ (5 | 6)) => {
+                        once(if j == 5 {
                             &mut format_seen
                         } else {
                             &mut header_seen
@@ -407,8 +416,8 @@ impl<'a> Scan<'a> {
                 }
             }
         }
-        self.ws();
-        (self.i == self.b.len()).then_some(())
+        self.c.ws();
+        (self.c.i == self.c.b.len()).then_some(())
     }
 
     fn payload(
@@ -425,7 +434,7 @@ impl<'a> Scan<'a> {
         let keys = kind.keys();
         let mark = scratch.len();
         if self.peek()? == b'}' {
-            self.i += 1;
+            self.c.i += 1;
         } else {
             loop {
                 let key = self.key()?;
@@ -440,10 +449,10 @@ impl<'a> Scan<'a> {
                 } else if let Some(i) = slot {
                     // Hashed as it is walked (as `canon::of_value` would
                     // hash the value, without its allocations), then built.
-                    let start = self.i;
+                    let start = self.c.i;
                     let h = self.value::<true>(scratch)?;
                     let v: serde_json::Value =
-                        serde_json::from_str(self.s.get(start..self.i)?).ok()?;
+                        serde_json::from_str(self.c.s.get(start..self.c.i)?).ok()?;
                     out.slots[i] = Some(Got::Value(v));
                     h
                 } else {
@@ -472,22 +481,24 @@ impl<'a> Scan<'a> {
             _ => None,
         };
         if self.peek()? == b'}' {
-            self.i += 1;
+            self.c.i += 1;
         } else {
+            let mut next = 0;
             loop {
-                match self.key()? {
-                    "runId" => m.run_id = str_of(self.got(scratch)?),
-                    "sessionId" => m.session_id = str_of(self.got(scratch)?),
-                    "runtimeStageId" => m.stage = str_of(self.got(scratch)?),
-                    "wallClockMs" => {
+                // Places in `META`.
+                match self.key_of(META, &mut next)? {
+                    Some(5) => m.run_id = str_of(self.got(scratch)?),
+                    Some(6) => m.session_id = str_of(self.got(scratch)?),
+                    Some(2) => m.stage = str_of(self.got(scratch)?),
+                    Some(0) => {
                         m.wall_clock_ms = match self.got(scratch)? {
                             Got::U64(u) => Some(u as f64),
                             Got::F64(f) => Some(f),
                             _ => None,
                         }
                     }
-                    "runOffsetMs" => m.offset = Some(self.got_hashed(scratch)?.0),
-                    "compositionPath" => m.composition = self.last_string(scratch)?,
+                    Some(1) => m.offset = Some(self.got_hashed(scratch)?.0),
+                    Some(4) => m.composition = self.last_string(scratch)?,
                     _ => {
                         self.value::<false>(scratch)?;
                     }
@@ -510,7 +521,7 @@ impl<'a> Scan<'a> {
         self.enter()?;
         let mut last = None;
         if self.peek()? == b']' {
-            self.i += 1;
+            self.c.i += 1;
         } else {
             loop {
                 if let Got::Str(s) = self.got(scratch)? {
@@ -537,4 +548,39 @@ fn hash_of(g: &Got<'_>) -> u128 {
         Got::Str(s) => canon::string(s),
         Got::Other | Got::Value(_) => unreachable!("only scalars are hashed here"),
     }
+}
+
+/// The text of a string with escapes, between its quotes (checked by the
+/// cursor), or None for an escaped surrogate (a pair, or a lone one, is
+/// left to serde_json).
+fn decode(raw: &str) -> Option<String> {
+    let b = raw.as_bytes();
+    // The decoded text is no longer than the escaped one.
+    let mut out = String::with_capacity(b.len());
+    let mut i = 0;
+    while let Some(j) = memchr::memchr(b'\\', &b[i..]).map(|j| i + j) {
+        out.push_str(raw.get(i..j)?);
+        let c = match *b.get(j + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let hex = raw.get(j + 2..j + 6)?;
+                if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
+                    return None;
+                }
+                char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+            }
+            _ => return None,
+        };
+        out.push(c);
+        i = j + if b[j + 1] == b'u' { 6 } else { 2 };
+    }
+    out.push_str(raw.get(i..)?);
+    Some(out)
 }
