@@ -15,6 +15,7 @@ use xxhash_rust::xxh3::xxh3_128_with_seed;
 const STRING: u64 = 6;
 const ARRAY: u64 = 7;
 const OBJECT: u64 = 8;
+const ENTRY: u64 = 9;
 
 // Scalars are encoded, not hashed: a tag in the top byte, the value below
 // it, so that two scalars share an encoding exactly when they are equal.
@@ -116,18 +117,36 @@ fn array(items: &[(u128, u128)]) -> u128 {
     fold(ARRAY, items)
 }
 
-/// An object of (key hash, value hash) entries in input order: sorted by
-/// key, the last of equal keys kept.
+/// An object of (key hash, value hash) entries in input order, the last of
+/// equal keys kept: each entry is mixed alone and the mixes are summed, so
+/// key order does not matter and nothing is sorted. A repeated key is
+/// looked for pairwise in a small object (events' objects are small), by
+/// sorting in a larger one, and only then are the entries sorted to drop
+/// the earlier ones.
 fn object(entries: &mut [(u128, u128)]) -> u128 {
-    entries.sort_by_key(|e| e.0);
-    let mut kept = 0;
-    for i in 0..entries.len() {
-        if entries.get(i + 1).is_none_or(|next| next.0 != entries[i].0) {
-            entries[kept] = entries[i];
-            kept += 1;
+    let n = entries.len();
+    let repeats = n > 16 || (1..n).any(|i| entries[..i].iter().any(|e| e.0 == entries[i].0));
+    let kept = if repeats {
+        // A stable sort keeps equal keys in input order: the last one stays.
+        entries.sort_by_key(|e| e.0);
+        let mut kept = 0;
+        for i in 0..n {
+            if entries.get(i + 1).is_none_or(|next| next.0 != entries[i].0) {
+                entries[kept] = entries[i];
+                kept += 1;
+            }
         }
+        kept
+    } else {
+        n
+    };
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for e in &entries[..kept] {
+        let m = fold(ENTRY, std::slice::from_ref(e));
+        lo = lo.wrapping_add(m as u64);
+        hi = hi.wrapping_add((m >> 64) as u64);
     }
-    fold(OBJECT, &entries[..kept])
+    fold(OBJECT, &[(u128::from(lo) | u128::from(hi) << 64, kept as u128)])
 }
 
 /// The array whose element hashes are `scratch[mark..]` (as `(hash, 0)`),
