@@ -7,14 +7,16 @@
 #   scripts/fuzz.sh parse_line 60   # one target, 60 s
 #
 # The corpus is seeded from the fixtures (one file per line; for `spans`
-# and `exports` also every line and every whole file of ../shared/traces when present) and kept in
-# fuzz/corpus/<target> between runs; crashes land in fuzz/artifacts/<target>.
+# and `exports` also every line and every whole file of ../shared/traces,
+# for `agentfootprint_diff` every event line of ../shared/agentfootprint,
+# when present) and kept in fuzz/corpus/<target> between runs; crashes land
+# in fuzz/artifacts/<target>.
 # A crash found here belongs in fuzz/regressions/<target>/ and as a unit test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
 
-targets=(parse_line native_diff mapped_diff markers spans exports)
+targets=(parse_line native_diff mapped_diff agentfootprint_diff markers spans exports)
 if [[ $# -ge 1 ]]; then targets=("$1"); fi
 seconds="${2:-600}"
 extra=()
@@ -53,6 +55,15 @@ seed() {
             done < "$f"
         done < <(find ../shared/traces -type f \( -name '*.jsonl' -o -name '*.json' \) \
                     -not -path '*/raw/*' -print0 | sort -z)
+    fi
+    if [[ "$1" == agentfootprint_diff && -d ../shared/agentfootprint ]]; then
+        # Event lines of the shared captures.
+        while IFS= read -r -d '' f; do
+            while IFS= read -r line || [[ -n "$line" ]]; do
+                i=$((i + 1))
+                printf '%s' "${line:0:65536}" > "$dir/seed-$i"
+            done < "$f"
+        done < <(find ../shared/agentfootprint -type f \( -name '*.ndjson' -o -name '*.jsonl' \) -print0 | sort -z)
     fi
     if [[ -d "fuzz/regressions/$1" ]]; then
         cp fuzz/regressions/"$1"/* "$dir"/ 2>/dev/null || true

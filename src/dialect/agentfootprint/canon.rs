@@ -146,7 +146,10 @@ fn object(entries: &mut [(u128, u128)]) -> u128 {
         lo = lo.wrapping_add(m as u64);
         hi = hi.wrapping_add((m >> 64) as u64);
     }
-    fold(OBJECT, &[(u128::from(lo) | u128::from(hi) << 64, kept as u128)])
+    fold(
+        OBJECT,
+        &[(u128::from(lo) | u128::from(hi) << 64, kept as u128)],
+    )
 }
 
 /// The array whose element hashes are `scratch[mark..]` (as `(hash, 0)`),

@@ -21,6 +21,44 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 /// Room for the payload fields of any kind ([`Kind::keys`]).
 const SLOTS: usize = 8;
 
+/// The one-pass reader against the `Value` reader
+/// ([`super::parse::parse_event_value`]) on one input, for the differential
+/// tests and fuzz target: the one-pass reader, and each of its two readers
+/// alone, must give exactly the reference's item (kind, fields, meta,
+/// de-duplication key) or decline, leaving `scratch` as found. `Ok(true)`
+/// when the one-pass reader read the input itself; `Err` names the reader
+/// that differs.
+pub(super) fn agrees(
+    text: &str,
+    in_document: bool,
+    scratch: &mut Vec<(u128, u128)>,
+) -> Result<bool, String> {
+    let reference = super::parse::parse_event_value(text.as_bytes(), 9, in_document);
+    let mut read_itself = false;
+    for path in [Readers::Both, Readers::ScannerOnly, Readers::VisitorsOnly] {
+        scratch.clear();
+        if let Some(item) = read_event(text, 9, scratch, path) {
+            if !scratch.is_empty() {
+                return Err(format!("scratch left dirty by {text:?}"));
+            }
+            if item != reference {
+                return Err(format!(
+                    "the one-pass reader ({}) differs from the Value reader on {text:?}:\n{item:?}\n{reference:?}",
+                    path.name()
+                ));
+            }
+            read_itself |= path == Readers::Both;
+        }
+    }
+    let whole = super::parse::parse_event(text, 9, in_document);
+    if whole != reference {
+        return Err(format!(
+            "parse_event differs from the Value reader on {text:?}"
+        ));
+    }
+    Ok(read_itself)
+}
+
 /// Reads one event line or record, or None when the `Value` reader must:
 /// through the byte scanner ([`super::scan`]), or these visitors where it
 /// gives up.
@@ -31,12 +69,21 @@ pub(super) fn parse_event(text: &str, line: u64, scratch: &mut Vec<(u128, u128)>
 /// Which readers [`read_event`] may use (the differential tests check each
 /// alone).
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(test), allow(dead_code))]
 pub(super) enum Readers {
     /// The byte scanner, and the visitors where it gives up.
     Both,
     ScannerOnly,
     VisitorsOnly,
+}
+
+impl Readers {
+    fn name(self) -> &'static str {
+        match self {
+            Readers::Both => "both readers",
+            Readers::ScannerOnly => "the byte scanner alone",
+            Readers::VisitorsOnly => "the serde visitors alone",
+        }
+    }
 }
 
 pub(super) fn read_event(

@@ -216,6 +216,19 @@ mod scan;
 pub use parse::{bounded_len, read_runs};
 pub use run::*;
 
+/// For the differential fuzz target: `Err` describes an input on which
+/// the one-pass event reader read the line itself and differs from the
+/// `Value` reader (see `fast::agrees`), for a line alone and as a record of
+/// a document.
+#[doc(hidden)]
+pub fn one_pass_reader_agrees(text: &str) -> Result<(), String> {
+    let mut scratch = Vec::new();
+    for in_document in [false, true] {
+        fast::agrees(text, in_document, &mut scratch)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod diff_tests;
 #[cfg(test)]
