@@ -64,7 +64,11 @@ pub(super) fn float(f: f64) -> u128 {
 /// string is read as xxh3 reads one, in two loads that may overlap (so no
 /// copy): given the length, they hold every byte.
 pub(super) fn string(s: &str) -> u128 {
-    let b = s.as_bytes();
+    bytes(s.as_bytes())
+}
+
+/// [`string`] of a string's UTF-8 bytes (a key the scanner did not decode).
+pub(super) fn bytes(b: &[u8]) -> u128 {
     let n = b.len();
     let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
     let half = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));

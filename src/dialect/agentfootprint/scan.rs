@@ -139,7 +139,7 @@ impl<'a> Scan<'a> {
     /// An object key without escapes and its colon, never serde_json's
     /// raw-value key, which `Value` reads specially (an escaped key is left
     /// to serde).
-    fn key(&mut self) -> Option<&'a str> {
+    fn key(&mut self) -> Option<&'a [u8]> {
         self.key_by_name(&[], &mut 0).map(|(k, _)| k)
     }
 
@@ -159,15 +159,12 @@ impl<'a> Scan<'a> {
         &mut self,
         expect: &[Key],
         next: &mut usize,
-    ) -> Option<(&'a str, Option<usize>)> {
+    ) -> Option<(&'a [u8], Option<usize>)> {
         let (k, listed) = self.c.any_key(expect)?;
         if let Some(j) = listed {
             *next = j + 1;
         }
-        // The key's bytes lie in the line, before the cursor.
-        let at = k.as_ptr() as usize - self.c.b.as_ptr() as usize;
-        let k = self.text(at, at + k.len())?;
-        if k == canon::RAW_VALUE_TOKEN {
+        if k == canon::RAW_VALUE_TOKEN.as_bytes() {
             return None;
         }
         Some((k, listed))
@@ -255,7 +252,7 @@ impl<'a> Scan<'a> {
                         let k = self.key()?;
                         let v = self.value::<HASH>(scratch)?;
                         if HASH {
-                            scratch.push((canon::string(k), v));
+                            scratch.push((canon::bytes(k), v));
                         }
                         if !self.next(b'}')? {
                             break;
@@ -438,8 +435,10 @@ impl<'a> Scan<'a> {
         } else {
             loop {
                 let key = self.key()?;
-                let slot = keys.iter().position(|k| *k == key);
-                let h = if key == "runId" || slot.is_some() && !VALUE_KEYS.contains(&key) {
+                let slot = keys.iter().position(|k| k.as_bytes() == key);
+                let h = if key == b"runId"
+                    || slot.is_some() && !VALUE_KEYS.iter().any(|v| v.as_bytes() == key)
+                {
                     let (h, got) = self.got_hashed(scratch)?;
                     match slot {
                         Some(i) => out.slots[i] = Some(got),
@@ -458,7 +457,7 @@ impl<'a> Scan<'a> {
                 } else {
                     self.value::<true>(scratch)?
                 };
-                scratch.push((canon::string(key), h));
+                scratch.push((canon::bytes(key), h));
                 if !self.next(b'}')? {
                     break;
                 }
