@@ -263,12 +263,13 @@ impl<'a> Cursor<'a> {
             b'"' => {
                 let start = self.i;
                 self.i += 1;
-                let escaped = self.string()?;
-                let v = &self.s[start..self.i];
-                Some(Some(if escaped {
-                    serde_json::from_str::<BStr<'a>>(v).ok()?.0
+                Some(Some(if self.string()? {
+                    serde_json::from_str::<BStr<'a>>(&self.s[start..self.i])
+                        .ok()?
+                        .0
                 } else {
-                    Cow::Borrowed(&v[1..v.len() - 1])
+                    // Between the quotes (ASCII: character boundaries).
+                    Cow::Borrowed(&self.s[start + 1..self.i - 1])
                 }))
             }
             _ => None,
