@@ -289,9 +289,10 @@ impl<'a> Scan<'a> {
                     0
                 }
             }
+            _ if HASH => hash_of(&self.scalar()?),
             _ => {
-                let g = self.scalar()?;
-                if HASH { hash_of(&g) } else { 0 }
+                self.skip_scalar()?;
+                0
             }
         })
     }
@@ -324,6 +325,21 @@ impl<'a> Scan<'a> {
                 Num::F64(f) => Got::F64(f),
             },
         })
+    }
+
+    /// A scalar checked as [`Scan::scalar`] checks it, not built: a string
+    /// is decoded only when it has a `\u` escape (which may be a
+    /// surrogate, left to serde_json).
+    fn skip_scalar(&mut self) -> Option<()> {
+        if self.c.peek()? != b'"' {
+            return self.scalar().map(drop);
+        }
+        let start = self.c.i + 1;
+        self.c.i = start;
+        if self.c.string_escapes()? == Escapes::Unicode {
+            decode(self.text(start, self.c.i - 1)?)?;
+        }
+        Some(())
     }
 
     /// Any value as [`super::fast`]'s `Scalar` gives it: arrays and objects
