@@ -289,7 +289,7 @@ impl<'a> Scan<'a> {
                     0
                 }
             }
-            _ if HASH => hash_of(&self.scalar()?),
+            _ if HASH => self.hash_scalar()?,
             _ => {
                 self.skip_scalar()?;
                 0
@@ -324,6 +324,23 @@ impl<'a> Scan<'a> {
                 Num::U64(u) => Got::U64(u),
                 Num::F64(f) => Got::F64(f),
             },
+        })
+    }
+
+    /// The hash of a scalar ([`hash_of`] of what [`Scan::scalar`] reads),
+    /// a string's from its bytes when it has no escape.
+    fn hash_scalar(&mut self) -> Option<u128> {
+        if self.c.peek()? != b'"' {
+            return Some(hash_of(&self.scalar()?));
+        }
+        let start = self.c.i + 1;
+        self.c.i = start;
+        let escapes = self.c.string_escapes()?;
+        let end = self.c.i - 1;
+        Some(if escapes == Escapes::None {
+            canon::bytes(&self.c.b[start..end])
+        } else {
+            canon::string(&decode(self.text(start, end)?)?)
         })
     }
 
