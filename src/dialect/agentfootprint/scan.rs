@@ -187,6 +187,12 @@ impl<'a> Scan<'a> {
         self.number_rest()
     }
 
+    /// The numbers [`Cursor::plain_number`] leaves: a non-negative one
+    /// with an exponent or more than 18 digits, checked by JSON's grammar
+    /// here; an integer that fits is read as `u64`, anything else has its
+    /// text parsed by serde_json, so the value is the one it would give.
+    /// A leading minus is not accepted here: it returns `None`, and the
+    /// line goes to the serde path.
     fn number_rest(&mut self) -> Option<Num> {
         let b = self.c.b;
         let start = self.c.i;
