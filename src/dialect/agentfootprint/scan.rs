@@ -42,7 +42,9 @@ const TOP: &[Key] = &[
     Key::new("header"),
 ];
 
-/// The keys of `meta`, in the order exports write them.
+/// The keys of `meta`, in the order exports write them (a run given a
+/// session writes the last four; `correlationId`, `principal` and `tenant`
+/// are listed only to be found by one compare, and are skipped).
 const META: &[Key] = &[
     Key::new("wallClockMs"),
     Key::new("runOffsetMs"),
@@ -50,7 +52,10 @@ const META: &[Key] = &[
     Key::new("subflowPath"),
     Key::new("compositionPath"),
     Key::new("runId"),
+    Key::new("correlationId"),
     Key::new("sessionId"),
+    Key::new("principal"),
+    Key::new("tenant"),
 ];
 
 /// Reads `text` into `out` (which starts empty), or None to leave it to the
@@ -139,7 +144,20 @@ impl<'a> Scan<'a> {
     /// An object key without escapes and its colon, never serde_json's
     /// raw-value key, which `Value` reads specially (an escaped key is left
     /// to serde).
+    #[inline(always)]
     fn key(&mut self) -> Option<&'a [u8]> {
+        // Inline, as exports write a key: at its quote, ending within
+        // sixteen bytes, its colon next (too short to be the raw-value
+        // token). Anything else is read by name, out of line.
+        let (b, i) = (self.c.b, self.c.i);
+        if b.get(i) == Some(&b'"')
+            && let Some(Some(q)) = crate::bytes::stop_within16(b, i + 1)
+            && b[q] == b'"'
+            && b.get(q + 1) == Some(&b':')
+        {
+            self.c.i = q + 2;
+            return Some(&b[i + 1..q]);
+        }
         self.key_by_name(&[], &mut 0).map(|(k, _)| k)
     }
 
@@ -526,7 +544,7 @@ impl<'a> Scan<'a> {
                 // Places in `META`.
                 match self.key_of(META, &mut next)? {
                     Some(5) => m.run_id = str_of(self.got(scratch)?),
-                    Some(6) => m.session_id = str_of(self.got(scratch)?),
+                    Some(7) => m.session_id = str_of(self.got(scratch)?),
                     Some(2) => m.stage = str_of(self.got(scratch)?),
                     Some(0) => {
                         m.wall_clock_ms = match self.got(scratch)? {
