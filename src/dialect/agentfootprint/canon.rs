@@ -129,7 +129,18 @@ fn array(items: &[(u128, u128)]) -> u128 {
 /// the earlier ones.
 fn object(entries: &mut [(u128, u128)]) -> u128 {
     let n = entries.len();
-    let repeats = n > 16 || (1..n).any(|i| entries[..i].iter().any(|e| e.0 == entries[i].0));
+    // A key repeats only where two keys share a bit of this mask (a key's
+    // hash picks one of 64): only then are the keys compared pairwise.
+    let mut bits = 0u64;
+    let mut shared = false;
+    for e in entries.iter() {
+        let x = (e.0 as u64 ^ (e.0 >> 64) as u64).wrapping_mul(K[6]);
+        let bit = 1u64 << (x >> 58);
+        shared |= bits & bit != 0;
+        bits |= bit;
+    }
+    let repeats =
+        shared && (n > 16 || (1..n).any(|i| entries[..i].iter().any(|e| e.0 == entries[i].0)));
     let kept = if repeats {
         // A stable sort keeps equal keys in input order: the last one stays.
         entries.sort_by_key(|e| e.0);
