@@ -434,10 +434,12 @@ fn shared(s: &str) -> std::sync::Arc<str> {
     })
 }
 
-/// The event of a line or record whose type `kind` is an agentfootprint
-/// event, or None when it names no run (skipped).
+/// The event of a line or record whose type `kind` (of [`Kind`] `k`) is an
+/// agentfootprint event, or None when it names no run (skipped).
+#[allow(clippy::too_many_arguments)] // an event's parts, as both readers hold them
 pub(super) fn event_of(
     kind: &str,
+    k: Kind,
     fields: Fields,
     payload_run: Option<&str>,
     meta: &Meta<'_>,
@@ -451,7 +453,7 @@ pub(super) fn event_of(
     let key = event_key(kind, run_id, meta, time_ms, payload_hash);
     // Made in its box: an event is a few hundred bytes, moved once less.
     Some(Box::new(Event {
-        kind: Kind::of(kind),
+        kind: k,
         completes: kind.ends_with("agent.turn_end"),
         fields,
         run_id: Some(crate::dialect::ShortId::new(run_id)),

@@ -129,7 +129,16 @@ pub(super) fn read_event(
     let fields = Fields::read(k, &get);
     let run = payload.run.as_ref().and_then(|g| Field::G(g).str());
     let timestamp = top.timestamp.as_ref().and_then(|g| Field::G(g).f64());
-    match event_of(kind, fields, run, &top.meta, timestamp, payload.hash, line) {
+    match event_of(
+        kind,
+        k,
+        fields,
+        run,
+        &top.meta,
+        timestamp,
+        payload.hash,
+        line,
+    ) {
         Some(e) => Some(Item::Event(e)),
         None => Some(Item::Skipped),
     }

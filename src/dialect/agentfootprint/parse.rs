@@ -119,11 +119,12 @@ pub(super) fn parse_event_value(bytes: &[u8], line: u64, in_document: bool) -> I
         offset: meta_value.get("runOffsetMs").map(super::canon::of_value),
     };
     let payload = e.payload.unwrap_or(Value::Null);
-    let fields = Fields::read(Kind::of(&kind), &|k| payload.get(k).map(Field::V));
+    let k = Kind::of(&kind);
+    let fields = Fields::read(k, &|k| payload.get(k).map(Field::V));
     let run = payload.get("runId").and_then(Value::as_str);
     let timestamp = e.timestamp.as_ref().and_then(Value::as_f64);
     let hash = super::canon::of_value(&payload);
-    match event_of(&kind, fields, run, &meta, timestamp, hash, line) {
+    match event_of(&kind, k, fields, run, &meta, timestamp, hash, line) {
         Some(e) => Item::Event(e),
         None => Item::Skipped,
     }
@@ -539,14 +540,21 @@ pub(super) fn build(
                 rank,
             } => {
                 let source = source.unwrap_or_else(|| "unknown".into());
-                let hash = content_hash.clone().or_else(|| raw.clone());
+                let hash = content_hash.as_deref().or(raw.as_deref());
                 // The system prompt is recomposed at every iteration: the same
-                // injection again is one observation, not two.
-                let key = (source.clone(), slot.clone(), source_id.clone(), hash);
-                if seen_injections.contains(&key) {
+                // injection again is one observation, not two (compared in
+                // place: only a new one is copied).
+                if seen_injections.iter().any(|(s, sl, id, h)| {
+                    *s == source && *sl == slot && *id == source_id && h.as_deref() == hash
+                }) {
                     continue;
                 }
-                seen_injections.push(key);
+                seen_injections.push((
+                    source.clone(),
+                    slot.clone(),
+                    source_id.clone(),
+                    hash.map(str::to_owned),
+                ));
                 let content = text(raw);
                 let mut chunk = None;
                 if source == "rag" {
