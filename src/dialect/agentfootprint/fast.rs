@@ -122,7 +122,9 @@ pub(super) fn read_event(
     let k = Kind::of(kind);
     let keys = k.keys();
     let get = |name: &str| {
-        let i = keys.iter().position(|k| *k == name);
+        let i = keys
+            .iter()
+            .position(|k| crate::bytes::eq_short(k.as_bytes(), name.as_bytes()));
         debug_assert!(i.is_some(), "{name} is not among the keys of {k:?}");
         payload.slots[i?].as_ref().map(Field::G)
     };

@@ -21,6 +21,7 @@
 use super::canon;
 use super::event::{Got, Kind, VALUE_KEYS};
 use super::fast::{Payload, TopOut};
+use crate::bytes::eq_short;
 use crate::dialect::cursor::{Cursor, Escapes, Key, Plain};
 use std::borrow::Cow;
 
@@ -492,9 +493,9 @@ impl<'a> Scan<'a> {
         } else {
             loop {
                 let key = self.key()?;
-                let slot = keys.iter().position(|k| k.as_bytes() == key);
-                let h = if key == b"runId"
-                    || slot.is_some() && !VALUE_KEYS.iter().any(|v| v.as_bytes() == key)
+                let slot = keys.iter().position(|k| eq_short(k.as_bytes(), key));
+                let h = if eq_short(key, b"runId")
+                    || slot.is_some() && !VALUE_KEYS.iter().any(|v| eq_short(v.as_bytes(), key))
                 {
                     let (h, got) = self.got_hashed(scratch)?;
                     match slot {
