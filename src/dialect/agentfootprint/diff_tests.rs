@@ -340,6 +340,27 @@ fn one_pass_reader_agrees_on_hostile_lines() {
         r#"{ "type" : "agentfootprint.x" , "typeX":1, "meta" :{ "runId" : "r" ,"runIdX":"s", "wallClockMs" :1 } }"#.to_owned(),
         r#"{"type":"agentfootprint.x","meta":{"runtimeStageId":"a","runId":"r","wallClockMs":2,"runId":"q","sessionId":"s\u0041"}}"#.to_owned(),
         r#"{"type":"agentfootprint.x","meta":{"runId":"r","wallClockMs":1.5e3,"runOffsetMs":-2.25}}"#.to_owned(),
+        // Candidates read without a `Value`: the last of a repeated key,
+        // ids that are not strings, elements that are not objects, nested
+        // and escaped values, and a `candidates` that is not an array.
+        format!(
+            r#"{{"type":"agentfootprint.memory.retrieved","payload":{{"k":2,"candidates":[{{"id":"a","score":1,"rank":2.0,"admitted":true,"reason":"r\u0041","docUri":"d","x":{{"y":[1,{{"z":null}}]}}}},{{"id":7,"score":0.5}},{{"id":"b","id":"c","score":"s","rank":1.5,"admitted":1,"reason":null}},{{"score":0.1,"id":"e","id":{{"a":1}}}},3,"f",[{{"id":"g"}}],{{}},{{"id":"","docUri":["u"],"docUri":"v"}}]}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.memory.retrieved","payload":{{"candidates":{{"id":"a"}},"threshold":0.5}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.memory.retrieved","payload":{{"candidates":[],"candidates":[{{"id":"z"}}]}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.memory.retrieved","payload":{{"candidates":[{{"id":"a","score":1e400}}]}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.memory.retrieved","payload":{{"candidates":[{{"id":"a"}},{{"$serde_json::private::RawValue":"1"}}]}},{m}}}"#
+        ),
+        format!(
+            r#"{{"type":"agentfootprint.memory.retrieved","payload":{{"candidates":[{{ "id" : "a" , "score":0.25 }} , {{"id":"b\ud83d\ude00"}}]}},{m}}}"#
+        ),
         format!(r#"{{"\u0074ype":"agentfootprint.x",{m}}} "#),
         format!(r#"{{"type":"agentfootprint.x",{m}}} x"#),
     ];
@@ -349,6 +370,46 @@ fn one_pass_reader_agrees_on_hostile_lines() {
             agrees(l, in_doc, &mut scratch);
         }
     }
+}
+
+/// The byte scanner reads `candidates` itself, to the candidates a
+/// `Value` gives (checked field by field here, not only against the
+/// reference reader).
+#[test]
+fn scanner_reads_candidates_as_a_value_does() {
+    use super::event::Fields;
+    use super::fast::{Readers, read_event};
+    use super::parse::Item;
+    let line = r#"{"type":"agentfootprint.memory.retrieved","payload":{"candidates":[{"id":"a","score":1,"rank":2.0,"admitted":true,"reason":"r\u0041","docUri":"d","x":{"y":[1]}},{"id":7},{"id":"b","id":"c","score":"s","rank":1.5,"admitted":1},3,{"id":{"a":1}},{"id":"","docUri":["u"],"docUri":"v"}]},"meta":{"runId":"r","wallClockMs":1}}"#;
+    let mut scratch = Vec::new();
+    let Some(Item::Event(e)) = read_event(line, 1, &mut scratch, Readers::ScannerOnly) else {
+        panic!("the scanner gave up on {line}");
+    };
+    let Fields::Retrieved { candidates, .. } = &e.fields else {
+        panic!("not a retrieval: {:?}", e.fields);
+    };
+    let got: Vec<_> = candidates
+        .iter()
+        .map(|c| {
+            (
+                c.id.as_str(),
+                c.score,
+                c.rank,
+                c.admitted,
+                c.reason.as_deref(),
+                c.doc_uri.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a", Some(1.0), Some(2), true, Some("rA"), Some("d")),
+            ("c", None, None, false, None, None),
+            ("", None, None, false, None, Some("v")),
+        ]
+    );
+    assert!(agrees(line, false, &mut scratch));
 }
 
 /// The corpus's event lines and records, read once.

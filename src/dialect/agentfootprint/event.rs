@@ -182,6 +182,9 @@ pub(super) enum Got<'a> {
     /// An array or object that was walked, not kept.
     Other,
     Value(Value),
+    /// A `memory.retrieved` event's `candidates`, read by the byte scanner
+    /// as [`candidate_of`] reads each one (no `Value` built).
+    Candidates(Vec<Candidate>),
 }
 
 /// One payload field as either reader holds it.
@@ -269,23 +272,16 @@ impl Fields {
             Kind::Retrieved => Fields::Retrieved {
                 k: count(get("k")),
                 threshold: float("threshold"),
-                candidates: value("candidates")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|c| {
-                        let field = |k: &str| c.get(k).map(Field::V);
-                        let id = field("id")?.str()?;
-                        Some(Candidate {
-                            id: id.to_owned(),
-                            score: field("score").and_then(Field::f64),
-                            rank: count(field("rank")),
-                            admitted: field("admitted").and_then(Field::bool).unwrap_or(false),
-                            reason: field("reason").and_then(Field::str).map(str::to_owned),
-                            doc_uri: field("docUri").and_then(Field::str).map(str::to_owned),
-                        })
-                    })
-                    .collect(),
+                candidates: match get("candidates") {
+                    Some(Field::G(Got::Candidates(c))) => c.clone(),
+                    v => v
+                        .and_then(Field::value)
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|c| candidate_of(&|k| c.get(k).map(Field::V)))
+                        .collect(),
+                },
             },
             Kind::Injected => Fields::Injected {
                 source: string("source"),
@@ -346,6 +342,23 @@ impl Fields {
             Kind::Note | Kind::Other => Fields::None,
         }
     }
+}
+
+/// The keys of a candidate [`candidate_of`] reads, in its order.
+pub(super) const CANDIDATE_KEYS: [&str; 6] =
+    ["id", "score", "rank", "admitted", "reason", "docUri"];
+
+/// One retrieval candidate through `field` (a key of
+/// [`CANDIDATE_KEYS`] to its field), or None without a string `id`.
+pub(super) fn candidate_of<'a>(field: &dyn Fn(&str) -> Option<Field<'a>>) -> Option<Candidate> {
+    Some(Candidate {
+        id: field("id")?.str()?.to_owned(),
+        score: field("score").and_then(Field::f64),
+        rank: count(field("rank")),
+        admitted: field("admitted").and_then(Field::bool).unwrap_or(false),
+        reason: field("reason").and_then(Field::str).map(str::to_owned),
+        doc_uri: field("docUri").and_then(Field::str).map(str::to_owned),
+    })
 }
 
 /// One event, normalised across the three exports.

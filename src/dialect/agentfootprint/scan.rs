@@ -19,8 +19,9 @@
 //! and every edit of one.
 
 use super::canon;
-use super::event::{Got, Kind, VALUE_KEYS};
+use super::event::{CANDIDATE_KEYS, Field, Got, Kind, VALUE_KEYS, candidate_of};
 use super::fast::{Payload, TopOut};
+use super::run::Candidate;
 use crate::bytes::eq_short;
 use crate::dialect::cursor::{Cursor, Escapes, Key, Plain};
 use std::borrow::Cow;
@@ -503,6 +504,12 @@ impl<'a> Scan<'a> {
                         None => out.run = Some(got),
                     }
                     h
+                } else if let Some(i) = slot
+                    && eq_short(key, b"candidates")
+                {
+                    let (h, candidates) = self.candidates(scratch)?;
+                    out.slots[i] = Some(Got::Candidates(candidates));
+                    h
                 } else if let Some(i) = slot {
                     // Hashed as it is walked (as `canon::of_value` would
                     // hash the value, without its allocations), then built.
@@ -524,6 +531,73 @@ impl<'a> Scan<'a> {
         self.depth -= 1;
         out.hash = canon::object_of(scratch, mark);
         Some(())
+    }
+
+    /// A `candidates` value with its hash: an array's objects read as
+    /// [`candidate_of`] reads them from a `Value` (anything else in it
+    /// only hashed); no candidates when it is not an array.
+    fn candidates(&mut self, scratch: &mut Vec<(u128, u128)>) -> Option<(u128, Vec<Candidate>)> {
+        if self.peek()? != b'[' {
+            return Some((self.value::<true>(scratch)?, Vec::new()));
+        }
+        self.enter()?;
+        let mark = scratch.len();
+        let mut out = Vec::new();
+        if self.peek()? == b']' {
+            self.c.i += 1;
+        } else {
+            loop {
+                let h = if self.peek()? == b'{' {
+                    let (h, c) = self.candidate(scratch)?;
+                    out.extend(c);
+                    h
+                } else {
+                    self.value::<true>(scratch)?
+                };
+                scratch.push((h, 0));
+                if !self.next(b']')? {
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        Some((canon::array_of(scratch, mark), out))
+    }
+
+    /// One candidate object, at its `{`, with its hash: the last of a
+    /// repeated key counts, as in a `Value`.
+    fn candidate(&mut self, scratch: &mut Vec<(u128, u128)>) -> Option<(u128, Option<Candidate>)> {
+        self.enter()?;
+        let mark = scratch.len();
+        let mut got: [Option<Got<'a>>; CANDIDATE_KEYS.len()] = Default::default();
+        if self.peek()? == b'}' {
+            self.c.i += 1;
+        } else {
+            loop {
+                let key = self.key()?;
+                let h = match CANDIDATE_KEYS
+                    .iter()
+                    .position(|k| eq_short(k.as_bytes(), key))
+                {
+                    Some(i) => {
+                        let (h, g) = self.got_hashed(scratch)?;
+                        got[i] = Some(g);
+                        h
+                    }
+                    None => self.value::<true>(scratch)?,
+                };
+                scratch.push((canon::bytes(key), h));
+                if !self.next(b'}')? {
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        let field = |k: &str| {
+            let i = CANDIDATE_KEYS.iter().position(|c| *c == k)?;
+            got[i].as_ref().map(Field::G)
+        };
+        Some((canon::object_of(scratch, mark), candidate_of(&field)))
     }
 
     fn meta(&mut self, scratch: &mut Vec<(u128, u128)>, out: &mut TopOut<'a>) -> Option<()> {
@@ -603,7 +677,9 @@ fn hash_of(g: &Got<'_>) -> u128 {
         Got::I64(i) => canon::signed(*i),
         Got::F64(f) => canon::float(*f),
         Got::Str(s) => canon::string(s),
-        Got::Other | Got::Value(_) => unreachable!("only scalars are hashed here"),
+        Got::Other | Got::Value(_) | Got::Candidates(_) => {
+            unreachable!("only scalars are hashed here")
+        }
     }
 }
 
