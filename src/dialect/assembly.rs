@@ -150,7 +150,7 @@ pub const DEFAULT_WINDOW: u64 = 50_000;
 /// The same for a group that is complete as far as its dialect can tell.
 pub const SHORT_WINDOW: u64 = 2_000;
 
-/// A group's family and id hashed ([`group_key`]): a record costs no id
+/// A group's family and id hashed ([`family_seed`]): a record costs no id
 /// copy in the bookkeeping, and the map needs no second hash.
 type Key = u128;
 
@@ -178,8 +178,9 @@ type Open = HashMap<Key, Group, std::hash::BuildHasherDefault<PassThrough>>;
 /// Open groups, keyed by family and id.
 pub struct Assembly {
     open: Open,
-    /// (record count at the time, group) for every record added, oldest
-    /// first; an entry is stale when the group received a record since.
+    /// (record count at the time, group) for every record added (one entry
+    /// for a group's consecutive records), oldest first; an entry is stale
+    /// when the group received a record since.
     touched: VecDeque<(u64, Key)>,
     /// Incomplete groups idle for the short window, waiting for the long one.
     waiting: VecDeque<(u64, Key)>,
@@ -193,6 +194,8 @@ pub struct Assembly {
     dedupe: bool,
     window: u64,
     count: u64,
+    /// The last family seen and its seed ([`family_seed`]).
+    seed: Option<(&'static str, u64)>,
 }
 
 impl Default for Assembly {
@@ -201,11 +204,16 @@ impl Default for Assembly {
     }
 }
 
-/// One-shot: the family picks the seed (the streaming hasher copied every
-/// id into its buffer, per record).
+/// A group's key, as [`Assembly::add`] makes it.
+#[cfg(test)]
 fn group_key(family: &str, id: &[u8]) -> u128 {
-    let seed = xxhash_rust::xxh3::xxh3_64(family.as_bytes());
-    xxhash_rust::xxh3::xxh3_128_with_seed(id, seed)
+    xxhash_rust::xxh3::xxh3_128_with_seed(id, family_seed(family))
+}
+
+/// The seed a group's id is hashed with, one-shot: the family picks it (the
+/// streaming hasher copied every id into its buffer, per record).
+fn family_seed(family: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(family.as_bytes())
 }
 
 impl Assembly {
@@ -222,6 +230,7 @@ impl Assembly {
             dedupe,
             window: window.max(1),
             count: 0,
+            seed: None,
         }
     }
 
@@ -244,7 +253,14 @@ impl Assembly {
         line: u64,
         pos: (u64, u64),
     ) -> Fate {
-        let key = group_key(dialect.family(), record.group.as_bytes());
+        // The family's seed, kept while one family's records come (the
+        // same `&'static str` each time).
+        let family = dialect.family();
+        let seed = match self.seed {
+            Some((f, seed)) if std::ptr::eq(f, family) => seed,
+            _ => self.seed.insert((family, family_seed(family))).1,
+        };
+        let key = xxhash_rust::xxh3::xxh3_128_with_seed(record.group.as_bytes(), seed);
         if !record.counted {
             // A note joins its group if open; alone it is dropped.
             if let Some(g) = self.open.get_mut(&key) {
@@ -307,7 +323,12 @@ impl Assembly {
             }
         };
         let now = self.count;
-        self.touched.push_back((now, key));
+        // A group's records mostly arrive together: its last entry is
+        // moved on rather than another added (an older one is stale anyway).
+        match self.touched.back_mut() {
+            Some(back) if back.1 == key => back.0 = now,
+            _ => self.touched.push_back((now, key)),
+        }
         fate
     }
 

@@ -331,6 +331,7 @@ impl<'a> Scan<'a> {
 
     /// A string, number, boolean or null, at its first byte (its callers
     /// have skipped the whitespace before it).
+    #[inline(always)]
     fn scalar(&mut self) -> Option<Got<'a>> {
         Some(match *self.c.b.get(self.c.i)? {
             b'"' => Got::Str(self.string()?),
