@@ -135,9 +135,13 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// JSON whitespace (serde_json's four characters).
+    /// JSON whitespace (serde_json's four characters). Compact exports
+    /// have none: a byte above the space ends it at one compare.
     #[inline]
     pub(in crate::dialect) fn ws(&mut self) {
+        if self.b.get(self.i).is_some_and(|&c| c > b' ') {
+            return;
+        }
         while let Some(&c) = self.b.get(self.i)
             && matches!(c, b' ' | b'\t' | b'\n' | b'\r')
         {
