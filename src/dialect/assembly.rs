@@ -204,10 +204,9 @@ impl Default for Assembly {
     }
 }
 
-/// A group's key, as [`Assembly::add`] makes it.
-#[cfg(test)]
-fn group_key(family: &str, id: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128_with_seed(id, family_seed(family))
+/// A group's key: its id hashed with its family's seed ([`family_seed`]).
+fn group_key(seed: u64, id: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128_with_seed(id, seed)
 }
 
 /// The seed a group's id is hashed with, one-shot: the family picks it (the
@@ -260,7 +259,7 @@ impl Assembly {
             Some((f, seed)) if std::ptr::eq(f, family) => seed,
             _ => self.seed.insert((family, family_seed(family))).1,
         };
-        let key = xxhash_rust::xxh3::xxh3_128_with_seed(record.group.as_bytes(), seed);
+        let key = group_key(seed, record.group.as_bytes());
         if !record.counted {
             // A note joins its group if open; alone it is dropped.
             if let Some(g) = self.open.get_mut(&key) {
@@ -459,7 +458,10 @@ mod tests {
             closed.extend(add(&mut a, rec(&format!("g{g}"), 10 + g, true)).1);
         }
         assert_eq!(closed.len(), 4999);
-        assert!(!a.open.contains_key(&group_key(D.family(), b"first")));
+        assert!(
+            !a.open
+                .contains_key(&group_key(family_seed(D.family()), b"first"))
+        );
         assert_eq!(add(&mut a, rec("first", 2, false)).0, Fate::Duplicate);
         assert_eq!(add(&mut a, rec("first", 1, false)).0, Fate::Duplicate);
         assert_eq!(add(&mut a, rec("first", 3, false)).0, Fate::Late);
@@ -504,7 +506,7 @@ mod tests {
                 if k == 0 { Fate::Turn } else { Fate::Skipped }
             );
         }
-        let g = &a.open[&group_key(D.family(), b"run")];
+        let g = &a.open[&group_key(family_seed(D.family()), b"run")];
         assert!(g.keys.index.is_some() && g.keys.list.len() == 100);
         for k in [0, 17, 99] {
             assert_eq!(add(&mut a, rec("run", k, false)).0, Fate::Duplicate);
