@@ -10,8 +10,13 @@
 //! of its own; any group closes after `window` such records (a collector
 //! batches a trace's spans close together, exporting the root last; a
 //! capture writes a run's events close together). A record that arrives for
-//! a group already closed is late: the caller reports it rather than
-//! starting a second turn.
+//! a group closed within the last [`remembered`] records is late: the
+//! caller reports it rather than starting a second turn. Closed groups are
+//! remembered in two generations, each holding the groups closed over that
+//! many records; the older is dropped when the newer is full, so what they
+//! hold is bounded by the records of a window, not by the input. A record
+//! later still starts a group of its own, which is assembled as any group
+//! (without its root, it is emitted as such; see the pipeline's merge).
 //!
 //! De-duplication of records costs memory by turn more than by record: an
 //! open group keeps the keys of its own records (a record key names its
@@ -97,8 +102,9 @@ impl Prints {
     }
 }
 
-/// Fingerprints a chunk holds (4 MiB), unless one group has more.
-const PRINT_CHUNK: usize = 1 << 20;
+/// Fingerprints a chunk holds (256 KiB), unless one group has more: a
+/// generation of closed groups holds a few windows of records at most.
+const PRINT_CHUNK: usize = 1 << 16;
 
 /// A record key's fingerprint within its group: record keys are uniform
 /// hashes, so two records of one group share one with odds of about 2^-32
@@ -141,7 +147,8 @@ pub enum Fate {
     Duplicate,
     /// A note that is not an input record.
     Uncounted,
-    /// A record of a group that was already closed and assembled.
+    /// A record of a group that was already closed and assembled (within
+    /// the last [`remembered`] records).
     Late,
 }
 
@@ -175,6 +182,39 @@ impl std::hash::Hasher for PassThrough {
 
 type Open = HashMap<Key, Group, std::hash::BuildHasherDefault<PassThrough>>;
 
+/// Groups closed over one stretch of records: each with where its records'
+/// fingerprints are ([`Prints`]), so a late record is recognised.
+#[derive(Default)]
+struct Closed {
+    groups: KeyMap,
+    /// Fingerprints of the groups' records, in chunks.
+    prints: Vec<Vec<u32>>,
+    /// Keys of late records of these groups, so a repeat of one is a duplicate.
+    late: KeySet,
+}
+
+impl Closed {
+    /// The generation that remembers the closed group `key`, with where
+    /// its fingerprints are.
+    fn find<'a>(
+        recent: &'a mut Closed,
+        older: &'a mut Closed,
+        key: Key,
+    ) -> Option<(&'a mut Closed, u64)> {
+        if let Some(p) = recent.groups.get(key) {
+            return Some((recent, p));
+        }
+        let p = older.groups.get(key)?;
+        Some((older, p))
+    }
+}
+
+/// Records over which a closed group is remembered, at least: the window,
+/// and no fewer than [`DEFAULT_WINDOW`] (a small window does not shorten it).
+pub fn remembered(window: u64) -> u64 {
+    window.max(DEFAULT_WINDOW)
+}
+
 /// Open groups, keyed by family and id.
 pub struct Assembly {
     open: Open,
@@ -184,13 +224,11 @@ pub struct Assembly {
     touched: VecDeque<(u64, Key)>,
     /// Incomplete groups idle for the short window, waiting for the long one.
     waiting: VecDeque<(u64, Key)>,
-    /// Closed groups, so a late record is recognised, each with where its
-    /// records' fingerprints are ([`Prints`]).
-    closed: KeyMap,
-    /// Fingerprints of closed groups' records, in chunks.
-    prints: Vec<Vec<u32>>,
-    /// Keys of late records, so a repeat of one is a duplicate.
-    late: KeySet,
+    /// Groups closed since record count `since`, and those closed over the
+    /// stretch before it.
+    recent: Closed,
+    older: Closed,
+    since: u64,
     dedupe: bool,
     window: u64,
     count: u64,
@@ -223,9 +261,9 @@ impl Assembly {
             open: Open::default(),
             touched: VecDeque::new(),
             waiting: VecDeque::new(),
-            closed: KeyMap::new(),
-            prints: Vec::new(),
-            late: KeySet::new(),
+            recent: Closed::default(),
+            older: Closed::default(),
+            since: 0,
             dedupe,
             window: window.max(1),
             count: 0,
@@ -281,13 +319,13 @@ impl Assembly {
                 g.last = self.count;
                 Fate::Skipped
             }
-            None if let Some(p) = self.closed.get(key) => {
+            None if let Some((c, p)) = Closed::find(&mut self.recent, &mut self.older, key) => {
                 let Some(k) = record_key else {
                     self.count += 1;
                     return Fate::Late;
                 };
-                let seen = Prints::unpack(p).of(&self.prints).contains(&fingerprint(k));
-                if seen || !self.late.insert(k) {
+                let seen = Prints::unpack(p).of(&c.prints).contains(&fingerprint(k));
+                if seen || !c.late.insert(k) {
                     return Fate::Duplicate;
                 }
                 self.count += 1;
@@ -365,30 +403,38 @@ impl Assembly {
 
     fn close(&mut self, key: Key) -> Group {
         let mut g = self.open.remove(&key).expect("group is open");
+        // A new generation once the recent one has seen its stretch of
+        // records: so a group is remembered for at least that many records
+        // after it closed, and the oldest are forgotten.
+        if self.count >= self.since + remembered(self.window) {
+            self.older = std::mem::take(&mut self.recent);
+            self.since = self.count;
+        }
         let keys = std::mem::take(&mut g.keys.list);
         let n = keys.len();
         let prints = keys.into_iter().map(fingerprint);
+        let chunks = &mut self.recent.prints;
         let at = if n > PRINT_CHUNK {
-            self.prints.push(prints.collect());
+            chunks.push(prints.collect());
             Prints {
-                chunk: self.prints.len() as u64 - 1,
+                chunk: chunks.len() as u64 - 1,
                 start: WHOLE,
                 len: 0,
             }
         } else {
-            if self.prints.last().is_none_or(|c| c.len() + n > PRINT_CHUNK) {
-                self.prints.push(Vec::with_capacity(PRINT_CHUNK));
+            if chunks.last().is_none_or(|c| c.len() + n > PRINT_CHUNK) {
+                chunks.push(Vec::with_capacity(PRINT_CHUNK));
             }
-            let c = self.prints.last_mut().expect("a chunk was pushed");
+            let c = chunks.last_mut().expect("a chunk was pushed");
             let start = c.len() as u64;
             c.extend(prints);
             Prints {
-                chunk: self.prints.len() as u64 - 1,
+                chunk: chunks.len() as u64 - 1,
                 start,
                 len: n as u64,
             }
         };
-        self.closed.insert_with(key, at.pack());
+        self.recent.groups.insert_with(key, at.pack());
         g
     }
 
@@ -449,7 +495,7 @@ mod tests {
     }
 
     #[test]
-    fn a_closed_group_tells_repeats_from_late_records_however_long_ago() {
+    fn a_closed_group_tells_repeats_from_late_records_while_remembered() {
         let mut a = Assembly::new(true, 2);
         add(&mut a, rec("first", 1, false));
         add(&mut a, rec("first", 2, true));
@@ -468,8 +514,45 @@ mod tests {
         assert_eq!(add(&mut a, rec("g17", 27, true)).0, Fate::Duplicate);
         assert_eq!(add(&mut a, rec("g17", 28, true)).0, Fate::Late);
         // Records of closed groups cost 4 bytes each.
-        let prints: usize = a.prints.iter().map(Vec::len).sum();
-        assert_eq!(prints, 2 + (a.closed.len() - 1));
+        let prints: usize = a.recent.prints.iter().map(Vec::len).sum();
+        assert_eq!(prints, 2 + (a.recent.groups.len() - 1));
+    }
+
+    /// What closed groups hold is bounded by the records of two stretches:
+    /// a group closed more than that long ago is forgotten, and a record of
+    /// it starts a group of its own.
+    #[test]
+    fn closed_groups_are_forgotten_after_two_stretches() {
+        let window = 1000;
+        let stretch = remembered(window);
+        let mut a = Assembly::new(true, window);
+        add(&mut a, rec("first", 1, true));
+        let mut most = 0;
+        let mut remembered_at = 0;
+        for g in 0..3 * stretch as u128 {
+            add(&mut a, rec(&format!("g{g}"), 10 + g, true));
+            let held = a.recent.groups.len() + a.older.groups.len();
+            most = most.max(held);
+            let first = group_key(family_seed(D.family()), b"first");
+            if Closed::find(&mut a.recent, &mut a.older, first).is_some() {
+                remembered_at = g;
+            }
+        }
+        // Remembered for at least a stretch, forgotten within two.
+        assert!(remembered_at >= stretch as u128 - 1, "{remembered_at}");
+        assert!(remembered_at < 2 * stretch as u128, "{remembered_at}");
+        assert!(most <= 2 * stretch as usize + 1, "{most}");
+        let prints: usize = [&a.recent, &a.older]
+            .iter()
+            .flat_map(|c| c.prints.iter().map(Vec::len))
+            .sum();
+        assert!(prints <= 2 * stretch as usize + 1, "{prints}");
+        // Its repeat is then the first record of a new group.
+        assert_eq!(add(&mut a, rec("first", 1, true)).0, Fate::Turn);
+        // A late record of a group in the older generation is still late.
+        let old = format!("g{}", 3 * stretch - stretch / 2 - 1);
+        assert_eq!(add(&mut a, rec(&old, 1 << 90, true)).0, Fate::Late);
+        assert_eq!(add(&mut a, rec(&old, 1 << 90, true)).0, Fate::Duplicate);
     }
 
     #[test]
@@ -483,7 +566,7 @@ mod tests {
         add(&mut a, rec("next", 1 << 101, true));
         add(&mut a, rec("last", 1 << 102, true));
         assert_eq!(
-            a.prints.iter().map(Vec::len).collect::<Vec<_>>(),
+            a.recent.prints.iter().map(Vec::len).collect::<Vec<_>>(),
             [n as usize, 2]
         );
         assert_eq!(add(&mut a, rec("huge", n, false)).0, Fate::Duplicate);
@@ -522,6 +605,6 @@ mod tests {
         add(&mut a, rec("x", 5, true));
         add(&mut a, rec("y", 6, true));
         assert_eq!(add(&mut a, rec("t", 1, true)).0, Fate::Late);
-        assert!(a.prints.iter().all(Vec::is_empty));
+        assert!(a.recent.prints.iter().all(Vec::is_empty));
     }
 }
