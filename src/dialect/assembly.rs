@@ -180,7 +180,11 @@ impl std::hash::Hasher for PassThrough {
     }
 }
 
-type Open = HashMap<Key, Group, std::hash::BuildHasherDefault<PassThrough>>;
+/// Open groups, each boxed: a slot of the map is then 24 bytes, not a whole
+/// group, so the map's growth (old and new table alive at once) costs little
+/// even with tens of thousands of traces open (Langfuse's, which wait the
+/// whole window).
+type Open = HashMap<Key, Box<Group>, std::hash::BuildHasherDefault<PassThrough>>;
 
 /// Groups closed over one stretch of records: each with where its records'
 /// fingerprints are ([`Prints`]), so a late record is recognised.
@@ -339,7 +343,7 @@ impl Assembly {
                 self.count += 1;
                 self.open.insert(
                     key,
-                    Group {
+                    Box::new(Group {
                         complete: record.completes,
                         dialect,
                         id: std::mem::take(&mut record.group),
@@ -354,7 +358,7 @@ impl Assembly {
                         pos,
                         last: self.count,
                         keys,
-                    },
+                    }),
                 );
                 Fate::Turn
             }
@@ -402,11 +406,11 @@ impl Assembly {
     }
 
     fn close(&mut self, key: Key) -> Group {
-        let mut g = self.open.remove(&key).expect("group is open");
+        let mut g = *self.open.remove(&key).expect("group is open");
         // A new generation once the recent one has seen its stretch of
         // records: so a group is remembered for at least that many records
         // after it closed, and the oldest are forgotten.
-        if self.count >= self.since + remembered(self.window) {
+        if self.count >= self.since.saturating_add(remembered(self.window)) {
             self.older = std::mem::take(&mut self.recent);
             self.since = self.count;
         }
@@ -440,7 +444,7 @@ impl Assembly {
 
     /// Every open group, in order of its first record.
     pub fn finish(self) -> Vec<Group> {
-        let mut out: Vec<Group> = self.open.into_values().collect();
+        let mut out: Vec<Group> = self.open.into_values().map(|g| *g).collect();
         out.sort_by_key(|g| g.pos);
         out
     }

@@ -251,6 +251,7 @@ impl Merger<'_> {
     ) -> Result<Vec<Built>> {
         let mut built = Vec::new();
         for group in groups {
+            let records = group.records.iter().filter(|r| r.counted).count() as u64;
             match group
                 .dialect
                 .assemble(&group.id, group.records, &self.engine.assemble)
@@ -261,6 +262,7 @@ impl Merger<'_> {
                     source: group.source,
                     line: group.line,
                     pos: group.pos,
+                    records,
                 }),
                 Err(reason) => {
                     self.total.turns -= 1;
@@ -275,8 +277,9 @@ impl Merger<'_> {
     /// Assembles closed groups of records into their turns and hands the
     /// graded turns to the sink as one unit, in order of each group's first
     /// record. A group that cannot be a turn is an invalid record at its
-    /// first line; a turn whose id was already seen (as a line turn) is a
-    /// duplicate.
+    /// first line; a turn whose id was already seen (as a line turn, or as a
+    /// group that assembly no longer remembers: a trace read again long
+    /// after) is a duplicate, every record of it.
     fn assemble<A: Accumulator, F: Fn() -> A + Sync, S: FnMut(A) -> Result<()>>(
         &mut self,
         groups: Vec<crate::dialect::Group>,
@@ -302,7 +305,8 @@ impl Merger<'_> {
                 let turn = b.assembled.turn();
                 if engine.dedupe && !self.seen.insert(id_key(turn.turn_id.as_str())) {
                     self.total.turns -= 1;
-                    self.total.duplicates += 1;
+                    self.total.skipped_records -= b.records.saturating_sub(1);
+                    self.total.duplicates += b.records.max(1);
                     continue;
                 }
                 let grammar = engine.grammar_for(b.dialect);
@@ -346,6 +350,8 @@ struct Built {
     source: usize,
     line: u64,
     pos: (u64, u64),
+    /// The group's counted records: its turn and the records skipped.
+    records: u64,
 }
 
 /// The error of `--map` pointers that resolved on no line of the input.

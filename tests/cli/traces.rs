@@ -316,6 +316,35 @@ fn batch_trace(i: u64) -> String {
     .to_string()
 }
 
+/// What assembly remembers of closed traces is bounded: a trace is
+/// forgotten some 50,000 to 100,000 records after it closed. The same
+/// trace read again after that (a file given twice) is still a duplicate,
+/// every span of it, as it is within the horizon; with `--no-dedupe` it is
+/// a second turn, as every copy is.
+#[test]
+fn a_trace_read_again_long_after_it_closed_is_still_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("traces.otlp.jsonl");
+    // 60,000 traces of two spans each: 120,000 records after the first.
+    let mut lines: Vec<String> = (0..60_000).map(batch_trace).collect();
+    lines.push(batch_trace(0));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let file = p(&path);
+    let (code, out, err) = run(&["summary", "--format", "json", file]);
+    assert_eq!(code, 0, "{err}");
+    let input = &json(&out)["input"];
+    assert_eq!(input["turns"], 60_000, "{input}");
+    assert_eq!(input["skipped_records"], 60_000, "{input}");
+    assert_eq!(input["duplicates"], 2, "{input}");
+    assert_eq!(input["invalid_lines"], 0, "{input}");
+    let (code, out, err) = run(&["summary", "--format", "json", "--no-dedupe", file]);
+    assert_eq!(code, 0, "{err}");
+    let input = &json(&out)["input"];
+    assert_eq!(input["turns"], 60_001, "{input}");
+    assert_eq!(input["skipped_records"], 60_001, "{input}");
+    assert_eq!(input["invalid_lines"], 0, "{input}");
+}
+
 /// Assembled turns reach the accumulators in batches (of 64, and of a
 /// page heap's sixteen pages): 300 traces that all close at the end of the
 /// input cross several batch boundaries, and the triage list, a report
