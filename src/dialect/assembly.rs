@@ -238,6 +238,10 @@ pub struct Assembly {
     count: u64,
     /// The last family seen and its seed ([`family_seed`]).
     seed: Option<(&'static str, u64)>,
+    /// The records of the last group closed (4 to [`LIST_KEYS`]): what a new
+    /// group's lists are sized for, so a run's dozens of events are not
+    /// copied at every doubling.
+    typical: usize,
 }
 
 impl Default for Assembly {
@@ -272,6 +276,7 @@ impl Assembly {
             window: window.max(1),
             count: 0,
             seed: None,
+            typical: 4,
         }
     }
 
@@ -338,6 +343,7 @@ impl Assembly {
             None => {
                 let mut keys = RecordKeys::default();
                 if let Some(k) = record_key {
+                    keys.list.reserve(self.typical);
                     keys.insert(k);
                 }
                 self.count += 1;
@@ -348,8 +354,9 @@ impl Assembly {
                         dialect,
                         id: std::mem::take(&mut record.group),
                         records: {
-                            // A trace has a few spans, a run dozens of events.
-                            let mut r = Vec::with_capacity(4);
+                            // As many as the last group closed had: a trace
+                            // has a few spans, a run dozens of events.
+                            let mut r = Vec::with_capacity(self.typical);
                             r.push(record);
                             r
                         },
@@ -407,6 +414,7 @@ impl Assembly {
 
     fn close(&mut self, key: Key) -> Group {
         let mut g = *self.open.remove(&key).expect("group is open");
+        self.typical = g.records.len().clamp(4, LIST_KEYS);
         // A new generation once the recent one has seen its stretch of
         // records: so a group is remembered for at least that many records
         // after it closed, and the oldest are forgotten.

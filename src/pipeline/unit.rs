@@ -232,6 +232,15 @@ fn process_block<A: Accumulator>(
             Parsed::Records(n) => {
                 // Each record counts as one line of input (see `DocumentRecords`).
                 unit.stats.lines += n.saturating_sub(1) as u64;
+                if unit.records.capacity() == 0 {
+                    // Sized from the first record line, for the block's
+                    // records at its rate of records a byte (an event line
+                    // is one, a collector batch hundreds): growing by
+                    // doubling copied them a dozen times a block.
+                    let guess = (data.len() / (line.len() + 1) * records.len())
+                        .min(data.len() / 256);
+                    unit.records.reserve(guess + guess / 8 + 1);
+                }
                 unit.records.extend(records.drain(..).map(|r| (rel, r)));
                 unit.stats.warnings.merge(&warnings);
             }
