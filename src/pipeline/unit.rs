@@ -237,8 +237,8 @@ fn process_block<A: Accumulator>(
                     // records at its rate of records a byte (an event line
                     // is one, a collector batch hundreds): growing by
                     // doubling copied them a dozen times a block.
-                    let guess = (data.len() / (line.len() + 1) * records.len())
-                        .min(data.len() / 256);
+                    let guess =
+                        (data.len() / (line.len() + 1) * records.len()).min(data.len() / 256);
                     unit.records.reserve(guess + guess / 8 + 1);
                 }
                 unit.records.extend(records.drain(..).map(|r| (rel, r)));
