@@ -12,8 +12,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Target size of a block.
+/// Target size of a block of a line dialect's source (the native log).
 pub const BLOCK_SIZE: usize = 4 << 20;
+/// Target size of a block of a record dialect's source: half of
+/// [`BLOCK_SIZE`], since each block's parsed records stay in memory until the
+/// merging thread has taken them (README, Performance: "Block size").
+pub const RECORD_BLOCK_SIZE: usize = 2 << 20;
 /// Default longest line (`--max-line-bytes`).
 pub const DEFAULT_MAX_LINE: u64 = 64 << 20;
 
@@ -423,6 +427,9 @@ pub struct Blocks<R> {
     /// grow fourfold to [`BLOCK_SIZE`], so a small file costs no 4 MB
     /// buffer (zeroing one was two thirds of reading a one-line log).
     size: usize,
+    /// The size blocks grow to: [`BLOCK_SIZE`] unless [`Blocks::limit`]
+    /// set less (a line longer than it still makes a longer block).
+    max: usize,
 }
 
 /// The first block of a source.
@@ -440,7 +447,15 @@ impl<R: Read> Blocks<R> {
             failed: None,
             pool: Vec::new(),
             size: FIRST_BLOCK,
+            max: BLOCK_SIZE,
         }
+    }
+
+    /// Lets the blocks to come grow to `max` bytes, not [`BLOCK_SIZE`]
+    /// (never below the first block's size).
+    pub fn limit(&mut self, max: usize) {
+        self.max = max.max(FIRST_BLOCK);
+        self.size = self.size.min(self.max);
     }
 
     fn emit(&mut self, data: Buf, oversized: Option<u64>) -> Block {
@@ -488,7 +503,7 @@ impl<R: Read> Blocks<R> {
                 return Ok(Some(self.emit(data.into(), None)));
             }
             let want = self.size.max(self.carry.len() * 2);
-            self.size = (self.size * 4).min(BLOCK_SIZE);
+            self.size = (self.size * 4).min(self.max);
             // A pooled buffer too small for this block is dropped.
             let mut buf = match self.pool.pop() {
                 Some(b) if b.capacity() >= want => b,

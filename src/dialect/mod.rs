@@ -67,6 +67,13 @@ pub trait Dialect: Sync {
     fn is_document(&self, _first: &[u8]) -> bool {
         false
     }
+    /// The size a block of this dialect's source grows to. A line dialect's
+    /// block becomes a small accumulator in its worker; a record dialect's
+    /// records stay in memory until the merging thread has taken them, so
+    /// record dialects return [`crate::input::RECORD_BLOCK_SIZE`].
+    fn block_size(&self) -> usize {
+        crate::input::BLOCK_SIZE
+    }
     /// Reads one non-blank line: a turn, or records pushed onto `out`.
     /// Fields read leniently (dropped, the turn still read) are counted in
     /// `warnings`; the engine keeps them only for turns it counts.

@@ -182,3 +182,45 @@ fn a_line_over_the_limit_is_skipped_as_one_block() {
     assert_eq!(lines, ["short", "after"]);
     assert_eq!(over, [(0, 2_000_000)]);
 }
+
+/// A limit set after the first block caps the blocks that follow (a record
+/// dialect's), a longer line still makes a longer block, and the input
+/// comes back byte for byte.
+#[test]
+fn a_limit_caps_the_blocks_that_follow() {
+    const LIMIT: usize = 300_000;
+    let mut input = Vec::new();
+    for i in 0..20_000 {
+        input.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, 50 + i % 200));
+        input.push(b'\n');
+    }
+    let long_at = input.len();
+    input.extend(std::iter::repeat_n(b'z', LIMIT + 5_000));
+    input.extend_from_slice(b"\nend\n");
+    let mut b = Blocks::new(
+        Chunked {
+            data: &input,
+            step: 1 << 20,
+        },
+        0,
+        DEFAULT_MAX_LINE,
+    );
+    let (mut out, mut sizes) = (Vec::new(), Vec::new());
+    while let Some(block) = b.next_block().unwrap() {
+        if sizes.is_empty() {
+            b.limit(LIMIT);
+        }
+        sizes.push(block.data.len());
+        out.extend_from_slice(&block.data);
+        b.pool.push(block.data);
+    }
+    assert!(out == input, "the blocks differ from the input");
+    let over: Vec<usize> = sizes.iter().copied().filter(|&n| n > LIMIT).collect();
+    assert_eq!(
+        over.len(),
+        1,
+        "only the long line's block is over: {sizes:?}"
+    );
+    assert!(over[0] > LIMIT + 5_000 && over[0] < input.len() - long_at + LIMIT);
+    assert!(sizes.len() > input.len() / LIMIT, "{sizes:?}");
+}

@@ -378,7 +378,11 @@ fn read_all(
             if let Some(n) = &mut left {
                 cut_lines(&mut block, n);
             }
-            let (d, whole) = *dialect.get_or_insert_with(|| engine.dialect_for(&block.data));
+            let (d, whole) = *dialect.get_or_insert_with(|| {
+                let found = engine.dialect_for(&block.data);
+                blocks.limit(found.0.block_size());
+                found
+            });
             if !whole {
                 block.notes = std::mem::take(&mut notes);
                 if !send(Unit::Lines(block, d), &mut seq) {

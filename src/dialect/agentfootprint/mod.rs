@@ -161,6 +161,9 @@ impl Dialect for Agentfootprint {
     fn is_document(&self, first: &[u8]) -> bool {
         parse::is_document(first)
     }
+    fn block_size(&self) -> usize {
+        crate::input::RECORD_BLOCK_SIZE
+    }
     fn parse_line<'a>(
         &self,
         line: &'a str,

@@ -71,6 +71,9 @@ impl Dialect for SpanDialect {
     fn family(&self) -> &'static str {
         "spans"
     }
+    fn block_size(&self) -> usize {
+        crate::input::RECORD_BLOCK_SIZE
+    }
     fn is_document(&self, first: &[u8]) -> bool {
         super::is_document(self.0, first)
     }

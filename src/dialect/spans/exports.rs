@@ -231,6 +231,9 @@ impl Dialect for ExportDialect {
     fn family(&self) -> &'static str {
         "spans"
     }
+    fn block_size(&self) -> usize {
+        crate::input::RECORD_BLOCK_SIZE
+    }
     fn is_document(&self, first: &[u8]) -> bool {
         let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
         let Some(start) = data.iter().position(|b| !b.is_ascii_whitespace()) else {
