@@ -24,7 +24,7 @@
 //! tell a repeat of one of its records (a duplicate) from a new one (late)
 //! among a group's own records.
 
-use super::{Dialect, Record, RecordKey, ShortId};
+use super::{Dialect, Link, Record, RecordKey, ShortId};
 use crate::keyset::{KeyMap, KeySet};
 use std::collections::{HashMap, VecDeque};
 
@@ -46,6 +46,12 @@ pub struct Group {
     complete: bool,
     /// The keys of its records, when de-duplicating.
     keys: RecordKeys,
+    /// The runs its records name ([`Link::Names`]), as [`link_key`]s.
+    names: Vec<u128>,
+    /// True for the records of a run that no record has named yet
+    /// ([`Link::Seeks`]): never a turn; when it closes unnamed, its records
+    /// are invalid (they belong to a turn the input never opened).
+    pub unlinked: bool,
 }
 
 /// The record keys of one group: a list while short, with a hash index
@@ -195,6 +201,9 @@ struct Closed {
     prints: Vec<Vec<u32>>,
     /// Keys of late records of these groups, so a repeat of one is a duplicate.
     late: KeySet,
+    /// The runs the groups' records named ([`link_key`] → group key), so a
+    /// late record that seeks one is late for that group.
+    names: HashMap<u128, Key, std::hash::BuildHasherDefault<PassThrough>>,
 }
 
 impl Closed {
@@ -210,6 +219,15 @@ impl Closed {
         }
         let p = older.groups.get(key)?;
         Some((older, p))
+    }
+
+    /// The closed group that named the run `link`, in either generation.
+    fn named(recent: &Closed, older: &Closed, link: u128) -> Option<Key> {
+        recent
+            .names
+            .get(&link)
+            .or_else(|| older.names.get(&link))
+            .copied()
     }
 }
 
@@ -228,6 +246,8 @@ pub struct Assembly {
     touched: VecDeque<(u64, Key)>,
     /// Incomplete groups idle for the short window, waiting for the long one.
     waiting: VecDeque<(u64, Key)>,
+    /// The runs named by records of open groups ([`link_key`] → group key).
+    names: HashMap<u128, Key, std::hash::BuildHasherDefault<PassThrough>>,
     /// Groups closed since record count `since`, and those closed over the
     /// stretch before it.
     recent: Closed,
@@ -255,6 +275,14 @@ fn group_key(seed: u64, id: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128_with_seed(id, seed)
 }
 
+/// The key of a run id that records name and seek ([`Link`]): hashed with
+/// a seed of its own, so a group of records that seek a run never shares a
+/// key with a group of the same id.
+pub fn link_key(run: &[u8]) -> u128 {
+    const LINK_SEED: u64 = 0x6c69_6e6b_6564_7275;
+    xxhash_rust::xxh3::xxh3_128_with_seed(run, LINK_SEED)
+}
+
 /// The seed a group's id is hashed with, one-shot: the family picks it (the
 /// streaming hasher copied every id into its buffer, per record).
 fn family_seed(family: &str) -> u64 {
@@ -269,6 +297,7 @@ impl Assembly {
             open: Open::default(),
             touched: VecDeque::new(),
             waiting: VecDeque::new(),
+            names: HashMap::default(),
             recent: Closed::default(),
             older: Closed::default(),
             since: 0,
@@ -306,7 +335,16 @@ impl Assembly {
             Some((f, seed)) if std::ptr::eq(f, family) => seed,
             _ => self.seed.insert((family, family_seed(family))).1,
         };
-        let key = group_key(seed, record.group.as_bytes());
+        let seeks = record.link == Link::Seeks;
+        let names = match record.link {
+            Link::Names(k) => Some(k.get()),
+            _ => None,
+        };
+        let key = if seeks {
+            self.sought(record.group.as_bytes())
+        } else {
+            group_key(seed, record.group.as_bytes())
+        };
         if !record.counted {
             // A note joins its group if open; alone it is dropped.
             if let Some(g) = self.open.get_mut(&key) {
@@ -323,7 +361,10 @@ impl Assembly {
                     return Fate::Duplicate;
                 }
                 self.count += 1;
-                g.complete |= record.completes;
+                // A record that seeks its run completes the group only as
+                // the group's root.
+                g.complete |= record.completes
+                    && (!seeks || (!g.unlinked && g.id.as_bytes() == record.group.as_bytes()));
                 g.records.push(record);
                 g.last = self.count;
                 Fate::Skipped
@@ -350,7 +391,7 @@ impl Assembly {
                 self.open.insert(
                     key,
                     Box::new(Group {
-                        complete: record.completes,
+                        complete: record.completes && !seeks,
                         dialect,
                         id: std::mem::take(&mut record.group),
                         records: {
@@ -365,11 +406,17 @@ impl Assembly {
                         pos,
                         last: self.count,
                         keys,
+                        names: Vec::new(),
+                        unlinked: seeks,
                     }),
                 );
-                Fate::Turn
+                // Records that seek a run start no turn: they join one.
+                if seeks { Fate::Skipped } else { Fate::Turn }
             }
         };
+        if let Some(run) = names {
+            self.name(key, run);
+        }
         let now = self.count;
         // A group's records mostly arrive together: its last entry is
         // moved on rather than another added (an older one is stale anyway).
@@ -378,6 +425,49 @@ impl Assembly {
             _ => self.touched.push_back((now, key)),
         }
         fate
+    }
+
+    /// The key of the group a record that seeks `run` joins: the open or
+    /// closed group whose records named the run, else the run's own
+    /// unlinked group.
+    fn sought(&self, run: &[u8]) -> Key {
+        let link = link_key(run);
+        self.names
+            .get(&link)
+            .copied()
+            .or_else(|| Closed::named(&self.recent, &self.older, link))
+            .unwrap_or(link)
+    }
+
+    /// Notes that the open group `key` names the run `run`: records that
+    /// seek it join the group from now on, and those held unlinked join it
+    /// now (after the group's own, as if read after them). A run named
+    /// twice keeps the group that named it first.
+    fn name(&mut self, key: Key, run: u128) {
+        if self.names.contains_key(&run) {
+            return;
+        }
+        self.names.insert(run, key);
+        let held = match self.open.remove(&run) {
+            Some(p) if p.unlinked => Some(p),
+            Some(other) => {
+                self.open.insert(run, other);
+                None
+            }
+            None => None,
+        };
+        let g = self.open.get_mut(&key).expect("the naming group is open");
+        g.names.push(run);
+        if let Some(p) = held {
+            let root = g.id.as_bytes() == p.id.as_bytes();
+            for r in p.records {
+                g.complete |= root && r.completes;
+                g.records.push(r);
+            }
+            for k in p.keys.list {
+                g.keys.insert(k);
+            }
+        }
     }
 
     /// Closes every complete group that received no record in the last
@@ -421,6 +511,10 @@ impl Assembly {
         if self.count >= self.since.saturating_add(remembered(self.window)) {
             self.older = std::mem::take(&mut self.recent);
             self.since = self.count;
+        }
+        for run in std::mem::take(&mut g.names) {
+            self.names.remove(&run);
+            self.recent.names.insert(run, key);
         }
         let keys = std::mem::take(&mut g.keys.list);
         let n = keys.len();
@@ -470,6 +564,7 @@ mod tests {
             key: Some(key.into()),
             counted: true,
             completes,
+            link: Link::Direct,
             body: Box::new(()),
         }
     }
@@ -485,6 +580,89 @@ mod tests {
                 .map(|g| g.id.to_string())
                 .collect(),
         )
+    }
+
+    fn linked(group: &str, key: u128, completes: bool, link: Link) -> Record {
+        Record {
+            link,
+            ..rec(group, key, completes)
+        }
+    }
+
+    fn names(run: &str) -> Link {
+        Link::Names(link_key(run.as_bytes()).into())
+    }
+
+    /// A record that seeks its run joins the group of the record that named
+    /// the run, whichever came first; it never starts a turn, and completes
+    /// its group only as the group's root.
+    #[test]
+    fn records_that_seek_a_run_join_the_group_that_names_it() {
+        for seek_first in [false, true] {
+            let mut a = Assembly::new(true, 100);
+            let post = linked("t", 1, false, names("child"));
+            let patch = linked("child", 2, true, Link::Seeks);
+            let (first, second) = if seek_first {
+                (patch, post)
+            } else {
+                (post, patch)
+            };
+            let fates = [add(&mut a, first).0, add(&mut a, second).0];
+            let expected = if seek_first {
+                [Fate::Skipped, Fate::Turn]
+            } else {
+                [Fate::Turn, Fate::Skipped]
+            };
+            assert_eq!(fates, expected, "seek first: {seek_first}");
+            let groups = a.finish();
+            assert_eq!(groups.len(), 1);
+            assert_eq!(groups[0].id.as_str(), "t");
+            assert_eq!(groups[0].records.len(), 2);
+            assert!(!groups[0].unlinked);
+            // The child's end does not complete the trace.
+            assert!(!groups[0].complete, "seek first: {seek_first}");
+        }
+        // The root's patch completes it.
+        let mut a = Assembly::new(true, 100);
+        add(&mut a, linked("root", 1, false, names("root")));
+        add(&mut a, linked("root", 2, true, Link::Seeks));
+        assert!(a.finish()[0].complete);
+    }
+
+    /// A run no record names stays unlinked: its group is reported as such
+    /// when it closes, and a repeat of one of its records is a duplicate.
+    #[test]
+    fn a_run_never_named_is_unlinked() {
+        let mut a = Assembly::new(true, 100);
+        assert_eq!(
+            add(&mut a, linked("lost", 1, true, Link::Seeks)).0,
+            Fate::Skipped
+        );
+        assert_eq!(
+            add(&mut a, linked("lost", 1, true, Link::Seeks)).0,
+            Fate::Duplicate
+        );
+        add(&mut a, linked("t", 2, false, names("other")));
+        let groups = a.finish();
+        assert_eq!(groups.len(), 2);
+        let lost = groups.iter().find(|g| g.id.as_str() == "lost").unwrap();
+        assert!(lost.unlinked && lost.records.len() == 1);
+        assert!(groups.iter().any(|g| g.id.as_str() == "t" && !g.unlinked));
+    }
+
+    /// A record that seeks a run of a closed group is late for that group.
+    #[test]
+    fn a_seeking_record_after_its_group_closed_is_late() {
+        let mut a = Assembly::new(true, 2);
+        add(&mut a, linked("t", 1, true, names("r")));
+        add(&mut a, rec("x", 2, true));
+        let closed = add(&mut a, rec("y", 3, true)).1;
+        assert_eq!(closed, ["t"]);
+        assert_eq!(add(&mut a, linked("r", 4, false, Link::Seeks)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, linked("r", 4, false, Link::Seeks)).0,
+            Fate::Duplicate
+        );
     }
 
     #[test]

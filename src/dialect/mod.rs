@@ -88,6 +88,12 @@ pub trait Dialect: Sync {
         let _ = data;
         out.invalid(1, format!("{} sources are read line by line", self.name()));
     }
+    /// Why the records of a run that no record named are invalid (records
+    /// that [`Link::Seeks`] a run, when the input ends or the run's window
+    /// closes without the record that names it).
+    fn unlinked(&self) -> &'static str {
+        "a record of a run whose opening record never arrived"
+    }
     /// What `explain` shows beyond the row, for a turn read from `line`.
     fn extras(&self, _line: &str) -> Extras {
         Extras::default()
@@ -170,13 +176,35 @@ pub struct Record {
     /// this record (a trace's root span, a run's `turn_end`): the group then
     /// closes after a short idle window instead of the long one.
     pub completes: bool,
+    /// How the record finds its group when its `group` is not the group's
+    /// own id (a LangSmith patch names only its run; see [`Link`]).
+    pub link: Link,
     /// The dialect's own data; only its [`Dialect::assemble`] reads it.
     pub body: Box<dyn Any + Send>,
 }
 
+/// How a record joins a group it cannot name itself. The SDK of LangSmith
+/// posts a run when it starts (with its trace id) and patches it when it
+/// ends (with only the run id): the post `Names` its run, the patch `Seeks`
+/// the group of the record that named it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Link {
+    /// The record's `group` is its group.
+    #[default]
+    Direct,
+    /// The record also answers for a run: [`assembly::link_key`] of the
+    /// run's id. Records that seek that run join this record's group.
+    Names(RecordKey),
+    /// The record's `group` is a run id, not a group id: it joins the group
+    /// of the record that names that run, held until one does. Its
+    /// `completes` counts only when the run is the group's root (its id is
+    /// the group's id).
+    Seeks,
+}
+
 /// A record's 128-bit identity hash, kept as two words: aligned to 8 bytes
-/// rather than a `u128`'s 16, which keeps [`Record`] at 88 bytes instead of
-/// 96 (records are moved from a unit's list into their group's, one by one).
+/// rather than a `u128`'s 16, which keeps [`Record`] at 112 bytes instead of
+/// 128 (records are moved from a unit's list into their group's, one by one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RecordKey([u64; 2]);
 
@@ -212,6 +240,10 @@ pub struct DocumentRecords {
     pub skipped: u64,
     /// (line, reason) of each invalid record.
     pub invalid: Vec<(u64, String)>,
+    /// What the document says of itself that a reader must know, each
+    /// worded to follow the file's name (an API page that says more pages
+    /// follow: "is page 1 of 3 ...").
+    pub notes: Vec<String>,
 }
 
 impl DocumentRecords {
@@ -409,7 +441,7 @@ mod tests {
     fn a_record_is_word_aligned() {
         // A `u128` field would align it to 16 and pad it to 96 bytes.
         assert_eq!(std::mem::align_of::<Record>(), 8);
-        assert_eq!(std::mem::size_of::<Record>(), 88);
+        assert_eq!(std::mem::size_of::<Record>(), 112);
     }
 
     #[test]

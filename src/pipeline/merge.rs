@@ -252,6 +252,16 @@ impl Merger<'_> {
         let mut built = Vec::new();
         for group in groups {
             let records = group.records.iter().filter(|r| r.counted).count() as u64;
+            if group.unlinked {
+                // Counted as records of a turn when read; no turn had them.
+                self.total.skipped_records -= records;
+                self.total.invalid_lines += records;
+                let reason = group.dialect.unlinked();
+                for _ in 0..records {
+                    self.invalid(group.source, group.line, reason, progress)?;
+                }
+                continue;
+            }
             match group
                 .dialect
                 .assemble(&group.id, group.records, &self.engine.assemble)

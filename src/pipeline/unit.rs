@@ -50,6 +50,7 @@ pub fn process<A: Accumulator>(
             unit.physical = memchr::memchr_iter(b'\n', data).count() as u64
                 + u64::from(!data.is_empty() && !data.ends_with(b"\n"));
             note_shapes(&mut unit.stats, sources, *source, notes);
+            note_document(&mut unit.stats, sources, *source, &doc.notes);
             Ok(unit.finish(acc, *source))
         }
     }
@@ -156,6 +157,18 @@ fn note_shapes(stats: &mut InputStats, sources: &[Source], source: usize, notes:
         stats.warnings.add("input_shape", &subject, "file", 1, || {
             format!("{name} {}", n.message())
         });
+    }
+}
+
+/// What a document said of itself ([`DocumentRecords::notes`]), one
+/// warning each.
+fn note_document(stats: &mut InputStats, sources: &[Source], source: usize, notes: &[String]) {
+    let name = sources.get(source).map_or("<input>", |s| s.name.as_str());
+    for n in notes {
+        let subject = format!("document {name}");
+        stats
+            .warnings
+            .add("input_shape", &subject, "file", 1, || format!("{name} {n}"));
     }
 }
 

@@ -194,6 +194,7 @@ pub(super) fn record(mut e: Box<Event>, counted: bool) -> crate::dialect::Record
         key: counted.then_some(e.key.into()),
         counted,
         completes: e.completes,
+        link: crate::dialect::Link::Direct,
         body: e,
     }
 }

@@ -49,6 +49,7 @@ fn record(span: Box<Span>) -> Record {
         key: Some(span_key(span.trace_id.as_bytes(), span.span_id.as_bytes()).into()),
         counted: true,
         completes: span.parent_id.is_none(),
+        link: crate::dialect::Link::Direct,
         body: span,
     }
 }

@@ -13,8 +13,9 @@
 use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
 use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
+use crate::dialect::assembly::link_key;
 use crate::dialect::{
-    AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record, RecordKey, ShortId,
+    AssembleOptions, Assembled, Dialect, DocumentRecords, Link, Parsed, Record, RecordKey, ShortId,
     cap_reason,
 };
 use crate::markers::{Grammar, Preset};
@@ -51,6 +52,30 @@ fn hash(parts: &[&[u8]]) -> u128 {
 /// Which export one JSON object belongs to, if any.
 pub fn classify(m: &Map<String, Value>) -> Option<Export> {
     let has = |k: &str| m.contains_key(k);
+    if !has("id")
+        && let Some(inner) = ENVELOPE_LISTS
+            .iter()
+            .filter_map(|k| m.get(*k))
+            .flat_map(|v| match v {
+                Value::Array(l) => l.iter().collect::<Vec<_>>(),
+                other => vec![other],
+            })
+            .find_map(|v| v.as_object().and_then(classify))
+    {
+        return Some(inner);
+    }
+    if !has("id") && (has("post") || has("patch")) {
+        // The LangSmith SDK's batch body: runs to create and to update.
+        let run = |r: &Value| {
+            r.as_object()
+                .is_some_and(|r| r.contains_key("run_type") || r.contains_key("dotted_order"))
+        };
+        let runs = ["post", "patch"]
+            .iter()
+            .filter_map(|k| m.get(*k).and_then(Value::as_array))
+            .flatten();
+        return runs.into_iter().any(run).then_some(Export::LangSmith);
+    }
     if has("turn_id") || !has("id") {
         return None;
     }
@@ -113,8 +138,18 @@ fn records_of(
     match export {
         Export::LangSmith => {
             let p = RunPart::from_row(m)?;
+            // A patch names only its run: it seeks the trace of the post
+            // that named the run; every other part names its run.
+            let (group, link) = if p.patch {
+                (&p.id, Link::Seeks)
+            } else {
+                (
+                    &p.trace_id,
+                    Link::Names(RecordKey::from(link_key(p.id.as_bytes()))),
+                )
+            };
             out.push(Record {
-                group: ShortId::new(&p.trace_id),
+                group: ShortId::new(group),
                 key: Some(RecordKey::from(hash(&[
                     b"langsmith",
                     p.trace_id.as_bytes(),
@@ -123,6 +158,7 @@ fn records_of(
                 ]))),
                 counted: true,
                 completes: p.completes(),
+                link,
                 body: Box::new(p),
             });
         }
@@ -137,6 +173,7 @@ fn records_of(
                 counted: true,
                 // In the legacy layout the trace row is the root.
                 completes: false,
+                link: Link::Direct,
                 body: Box::new(s),
             }),
             Row::Trace(s) => out.push(Record {
@@ -147,6 +184,7 @@ fn records_of(
                 ]))),
                 counted: true,
                 completes: true,
+                link: Link::Direct,
                 body: Box::new(TraceRow(s)),
             }),
         },
@@ -165,8 +203,132 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
         Export::LangSmith => &langsmith::SCHEMA,
         Export::Langfuse => &langfuse::SCHEMA,
     };
+    if export == Export::LangSmith && is_batch(text) {
+        return parse_batch(text, out);
+    }
+    if let Some(env) = envelope(text) {
+        for (i, row) in env?.rows.into_iter().enumerate() {
+            parse_object(export, row.get(), out).map_err(|e| format!("row {}: {e}", i + 1))?;
+        }
+        return Ok(());
+    }
     let m = super::keeping::read_row(text, schema).map_err(|e| reason(what, &e))?;
     records_of(export, m, text, out).map_err(cap_reason)
+}
+
+/// The members of an envelope that hold rows: a Langfuse trace download
+/// (`trace`, with or beside its `observations`), an API page (`data`), a
+/// LangSmith runs query (`runs`).
+const ENVELOPE_LISTS: [&str; 4] = ["observations", "trace", "data", "runs"];
+
+/// The rows of an envelope around them, in the order read, and a note when
+/// the envelope says more pages follow.
+struct Envelope<'a> {
+    rows: Vec<&'a RawValue>,
+    note: Option<String>,
+}
+
+/// `text` as an envelope, when its first key is one an envelope starts
+/// with: `{"trace": {…, "observations": […]}}` and `{"trace": …,
+/// "observations": […]}` (Langfuse trace downloads), `{"data": […],
+/// "meta": {"page", "totalPages"}}` (Langfuse API pages), `{"data": […],
+/// "next_cursor": …}`, `{"runs": […], "cursors": {"next": …}}` (LangSmith's
+/// runs query). Rows beside the trace come first: a download that holds an
+/// observation twice keeps the copy with its input and output, and the
+/// other counts as a duplicate.
+fn envelope(text: &str) -> Option<Result<Envelope<'_>, String>> {
+    let t = text.trim_start();
+    let first = super::first_key(t.as_bytes())?;
+    if !matches!(
+        first,
+        b"trace" | b"observations" | b"data" | b"runs" | b"meta" | b"cursors" | b"next_cursor"
+    ) {
+        return None;
+    }
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        page: Option<u64>,
+        #[serde(rename = "totalPages")]
+        total_pages: Option<u64>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Cursors {
+        next: Option<Value>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Outer<'a> {
+        #[serde(borrow)]
+        trace: Option<&'a RawValue>,
+        #[serde(borrow)]
+        observations: Option<Vec<&'a RawValue>>,
+        #[serde(borrow)]
+        data: Option<Vec<&'a RawValue>>,
+        #[serde(borrow)]
+        runs: Option<Vec<&'a RawValue>>,
+        meta: Option<Meta>,
+        cursors: Option<Cursors>,
+        #[serde(alias = "nextCursor")]
+        next_cursor: Option<Value>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Inner<'a> {
+        #[serde(borrow)]
+        observations: Option<Vec<&'a RawValue>>,
+    }
+    let read = || -> Result<Envelope<'_>, serde_json::Error> {
+        let o: Outer = serde_json::from_str(text)?;
+        let mut rows = o.observations.unwrap_or_default();
+        if let Some(trace) = o.trace {
+            let inner: Inner = serde_json::from_str(trace.get())?;
+            rows.push(trace);
+            rows.extend(inner.observations.unwrap_or_default());
+        }
+        rows.extend(o.data.unwrap_or_default());
+        rows.extend(o.runs.unwrap_or_default());
+        let cursor = |v: Option<Value>| v.is_some_and(|c| !c.is_null() && c != "");
+        let note = match o.meta {
+            Some(Meta {
+                page: Some(p),
+                total_pages: Some(n),
+            }) if p < n => Some(format!(
+                "is page {p} of {n}: the export continues on further pages, whose records are not read (download every page)"
+            )),
+            _ if cursor(o.next_cursor) || cursor(o.cursors.and_then(|c| c.next)) => Some(
+                "is one page of an export that continues (it holds a cursor to the next page), whose records are not read (download every page)"
+                    .to_owned(),
+            ),
+            _ => None,
+        };
+        Ok(Envelope { rows, note })
+    };
+    Some(read().map_err(|e| reason("not an export envelope", &e)))
+}
+
+/// True when an object's first key is `post` or `patch`: the LangSmith
+/// SDK's batch body (a run's first key is never either).
+fn is_batch(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with('{') && matches!(super::first_key(t.as_bytes()), Some(b"post" | b"patch"))
+}
+
+/// The LangSmith SDK's batch body `{"post": [runs], "patch": [runs]}`:
+/// every run of both lists, posts first.
+fn parse_batch(text: &str, out: &mut Vec<Record>) -> Result<(), String> {
+    #[derive(serde::Deserialize)]
+    struct Batch<'a> {
+        #[serde(borrow, default)]
+        post: Option<Vec<&'a RawValue>>,
+        #[serde(borrow, default)]
+        patch: Option<Vec<&'a RawValue>>,
+    }
+    let b: Batch = serde_json::from_str(text).map_err(|e| reason("not a LangSmith batch", &e))?;
+    for (list, runs) in [("post", b.post), ("patch", b.patch)] {
+        for (i, run) in runs.unwrap_or_default().into_iter().enumerate() {
+            parse_object(Export::LangSmith, run.get(), out)
+                .map_err(|e| format!("`{list}` run {}: {e}", i + 1))?;
+        }
+    }
+    Ok(())
 }
 
 /// Every record of a span-family group as spans: spans as they are, LangSmith
@@ -223,6 +385,9 @@ impl Dialect for ExportDialect {
     }
     fn sniff(&self, first: &[u8]) -> bool {
         first_object(first).and_then(|m| classify(&m)) == Some(self.0)
+    }
+    fn unlinked(&self) -> &'static str {
+        "a LangSmith run patch (`id`, `end_time`, `outputs`) whose post never arrived: the post names the run's trace (`trace_id`), so the patch joins no turn"
     }
     /// RAG prompts number their sources: `[1]`, `[1, 2]`, `[1-3]`.
     fn grammar(&self) -> Grammar {
@@ -300,6 +465,18 @@ impl Dialect for ExportDialect {
                     let at = lines.line_at(offset_in(data, el.get()));
                     one(self.0, el.get(), at, out);
                     last = at;
+                }
+            } else if let Some(env) = envelope(text) {
+                match env {
+                    Ok(env) => {
+                        out.notes.extend(env.note);
+                        for row in env.rows {
+                            let at = lines.line_at(offset_in(data, row.get()));
+                            one(self.0, row.get(), at, out);
+                            last = at;
+                        }
+                    }
+                    Err(reason) => out.invalid(line, reason),
                 }
             } else {
                 one(self.0, text, line, out);

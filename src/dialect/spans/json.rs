@@ -116,17 +116,27 @@ pub(super) fn count(v: &Value) -> Option<u64> {
 /// A value that may be JSON written into a string (Parquet and CSV columns
 /// documented as "(JSON)", Langfuse `input`/`output`/`metadata`): the parsed
 /// value when the string holds a JSON object or array, else the value as is.
+/// Encoded more than once (Langfuse's trace downloads write a trace's
+/// output as a JSON string of a JSON string), it is decoded until it is no
+/// longer a string holding JSON, at most four times.
 pub(super) fn unstring(v: &Value) -> std::borrow::Cow<'_, Value> {
     use std::borrow::Cow;
-    if let Value::String(s) = v {
-        let t = s.trim_start();
-        if (t.starts_with('{') || t.starts_with('['))
-            && let Ok(parsed) = serde_json::from_str::<Value>(s)
-        {
-            return Cow::Owned(parsed);
+    let mut out = Cow::Borrowed(v);
+    for _ in 0..4 {
+        let Value::String(s) = &*out else {
+            break;
+        };
+        let t = s.trim();
+        let quoted = t.len() >= 2 && t.starts_with('"') && t.ends_with('"');
+        if !(t.starts_with('{') || t.starts_with('[') || quoted) {
+            break;
+        }
+        match serde_json::from_str::<Value>(t) {
+            Ok(parsed) => out = Cow::Owned(parsed),
+            Err(_) => break,
         }
     }
-    Cow::Borrowed(v)
+    out
 }
 
 /// An object field, also when written as a JSON string (borrowed unless
@@ -365,10 +375,10 @@ const REPLY_KEYS: [(&str, &str); 8] = [
 /// (`outputs` for LangSmith, `output` for Langfuse).
 pub(super) fn reply_text(v: &Value, prefix: &'static str) -> Option<(String, &'static str)> {
     let v = match v {
-        Value::String(s) => {
+        Value::String(_) => {
             let parsed = unstring(v);
-            if let Value::String(_) = &*parsed {
-                return (!s.trim().is_empty()).then(|| (s.clone(), prefix));
+            if let Value::String(t) = &*parsed {
+                return (!t.trim().is_empty()).then(|| (t.clone(), prefix));
             }
             parsed
         }

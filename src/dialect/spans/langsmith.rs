@@ -36,6 +36,11 @@ use serde_json::{Map, Value};
 pub struct RunPart {
     pub trace_id: String,
     pub id: String,
+    /// A patch: a part that names neither its trace nor its parent nor its
+    /// type (the SDK's update of a run: `id`, `end_time`, `outputs`,
+    /// `error`). Its `trace_id` is its own id until it is merged with a
+    /// part that names the trace.
+    pub patch: bool,
     /// `end_time` is set (not null).
     ended: bool,
     fields: Fields,
@@ -201,7 +206,7 @@ fn output_member(key: &str) -> Keep {
     match key {
         "documents" | "docs" | "results" | "output" | "outputs" | "answer" | "text" | "content"
         | "result" | "response" | "final_answer" | "messages" | "message" | "generations"
-        | "kwargs" => Keep::Only(output_member),
+        | "kwargs" | "choices" | "candidates" | "parts" => Keep::Only(output_member),
         "scores" | "usage_metadata" | "metadata" | "id" | "chunk_id" | "document_id" | "score"
         | "page_content" | "role" | "type" => Keep::Whole,
         _ => Keep::Drop,
@@ -256,19 +261,23 @@ impl RunPart {
 
     /// A run from its row ([`SCHEMA`]). Errors name the field, never a value.
     pub(super) fn from_row(mut m: Row) -> Result<RunPart, String> {
+        let dotted = string(&m, &["dotted_order"]);
+        // The JS SDK's patches name their run by `dotted_order` alone.
         let id = field(&m, &["id"])
             .and_then(json::id_of)
-            .ok_or("run without an id (`id`)")?;
-        let trace_id = field(&m, &["trace_id"])
-            .and_then(json::id_of)
             .or_else(|| {
-                string(&m, &["dotted_order"]).and_then(|d| {
-                    let first = d.split('.').next()?;
-                    let (_, uuid) = first.split_once('Z')?;
-                    super::clean_id_str(uuid).map(str::to_owned)
-                })
+                let d = dotted.as_deref()?;
+                dotted_run(d, d.split('.').count() - 1)
             })
-            .or_else(|| field(&m, &["parent_run_id"]).is_none().then(|| id.clone()))
+            .ok_or("run without an id (`id` or `dotted_order`)")?;
+        let named = field(&m, &["trace_id"])
+            .and_then(json::id_of)
+            .or_else(|| dotted.as_deref().and_then(|d| dotted_run(d, 0)));
+        let has = |k: &str| field(&m, &[k]).is_some();
+        let patch =
+            named.is_none() && !has("parent_run_id") && !has("run_type") && !has("start_time");
+        let trace_id = named
+            .or_else(|| (!has("parent_run_id")).then(|| id.clone()))
             .ok_or("run without a trace id (`trace_id` or `dotted_order`)")?;
         // `extra` is taken out whole (already pruned when the line was
         // read), and read out of a JSON string when it holds one.
@@ -281,7 +290,13 @@ impl RunPart {
         });
         let got = |k: &str| field(&m, &[k]);
         let fields = Fields {
-            parent: got("parent_run_id").map(json::id_of),
+            // The SDK's posts name the parent in `dotted_order` alone:
+            // its segments are the runs from the root down to this one.
+            parent: got("parent_run_id").map(json::id_of).or_else(|| {
+                let d = dotted.as_deref()?;
+                let depth = d.split('.').count();
+                Some((depth > 1).then(|| dotted_run(d, depth - 2)).flatten())
+            }),
             name: got("name").map(json::text),
             run_type: got("run_type").map(json::text),
             start_ns: got("start_time").map(json::time),
@@ -298,6 +313,7 @@ impl RunPart {
         Ok(RunPart {
             trace_id,
             id,
+            patch,
             ended: got("end_time").is_some(),
             fields,
         })
@@ -312,6 +328,10 @@ impl RunPart {
             if new.is_some() {
                 *old = new;
             }
+        }
+        if self.patch && !later.patch {
+            self.trace_id = later.trace_id;
+            self.patch = false;
         }
         let (a, b) = (&mut self.fields, later.fields);
         over(&mut a.parent, b.parent);
@@ -411,6 +431,15 @@ impl RunPart {
         });
         s
     }
+}
+
+/// The run id of segment `at` of a `dotted_order`
+/// (`20241204T195929374537Z1efb27a4-….20241204T…Z<run id>`): the text after
+/// the segment's time stamp.
+fn dotted_run(dotted: &str, at: usize) -> Option<String> {
+    let segment = dotted.split('.').nth(at)?;
+    let (_, uuid) = segment.split_once('Z')?;
+    super::clean_id_str(uuid).map(str::to_owned)
 }
 
 fn is_empty(v: &Value) -> bool {

@@ -124,7 +124,10 @@ fn text_of(v: &Val<'_>, depth: u32) -> Option<String> {
             if not_assistant(m) {
                 return None;
             }
-            const KEYS: [&str; 12] = [
+            // Plain answers first, then the message shapes of each family:
+            // LangChain (`kwargs`, `generations`), OpenAI chat (`choices`),
+            // Gemini (`candidates`, `content.parts`), OTel GenAI (`parts`).
+            const KEYS: [&str; 15] = [
                 "output",
                 "outputs",
                 "answer",
@@ -137,6 +140,9 @@ fn text_of(v: &Val<'_>, depth: u32) -> Option<String> {
                 "message",
                 "messages",
                 "generations",
+                "choices",
+                "candidates",
+                "parts",
             ];
             KEYS.iter().find_map(|want| {
                 m.iter()
