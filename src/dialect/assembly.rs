@@ -658,7 +658,10 @@ mod tests {
         add(&mut a, rec("x", 2, true));
         let closed = add(&mut a, rec("y", 3, true)).1;
         assert_eq!(closed, ["t"]);
-        assert_eq!(add(&mut a, linked("r", 4, false, Link::Seeks)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, linked("r", 4, false, Link::Seeks)).0,
+            Fate::Late
+        );
         assert_eq!(
             add(&mut a, linked("r", 4, false, Link::Seeks)).0,
             Fate::Duplicate

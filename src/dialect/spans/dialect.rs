@@ -19,6 +19,8 @@ pub static PHOENIX_OTLP: SpanDialect = SpanDialect(SpanFormat::PhoenixOtlp);
 pub static PHOENIX_DATAFRAME: SpanDialect = SpanDialect(SpanFormat::PhoenixDataframe);
 /// OTLP/JSON as the Collector file exporter writes it.
 pub static OTLP: SpanDialect = SpanDialect(SpanFormat::Otlp);
+/// OpenTelemetry SDK span objects (Python `to_json()`, JS `ReadableSpan`).
+pub static OTEL_SDK: SpanDialect = SpanDialect(SpanFormat::OtelSdk);
 
 /// The identity of a span: xxh3-128 of its trace id, a zero byte and its
 /// span id. Hashed in one call from a copy on the stack when the ids are

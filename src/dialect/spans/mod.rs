@@ -36,7 +36,7 @@ mod phoenix;
 
 use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
-pub use dialect::{OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
+pub use dialect::{OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
 pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
 
 use crate::dialect::{ShortId, cap_reason, redact_reason};
@@ -56,6 +56,11 @@ pub enum SpanFormat {
     /// OTLP/JSON `ExportTraceServiceRequest`s, one per line (Collector file
     /// exporter, OTel SDK JSON file exporter).
     Otlp,
+    /// OpenTelemetry SDK span objects as the SDKs print them: Python's
+    /// `span.to_json()` (`context.trace_id`, `parent_id`, ISO times) and
+    /// JavaScript's `ReadableSpan` (`spanContext.traceId`, `parentSpanId`,
+    /// `[seconds, nanos]` times); one per line or a JSON array.
+    OtelSdk,
 }
 
 impl SpanFormat {
@@ -66,6 +71,7 @@ impl SpanFormat {
             SpanFormat::PhoenixOtlp => "phoenix-otlp",
             SpanFormat::PhoenixDataframe => "phoenix-dataframe",
             SpanFormat::Otlp => "otlp",
+            SpanFormat::OtelSdk => "otel-sdk-json",
         }
     }
 
@@ -76,6 +82,9 @@ impl SpanFormat {
             SpanFormat::PhoenixOtlp => "Phoenix OTLP-JSON download (snake_case OTLP)",
             SpanFormat::PhoenixDataframe => "Phoenix get_spans_dataframe() rows as JSON",
             SpanFormat::Otlp => "OTLP/JSON trace requests (Collector or SDK file exporter)",
+            SpanFormat::OtelSdk => {
+                "OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array"
+            }
         }
     }
 }
@@ -294,6 +303,8 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
                 Some(SpanFormat::PhoenixDataframe)
             } else if contains(head, b"\"span_kind\"") && contains(head, b"\"context\"") {
                 Some(SpanFormat::PhoenixJsonl)
+            } else if sdk_span(head) {
+                Some(SpanFormat::OtelSdk)
             } else {
                 None
             }
@@ -315,6 +326,8 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
                         Some(SpanFormat::PhoenixDataframe)
                     } else if contains(line, b"\"span_kind\"") && contains(line, b"\"context\"") {
                         Some(SpanFormat::PhoenixJsonl)
+                    } else if sdk_span(line) {
+                        Some(SpanFormat::OtelSdk)
                     } else {
                         None
                     }
@@ -323,6 +336,17 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
         }
         _ => None,
     }
+}
+
+/// True when `head` holds an SDK span object: a JS `ReadableSpan`
+/// (`spanContext`), or a Python `span.to_json()` (`context` with a
+/// `trace_id`, and the span's `kind`).
+fn sdk_span(head: &[u8]) -> bool {
+    contains(head, b"\"spanContext\"")
+        || contains(head, b"\"context\"")
+            && contains(head, b"\"trace_id\"")
+            && contains(head, b"\"kind\"")
+            && contains(head, b"\"attributes\"")
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -351,6 +375,9 @@ struct Probe {
     resource_spans: Option<IgnoredAny>,
     context: Option<IgnoredAny>,
     span_kind: Option<IgnoredAny>,
+    #[serde(rename = "spanContext")]
+    span_context: Option<IgnoredAny>,
+    kind: Option<IgnoredAny>,
     #[serde(rename = "context.span_id")]
     df_span_id: Option<IgnoredAny>,
     #[serde(rename = "context.trace_id")]
@@ -373,6 +400,8 @@ impl Probe {
             || (self.data.is_some() && contains(line, b"\"context\""))
         {
             Some(SpanFormat::PhoenixJsonl)
+        } else if self.span_context.is_some() || (self.context.is_some() && self.kind.is_some()) {
+            Some(SpanFormat::OtelSdk)
         } else {
             None
         }
@@ -425,7 +454,7 @@ pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Spans) -> Result<()
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => {
             otlp::parse(line, &mut |_, s| out.push(Box::new(s)))
         }
-        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
+        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe | SpanFormat::OtelSdk => {
             phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(Box::new(s)))
         }
     };
@@ -445,7 +474,7 @@ pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Spans) -> Result
     let before = out.len();
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse_line(line, out),
-        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
+        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe | SpanFormat::OtelSdk => {
             phoenix::parse_line(format, line, out)
         }
     };
@@ -468,7 +497,7 @@ pub fn parse_document(
     let mut sink = |offset: usize, s: Span| out.push((lines.line_at(offset), s));
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(data, &mut sink),
-        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe => {
+        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe | SpanFormat::OtelSdk => {
             phoenix::parse(format, data, &mut sink)
         }
     };

@@ -23,12 +23,14 @@ enum TimeIn {
     Text(String),
     Int(i128),
     Float(f64),
+    /// Nanoseconds, exact (from a `[seconds, nanoseconds]` pair).
+    Exact(i128),
 }
 
 impl<'de> Deserialize<'de> for TimeIn {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl Visitor<'_> for V {
+        impl<'v> Visitor<'v> for V {
             type Value = TimeIn;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a time (ISO 8601 string or epoch number)")
@@ -47,6 +49,19 @@ impl<'de> Deserialize<'de> for TimeIn {
                 let end = v.char_indices().nth(64).map_or(v.len(), |(i, _)| i);
                 Ok(TimeIn::Text(v[..end].to_owned()))
             }
+            /// JS's `HrTime`: `[seconds, nanoseconds]`.
+            fn visit_seq<A: de::SeqAccess<'v>>(self, mut seq: A) -> Result<TimeIn, A::Error> {
+                let secs: i64 = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::custom("a [seconds, nanoseconds] pair"))?;
+                let nanos: u32 = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::custom("a [seconds, nanoseconds] pair"))?;
+                if nanos >= 1_000_000_000 || seq.next_element::<IgnoredAny>()?.is_some() {
+                    return Err(de::Error::custom("a [seconds, nanoseconds] pair"));
+                }
+                Ok(TimeIn::Exact(secs as i128 * 1_000_000_000 + nanos as i128))
+            }
         }
         d.deserialize_any(V)
     }
@@ -59,6 +74,7 @@ impl TimeIn {
         match self {
             TimeIn::Text(s) => iso_nanos(s),
             TimeIn::Int(n) => Some(epoch_nanos(*n)),
+            TimeIn::Exact(n) => Some(*n),
             TimeIn::Float(f) if f.is_finite() && f.abs() < 1e20 => {
                 let a = f.abs();
                 let scale = if a >= 1e17 {
@@ -111,12 +127,36 @@ pub(super) fn iso_nanos(s: &str) -> Option<i128> {
     None
 }
 
+/// A span's context: Phoenix and Python's `to_json()` (`trace_id`,
+/// `span_id`), or JS's `spanContext` and `parentSpanContext` (`traceId`,
+/// `spanId`).
 #[derive(Deserialize)]
 struct Context<'a> {
-    #[serde(borrow, default)]
+    #[serde(borrow, default, alias = "traceId")]
     trace_id: Option<IdIn<'a>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, alias = "spanId")]
     span_id: Option<IdIn<'a>>,
+}
+
+/// A span's status object: Python's `{"status_code": "ERROR"}`, JS's
+/// `{"code": 2}` (OTel's `SpanStatusCode.ERROR`).
+#[derive(Deserialize)]
+struct Status<'a> {
+    #[serde(borrow, default)]
+    status_code: Option<BStr<'a>>,
+    #[serde(default)]
+    code: Option<serde_json::Value>,
+}
+
+impl Status<'_> {
+    fn is_error(&self) -> bool {
+        self.status_code
+            .as_ref()
+            .is_some_and(|s| s.0.eq_ignore_ascii_case("ERROR"))
+            || self.code.as_ref().is_some_and(|c| {
+                c.as_u64() == Some(2) || c.as_str().is_some_and(|s| s.eq_ignore_ascii_case("ERROR"))
+            })
+    }
 }
 
 /// Attributes as a JSON object: wanted keys keep their value as `T`, raw
@@ -161,6 +201,8 @@ struct Row<'a, T> {
     start: Option<TimeIn>,
     end: Option<TimeIn>,
     status_code: Option<BStr<'a>>,
+    /// A `status` object said ERROR.
+    status_error: bool,
     trace_id: Option<IdIn<'a>>,
     span_id: Option<IdIn<'a>>,
     attrs: Vec<(Cow<'a, str>, T)>,
@@ -177,6 +219,7 @@ impl<T> Default for Row<'_, T> {
             start: None,
             end: None,
             status_code: None,
+            status_error: false,
             trace_id: None,
             span_id: None,
             attrs: Vec::new(),
@@ -221,6 +264,31 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
                                 r.span_id = c.span_id.or(r.span_id);
                             }
                         }
+                        "spanContext" => {
+                            if let Some(c) =
+                                map.next_value::<Option<Context<'a>>>().map_err(field)?
+                            {
+                                r.trace_id = c.trace_id.or(r.trace_id);
+                                r.span_id = c.span_id.or(r.span_id);
+                            }
+                        }
+                        "parentSpanId" => r.parent_id = map.next_value().map_err(field)?,
+                        "parentSpanContext" => {
+                            if let Some(c) =
+                                map.next_value::<Option<Context<'a>>>().map_err(field)?
+                            {
+                                r.parent_id = c.span_id.or(r.parent_id);
+                            }
+                        }
+                        "startTime" => r.start = map.next_value().map_err(field)?,
+                        "endTime" => r.end = map.next_value().map_err(field)?,
+                        "status" => {
+                            if let Some(st) =
+                                map.next_value::<Option<Status<'a>>>().map_err(field)?
+                            {
+                                r.status_error |= st.is_error();
+                            }
+                        }
                         "context.trace_id" => r.trace_id = map.next_value().map_err(field)?,
                         "context.span_id" => r.span_id = map.next_value().map_err(field)?,
                         "attributes" => {
@@ -258,6 +326,7 @@ pub(super) fn parse(
 ) -> Result<(), String> {
     let what = match format {
         SpanFormat::PhoenixDataframe => "not a Phoenix dataframe row",
+        SpanFormat::OtelSdk => "not an OpenTelemetry SDK span",
         _ => "not a Phoenix span",
     };
     let stream = serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>();
@@ -346,9 +415,9 @@ fn build<T: AttrIn>(r: Row<'_, T>) -> Result<Span, String> {
         name: r.name.map(|n| n.0.into_owned()).unwrap_or_default(),
         start_ns: r.start.as_ref().and_then(TimeIn::nanos),
         end_ns: r.end.as_ref().and_then(TimeIn::nanos),
-        error: r
-            .status_code
-            .is_some_and(|s| s.0.eq_ignore_ascii_case("ERROR")),
+        error: r.status_error
+            || r.status_code
+                .is_some_and(|s| s.0.eq_ignore_ascii_case("ERROR")),
         oi_kind: r.span_kind.map(|k| k.0.into_owned()),
         ..Builder::default()
     };

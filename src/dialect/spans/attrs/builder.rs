@@ -117,6 +117,8 @@ pub(in crate::dialect::spans) struct Builder {
     pub(in crate::dialect::spans) output_mime: Option<String>,
     pub(in crate::dialect::spans) output_tl: Option<String>,
     pub(in crate::dialect::spans) output_lf: Option<String>,
+    /// The Vercel AI SDK's `ai.response.text` (or `ai.response.object`).
+    pub(in crate::dialect::spans) output_ai: Option<String>,
     /// Output messages: OpenInference, GenAI parts, pre-1.37 `gen_ai.completion`.
     pub(in crate::dialect::spans) msgs: [BTreeMap<u32, MsgAcc>; 3],
     pub(in crate::dialect::spans) content_recorded: bool,
@@ -166,6 +168,8 @@ impl Builder {
             (Some(o), "traceloop.entity.output")
         } else if let Some(o) = self.output_lf {
             (Some(o), "langfuse.observation.output")
+        } else if let Some(o) = self.output_ai {
+            (Some(o), "ai.response.text")
         } else {
             (None, "")
         };

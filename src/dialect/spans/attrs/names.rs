@@ -10,7 +10,11 @@ use std::collections::BTreeMap;
 /// Attribute-name prefixes never decoded: big content the assembler never
 /// reads (prompts, input messages, tool arguments). A skipped prefix wins
 /// over a kept one.
-const SKIP: [&str; 12] = [
+const SKIP: [&str; 16] = [
+    "ai.prompt",
+    "ai.request.headers",
+    "ai.response.providerMetadata",
+    "ai.toolCall.args",
     "llm.input_messages",
     "llm.invocation_parameters",
     "llm.prompt_template",
@@ -26,7 +30,13 @@ const SKIP: [&str; 12] = [
 ];
 
 /// Attribute-name prefixes decoded.
-const KEEP: [&str; 18] = [
+const KEEP: [&str; 24] = [
+    "ai.operationId",
+    "ai.response.",
+    "ai.toolCall.name",
+    "ai.model.id",
+    "ai.usage.",
+    "ai.telemetry.",
     "openinference.span.kind",
     "output.",
     "llm.",
@@ -158,6 +168,18 @@ fn unnamed_model(key: &str, v: &Val<'_>) -> bool {
         && key.contains("model")
 }
 
+/// The OpenInference kind of a Vercel AI SDK operation (`ai.operationId`).
+fn vercel_kind(op: &str) -> Option<&'static str> {
+    let (_, last) = op.rsplit_once('.')?;
+    Some(match last {
+        "doGenerate" | "doStream" => "LLM",
+        "toolCall" => "TOOL",
+        "embed" | "embedMany" | "doEmbed" => "EMBEDDING",
+        "generateText" | "streamText" | "generateObject" | "streamObject" => "CHAIN",
+        _ => return None,
+    })
+}
+
 impl Builder {
     /// One top-level attribute: decoded lazily by the caller, flattened here.
     pub(in crate::dialect::spans) fn attr(&mut self, key: &str, v: &Val<'_>) {
@@ -208,6 +230,38 @@ impl Builder {
                 self.oi_kind = s();
             }
             "langfuse.observation.type" => self.lf_kind = s(),
+            // The Vercel AI SDK names its operations; each maps onto an
+            // OpenInference kind (`ai.generateText` calls
+            // `ai.generateText.doGenerate`, the model, and `ai.toolCall`s).
+            "ai.operationId" if self.oi_kind.is_none() => {
+                self.oi_kind = v.as_str().and_then(vercel_kind).map(str::to_owned);
+            }
+            "ai.response.text" | "ai.response.object" => {
+                self.content_recorded = true;
+                self.output_ai = s();
+            }
+            "ai.toolCall.name" => self.tool_name = s(),
+            "ai.model.id" => set_min(&mut self.model, 1, v),
+            "ai.response.model" => set_min(&mut self.model, 0, v),
+            "ai.usage.promptTokens" | "ai.usage.inputTokens" => {
+                self.tokens.prompt = v.as_u64().or(self.tokens.prompt)
+            }
+            "ai.usage.completionTokens" | "ai.usage.outputTokens" => {
+                self.tokens.completion = v.as_u64().or(self.tokens.completion)
+            }
+            "ai.usage.totalTokens" => self.tokens.total = v.as_u64().or(self.tokens.total),
+            "ai.telemetry.functionId" if self.agent_name.is_none() => {
+                self.agent_name = v.as_id();
+            }
+            "ai.telemetry.metadata.session_id"
+            | "ai.telemetry.metadata.sessionId"
+            | "ai.telemetry.metadata.thread_id"
+            | "ai.telemetry.metadata.conversation_id" => set_min(&mut self.conversation, 1, v),
+            "ai.telemetry.metadata.channel" => {
+                if let Some(c) = v.as_str().filter(|c| !c.is_empty()) {
+                    self.channel = Some(c.to_owned());
+                }
+            }
             "traceloop.span.kind" => self.tl_kind = s(),
             "gen_ai.operation.name" => self.operation = s(),
             "output.value" => {
