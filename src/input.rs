@@ -271,6 +271,9 @@ impl<R: Read> Read for Utf16<R> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     JsonArray,
+    /// One JSON document spread over lines (pretty-printed), not a
+    /// document dialect: read one top-level value per line.
+    JsonDocument,
     Utf16,
     Csv,
 }
@@ -280,6 +283,7 @@ impl Shape {
     pub fn subject(self) -> &'static str {
         match self {
             Shape::JsonArray => "json_array",
+            Shape::JsonDocument => "json_document",
             Shape::Utf16 => "utf16",
             Shape::Csv => "csv",
         }
@@ -290,6 +294,9 @@ impl Shape {
         match self {
             Shape::JsonArray => {
                 "is one JSON array, not JSON Lines: read element by element (an element's number stands for its line); write one object per line (jq -c '.[]' FILE) to stream it"
+            }
+            Shape::JsonDocument => {
+                "is one JSON document spread over lines (pretty-printed), not JSON Lines: read whole, one record per top-level value (a value's number stands for its line); write it compact (jq -c . FILE) to stream it"
             }
             Shape::Utf16 => {
                 "is UTF-16: decoded and read; re-encode as UTF-8 (iconv -f UTF-16 -t UTF-8) for speed"
@@ -329,6 +336,44 @@ pub fn sniff_shape(first: &[u8]) -> Option<Shape> {
                 .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b' '))
     };
     (names.len() >= 2 && names.iter().all(name_like)).then_some(Shape::Csv)
+}
+
+/// True when `first` starts a JSON object whose first line does not hold a
+/// whole JSON value (a pretty-printed document), and holds a line break.
+pub fn is_spread_object(first: &[u8]) -> bool {
+    let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+    let Some(start) = data.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return false;
+    };
+    let data = &data[start..];
+    if data[0] != b'{' {
+        return false;
+    }
+    match memchr::memchr(b'\n', data) {
+        Some(end) => serde_json::from_slice::<serde::de::IgnoredAny>(&data[..end]).is_err(),
+        None => false,
+    }
+}
+
+/// The top-level JSON values of `data`, one per line (newlines inside a
+/// value can only be whitespace, so they become spaces); None when `data`
+/// is not a sequence of whole JSON values.
+pub fn json_document_lines(data: &[u8]) -> Option<Vec<u8>> {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let text = std::str::from_utf8(data).ok()?;
+    let mut out = Vec::with_capacity(data.len());
+    for value in serde_json::Deserializer::from_str(text).into_iter::<&serde_json::value::RawValue>()
+    {
+        let value = value.ok()?;
+        out.extend(
+            value
+                .get()
+                .bytes()
+                .map(|b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
+        );
+        out.push(b'\n');
+    }
+    Some(out)
 }
 
 /// The elements of a JSON array, one per line (newlines inside an element

@@ -338,8 +338,10 @@ fn read_all(
         let mut dialect: Option<(&'static dyn Dialect, bool)> = None;
         let mut document: Vec<u8> = Vec::new();
         let mut notes: Vec<input::Shape> = Vec::new();
-        // A JSON array is read whole, then cut into one line per element.
+        // A JSON array is read whole, then cut into one line per element;
+        // so is a document spread over lines that no document dialect reads.
         let mut array = false;
+        let mut spread = false;
         let mut left = engine.max_lines;
         loop {
             if left == Some(0) {
@@ -370,8 +372,11 @@ fn read_all(
                     Some(shape) => notes.push(shape),
                     None => {}
                 }
+                spread = !array
+                    && input::is_spread_object(&block.data)
+                    && !engine.dialect_for(&block.data).1;
             }
-            if array {
+            if array || spread {
                 document.extend_from_slice(&block.data);
                 continue;
             }
@@ -398,13 +403,34 @@ fn read_all(
                 document.extend_from_slice(&block.data)
             }
         }
-        if array {
-            notes.push(input::Shape::JsonArray);
-            let data = match input::json_array_lines(&document) {
+        if spread && engine.dialect_for(&document).1 {
+            // The whole document tells its dialect where its first block
+            // could not (a document larger than the block).
+            let (d, _) = engine.dialect_for(&document);
+            let unit = Unit::Document {
+                source: i,
+                data: document,
+                dialect: d,
+                notes,
+            };
+            if !send(unit, &mut seq) {
+                return;
+            }
+        } else if array || spread {
+            let (shape, lines) = if array {
+                (input::Shape::JsonArray, input::json_array_lines(&document))
+            } else {
+                (
+                    input::Shape::JsonDocument,
+                    input::json_document_lines(&document),
+                )
+            };
+            notes.push(shape);
+            let data = match lines {
                 Some(lines) => lines,
-                // Not a whole JSON array after all: its lines are read as they are.
+                // Not whole JSON after all: its lines are read as they are.
                 None => {
-                    notes.retain(|n| *n != input::Shape::JsonArray);
+                    notes.retain(|n| *n != shape);
                     document
                 }
             };
