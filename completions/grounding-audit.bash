@@ -111,7 +111,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --policy --max-invalid --allow-empty --format --output --junit --json --markdown --html --github --partial --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --policy --max-invalid --allow-empty --format --output --junit --json --markdown --html --github --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -122,7 +122,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -138,6 +138,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -319,7 +323,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__convert)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --markers --marker-regex --marker-base --to --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --to --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -330,7 +334,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -346,6 +350,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -385,7 +393,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__evidence)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -396,7 +404,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -412,6 +420,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -499,7 +511,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__explain)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --markers --marker-regex --marker-base --show-text --show-tools --low-score --tz --show-tz --format --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --show-text --show-tools --low-score --tz --show-tz --format --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -510,7 +522,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -526,6 +538,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -891,7 +907,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__report)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --verdict --would-block --limit --cursor --all --format --csv-raw --columns --partial --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --verdict --would-block --limit --cursor --all --format --csv-raw --columns --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -902,7 +918,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -918,6 +934,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1029,7 +1049,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1040,7 +1060,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -1056,6 +1076,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

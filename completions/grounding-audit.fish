@@ -49,6 +49,7 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
@@ -57,6 +58,7 @@ all\t'Every retrieval before the answer, in start order (sources numbered across
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l set -d 'A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
@@ -134,6 +136,7 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
@@ -142,6 +145,7 @@ all\t'Every retrieval before the answer, in start order (sources numbered across
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l set -d 'A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
@@ -208,6 +212,7 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
@@ -216,6 +221,7 @@ all\t'Every retrieval before the answer, in start order (sources numbered across
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l set -d 'A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
@@ -279,6 +285,7 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
@@ -287,6 +294,7 @@ all\t'Every retrieval before the answer, in start order (sources numbered across
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l set -d 'A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
@@ -317,6 +325,7 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
@@ -325,6 +334,7 @@ all\t'Every retrieval before the answer, in start order (sources numbered across
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l set -d 'A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l from -d 'Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l to -d 'Only turns before this time (exclusive; same forms as --from)' -r
@@ -363,6 +373,7 @@ otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
 phoenix-jsonl\t'Phoenix spans (JSONL download or REST page)'
 phoenix-otlp\t'Phoenix OTLP-JSON download (snake_case OTLP)'
 phoenix-dataframe\t'Phoenix get_spans_dataframe() rows as JSON'
+otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
@@ -371,6 +382,7 @@ all\t'Every retrieval before the answer, in start order (sources numbered across
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l map -d 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l set -d 'A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l map-file -d 'A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'

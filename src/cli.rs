@@ -107,6 +107,11 @@ pub struct InputArgs {
     /// Fields: turn_id, agent_id, conversation_id, channel, created_at, reply, chunks, citations, tools, model, tokens_used, cost_cents, latency_ms; within a chunk chunk.id, chunk.document_id, chunk.score, chunk.content; within a tool call tool.name, tool.status. Unmapped fields stay where the native log has them. Mapped times may also be Unix seconds or milliseconds, or date-times without an offset (UTC). A mapping that points at nothing on every line is an error.
     #[arg(long = "map", value_name = "FIELD=POINTER")]
     pub map: Vec<String>,
+    /// A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1.
+    ///
+    /// For logs without those fields, such as an evaluator's output; a map file sets them in a `[set]` table. A field is either mapped or set, not both.
+    #[arg(long = "set", value_name = "FIELD=VALUE")]
+    pub set: Vec<String>,
     /// A TOML or JSON file of field mappings (`reply = "/answer"`; see --map); --map flags override it.
     #[arg(long, value_name = "FILE")]
     pub map_file: Option<PathBuf>,

@@ -234,6 +234,9 @@ pub fn field_map(input: &InputArgs) -> Result<Option<&'static crate::dialect::ma
     for arg in &input.map {
         map.set_arg(arg).map_err(exit::usage)?;
     }
+    for arg in &input.set {
+        map.set_constant_arg(arg).map_err(exit::usage)?;
+    }
     if map.is_empty() {
         return Ok(None);
     }

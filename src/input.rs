@@ -362,7 +362,8 @@ pub fn json_document_lines(data: &[u8]) -> Option<Vec<u8>> {
     let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     let text = std::str::from_utf8(data).ok()?;
     let mut out = Vec::with_capacity(data.len());
-    for value in serde_json::Deserializer::from_str(text).into_iter::<&serde_json::value::RawValue>()
+    for value in
+        serde_json::Deserializer::from_str(text).into_iter::<&serde_json::value::RawValue>()
     {
         let value = value.ok()?;
         out.extend(

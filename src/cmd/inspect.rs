@@ -290,12 +290,22 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         })
         .collect();
     // The preset citing in most replies; the dialect's own wins a tie.
+    // When none cites (replies without chunks), the one finding markers in
+    // most replies: markers without chunks still say which grammar is meant.
+    let uncited = report.markers.iter().all(|m| m.replies_citing == 0);
+    let count = |m: &PresetGuess| {
+        if uncited {
+            m.replies_with_markers
+        } else {
+            m.replies_citing
+        }
+    };
     let best = report
         .markers
         .iter()
         .max_by(|a, b| {
-            a.replies_citing
-                .cmp(&b.replies_citing)
+            count(a)
+                .cmp(&count(b))
                 .then((a.preset == default_name).cmp(&(b.preset == default_name)))
                 .then(
                     PRESETS
@@ -304,7 +314,7 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
                         .cmp(&PRESETS.iter().position(|p| preset_name(*p) == a.preset)),
                 )
         })
-        .filter(|b| b.replies_citing > 0)
+        .filter(|b| count(b) > 0)
         .map_or(default_name, |b| b.preset);
     report.grammar = Some(best);
     report.warnings = stats
@@ -334,7 +344,7 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
             })
             .unwrap_or_default();
         report.note = Some(format!(
-            "no record reads as a turn{}: map the required fields yourself (--map turn_id=/POINTER, agent_id, created_at; a --map-file keeps them); the first record's top-level keys: {keys}",
+            "no record reads as a turn{}: map the required fields yourself (--map turn_id=/POINTER, agent_id, created_at; a field the lines do not hold takes a constant: --set agent_id=NAME, --set created_at=TIME; a --map-file keeps both); the first record's top-level keys: {keys}",
             if report.map.is_empty() {
                 ""
             } else {

@@ -470,12 +470,27 @@ impl Probe {
             });
         }
         if self.replies > 0 && self.chosen == 0 {
+            // The preset that cites most chunks; when none cites any (turns
+            // without chunks: an evaluator's file, a trace whose retrieval
+            // was not recorded), the one that finds most markers.
             let best = (0..5)
                 .filter(|&i| Some(preset_name(PRESETS[i])) != self.chosen_name)
-                .max_by(|&a, &b| self.cited[a].cmp(&self.cited[b]).then(b.cmp(&a)));
+                .max_by(|&a, &b| {
+                    (self.cited[a], self.markers[a])
+                        .cmp(&(self.cited[b], self.markers[b]))
+                        .then(b.cmp(&a))
+                });
+            let uncited = self.cited.iter().all(|&c| c == 0);
+            let count = |i: usize| {
+                if uncited {
+                    self.markers[i]
+                } else {
+                    self.cited[i]
+                }
+            };
             if let Some(i) = best
-                && self.cited[i] >= 2
-                && self.cited[i] * 10 >= self.replies
+                && count(i) >= 2
+                && count(i) * 10 >= self.replies
             {
                 let (name, replies, chosen) = (
                     preset_name(PRESETS[i]),

@@ -13,7 +13,14 @@ pub struct FieldMap {
     /// (`chunk.id`-style name, pointer) of every field the user mapped, in
     /// the order given (a later mapping of the same field replaces it).
     pub explicit: Vec<(String, String)>,
+    /// (turn field, value) of every constant (`--set FIELD=VALUE`): the
+    /// field has that value on every line, read from no pointer.
+    pub constants: Vec<(String, String)>,
 }
+
+/// The turn fields `--set` may give a constant: those that say where a
+/// turn came from, never one that tells turns apart or holds what they say.
+pub const SETTABLE: [&str; 4] = ["agent_id", "conversation_id", "channel", "created_at"];
 
 impl Default for FieldMap {
     fn default() -> Self {
@@ -22,6 +29,7 @@ impl Default for FieldMap {
             chunk: CHUNK_FIELDS.map(|(_, p)| p.to_owned()),
             tool: TOOL_FIELDS.map(|(_, p)| p.to_owned()),
             explicit: Vec::new(),
+            constants: Vec::new(),
         }
     }
 }
@@ -67,6 +75,33 @@ impl FieldMap {
         Ok(())
     }
 
+    /// Gives `field` the constant `value` on every line (`--set`).
+    pub fn set_constant(&mut self, field: &str, value: &str) -> Result<(), String> {
+        if !SETTABLE.contains(&field) {
+            return Err(format!(
+                "--set {field}={value}: `{field}` cannot be a constant (one of {})",
+                SETTABLE.join(", ")
+            ));
+        }
+        if field == "created_at" {
+            super::values::parse_time(value).map_err(|e| format!("--set {field}={value}: {e}"))?;
+        }
+        if value.is_empty() {
+            return Err(format!("--set {field}=: the value is empty"));
+        }
+        self.constants.retain(|(f, _)| f != field);
+        self.constants.push((field.to_owned(), value.to_owned()));
+        Ok(())
+    }
+
+    /// Applies one `FIELD=VALUE` argument of `--set`.
+    pub fn set_constant_arg(&mut self, arg: &str) -> Result<(), String> {
+        let (field, value) = arg.split_once('=').ok_or_else(|| {
+            format!("--set {arg}: expected FIELD=VALUE, e.g. agent_id=support-bot")
+        })?;
+        self.set_constant(field.trim(), value.trim())
+    }
+
     /// Applies one `FIELD=POINTER` argument.
     pub fn set_arg(&mut self, arg: &str) -> Result<(), String> {
         let (field, pointer) = arg
@@ -87,14 +122,26 @@ impl FieldMap {
             toml_pairs(trimmed)?
         };
         for (field, pointer) in pairs {
-            self.set(&field, &pointer)?;
+            match field.strip_prefix("set.") {
+                Some(f) => self.set_constant(f, &pointer)?,
+                None => self.set(&field, &pointer)?,
+            }
         }
         Ok(())
     }
 
-    /// True when nothing was mapped.
+    /// True when nothing was mapped or set.
     pub fn is_empty(&self) -> bool {
-        self.explicit.is_empty()
+        self.explicit.is_empty() && self.constants.is_empty()
+    }
+
+    /// The fields both mapped and set: a field has one source.
+    pub fn conflicts(&self) -> Vec<&str> {
+        self.constants
+            .iter()
+            .filter(|(f, _)| self.explicit.iter().any(|(e, _)| e == f))
+            .map(|(f, _)| f.as_str())
+            .collect()
     }
 }
 
@@ -106,7 +153,7 @@ fn json_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
     for (k, v) in obj {
         match v {
             serde_json::Value::String(p) => out.push((k.clone(), p.clone())),
-            serde_json::Value::Object(inner) if k == "chunk" || k == "tool" => {
+            serde_json::Value::Object(inner) if k == "chunk" || k == "tool" || k == "set" => {
                 for (f, p) in inner {
                     let p = p
                         .as_str()
@@ -131,9 +178,9 @@ fn toml_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
         let at = || format!("line {}", n + 1);
         if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             table = name.trim().trim_matches('"').to_owned();
-            if !matches!(table.as_str(), "chunk" | "tool" | "map" | "turn") {
+            if !matches!(table.as_str(), "chunk" | "tool" | "map" | "turn" | "set") {
                 return Err(format!(
-                    "{}: unknown table [{table}] (use [chunk], [tool] or none)",
+                    "{}: unknown table [{table}] (use [chunk], [tool], [set] or none)",
                     at()
                 ));
             }
@@ -154,7 +201,7 @@ fn toml_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
             })
             .map_err(|()| format!("{}: the pointer must be a quoted string", at()))?;
         let field = match table.as_str() {
-            "chunk" | "tool" => format!("{table}.{key}"),
+            "chunk" | "tool" | "set" => format!("{table}.{key}"),
             _ => key.to_owned(),
         };
         out.push((field, value));

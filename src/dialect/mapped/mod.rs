@@ -214,6 +214,12 @@ pub struct Mapped {
     used: AtomicBool,
     /// Positions of each explicit mapping: (kind 0 turn / 1 chunk / 2 tool, slot).
     explicit_slots: Vec<(u8, usize)>,
+    /// Turn fields read from another field's pointer: (field, the field
+    /// whose capture it shares).
+    shared: Vec<(usize, usize)>,
+    /// Turn fields with a constant (`--set`): (field, the value as JSON
+    /// text, made once for the run).
+    constants: Vec<(usize, &'static str)>,
 }
 
 impl fmt::Debug for Mapped {
@@ -225,13 +231,42 @@ impl fmt::Debug for Mapped {
 impl Mapped {
     /// Compiles a map. Pointers must not nest inside one another.
     pub fn new(map: FieldMap) -> Result<Mapped, String> {
+        if let Some(f) = map.conflicts().first() {
+            return Err(format!(
+                "--set {f} and --map {f} both given: a field has one source"
+            ));
+        }
+        let turn_index = |f: &str| TURN_FIELDS.iter().position(|(n, _)| *n == f);
+        let constants: Vec<(usize, &'static str)> = map
+            .constants
+            .iter()
+            .filter_map(|(f, v)| {
+                let text = serde_json::to_string(v).expect("a string serialises");
+                Some((turn_index(f)?, &*Box::leak(text.into_boxed_str())))
+            })
+            .collect();
         let mut top = Node::default();
+        let mut shared = Vec::new();
         for (i, (name, _)) in TURN_FIELDS.iter().enumerate() {
+            if constants.iter().any(|&(c, _)| c == i) {
+                continue;
+            }
             let leaf = match i {
                 CHUNKS => Leaf::Chunks,
                 TOOLS => Leaf::Tools,
                 _ => Leaf::Raw(i),
             };
+            // One pointer may feed several plain fields (a question that is
+            // both the turn id and the conversation id): read once, shared.
+            let same = (0..i).find(|&j| {
+                map.turn[j] == map.turn[i]
+                    && !constants.iter().any(|&(c, _)| c == j)
+                    && ![j, i].iter().any(|k| matches!(*k, CHUNKS | TOOLS))
+            });
+            if let Some(j) = same {
+                shared.push((i, j));
+                continue;
+            }
             top.insert(&parse_pointer(&map.turn[i])?, leaf, name)
                 .map_err(|e| format!("--map: {e}"))?;
         }
@@ -289,6 +324,8 @@ impl Mapped {
                 .collect(),
             used: AtomicBool::new(false),
             explicit_slots,
+            shared,
+            constants,
             map,
             top,
             chunk,
@@ -372,7 +409,13 @@ impl Mapped {
                 Err(reason) => return Parsed::Invalid(reason),
             };
         }
+        for &(i, from) in &self.shared {
+            caps.top[i] = caps.top[from];
+        }
         self.note_seen(&caps);
+        for &(i, text) in &self.constants {
+            caps.top[i] = Some(Raw::unknown(text));
+        }
         match self.build(&mut caps, warnings) {
             Ok(t) => Parsed::Turn(t),
             Err(r) => Parsed::Invalid(super::cap_reason(r)),
