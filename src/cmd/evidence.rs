@@ -80,6 +80,11 @@ pub fn record(c: &Collected, source: &str, show_text: bool) -> Value {
     });
     if let (Some(a), Value::Object(map)) = (&d.assembled, &mut rec) {
         map.extend(a.evidence(show_text));
+    } else if let (true, Answer::Reply(reply), Value::Object(map)) =
+        (show_text, &d.turn.answer, &mut rec)
+    {
+        // A line turn's reply, as an assembled turn's evidence gives it.
+        map.insert("reply".into(), Value::String(reply.decoded().into_owned()));
     }
     rec
 }

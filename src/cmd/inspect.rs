@@ -123,7 +123,11 @@ fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape
     let (mut reader, utf16) = input::open_decoded(src, Arc::new(AtomicU64::new(0)))?;
     let mut head = Vec::new();
     (&mut reader).take(1 << 20).read_to_end(&mut head)?;
-    let shape = input::sniff_shape(&head);
+    let mut shape = input::sniff_shape(&head);
+    if shape.is_none() && input::is_spread_object(&head) {
+        // One document spread over lines: its values, as the reader cuts them.
+        shape = Some(Shape::JsonDocument);
+    }
     let mut lines = Vec::new();
     let mut complete = true;
     let push = |line: &[u8], lines: &mut Vec<String>| -> bool {
@@ -136,10 +140,15 @@ fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape
         }
         true
     };
-    if shape == Some(Shape::JsonArray) {
+    if matches!(shape, Some(Shape::JsonArray | Shape::JsonDocument)) {
         let mut all = head;
         reader.read_to_end(&mut all)?;
-        if let Some(data) = input::json_array_lines(&all) {
+        let cut = if shape == Some(Shape::JsonArray) {
+            input::json_array_lines(&all)
+        } else {
+            input::json_document_lines(&all)
+        };
+        if let Some(data) = cut {
             for l in data.split(|&b| b == b'\n') {
                 if !push(l, &mut lines) {
                     complete = false;
@@ -149,6 +158,7 @@ fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape
             return Ok((lines, shape, utf16, complete));
         }
         head = all;
+        shape = shape.filter(|s| *s != Shape::JsonDocument);
     }
     let mut buf = std::io::BufReader::new(std::io::Cursor::new(head).chain(reader));
     let mut line = Vec::new();
@@ -215,6 +225,8 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         "utf16".into()
     } else if shape == Some(Shape::JsonArray) {
         "json_array".into()
+    } else if shape == Some(Shape::JsonDocument) {
+        "json_document".into()
     } else {
         detected.name().into()
     };

@@ -34,6 +34,7 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::PHOENIX_JSONL,
     &spans::PHOENIX_OTLP,
     &spans::PHOENIX_DATAFRAME,
+    &spans::TRULENS,
     &spans::OTEL_SDK,
     &spans::LANGSMITH,
     &spans::LANGFUSE,

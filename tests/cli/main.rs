@@ -6,6 +6,7 @@ mod agentfootprint;
 mod check;
 mod cli;
 mod common;
+mod corpus;
 mod determinism;
 mod explain;
 mod generate;

@@ -21,6 +21,8 @@ pub static PHOENIX_DATAFRAME: SpanDialect = SpanDialect(SpanFormat::PhoenixDataf
 pub static OTLP: SpanDialect = SpanDialect(SpanFormat::Otlp);
 /// OpenTelemetry SDK span objects (Python `to_json()`, JS `ReadableSpan`).
 pub static OTEL_SDK: SpanDialect = SpanDialect(SpanFormat::OtelSdk);
+/// TruLens OTel event rows.
+pub static TRULENS: SpanDialect = SpanDialect(SpanFormat::TruLens);
 
 /// The identity of a span: xxh3-128 of its trace id, a zero byte and its
 /// span id. Hashed in one call from a copy on the stack when the ids are

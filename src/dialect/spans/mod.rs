@@ -36,7 +36,9 @@ mod phoenix;
 
 use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
-pub use dialect::{OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect};
+pub use dialect::{
+    OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect, TRULENS,
+};
 pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
 
 use crate::dialect::{ShortId, cap_reason, redact_reason};
@@ -61,6 +63,9 @@ pub enum SpanFormat {
     /// JavaScript's `ReadableSpan` (`spanContext.traceId`, `parentSpanId`,
     /// `[seconds, nanos]` times); one per line or a JSON array.
     OtelSdk,
+    /// TruLens OTel event rows (`trace`, `record`, `record_attributes` with
+    /// `ai.observability.*`), as its event table exports them.
+    TruLens,
 }
 
 impl SpanFormat {
@@ -72,6 +77,7 @@ impl SpanFormat {
             SpanFormat::PhoenixDataframe => "phoenix-dataframe",
             SpanFormat::Otlp => "otlp",
             SpanFormat::OtelSdk => "otel-sdk-json",
+            SpanFormat::TruLens => "trulens-events",
         }
     }
 
@@ -85,6 +91,7 @@ impl SpanFormat {
             SpanFormat::OtelSdk => {
                 "OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array"
             }
+            SpanFormat::TruLens => "TruLens OTel event rows (record, record_attributes)",
         }
     }
 }
@@ -303,6 +310,8 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
                 Some(SpanFormat::PhoenixDataframe)
             } else if contains(head, b"\"span_kind\"") && contains(head, b"\"context\"") {
                 Some(SpanFormat::PhoenixJsonl)
+            } else if trulens_row(head) {
+                Some(SpanFormat::TruLens)
             } else if sdk_span(head) {
                 Some(SpanFormat::OtelSdk)
             } else {
@@ -326,6 +335,8 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
                         Some(SpanFormat::PhoenixDataframe)
                     } else if contains(line, b"\"span_kind\"") && contains(line, b"\"context\"") {
                         Some(SpanFormat::PhoenixJsonl)
+                    } else if trulens_row(line) {
+                        Some(SpanFormat::TruLens)
                     } else if sdk_span(line) {
                         Some(SpanFormat::OtelSdk)
                     } else {
@@ -336,6 +347,11 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
         }
         _ => None,
     }
+}
+
+/// True when `head` holds a TruLens event row.
+fn trulens_row(head: &[u8]) -> bool {
+    contains(head, b"\"record_attributes\"") && contains(head, b"\"trace\"")
 }
 
 /// True when `head` holds an SDK span object: a JS `ReadableSpan`
@@ -377,6 +393,7 @@ struct Probe {
     span_kind: Option<IgnoredAny>,
     #[serde(rename = "spanContext")]
     span_context: Option<IgnoredAny>,
+    record_attributes: Option<IgnoredAny>,
     kind: Option<IgnoredAny>,
     #[serde(rename = "context.span_id")]
     df_span_id: Option<IgnoredAny>,
@@ -400,6 +417,8 @@ impl Probe {
             || (self.data.is_some() && contains(line, b"\"context\""))
         {
             Some(SpanFormat::PhoenixJsonl)
+        } else if self.record_attributes.is_some() {
+            Some(SpanFormat::TruLens)
         } else if self.span_context.is_some() || (self.context.is_some() && self.kind.is_some()) {
             Some(SpanFormat::OtelSdk)
         } else {
@@ -454,7 +473,10 @@ pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Spans) -> Result<()
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => {
             otlp::parse(line, &mut |_, s| out.push(Box::new(s)))
         }
-        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe | SpanFormat::OtelSdk => {
+        SpanFormat::PhoenixJsonl
+        | SpanFormat::PhoenixDataframe
+        | SpanFormat::OtelSdk
+        | SpanFormat::TruLens => {
             phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(Box::new(s)))
         }
     };
@@ -474,9 +496,10 @@ pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Spans) -> Result
     let before = out.len();
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse_line(line, out),
-        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe | SpanFormat::OtelSdk => {
-            phoenix::parse_line(format, line, out)
-        }
+        SpanFormat::PhoenixJsonl
+        | SpanFormat::PhoenixDataframe
+        | SpanFormat::OtelSdk
+        | SpanFormat::TruLens => phoenix::parse_line(format, line, out),
     };
     if r.is_err() {
         out.truncate(before);
@@ -497,9 +520,10 @@ pub fn parse_document(
     let mut sink = |offset: usize, s: Span| out.push((lines.line_at(offset), s));
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(data, &mut sink),
-        SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe | SpanFormat::OtelSdk => {
-            phoenix::parse(format, data, &mut sink)
-        }
+        SpanFormat::PhoenixJsonl
+        | SpanFormat::PhoenixDataframe
+        | SpanFormat::OtelSdk
+        | SpanFormat::TruLens => phoenix::parse(format, data, &mut sink),
     };
     r.map_err(cap_reason)
 }

@@ -138,6 +138,28 @@ struct Context<'a> {
     span_id: Option<IdIn<'a>>,
 }
 
+/// A TruLens event row's `trace` (`trace_id`, `span_id`, `parent_id`) and
+/// `record` (`name`, `parent_span_id`, `status`).
+#[derive(Deserialize)]
+struct TruLensTrace<'a> {
+    #[serde(borrow, default)]
+    trace_id: Option<IdIn<'a>>,
+    #[serde(borrow, default)]
+    span_id: Option<IdIn<'a>>,
+    #[serde(borrow, default)]
+    parent_id: Option<IdIn<'a>>,
+}
+
+#[derive(Deserialize)]
+struct TruLensRecord<'a> {
+    #[serde(borrow, default)]
+    name: Option<BStr<'a>>,
+    #[serde(borrow, default)]
+    parent_span_id: Option<IdIn<'a>>,
+    #[serde(borrow, default)]
+    status: Option<BStr<'a>>,
+}
+
 /// A span's status object: Python's `{"status_code": "ERROR"}`, JS's
 /// `{"code": 2}` (OTel's `SpanStatusCode.ERROR`).
 #[derive(Deserialize)]
@@ -280,6 +302,34 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
                                 r.parent_id = c.span_id.or(r.parent_id);
                             }
                         }
+                        "trace" => {
+                            if let Some(t) = map
+                                .next_value::<Option<TruLensTrace<'a>>>()
+                                .map_err(field)?
+                            {
+                                r.trace_id = t.trace_id.or(r.trace_id);
+                                r.span_id = t.span_id.or(r.span_id);
+                                r.parent_id = t.parent_id.or(r.parent_id);
+                            }
+                        }
+                        "record" => {
+                            if let Some(rec) = map
+                                .next_value::<Option<TruLensRecord<'a>>>()
+                                .map_err(field)?
+                            {
+                                r.name = rec.name.or(r.name);
+                                r.parent_id = r.parent_id.or(rec.parent_span_id);
+                                r.status_error |= rec
+                                    .status
+                                    .is_some_and(|s| s.0.eq_ignore_ascii_case("STATUS_CODE_ERROR"));
+                            }
+                        }
+                        "record_attributes" => {
+                            let a: Attrs<'a, T> = map.next_value().map_err(field)?;
+                            r.attrs.extend(a.0);
+                        }
+                        "start_timestamp" => r.start = map.next_value().map_err(field)?,
+                        "timestamp" => r.end = map.next_value().map_err(field)?,
                         "startTime" => r.start = map.next_value().map_err(field)?,
                         "endTime" => r.end = map.next_value().map_err(field)?,
                         "status" => {
@@ -327,6 +377,7 @@ pub(super) fn parse(
     let what = match format {
         SpanFormat::PhoenixDataframe => "not a Phoenix dataframe row",
         SpanFormat::OtelSdk => "not an OpenTelemetry SDK span",
+        SpanFormat::TruLens => "not a TruLens event row",
         _ => "not a Phoenix span",
     };
     let stream = serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>();

@@ -117,8 +117,12 @@ pub(in crate::dialect::spans) struct Builder {
     pub(in crate::dialect::spans) output_mime: Option<String>,
     pub(in crate::dialect::spans) output_tl: Option<String>,
     pub(in crate::dialect::spans) output_lf: Option<String>,
-    /// The Vercel AI SDK's `ai.response.text` (or `ai.response.object`).
-    pub(in crate::dialect::spans) output_ai: Option<String>,
+    /// The Vercel AI SDK's `ai.response.text` (or `ai.response.object`), or
+    /// a TruLens record root's output, with the attribute it came from.
+    pub(in crate::dialect::spans) output_ai: Option<(String, &'static str)>,
+    /// What a TruLens call returned (`ai.observability.call.return`): a
+    /// generation's output when nothing else names one.
+    pub(in crate::dialect::spans) returned: Option<String>,
     /// Output messages: OpenInference, GenAI parts, pre-1.37 `gen_ai.completion`.
     pub(in crate::dialect::spans) msgs: [BTreeMap<u32, MsgAcc>; 3],
     pub(in crate::dialect::spans) content_recorded: bool,
@@ -168,8 +172,10 @@ impl Builder {
             (Some(o), "traceloop.entity.output")
         } else if let Some(o) = self.output_lf {
             (Some(o), "langfuse.observation.output")
-        } else if let Some(o) = self.output_ai {
-            (Some(o), "ai.response.text")
+        } else if let Some((o, key)) = self.output_ai {
+            (Some(o), key)
+        } else if let Some(o) = self.returned.filter(|_| kind == SpanKind::Llm) {
+            (Some(o), "ai.observability.call.return")
         } else {
             (None, "")
         };

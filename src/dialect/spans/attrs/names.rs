@@ -30,7 +30,12 @@ const SKIP: [&str; 16] = [
 ];
 
 /// Attribute-name prefixes decoded.
-const KEEP: [&str; 24] = [
+const KEEP: [&str; 29] = [
+    "ai.observability.span_type",
+    "ai.observability.record_root.output",
+    "ai.observability.call.return",
+    "ai.observability.retrieval.retrieved_contexts",
+    "ai.observability.app_name",
     "ai.operationId",
     "ai.response.",
     "ai.toolCall.name",
@@ -168,6 +173,20 @@ fn unnamed_model(key: &str, v: &Val<'_>) -> bool {
         && key.contains("model")
 }
 
+/// The OpenInference kind of a TruLens span type.
+fn trulens_kind(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "record_root" => "AGENT",
+        "retrieval" => "RETRIEVER",
+        "generation" => "LLM",
+        "reranking" => "RERANKER",
+        "tool" => "TOOL",
+        "agent" => "AGENT",
+        "unknown" => return None,
+        _ => "CHAIN",
+    })
+}
+
 /// The OpenInference kind of a Vercel AI SDK operation (`ai.operationId`).
 fn vercel_kind(op: &str) -> Option<&'static str> {
     let (_, last) = op.rsplit_once('.')?;
@@ -238,9 +257,37 @@ impl Builder {
             }
             "ai.response.text" | "ai.response.object" => {
                 self.content_recorded = true;
-                self.output_ai = s();
+                self.output_ai = s().map(|t| {
+                    let key = if key == "ai.response.text" {
+                        "ai.response.text"
+                    } else {
+                        "ai.response.object"
+                    };
+                    (t, key)
+                });
             }
             "ai.toolCall.name" => self.tool_name = s(),
+            // TruLens: the span type, the app's answer on the record root,
+            // what each call returned, a retrieval's contexts.
+            "ai.observability.span_type" if self.oi_kind.is_none() => {
+                self.oi_kind = v.as_str().and_then(trulens_kind).map(str::to_owned);
+            }
+            "ai.observability.record_root.output" => {
+                self.content_recorded = true;
+                self.output_ai = s().map(|t| (t, "ai.observability.record_root.output"));
+            }
+            "ai.observability.call.return" => self.returned = s(),
+            "ai.observability.retrieval.retrieved_contexts" => {
+                if let Val::List(items) = v {
+                    self.retrieval.get_or_insert_with(BTreeMap::new);
+                    for (i, item) in items.iter().enumerate() {
+                        docs_entry(&mut self.retrieval, i as u32).set("content", item);
+                    }
+                }
+            }
+            "ai.observability.app_name" if self.agent_name.is_none() => {
+                self.agent_name = v.as_id();
+            }
             "ai.model.id" => set_min(&mut self.model, 1, v),
             "ai.response.model" => set_min(&mut self.model, 0, v),
             "ai.usage.promptTokens" | "ai.usage.inputTokens" => {

@@ -1,0 +1,298 @@
+//! The corpus of real exports (`tests/corpus/`): files other people's
+//! tools wrote, copied from public repositories (`MANIFEST.md`), each with
+//! what a person reading the raw file concludes (`expectations.json`): how
+//! many turns, which reply, how many chunks. A file the readers read grades
+//! as stated; a file no reader reads is named so, and yields no turn with a
+//! reply rather than a wrong one. The files of `../shared/external/` follow.
+
+use crate::common::*;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("corpus")
+}
+
+fn expectations() -> Vec<Value> {
+    let text = std::fs::read_to_string(corpus().join("expectations.json")).unwrap();
+    match json(&text) {
+        Value::Array(entries) => entries,
+        other => panic!("expectations.json is not an array: {other}"),
+    }
+}
+
+/// `evidence --show-text` of a file: one record per turn.
+fn evidence(file: &str, args: &[String]) -> Vec<Value> {
+    let mut all: Vec<&str> = vec!["evidence", "-q", "--show-text"];
+    all.extend(args.iter().map(String::as_str));
+    all.push(file);
+    let (code, out, err) = run(&all);
+    assert_eq!(code, 0, "{file}: {err}");
+    out.lines().map(json).collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The first characters of `s`, at most `n`.
+fn head(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// The record of the trace `id` (hex ids in any case), or the only one.
+fn find<'a>(rows: &'a [Value], id: &str) -> Option<&'a Value> {
+    rows.iter()
+        .find(|r| {
+            r["turn_id"]
+                .as_str()
+                .is_some_and(|t| t.eq_ignore_ascii_case(id))
+        })
+        .or_else(|| (rows.len() == 1).then(|| &rows[0]))
+}
+
+/// Checks one read file against its entry; the problems found.
+fn check_read(e: &Value, file: &str, rows: &[Value]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let turns = e["turns"].as_u64().unwrap();
+    if rows.len() as u64 != turns {
+        problems.push(format!("{} turns, expected {turns}", rows.len()));
+    }
+    for t in e["traces"].as_array().unwrap() {
+        let id = t["trace_id"].as_str().unwrap_or_default();
+        let Some(row) = find(rows, id) else {
+            problems.push(format!("no turn {id}"));
+            continue;
+        };
+        let reply = row["reply"].as_str().unwrap_or_default();
+        if let Some(want) = t["reply_starts"].as_str().filter(|w| !w.is_empty()) {
+            // The first 30 characters: enough to tell replies apart.
+            if head(reply, 30) != head(want, 30) {
+                problems.push(format!(
+                    "{id}: reply {:?}, expected {:?}",
+                    head(reply, 30),
+                    head(want, 30)
+                ));
+            }
+        }
+        if let Some(n) = t["chunks"].as_u64() {
+            let got = row["chunks"].as_array().map_or(0, Vec::len) as u64;
+            if got != n {
+                problems.push(format!("{id}: {got} chunks, expected {n}"));
+            }
+        }
+    }
+    if let Some(verdicts) = e["verdicts"].as_object() {
+        for (v, n) in verdicts {
+            let got = rows.iter().filter(|r| r["verdict"] == *v).count() as u64;
+            if Some(got) != n.as_u64() {
+                problems.push(format!("{got} {v}, expected {n}"));
+            }
+        }
+    }
+    let (_, out, _) = run(&["inspect", file]);
+    let reads_as = e["reads_as"].as_str().unwrap();
+    if !out.contains(&format!("format: {reads_as}"))
+        && !out.contains(&format!("(read as {reads_as})"))
+    {
+        problems.push(format!(
+            "inspect does not say it reads as {reads_as}:\n{out}"
+        ));
+    }
+    problems
+}
+
+/// A file no reader reads: no turn of it has a reply (nothing misread).
+fn check_unread(rows: &[Value]) -> Vec<String> {
+    rows.iter()
+        .filter(|r| r["verdict"] != "unobserved")
+        .map(|r| {
+            format!(
+                "turn {} graded {} from a file no reader reads",
+                r["turn_id"], r["verdict"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_corpus_reads_as_a_person_reads_it() {
+    let entries = expectations();
+    let tools: std::collections::BTreeSet<&str> =
+        entries.iter().filter_map(|e| e["tool"].as_str()).collect();
+    assert!(entries.len() >= 30, "{} files", entries.len());
+    assert!(tools.len() >= 8, "{tools:?}");
+    let mut failures = Vec::new();
+    let mut read = 0;
+    for e in &entries {
+        let rel = e["file"].as_str().unwrap();
+        let path = corpus().join(rel);
+        assert!(path.is_file(), "{rel} is listed but absent");
+        let file = path.to_str().unwrap();
+        let rows = evidence(file, &strings(&e["args"]));
+        let problems = if e.get("unread").is_some() {
+            check_unread(&rows)
+        } else {
+            read += 1;
+            check_read(e, file, &rows)
+        };
+        failures.extend(problems.into_iter().map(|p| format!("{rel}: {p}")));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The files read are the most of the corpus: a reader lost shows here.
+    assert!(read >= 23, "{read} files read");
+}
+
+/// Every corpus file is listed in the manifest with its source and licence,
+/// and every listed file has an expectation.
+#[test]
+fn every_corpus_file_has_a_source_a_licence_and_an_expectation() {
+    let manifest = std::fs::read_to_string(corpus().join("MANIFEST.md")).unwrap();
+    let listed: Vec<String> = expectations()
+        .iter()
+        .map(|e| e["file"].as_str().unwrap().to_owned())
+        .collect();
+    let mut on_disk = Vec::new();
+    for dir in std::fs::read_dir(corpus()).unwrap().flatten() {
+        let name = dir.file_name().into_string().unwrap();
+        if !dir.path().is_dir() || name == "LICENSES" {
+            continue;
+        }
+        for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+            on_disk.push(format!("{name}/{}", f.file_name().into_string().unwrap()));
+        }
+    }
+    on_disk.sort();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(on_disk, sorted);
+    for f in &listed {
+        assert!(
+            manifest.contains(&format!("`{f}`")),
+            "{f} is not in MANIFEST.md"
+        );
+        let size = std::fs::metadata(corpus().join(f)).unwrap().len();
+        assert!(size < 200 * 1024, "{f} is {size} bytes");
+    }
+    let licences = std::fs::read_dir(corpus().join("LICENSES"))
+        .unwrap()
+        .count();
+    assert!(licences >= 8, "{licences} licence texts");
+}
+
+fn external(rel: &str) -> Option<String> {
+    shared(&format!("external/{rel}")).map(|p| p.to_str().unwrap().to_owned())
+}
+
+/// The LangSmith SDK's run operations of one chat-langchain trace: 81 runs,
+/// each a post and a later patch without `trace_id`. One turn, its answer
+/// citing none of the chunks, every line accounted for.
+#[test]
+fn a_langsmith_run_dump_is_one_turn() {
+    let Some(f) = external("langsmith-chat-langchain/run_ops_1efb27a4.jsonl") else {
+        return;
+    };
+    let rows = evidence(&f, &[]);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["turn_id"], "1efb27a4-5264-6908-9ab5-23fc3c60ae2d");
+    assert_eq!(rows[0]["verdict"], "no_marker");
+    assert!(!rows[0]["chunks"].as_array().unwrap().is_empty());
+    assert!(
+        rows[0]["created_at"]
+            .as_str()
+            .unwrap()
+            .starts_with("2024-12-04")
+    );
+    let (code, out, err) = run(&["summary", "--format", "json", &f]);
+    assert_eq!(code, 0, "{err}");
+    let input = &json(&out)["input"];
+    assert_eq!(input["lines"], 162);
+    assert_eq!(input["turns"], 1);
+    assert_eq!(input["invalid_lines"], 0);
+    assert_eq!(categories_sum(input), 162);
+}
+
+/// Each Langfuse trace download, in both shapes: one turn with its reply.
+#[test]
+fn langfuse_trace_downloads_are_one_turn_each_with_their_reply() {
+    let files = [
+        (
+            "langfuse-trace-with-observations/langgraph-2025-08-22.json",
+            "The search for \"example\"",
+        ),
+        (
+            "langfuse-trace-with-observations/llamaindex-2025-06-05.json",
+            "Langfuse is a tool",
+        ),
+        (
+            "langfuse-trace-with-observations/microsoft-agent-2025-10-14.json",
+            "The weather in Portland",
+        ),
+        (
+            "langfuse-ui-download/langgraph-python-2025-08-22.trace.json",
+            "The search for \"example\"",
+        ),
+        (
+            "langfuse-ui-download/llamaindex-2025-06-05.trace.json",
+            "Langfuse is a tool",
+        ),
+    ];
+    for (rel, reply) in files {
+        let Some(f) = external(rel) else { return };
+        let rows = evidence(&f, &[]);
+        assert_eq!(rows.len(), 1, "{rel}");
+        let got = rows[0]["reply"].as_str().unwrap_or_default();
+        assert!(got.starts_with(reply), "{rel}: {got:?}");
+        assert_ne!(rows[0]["verdict"], "unobserved", "{rel}");
+    }
+}
+
+/// An evaluator's output has no id, agent or time: `--map` and `--set`
+/// grade it, one pointer feeding two fields; its `[n]` markers (with no
+/// chunks) name the grammar that reads them.
+#[test]
+fn an_eval_file_grades_through_map_and_set() {
+    let Some(f) = external("azure-rag-postgres-evals/eval_results.jsonl") else {
+        return;
+    };
+    let args = [
+        "report",
+        "--all",
+        "--format",
+        "jsonl",
+        "--map",
+        "turn_id=/question",
+        "--map",
+        "conversation_id=/question",
+        "--map",
+        "reply=/answer",
+        "--set",
+        "agent_id=rag-postgres",
+        "--set",
+        "created_at=2024-06-01T00:00:00Z",
+    ];
+    let (code, out, err) = run(&[&args[..], &[f.as_str()]].concat());
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out.lines().map(json).collect();
+    assert_eq!(rows.len(), 10);
+    for r in &rows {
+        assert_eq!(r["agent_id"], "rag-postgres");
+        assert_eq!(r["conversation_id"], r["turn_id"]);
+        assert_eq!(r["created_at"], "2024-06-01T00:00:00Z");
+    }
+    assert!(err.contains("--markers numeric"), "{err}");
+    // A field is mapped or set, not both; only fields that place a turn.
+    let (code, _, err) = run(&["report", "--map", "agent_id=/x", "--set", "agent_id=y", &f]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&["report", "--set", "turn_id=x", &f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cannot be a constant"), "{err}");
+}
