@@ -22,6 +22,7 @@ mod props;
 mod realdata;
 mod regress;
 mod report;
+mod run_ops;
 mod safety;
 mod summary;
 mod traces;

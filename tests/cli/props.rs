@@ -561,7 +561,7 @@ fn paging_log() -> impl Strategy<Value = (Vec<String>, Vec<PageTurn>)> {
 }
 
 /// Runs the command line in-process and returns stdout.
-fn cli_out(args: &[&str]) -> String {
+pub(crate) fn cli_out(args: &[&str]) -> String {
     use clap::Parser;
     let cli = grounding_audit::cli::Cli::try_parse_from(args).expect("a valid command line");
     let mut out = Vec::new();

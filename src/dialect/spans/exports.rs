@@ -82,6 +82,11 @@ pub fn classify(m: &Map<String, Value>) -> Option<Export> {
     if has("run_type") && (has("trace_id") || has("dotted_order") || has("parent_run_id")) {
         return Some(Export::LangSmith);
     }
+    // A run's patch: its id, when it ended, and what it returned
+    // (`outputs`, LangSmith's word; Langfuse writes `output`) or its `error`.
+    if has("end_time") && (has("outputs") || has("error")) && !has("type") {
+        return Some(Export::LangSmith);
+    }
     let observation = (has("trace_id") || has("traceId"))
         && (has("parent_observation_id")
             || has("parentObservationId")
@@ -126,6 +131,33 @@ fn first_object(first: &[u8]) -> Option<Map<String, Value>> {
         .into_iter::<Map<String, Value>>()
         .next()?
         .ok()
+}
+
+/// Which export a source is, from its first block: its first object, or
+/// (a first line that no export claims, such as a LangSmith patch written
+/// before its post) the first of its first lines that one claims. A native
+/// turn line ends the look.
+fn sniff_export(first: &[u8]) -> Option<Export> {
+    if let Some(m) = first_object(first) {
+        if let Some(e) = classify(&m) {
+            return Some(e);
+        }
+        if m.contains_key("turn_id") {
+            return None;
+        }
+    }
+    for line in first.split(|&b| b == b'\n').skip(1).take(64) {
+        let Ok(m) = serde_json::from_slice::<Map<String, Value>>(line) else {
+            continue;
+        };
+        if m.contains_key("turn_id") {
+            return None;
+        }
+        if let Some(e) = classify(&m) {
+            return Some(e);
+        }
+    }
+    None
 }
 
 /// One object as records of `export`.
@@ -384,7 +416,7 @@ impl Dialect for ExportDialect {
         }
     }
     fn sniff(&self, first: &[u8]) -> bool {
-        first_object(first).and_then(|m| classify(&m)) == Some(self.0)
+        sniff_export(first) == Some(self.0)
     }
     fn unlinked(&self) -> &'static str {
         "a LangSmith run patch (`id`, `end_time`, `outputs`) whose post never arrived: the post names the run's trace (`trace_id`), so the patch joins no turn"
