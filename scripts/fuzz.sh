@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
 
-targets=(parse_line native_diff mapped_diff agentfootprint_diff markers spans exports)
+targets=(parse_line native_diff mapped_diff agentfootprint_diff markers spans exports documents message_text)
 if [[ $# -ge 1 ]]; then targets=("$1"); fi
 seconds="${2:-600}"
 extra=()
@@ -55,6 +55,21 @@ seed() {
             done < "$f"
         done < <(find ../shared/traces -type f \( -name '*.jsonl' -o -name '*.json' \) \
                     -not -path '*/raw/*' -print0 | sort -z)
+    fi
+    if [[ "$1" == documents || "$1" == message_text ]]; then
+        # Whole real exports (the corpus, and ../shared/external when
+        # present); for the message-text finder also their lines.
+        while IFS= read -r -d '' f; do
+            i=$((i + 1))
+            head -c 65536 "$f" > "$dir/seed-$i"
+            if [[ "$1" == message_text ]]; then
+                while IFS= read -r line || [[ -n "$line" ]]; do
+                    i=$((i + 1))
+                    printf '%s' "${line:0:65536}" > "$dir/seed-$i"
+                done < "$f"
+            fi
+        done < <(find tests/corpus ../shared/external -type f \( -name '*.json' -o -name '*.jsonl' \) \
+                    -print0 2>/dev/null | sort -z)
     fi
     if [[ "$1" == agentfootprint_diff && -d ../shared/agentfootprint ]]; then
         # Event lines of the shared captures.

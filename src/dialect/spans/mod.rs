@@ -573,6 +573,20 @@ fn reason(what: &str, e: &serde_json::Error) -> String {
     redact_reason(&format!("{what}: {msg}"))
 }
 
+/// The reply text the readers find in a recorded output (`s`, plain text
+/// or JSON of any message shape: OpenAI chat and Responses, Anthropic
+/// blocks, OTel GenAI parts, Gemini parts, LangChain messages and
+/// generations, Cohere), and the text the export readers find in an
+/// output value (`reply_text`): the one message-text finder, exposed for
+/// its fuzz target and tests.
+#[doc(hidden)]
+pub fn message_text(s: &str) -> (Option<String>, Option<String>) {
+    let from_attr = attrs::output_text(s, None).map(std::borrow::Cow::into_owned);
+    let value = serde_json::Value::String(s.to_owned());
+    let from_value = json::reply_text(&value, "output").map(|(t, _)| t);
+    (from_attr, from_value)
+}
+
 /// Every file under `../shared/traces` (the genuine SDK exports), with its
 /// bytes, in path order, for the readers' differential tests; `None`, with
 /// a message, when the folder is absent (CI without `../shared`).
