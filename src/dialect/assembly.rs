@@ -154,8 +154,18 @@ pub enum Fate {
     /// A note that is not an input record.
     Uncounted,
     /// A record of a group that was already closed and assembled (within
-    /// the last [`remembered`] records).
-    Late,
+    /// the last [`remembered`] records), with the rule that closed it.
+    Late(Closing),
+}
+
+/// The rule that closed a group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closing {
+    /// Complete as far as its dialect could tell (its root, its
+    /// `turn_end`), then [`SHORT_WINDOW`] records without one of its own.
+    Complete,
+    /// The window (`--assembly-window`) passed without one of its records.
+    Window,
 }
 
 /// Records read without a record of a group before the group closes, by default.
@@ -204,6 +214,8 @@ struct Closed {
     /// The runs the groups' records named ([`link_key`] → group key), so a
     /// late record that seeks one is late for that group.
     names: HashMap<u128, Key, std::hash::BuildHasherDefault<PassThrough>>,
+    /// The groups closed as complete (the others closed by the window).
+    complete: KeySet,
 }
 
 impl Closed {
@@ -370,16 +382,21 @@ impl Assembly {
                 Fate::Skipped
             }
             None if let Some((c, p)) = Closed::find(&mut self.recent, &mut self.older, key) => {
+                let rule = if c.complete.contains(key) {
+                    Closing::Complete
+                } else {
+                    Closing::Window
+                };
                 let Some(k) = record_key else {
                     self.count += 1;
-                    return Fate::Late;
+                    return Fate::Late(rule);
                 };
                 let seen = Prints::unpack(p).of(&c.prints).contains(&fingerprint(k));
                 if seen || !c.late.insert(k) {
                     return Fate::Duplicate;
                 }
                 self.count += 1;
-                return Fate::Late;
+                return Fate::Late(rule);
             }
             None => {
                 let mut keys = RecordKeys::default();
@@ -483,7 +500,13 @@ impl Assembly {
             let (at, key) = self.touched.pop_front().expect("front exists");
             match self.open.get(&key) {
                 Some(g) if g.last == at && (g.complete || short >= self.window) => {
-                    out.push(self.close(key));
+                    // When the window is the shorter, it is the rule.
+                    let rule = if g.complete && short < self.window {
+                        Closing::Complete
+                    } else {
+                        Closing::Window
+                    };
+                    out.push(self.close(key, rule));
                 }
                 Some(g) if g.last == at => self.waiting.push_back((at, key)),
                 _ => {}
@@ -495,14 +518,14 @@ impl Assembly {
             }
             let (at, key) = self.waiting.pop_front().expect("front exists");
             if self.open.get(&key).is_some_and(|g| g.last == at) {
-                out.push(self.close(key));
+                out.push(self.close(key, Closing::Window));
             }
         }
         out.sort_by_key(|g| g.pos);
         out
     }
 
-    fn close(&mut self, key: Key) -> Group {
+    fn close(&mut self, key: Key, rule: Closing) -> Group {
         let mut g = *self.open.remove(&key).expect("group is open");
         self.typical = g.records.len().clamp(4, LIST_KEYS);
         // A new generation once the recent one has seen its stretch of
@@ -511,6 +534,9 @@ impl Assembly {
         if self.count >= self.since.saturating_add(remembered(self.window)) {
             self.older = std::mem::take(&mut self.recent);
             self.since = self.count;
+        }
+        if rule == Closing::Complete {
+            self.recent.complete.insert(key);
         }
         for run in std::mem::take(&mut g.names) {
             self.names.remove(&run);
@@ -660,11 +686,38 @@ mod tests {
         assert_eq!(closed, ["t"]);
         assert_eq!(
             add(&mut a, linked("r", 4, false, Link::Seeks)).0,
-            Fate::Late
+            Fate::Late(Closing::Window)
         );
         assert_eq!(
             add(&mut a, linked("r", 4, false, Link::Seeks)).0,
             Fate::Duplicate
+        );
+    }
+
+    /// A late record names the rule that closed its group: a complete
+    /// group closes after the short window whatever the long one is.
+    #[test]
+    fn a_late_record_names_the_rule_that_closed_its_group() {
+        let mut a = Assembly::new(true, 100_000);
+        add(&mut a, rec("done", 1, true));
+        add(&mut a, rec("open", 2, false));
+        for k in 0..SHORT_WINDOW as u128 {
+            add(&mut a, rec("other", 10 + k, false));
+        }
+        assert_eq!(
+            add(&mut a, rec("done", 3, false)).0,
+            Fate::Late(Closing::Complete)
+        );
+        // The incomplete group waits for the long window.
+        assert_eq!(add(&mut a, rec("open", 4, false)).0, Fate::Skipped);
+        let mut a = Assembly::new(true, 5);
+        add(&mut a, rec("t", 1, false));
+        for k in 0..5 {
+            add(&mut a, rec("other", 10 + k, false));
+        }
+        assert_eq!(
+            add(&mut a, rec("t", 2, false)).0,
+            Fate::Late(Closing::Window)
         );
     }
 
@@ -683,7 +736,10 @@ mod tests {
         // A repeat of a record of t1 is still a duplicate; a new one is late,
         // and a repeat of that late one a duplicate.
         assert_eq!(add(&mut a, rec("t1", 2, false)).0, Fate::Duplicate);
-        assert_eq!(add(&mut a, rec("t1", 3, false)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, rec("t1", 3, false)).0,
+            Fate::Late(Closing::Window)
+        );
         assert_eq!(add(&mut a, rec("t1", 3, false)).0, Fate::Duplicate);
     }
 
@@ -703,9 +759,15 @@ mod tests {
         );
         assert_eq!(add(&mut a, rec("first", 2, false)).0, Fate::Duplicate);
         assert_eq!(add(&mut a, rec("first", 1, false)).0, Fate::Duplicate);
-        assert_eq!(add(&mut a, rec("first", 3, false)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, rec("first", 3, false)).0,
+            Fate::Late(Closing::Window)
+        );
         assert_eq!(add(&mut a, rec("g17", 27, true)).0, Fate::Duplicate);
-        assert_eq!(add(&mut a, rec("g17", 28, true)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, rec("g17", 28, true)).0,
+            Fate::Late(Closing::Window)
+        );
         // Records of closed groups cost 4 bytes each.
         let prints: usize = a.recent.prints.iter().map(Vec::len).sum();
         assert_eq!(prints, 2 + (a.recent.groups.len() - 1));
@@ -744,7 +806,10 @@ mod tests {
         assert_eq!(add(&mut a, rec("first", 1, true)).0, Fate::Turn);
         // A late record of a group in the older generation is still late.
         let old = format!("g{}", 3 * stretch - stretch / 2 - 1);
-        assert_eq!(add(&mut a, rec(&old, 1 << 90, true)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, rec(&old, 1 << 90, true)).0,
+            Fate::Late(Closing::Window)
+        );
         assert_eq!(add(&mut a, rec(&old, 1 << 90, true)).0, Fate::Duplicate);
     }
 
@@ -763,7 +828,10 @@ mod tests {
             [n as usize, 2]
         );
         assert_eq!(add(&mut a, rec("huge", n, false)).0, Fate::Duplicate);
-        assert_eq!(add(&mut a, rec("huge", n + 1, false)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, rec("huge", n + 1, false)).0,
+            Fate::Late(Closing::Window)
+        );
         assert_eq!(add(&mut a, rec("next", 1 << 101, false)).0, Fate::Duplicate);
         let p = Prints {
             chunk: (1 << 20) - 1,
@@ -797,7 +865,10 @@ mod tests {
         assert_eq!(add(&mut a, rec("t", 1, true)).0, Fate::Skipped);
         add(&mut a, rec("x", 5, true));
         add(&mut a, rec("y", 6, true));
-        assert_eq!(add(&mut a, rec("t", 1, true)).0, Fate::Late);
+        assert_eq!(
+            add(&mut a, rec("t", 1, true)).0,
+            Fate::Late(Closing::Window)
+        );
         assert!(a.recent.prints.iter().all(Vec::is_empty));
     }
 }

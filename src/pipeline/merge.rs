@@ -9,7 +9,8 @@ use super::{
     Accumulator, Detail, Done, DoneMsg, Engine, Graded, InputStats, KeySet, Unit, id_key, process,
     warn,
 };
-use crate::dialect::{Assembly, assembly::Fate};
+use crate::dialect::Assembly;
+use crate::dialect::assembly::{Closing, Fate, SHORT_WINDOW};
 use crate::grade::grade;
 use crate::input::Source;
 use anyhow::Result;
@@ -203,12 +204,9 @@ impl Merger<'_> {
                 Fate::Skipped => self.total.skipped_records += 1,
                 Fate::Duplicate => self.total.duplicates += 1,
                 Fate::Uncounted => {}
-                Fate::Late => {
+                Fate::Late(rule) => {
                     self.total.invalid_lines += 1;
-                    let reason = format!(
-                        "a record of a turn that was already assembled: its previous record was more than {} records earlier (raise --assembly-window)",
-                        self.engine.assembly_window
-                    );
+                    let reason = late_reason(rule, self.engine.assembly_window);
                     self.invalid(done.source, at, &reason, progress)?;
                 }
             }
@@ -362,6 +360,19 @@ struct Built {
     pos: (u64, u64),
     /// The group's counted records: its turn and the records skipped.
     records: u64,
+}
+
+/// Why a record of a turn already assembled is invalid: the rule that
+/// closed its turn, and what would have kept it open.
+fn late_reason(rule: Closing, window: u64) -> String {
+    match rule {
+        Closing::Complete => format!(
+            "a record of a turn that was already assembled: its root had arrived and {SHORT_WINDOW} records passed without another of its records (the rule for complete turns, which --assembly-window does not change): keep a trace's records together (sort the export by trace id) to read them into one turn"
+        ),
+        Closing::Window => format!(
+            "a record of a turn that was already assembled: its previous record was more than {window} records earlier (the window rule): raise --assembly-window above the gap"
+        ),
+    }
 }
 
 /// The error of `--map` pointers that resolved on no line of the input.

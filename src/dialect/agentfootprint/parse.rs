@@ -211,7 +211,7 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
         Fate::Turn => stats.turns += 1,
         Fate::Skipped => stats.skipped_records += 1,
         Fate::Duplicate => stats.duplicates += 1,
-        Fate::Uncounted | Fate::Late => {}
+        Fate::Uncounted | Fate::Late(_) => {}
     };
     if dialect.is_document(data) {
         let mut doc = DocumentRecords::default();

@@ -1719,3 +1719,20 @@ fn a_repeated_span_id_keeps_the_first_span_in_short_and_long_traces() {
         assert!(!notes.contains("tool"), "{n}: the repeat was kept: {notes}");
     }
 }
+
+/// No silent cap on a retrieval's documents: the one recorded at index
+/// 100,002 is read (the position it holds among those recorded).
+#[test]
+fn a_document_past_a_hundred_thousand_is_read() {
+    let line = r#"{"name":"kb","context":{"trace_id":"t1","span_id":"s1"},"span_kind":"RETRIEVER","attributes":{"retrieval.documents.0.document.id":"KB-0","retrieval.documents.100001.document.id":"KB-X","retrieval.documents.2500000.document.id":"KB-Y"}}"#;
+    let mut out = Vec::new();
+    read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    let ids: Vec<_> = out[0]
+        .retrieval
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|d| d.chunk_id.as_deref().unwrap())
+        .collect();
+    assert_eq!(ids, ["KB-0", "KB-X", "KB-Y"]);
+}

@@ -11,8 +11,10 @@ use std::fmt;
 const MAX_DEPTH: u32 = 12;
 /// Longest flattened key; longer paths are ignored.
 const MAX_KEY: usize = 512;
-/// Highest list index kept (documents, messages); beyond it entries are ignored.
-pub(super) const MAX_INDEX: u32 = 100_000;
+/// Highest list index read (documents, messages): the nine digits an index
+/// is read from allow up to 999,999,999, more documents than a trace can
+/// hold in memory, so every document a real trace records is read.
+pub(super) const MAX_INDEX: u32 = 999_999_999;
 
 /// A decoded attribute value, borrowing from the input where it can.
 #[derive(Debug, Clone, PartialEq)]
