@@ -427,3 +427,59 @@ fn assembled_turns_across_batches_keep_their_order() {
         }
     }
 }
+
+/// The OTLP spec's own example writes its ids in upper-case hex: the trace
+/// is found by either spelling, and reported in lower case.
+#[test]
+fn explain_finds_an_upper_case_hex_trace_by_its_lower_case_id() {
+    let Some(f) = shared("external/otlp-proto-example/trace.json") else {
+        return;
+    };
+    for id in [
+        "5b8efff798038103d269b633813fc60c",
+        "5B8EFFF798038103D269B633813FC60C",
+    ] {
+        let (code, out, err) = run(&["explain", "--format", "json", id, p(&f)]);
+        assert_eq!(code, 0, "{id}: {err}");
+        let v = json(&out);
+        assert_eq!(v["row"]["turn_id"], "5b8efff798038103d269b633813fc60c");
+        let notes = v["notes"].to_string();
+        assert!(notes.contains("span eee19b7ec3c1b174"), "{notes}");
+    }
+    let rows = rows(&[p(&f)]);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["turn_id"], "5b8efff798038103d269b633813fc60c");
+}
+
+/// Spans of one trace written partly in upper case, partly in lower case,
+/// across two lines, assemble into one turn.
+#[test]
+fn one_trace_in_both_cases_is_one_turn() {
+    let span = |trace: &str, id: &str, parent: &str| {
+        format!(
+            r#"{{"traceId":"{trace}","spanId":"{id}","parentSpanId":"{parent}","name":"s","startTimeUnixNano":"1544712660000000000","endTimeUnixNano":"1544712661000000000"}}"#
+        )
+    };
+    let line = |s: String| format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{s}]}}]}}]}}"#);
+    let input = format!(
+        "{}\n{}\n",
+        line(span(
+            "5B8EFFF798038103D269B633813FC60C",
+            "EEE19B7EC3C1B174",
+            ""
+        )),
+        line(span(
+            "5b8efff798038103d269b633813fc60c",
+            "00000000000000b2",
+            "EEE19B7EC3C1B174"
+        )),
+    );
+    let (code, out, err) = run_stdin(
+        &["report", "--all", "--format", "jsonl", "-"],
+        input.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out.lines().map(json).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    assert_eq!(rows[0]["turn_id"], "5b8efff798038103d269b633813fc60c");
+}

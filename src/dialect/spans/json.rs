@@ -81,12 +81,22 @@ pub(super) fn text(v: &Value) -> Option<String> {
     }
 }
 
-/// An id: a string, or an integer written as a number.
+/// An id: a string, or an integer written as a number. Kept as written
+/// (a document's or a conversation's id); see [`span_id_of`].
 pub(super) fn id_of(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => super::clean_id_str(s).map(str::to_owned),
+        Value::String(s) => super::trimmed_id(s).map(str::to_owned),
         Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
         _ => None,
+    }
+}
+
+/// A trace, run, observation or parent id ([`id_of`]), normalised as every
+/// span reader normalises it ([`super::clean_id`]): a hex id in lower case.
+pub(super) fn span_id_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => super::clean_id_str(s).map(std::borrow::Cow::into_owned),
+        other => id_of(other),
     }
 }
 

@@ -126,7 +126,7 @@ fn is_trace_row<M: Members>(m: &M) -> bool {
 /// Reads one row. Errors name the field, never a value.
 pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
     let id = field(m, &["id"])
-        .and_then(json::id_of)
+        .and_then(json::span_id_of)
         .ok_or("observation without an id (`id`)")?;
     if is_trace_row(m) {
         let mut s = blank_span(id.clone(), id);
@@ -137,7 +137,7 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         return Ok(Row::Trace(s));
     }
     let trace_id = field(m, &["trace_id", "traceId"])
-        .and_then(json::id_of)
+        .and_then(json::span_id_of)
         .ok_or("observation without a trace id (`trace_id`)")?;
     let mut s = blank_span(trace_id, id);
     let root = matches!(
@@ -148,7 +148,7 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         None
     } else {
         field(m, &["parent_observation_id", "parentObservationId"])
-            .and_then(json::id_of)
+            .and_then(json::span_id_of)
             .map(ShortId::from)
     };
     s.name = string(m, &["name"]).unwrap_or_default();
@@ -275,6 +275,20 @@ mod tests {
         let d = r.retrieval.unwrap();
         assert_eq!(d[0].chunk_id.as_deref(), Some("c3"));
         assert_eq!(d[0].document_id.as_deref(), Some("kb"));
+    }
+
+    #[test]
+    fn hex_ids_are_read_in_lower_case_other_ids_as_written() {
+        let s = obs(
+            json!({"id": "EEE19B7EC3C1B174", "trace_id": "5B8EFFF798038103D269B633813FC60C",
+            "parent_observation_id": "EEE19B7EC3C1B173", "type": "SPAN", "session_id": "Sess-A"}),
+        );
+        assert_eq!(s.trace_id(), "5b8efff798038103d269b633813fc60c");
+        assert_eq!(s.span_id(), "eee19b7ec3c1b174");
+        assert_eq!(s.parent_id.as_deref(), Some("eee19b7ec3c1b173"));
+        assert_eq!(s.conversation.as_deref(), Some("Sess-A"));
+        let s = obs(json!({"id": "Obs-A", "traceId": "Trace-A", "type": "SPAN"}));
+        assert_eq!((s.trace_id(), s.span_id()), ("Trace-A", "Obs-A"));
     }
 
     #[test]

@@ -257,15 +257,15 @@ impl RunPart {
     /// A run from its row ([`SCHEMA`]). Errors name the field, never a value.
     pub(super) fn from_row(mut m: Row) -> Result<RunPart, String> {
         let id = field(&m, &["id"])
-            .and_then(json::id_of)
+            .and_then(json::span_id_of)
             .ok_or("run without an id (`id`)")?;
         let trace_id = field(&m, &["trace_id"])
-            .and_then(json::id_of)
+            .and_then(json::span_id_of)
             .or_else(|| {
                 string(&m, &["dotted_order"]).and_then(|d| {
                     let first = d.split('.').next()?;
                     let (_, uuid) = first.split_once('Z')?;
-                    super::clean_id_str(uuid).map(str::to_owned)
+                    super::clean_id_str(uuid).map(std::borrow::Cow::into_owned)
                 })
             })
             .or_else(|| field(&m, &["parent_run_id"]).is_none().then(|| id.clone()))
@@ -281,7 +281,7 @@ impl RunPart {
         });
         let got = |k: &str| field(&m, &[k]);
         let fields = Fields {
-            parent: got("parent_run_id").map(json::id_of),
+            parent: got("parent_run_id").map(json::span_id_of),
             name: got("name").map(json::text),
             run_type: got("run_type").map(json::text),
             start_ns: got("start_time").map(json::time),
@@ -587,6 +587,28 @@ mod tests {
         assert_eq!(part(json!({"id": "r"})).trace_id, "r");
         let orphan = json!({"id": "c", "parent_run_id": "r"});
         assert!(RunPart::from_row(row(&orphan)).is_err());
+    }
+
+    #[test]
+    fn uuids_are_read_in_lower_case_other_ids_as_written() {
+        let root = part(json!({"id": "01A22BA1-F55E-731E-8981-B9B09FDCC14B",
+            "trace_id": "01A22BA1-F55E-731E-8981-B9B09FDCC14B", "end_time": "2026-01-01T00:00:00Z",
+            "extra": {"metadata": {"thread_id": "Thread-A"}}}));
+        assert_eq!(root.id, "01a22ba1-f55e-731e-8981-b9b09fdcc14b");
+        assert_eq!(root.trace_id, root.id);
+        assert!(root.completes());
+        let child = part(
+            json!({"id": "c", "parent_run_id": "01A22BA1-F55E-731E-8981-B9B09FDCC14B",
+            "dotted_order": "20261130T084604127074Z01A22BA1-F55E-731E-8981-B9B09FDCC14B.20261130T084604138080Zc"}),
+        );
+        assert_eq!(child.trace_id, "01a22ba1-f55e-731e-8981-b9b09fdcc14b");
+        let spans = merge_parts(vec![root, child]);
+        assert_eq!(spans[0].conversation.as_deref(), Some("Thread-A"));
+        assert_eq!(
+            spans[1].parent_id.as_deref(),
+            Some("01a22ba1-f55e-731e-8981-b9b09fdcc14b")
+        );
+        assert_eq!(part(json!({"id": "Run-A"})).id, "Run-A");
     }
 
     #[test]

@@ -1130,6 +1130,60 @@ fn ids_are_normalized() {
     assert_eq!(out.len(), 1);
 }
 
+/// One trace written with upper-case hex ids in some spans and lower-case
+/// in others (the OTLP spec's own example writes upper case) is one trace,
+/// its ids in lower case wherever they are read; other ids keep their case.
+#[test]
+fn hex_ids_are_read_in_lower_case() {
+    const UPPER: &str = "0AF7651916CD43DD8448EB211C80319C";
+    let root = ospan("00000000000000A1", None, 1, 9, &[])
+        .replace("0af7651916cd43dd8448eb211c80319c", UPPER);
+    let child = ospan("00000000000000b2", Some("00000000000000A1"), 2, 8, &[]);
+    let line = otlp(&[root, child]);
+    // The one-pass reader (a line) and the serde reader (a document).
+    let mut by_line = Vec::new();
+    read_line(SpanFormat::Otlp, line.as_bytes(), &mut by_line).unwrap();
+    let mut by_doc = Vec::new();
+    parse_document(SpanFormat::Otlp, line.as_bytes(), &mut by_doc).unwrap();
+    let by_doc: Vec<Span> = by_doc.into_iter().map(|(_, s)| s).collect();
+    assert_eq!(by_line, by_doc);
+    let traces = group(by_line);
+    assert_eq!(traces.len(), 1, "one trace, not one per spelling");
+    let (id, spans) = traces.into_iter().next().unwrap();
+    assert_eq!(id, "0af7651916cd43dd8448eb211c80319c");
+    assert_eq!(spans[0].span_id(), "00000000000000a1");
+    assert_eq!(spans[1].parent_id.as_deref(), Some("00000000000000a1"));
+    let t = assemble(&id, spans, &AssembleOptions::default());
+    assert_eq!(t.turn().turn_id.as_str(), id);
+    let notes = t.extras().notes.join("\n");
+    assert!(!notes.contains("never arrived"), "{notes}");
+
+    // Phoenix: trace, span and parent ids; a UUID too.
+    let uuid = "01A22BA1-F55E-731E-8981-B9B09FDCC14B";
+    let spans = spans_of(&[
+        px(UPPER, "EEE19B7EC3C1B174", None, "AGENT", 0, 9, ""),
+        px(uuid, "r1", Some("EEE19B7EC3C1B174"), "RETRIEVER", 1, 2, ""),
+    ]);
+    assert_eq!(spans[0].trace_id(), "0af7651916cd43dd8448eb211c80319c");
+    assert_eq!(spans[0].span_id(), "eee19b7ec3c1b174");
+    assert_eq!(spans[1].trace_id(), uuid.to_ascii_lowercase());
+    assert_eq!(spans[1].parent_id.as_deref(), Some("eee19b7ec3c1b174"));
+
+    // Free text keeps its case: it is not a hex id.
+    let spans = spans_of(&[px(
+        "Fixture-Trace-1",
+        "ABCDEF",
+        Some("Root-A"),
+        "LLM",
+        0,
+        1,
+        "",
+    )]);
+    assert_eq!(spans[0].trace_id(), "Fixture-Trace-1");
+    assert_eq!(spans[0].span_id(), "ABCDEF");
+    assert_eq!(spans[0].parent_id.as_deref(), Some("Root-A"));
+}
+
 #[test]
 fn nested_phoenix_attributes_are_flattened() {
     let line = r#"{"name":"r","context":{"trace_id":"t","span_id":"s"},"parent_id":null,"start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","attributes":{"openinference":{"span":{"kind":"AGENT"}},"output":{"value":"Hi [1]."},"session":{"id":"s9"},"retrieval":{"documents":[{"document":{"id":"d1","score":0.4}}]}}}"#;
