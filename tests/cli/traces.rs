@@ -483,3 +483,47 @@ fn one_trace_in_both_cases_is_one_turn() {
     assert_eq!(rows.len(), 1, "{out}");
     assert_eq!(rows[0]["turn_id"], "5b8efff798038103d269b633813fc60c");
 }
+
+/// A time that does not read (a date alone) makes its observation an
+/// invalid line naming the field: the trace is never dated 1970 for it.
+#[test]
+fn an_unreadable_time_is_an_invalid_line_never_the_epoch() {
+    let text = std::fs::read_to_string(fixture(
+        "langfuse/observations_v2/2026-03-04T09-00-00.jsonl",
+    ))
+    .unwrap();
+    let first = json(text.lines().next().unwrap())["trace_id"].clone();
+    let mut changed = 0;
+    let lines: String = text
+        .lines()
+        .map(|l| {
+            let mut v = json(l);
+            if v["trace_id"] == first {
+                v["start_time"] = "2026-03-04".into();
+                changed += 1;
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    assert!(changed > 1);
+    let args = ["report", "--all", "--format", "jsonl", "-"];
+    let (code, out, err) = run_stdin(&args, lines.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("<stdin>:1: `start_time`: not a time (RFC 3339 or epoch)"),
+        "{err}"
+    );
+    let rows: Vec<Value> = out.lines().map(json).collect();
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_ne!(r["turn_id"], first, "{r}");
+        assert!(
+            !r["created_at"].as_str().unwrap().starts_with("1970"),
+            "{r}"
+        );
+    }
+    let (_, out, _) = run_stdin(&["summary", "--format", "json", "-"], lines.as_bytes());
+    assert_eq!(json(&out)["input"]["invalid_lines"], changed);
+    let (code, _, _) = run_stdin(&["summary", "--strict", "-"], lines.as_bytes());
+    assert_eq!(code, 3);
+}

@@ -132,7 +132,7 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         let mut s = blank_span(id.clone(), id);
         s.kind = SpanKind::Agent;
         s.name = string(m, &["name"]).unwrap_or_default();
-        s.start_ns = field(m, &["timestamp"]).and_then(json::time);
+        s.start_ns = json::time_field(m, &["timestamp"])?;
         common(&mut s, m);
         return Ok(Row::Trace(s));
     }
@@ -157,8 +157,8 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         "EVENT" | "CHAIN" => SpanKind::Chain,
         _ => SpanKind::Unknown,
     });
-    s.start_ns = field(m, &["start_time", "startTime"]).and_then(json::time);
-    s.end_ns = field(m, &["end_time", "endTime"]).and_then(json::time);
+    s.start_ns = json::time_field(m, &["start_time", "startTime"])?;
+    s.end_ns = json::time_field(m, &["end_time", "endTime"])?;
     s.error = string(m, &["level"]).is_some_and(|l| l.eq_ignore_ascii_case("ERROR"));
     if s.error {
         s.error_type = string(m, &["status_message", "statusMessage"])
@@ -289,6 +289,56 @@ mod tests {
         assert_eq!(s.conversation.as_deref(), Some("Sess-A"));
         let s = obs(json!({"id": "Obs-A", "traceId": "Trace-A", "type": "SPAN"}));
         assert_eq!((s.trace_id(), s.span_id()), ("Trace-A", "Obs-A"));
+    }
+
+    #[test]
+    fn times_in_every_spelling_or_an_invalid_row_naming_the_field() {
+        let ms = Some(1_733_342_369_374_000_000);
+        for t in [
+            json!("2024-12-04 19:59:29.374000"),
+            json!("2024-12-04T19:59:29.374Z"),
+            json!("2024-12-04T21:59:29.374+02:00"),
+            json!("2024-12-04T21:59:29.374+0200"),
+            json!("2024-12-04T14:29:29.374-0530"),
+            json!("1733342369374"),
+            json!(1733342369.374),
+        ] {
+            let s = obs(json!({"id": "o", "trace_id": "t", "type": "SPAN", "startTime": t}));
+            let near = s
+                .start_ns
+                .zip(ms)
+                .is_some_and(|(a, b)| (a - b).abs() < 1_000);
+            assert!(near, "{t}: {:?}", s.start_ns);
+        }
+        let reason = |v: Value| row(v.as_object().unwrap()).err();
+        for (v, want) in [
+            (
+                json!({"id": "o", "traceId": "t", "type": "SPAN", "startTime": "2024-12-04"}),
+                "`startTime`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "o", "trace_id": "t", "type": "SPAN", "end_time": "SECRET"}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "o", "trace_id": "t", "type": "SPAN", "end_time": true}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "o", "trace_id": "t", "type": "SPAN",
+                    "start_time": "9999-12-31T23:30:00-01:00"}),
+                "`start_time`: outside years 0000-9999",
+            ),
+            (
+                json!({"id": "t", "timestamp": "garbage", "name": "bot"}),
+                "`timestamp`: not a time (RFC 3339 or epoch)",
+            ),
+        ] {
+            assert_eq!(reason(v.clone()).as_deref(), Some(want), "{v}");
+        }
+        // `""` is Langfuse's unset.
+        let s = obs(json!({"id": "o", "trace_id": "t", "type": "SPAN", "end_time": ""}));
+        assert_eq!(s.end_ns, None);
     }
 
     #[test]

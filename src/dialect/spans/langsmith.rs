@@ -284,8 +284,8 @@ impl RunPart {
             parent: got("parent_run_id").map(json::span_id_of),
             name: got("name").map(json::text),
             run_type: got("run_type").map(json::text),
-            start_ns: got("start_time").map(json::time),
-            end_ns: got("end_time").map(json::time),
+            start_ns: time_of(got("start_time"), "start_time")?,
+            end_ns: time_of(got("end_time"), "end_time")?,
             error: got("error").map(|v| json::text(v).is_some()),
             status_error: got("status")
                 .map(|v| json::text(v).is_some_and(|st| st.eq_ignore_ascii_case("error"))),
@@ -411,6 +411,14 @@ impl RunPart {
         });
         s
     }
+}
+
+/// A run's time field as [`Fields`] holds it: `None` when absent or null,
+/// `Some(None)` for blank text; a value that is not a time makes the run
+/// invalid, its reason naming the field.
+fn time_of(v: Option<&Value>, field: &str) -> Result<Option<Option<i128>>, String> {
+    v.map(|v| json::time(v).map_err(|e| e.reason(field)))
+        .transpose()
 }
 
 fn is_empty(v: &Value) -> bool {
@@ -609,6 +617,52 @@ mod tests {
             Some("01a22ba1-f55e-731e-8981-b9b09fdcc14b")
         );
         assert_eq!(part(json!({"id": "Run-A"})).id, "Run-A");
+    }
+
+    #[test]
+    fn times_in_every_spelling_or_an_invalid_run_naming_the_field() {
+        let ms = Some(Some(1_733_342_369_374_000_000));
+        for t in [
+            json!("2024-12-04T19:59:29.374000"),
+            json!("2024-12-04T19:59:29.374Z"),
+            json!("2024-12-04T19:59:29.374+00:00"),
+            json!("2024-12-04T19:59:29.374+0000"),
+            json!("2024-12-04T14:29:29.374-0530"),
+            json!("1733342369374"),
+            json!(1733342369374_i64),
+        ] {
+            let p = part(json!({"id": "r", "start_time": t, "end_time": t}));
+            assert_eq!(p.fields.start_ns, ms, "{t}");
+            assert_eq!(p.fields.end_ns, ms, "{t}");
+        }
+        let from = |v: Value| RunPart::from_row(row(&v)).map(|_| ());
+        for (v, want) in [
+            (
+                json!({"id": "r", "start_time": "2024-12-04"}),
+                "`start_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "r", "end_time": "SECRET"}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "r", "end_time": {"t": 1}}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "r", "start_time": "9999-12-31T23:30:00-01:00"}),
+                "`start_time`: outside years 0000-9999",
+            ),
+            (
+                json!({"id": "r", "start_time": 1e25}),
+                "`start_time`: outside years 0000-9999",
+            ),
+        ] {
+            assert_eq!(from(v.clone()), Err(want.to_owned()), "{v}");
+        }
+        // Null is absent, blank is no time (a later part may clear one).
+        let p = part(json!({"id": "r", "start_time": null, "end_time": ""}));
+        assert_eq!((p.fields.start_ns, p.fields.end_ns), (None, Some(None)));
     }
 
     #[test]

@@ -17,6 +17,8 @@
 //! - `langsmith.rs`: LangSmith runs (parts merged by run id) → spans;
 //! - `langfuse.rs`: Langfuse observations and legacy trace rows → spans;
 //! - `json.rs`: lenient field access, documents and reply text in plain JSON;
+//! - `time.rs`: span, run and observation times (RFC 3339 in any offset
+//!   spelling, epoch numbers), in years 0000–9999 or an invalid record;
 //! - `exports.rs`: those two as dialects, and [`assemble_records`], how any
 //!   group of the span family becomes a trace;
 //! - `assemble.rs`: trace → turn (root, reply, chunks, tools, agent).
@@ -33,6 +35,7 @@ mod langfuse;
 mod langsmith;
 mod otlp;
 mod phoenix;
+mod time;
 
 use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
