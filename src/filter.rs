@@ -10,7 +10,7 @@
 //! come from `chrono-tz`, whose compiled tables know every daylight-saving
 //! change, so `Europe/Berlin` is +02:00 in August and +01:00 in January.
 
-use crate::model::{Answer, Row, Turn, Verdict};
+use crate::model::{Answer, Row, Turn, Verdict, same_id};
 use chrono::{
     DateTime, Duration, FixedOffset, LocalResult, NaiveDate, NaiveDateTime, Offset, SecondsFormat,
     TimeZone, Utc,
@@ -233,7 +233,8 @@ impl Filter {
             && self.to.is_none_or(|to| t.created_at < to)
             && any_is(&self.agents, &t.agent_id)
             && any_is(&self.channels, &t.channel)
-            && any_is(&self.turn_ids, t.turn_id.as_str())
+            && (self.turn_ids.is_empty()
+                || self.turn_ids.iter().any(|x| same_id(x, t.turn_id.as_str())))
             && (self.conversations.is_empty()
                 || t.conversation_id
                     .as_ref()

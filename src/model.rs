@@ -57,6 +57,28 @@ impl Serialize for Id<'_> {
     }
 }
 
+/// True for an id written in hex, which tracing systems compare ignoring
+/// case: 16 or 32 hex digits (OTLP/W3C span and trace ids, Phoenix,
+/// Langfuse) or a UUID (`8-4-4-4-12`, LangSmith). Readers write such ids in
+/// lower case; any other id (free text, a native `turn_id`) keeps its case.
+pub fn is_hex_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    match b.len() {
+        16 | 32 => b.iter().all(u8::is_ascii_hexdigit),
+        36 => b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        }),
+        _ => false,
+    }
+}
+
+/// True when `a` and `b` name the same turn: the same text, or the same
+/// hex id ([`is_hex_id`]) in another case.
+pub fn same_id(a: &str, b: &str) -> bool {
+    a == b || (is_hex_id(a) && a.eq_ignore_ascii_case(b))
+}
+
 /// One retrieved chunk: pointer metadata only, never its content.
 #[derive(Debug, Clone, Serialize)]
 pub struct Chunk<'a> {
@@ -537,5 +559,52 @@ impl InputStats {
         self.duplicates += o.duplicates;
         self.warnings.merge(&o.warnings);
         self.probe.merge(&o.probe);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_ids_are_trace_span_and_uuid_shapes() {
+        for id in [
+            "5B8EFFF798038103D269B633813FC60C",
+            "5b8efff798038103d269b633813fc60c",
+            "EEE19B7EC3C1B174",
+            "01A22BA1-F55E-731E-8981-B9B09FDCC14B",
+            "0123456789abcdef",
+        ] {
+            assert!(is_hex_id(id), "{id}");
+        }
+        for id in [
+            "fixture-trace-1",
+            "t-05",
+            "",
+            "ABCDEF",
+            "5B8EFFF798038103D269B633813FC60G",
+            "01A22BA1F55E-731E-8981-B9B09FDCC14B0",
+            "01a22ba1-f55e-731e-8981_b9b09fdcc14b",
+            "EEE19B7EC3C1B17é",
+        ] {
+            assert!(!is_hex_id(id), "{id}");
+        }
+    }
+
+    #[test]
+    fn hex_ids_match_in_any_case_other_ids_exactly() {
+        assert!(same_id(
+            "5b8efff798038103d269b633813fc60c",
+            "5B8EFFF798038103D269B633813FC60C"
+        ));
+        assert!(same_id("EEE19B7EC3C1B174", "eee19b7ec3c1b174"));
+        assert!(same_id(
+            "01a22ba1-f55e-731e-8981-b9b09fdcc14b",
+            "01A22BA1-F55E-731E-8981-B9B09FDCC14B"
+        ));
+        assert!(same_id("Turn-A", "Turn-A"));
+        assert!(!same_id("Turn-A", "turn-a"));
+        assert!(!same_id("ABCDEF", "abcdef"));
+        assert!(!same_id("eee19b7ec3c1b174", "eee19b7ec3c1b175"));
     }
 }

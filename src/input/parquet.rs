@@ -9,6 +9,12 @@
 //! read in place (Parquet needs random access), while stdin or a compressed
 //! Parquet stream is read whole first. A row's line number is its 1-based
 //! position in the file.
+//!
+//! A row group is read whole or not at all: a page that does not decode
+//! (an error, or a panic of the decoder on a corrupt page), a row that does
+//! not, or fewer rows than the row group's metadata gives is an input error
+//! naming the row group, and every later read gives it again, so no caller
+//! can read past it into a shorter input.
 
 use bytes::Bytes;
 use chrono::DateTime;
@@ -107,6 +113,10 @@ pub struct ParquetLines<R: ChunkReader + 'static> {
     next_group: usize,
     buf: Vec<u8>,
     at: usize,
+    /// Why reading stopped, given again by every later read: a caller that
+    /// reads on past an error (as a first `fill_buf` does) must never get
+    /// the next row group as if the failed one had been read.
+    failed: Option<String>,
 }
 
 fn invalid(msg: String) -> io::Error {
@@ -133,11 +143,16 @@ impl<R: ChunkReader + 'static> ParquetLines<R> {
             next_group: 0,
             buf: Vec::new(),
             at: 0,
+            failed: None,
         })
     }
 
-    /// Decodes the next row group into `buf`; false at the end.
+    /// Decodes the next row group into `buf`; false at the end. A row group
+    /// that cannot be read whole fails the file, now and on every later call.
     fn fill(&mut self) -> io::Result<bool> {
+        if let Some(e) = &self.failed {
+            return Err(invalid(e.clone()));
+        }
         self.buf.clear();
         self.at = 0;
         while self.buf.is_empty() {
@@ -146,19 +161,79 @@ impl<R: ChunkReader + 'static> ParquetLines<R> {
             }
             let g = self.next_group;
             self.next_group += 1;
-            let fail = |e: parquet::errors::ParquetError| {
-                invalid(format!("Parquet row group {}: {e}", g + 1))
-            };
-            let group = self.reader.get_row_group(g).map_err(fail)?;
-            for row in group.get_row_iter(None).map_err(fail)? {
-                let row = row.map_err(fail)?;
-                serde_json::to_writer(&mut self.buf, &object(&row, &self.nanos))
-                    .map_err(|e| invalid(e.to_string()))?;
-                self.buf.push(b'\n');
+            if let Err(e) = self.decode_guarded(g) {
+                let e = format!("Parquet row group {}: {e}", g + 1);
+                self.buf.clear();
+                self.failed = Some(e.clone());
+                return Err(invalid(e));
             }
         }
         Ok(true)
     }
+
+    /// [`Self::decode`], with a panic of the decoder (the parquet crate
+    /// asserts on some corrupt pages) caught and made an error: the row
+    /// group is unreadable, and the reader is not used again.
+    fn decode_guarded(&mut self, g: usize) -> Result<(), String> {
+        quiet_decoder_panics();
+        DECODING.with(|d| d.set(true));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.decode(g)));
+        DECODING.with(|d| d.set(false));
+        r.unwrap_or_else(|panic| Err(decoder_failed(panic.as_ref())))
+    }
+
+    /// Row group `g`'s rows as lines in `buf`: every row read, and as many
+    /// as its metadata gives (a page the reader skipped is an error, never
+    /// a shorter input).
+    fn decode(&mut self, g: usize) -> Result<(), String> {
+        let group = self.reader.get_row_group(g).map_err(|e| e.to_string())?;
+        let expected = group.metadata().num_rows();
+        let mut read: i64 = 0;
+        for row in group.get_row_iter(None).map_err(|e| e.to_string())? {
+            let row = row.map_err(|e| e.to_string())?;
+            serde_json::to_writer(&mut self.buf, &object(&row, &self.nanos))
+                .map_err(|e| e.to_string())?;
+            self.buf.push(b'\n');
+            read += 1;
+        }
+        if read != expected {
+            return Err(format!(
+                "{read} rows read of the {expected} its metadata gives"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The reason for a decoder's panic: its message, when it has one, cut short.
+fn decoder_failed(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic");
+    let what: String = what.chars().take(120).collect();
+    format!("a page cannot be decoded (the decoder failed: {what})")
+}
+
+thread_local! {
+    /// True while this thread decodes a row group ([`ParquetLines::decode_guarded`]).
+    static DECODING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs, once, a panic hook that stays silent for a panic of the
+/// Parquet decoder (it becomes an input error with its own message) and
+/// hands every other panic to the hook it replaced.
+fn quiet_decoder_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !DECODING.with(std::cell::Cell::get) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 impl<R: ChunkReader + 'static> Read for ParquetLines<R> {
@@ -179,3 +254,6 @@ pub fn from_reader(mut r: impl Read) -> io::Result<ParquetLines<Bytes>> {
     r.read_to_end(&mut data)?;
     ParquetLines::new(Bytes::from(data))
 }
+
+#[cfg(test)]
+mod tests;

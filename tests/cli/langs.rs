@@ -303,3 +303,63 @@ fn an_unreadable_parquet_file_is_an_input_error() {
         "{err}"
     );
 }
+
+/// Each row group's first column chunks (byte start and length), by the
+/// file's own metadata.
+fn column_chunks(data: &[u8]) -> Vec<Vec<(u64, u64)>> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(bytes::Bytes::from(data.to_vec())).unwrap();
+    reader
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|rg| {
+            rg.columns()
+                .iter()
+                .take(4)
+                .map(|c| c.byte_range())
+                .collect()
+        })
+        .collect()
+}
+
+/// One byte changed in a row group's pages: the command stops with an
+/// input error naming the file and the row group, or reads every row.
+/// It never reads fewer rows and exits 0 (a first row group that failed
+/// was skipped: 20 of 32 LangSmith runs, exit 0).
+#[test]
+fn a_corrupt_parquet_row_group_is_an_input_error_naming_it() {
+    for (rel, lines) in [
+        ("langsmith/runs.parquet", 32),
+        ("langfuse/observations_v2.parquet", 15),
+    ] {
+        let data = std::fs::read(fixture(rel)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("corrupt.parquet");
+        for (g, chunks) in column_chunks(&data).iter().enumerate() {
+            let mut errors = 0;
+            for &(start, len) in chunks {
+                for at in [start + 1, start + len / 2, start + len - 2] {
+                    let mut b = data.clone();
+                    b[at as usize] ^= 0x5a;
+                    std::fs::write(&bad, &b).unwrap();
+                    let (code, out, err) = run(&["summary", "--format", "json", p(&bad)]);
+                    if code == 3 {
+                        assert!(err.contains(p(&bad)), "{rel} byte {at}: {err}");
+                        let group = format!("row group {}:", g + 1);
+                        assert!(err.contains(&group), "{rel} byte {at}: {err}");
+                        errors += 1;
+                    } else {
+                        assert_eq!(code, 0, "{rel} byte {at}: {err}");
+                        assert_eq!(json(&out)["input"]["lines"], lines, "{rel} byte {at}");
+                    }
+                }
+            }
+            assert!(
+                errors > 0,
+                "{rel}: no corruption of row group {} failed",
+                g + 1
+            );
+        }
+    }
+}

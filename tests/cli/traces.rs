@@ -427,3 +427,103 @@ fn assembled_turns_across_batches_keep_their_order() {
         }
     }
 }
+
+/// The OTLP spec's own example writes its ids in upper-case hex: the trace
+/// is found by either spelling, and reported in lower case.
+#[test]
+fn explain_finds_an_upper_case_hex_trace_by_its_lower_case_id() {
+    let Some(f) = shared("external/otlp-proto-example/trace.json") else {
+        return;
+    };
+    for id in [
+        "5b8efff798038103d269b633813fc60c",
+        "5B8EFFF798038103D269B633813FC60C",
+    ] {
+        let (code, out, err) = run(&["explain", "--format", "json", id, p(&f)]);
+        assert_eq!(code, 0, "{id}: {err}");
+        let v = json(&out);
+        assert_eq!(v["row"]["turn_id"], "5b8efff798038103d269b633813fc60c");
+        let notes = v["notes"].to_string();
+        assert!(notes.contains("span eee19b7ec3c1b174"), "{notes}");
+    }
+    let rows = rows(&[p(&f)]);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["turn_id"], "5b8efff798038103d269b633813fc60c");
+}
+
+/// Spans of one trace written partly in upper case, partly in lower case,
+/// across two lines, assemble into one turn.
+#[test]
+fn one_trace_in_both_cases_is_one_turn() {
+    let span = |trace: &str, id: &str, parent: &str| {
+        format!(
+            r#"{{"traceId":"{trace}","spanId":"{id}","parentSpanId":"{parent}","name":"s","startTimeUnixNano":"1544712660000000000","endTimeUnixNano":"1544712661000000000"}}"#
+        )
+    };
+    let line = |s: String| format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{s}]}}]}}]}}"#);
+    let input = format!(
+        "{}\n{}\n",
+        line(span(
+            "5B8EFFF798038103D269B633813FC60C",
+            "EEE19B7EC3C1B174",
+            ""
+        )),
+        line(span(
+            "5b8efff798038103d269b633813fc60c",
+            "00000000000000b2",
+            "EEE19B7EC3C1B174"
+        )),
+    );
+    let (code, out, err) = run_stdin(
+        &["report", "--all", "--format", "jsonl", "-"],
+        input.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Value> = out.lines().map(json).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    assert_eq!(rows[0]["turn_id"], "5b8efff798038103d269b633813fc60c");
+}
+
+/// A time that does not read (a date alone) makes its observation an
+/// invalid line naming the field: the trace is never dated 1970 for it.
+#[test]
+fn an_unreadable_time_is_an_invalid_line_never_the_epoch() {
+    let text = std::fs::read_to_string(fixture(
+        "langfuse/observations_v2/2026-03-04T09-00-00.jsonl",
+    ))
+    .unwrap();
+    let first = json(text.lines().next().unwrap())["trace_id"].clone();
+    let mut changed = 0;
+    let lines: String = text
+        .lines()
+        .map(|l| {
+            let mut v = json(l);
+            if v["trace_id"] == first {
+                v["start_time"] = "2026-03-04".into();
+                changed += 1;
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    assert!(changed > 1);
+    let args = ["report", "--all", "--format", "jsonl", "-"];
+    let (code, out, err) = run_stdin(&args, lines.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("<stdin>:1: `start_time`: not a time (RFC 3339 or epoch)"),
+        "{err}"
+    );
+    let rows: Vec<Value> = out.lines().map(json).collect();
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_ne!(r["turn_id"], first, "{r}");
+        assert!(
+            !r["created_at"].as_str().unwrap().starts_with("1970"),
+            "{r}"
+        );
+    }
+    let (_, out, _) = run_stdin(&["summary", "--format", "json", "-"], lines.as_bytes());
+    assert_eq!(json(&out)["input"]["invalid_lines"], changed);
+    let (code, _, _) = run_stdin(&["summary", "--strict", "-"], lines.as_bytes());
+    assert_eq!(code, 3);
+}

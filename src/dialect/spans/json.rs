@@ -4,6 +4,7 @@
 //! JSON, and the reply text in an output value.
 
 use super::attrs::{Val, json_text};
+use super::time::Bad;
 use super::{Doc, Span, SpanKind, Tokens};
 use serde_json::{Map, Value};
 
@@ -81,12 +82,22 @@ pub(super) fn text(v: &Value) -> Option<String> {
     }
 }
 
-/// An id: a string, or an integer written as a number.
+/// An id: a string, or an integer written as a number. Kept as written
+/// (a document's or a conversation's id); see [`span_id_of`].
 pub(super) fn id_of(v: &Value) -> Option<String> {
     match v {
-        Value::String(s) => super::clean_id_str(s).map(str::to_owned),
+        Value::String(s) => super::trimmed_id(s).map(str::to_owned),
         Value::Number(n) if n.is_u64() || n.is_i64() => Some(n.to_string()),
         _ => None,
+    }
+}
+
+/// A trace, run, observation or parent id ([`id_of`]), normalised as every
+/// span reader normalises it ([`super::clean_id`]): a hex id in lower case.
+pub(super) fn span_id_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => super::clean_id_str(s).map(std::borrow::Cow::into_owned),
+        other => id_of(other),
     }
 }
 
@@ -153,90 +164,35 @@ pub(super) fn object<'a, M: Members + ?Sized>(
     }
 }
 
-/// A time: ISO 8601 (`T` or space; a time without an offset is UTC), or
-/// an epoch number (unit by magnitude). Nanoseconds since the epoch.
-pub(super) fn time(v: &Value) -> Option<i128> {
+/// A time ([`super::time`]): RFC 3339 text (`T` or space; no offset is
+/// UTC), epoch digits, or an epoch number (unit by magnitude). `Ok(None)`
+/// for null or blank text (exports write `""` for unset).
+pub(super) fn time(v: &Value) -> Result<Option<i128>, Bad> {
     match v {
-        Value::String(s) => plain_nanos(s).or_else(|| super::phoenix::iso_nanos(s)),
-        Value::Number(n) => {
-            let f = n.as_f64()?;
-            if !f.is_finite() || f.abs() >= 1e20 {
-                return None;
-            }
-            let a = f.abs();
-            let scale = if a >= 1e17 {
-                1.0
-            } else if a >= 1e14 {
-                1e3
-            } else if a >= 1e11 {
-                1e6
-            } else {
-                1e9
-            };
-            match (n.as_i64(), scale) {
-                (Some(i), s) => Some(i as i128 * s as i128),
-                (None, s) => Some((f * s).round() as i128),
-            }
-        }
-        _ => None,
+        Value::Null => Ok(None),
+        Value::String(s) => super::time::text(s),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => super::time::epoch(i128::from(i)).map(Some),
+            (_, Some(u)) => super::time::epoch(i128::from(u)).map(Some),
+            _ => super::time::epoch_float(n.as_f64().unwrap_or(f64::NAN)).map(Some),
+        },
+        _ => Err(Bad::NotATime),
     }
 }
 
-/// The times exports write most, read without chrono's format parsers:
-/// `YYYY-MM-DD HH:MM:SS[.f]` (Langfuse's blob export, UTC),
-/// `YYYY-MM-DDTHH:MM:SS[.f]` with no offset (UTC), `Z`, or `±HH:MM`
-/// (RFC 3339), the fraction 1–9 digits, seconds 0–59. Anything else is
-/// `None` and read by [`super::phoenix::iso_nanos`], which gives the same
-/// value wherever this one reads one (property test).
-fn plain_nanos(s: &str) -> Option<i128> {
-    let b = s.trim().as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Option<u32> {
-        let d = b.get(r)?;
-        d.iter().try_fold(0u32, |n, &c| {
-            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
-        })
+/// The time under the first of `names` present (not null): its reason names
+/// the field when it does not read.
+pub(super) fn time_field<M: Members + ?Sized>(
+    m: &M,
+    names: &[&str],
+) -> Result<Option<i128>, String> {
+    let Some((name, v)) = names
+        .iter()
+        .find_map(|n| m.member(n).filter(|v| !v.is_null()).map(|v| (*n, v)))
+    else {
+        return Ok(None);
     };
-    if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || b[13] != b':' || b[16] != b':' {
-        return None;
-    }
-    let t = match b[10] {
-        b'T' => true,
-        b' ' => false,
-        _ => return None,
-    };
-    let date = chrono::NaiveDate::from_ymd_opt(num(0..4)? as i32, num(5..7)?, num(8..10)?)?;
-    let (h, m, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    let mut at = 19;
-    let mut nanos = 0;
-    if b.get(at) == Some(&b'.') {
-        let digits = b[at + 1..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        if !(1..=9).contains(&digits) {
-            return None;
-        }
-        nanos = num(at + 1..at + 1 + digits)? * 10u32.pow(9 - digits as u32);
-        at += 1 + digits;
-    }
-    let offset = match &b[at..] {
-        [] => 0,
-        [b'Z'] if t => 0,
-        [sign @ (b'+' | b'-'), _, _, b':', _, _] if t => {
-            let (oh, om) = (num(at + 1..at + 3)?, num(at + 4..at + 6)?);
-            if oh > 23 || om > 59 {
-                return None;
-            }
-            let o = i64::from(oh * 3600 + om * 60);
-            if *sign == b'-' { -o } else { o }
-        }
-        _ => return None,
-    };
-    if sec > 59 {
-        return None;
-    }
-    let secs = date.and_hms_opt(h, m, sec)?.and_utc().timestamp() - offset;
-    Some(secs as i128 * 1_000_000_000 + i128::from(nanos))
+    time(v).map_err(|e| e.reason(name))
 }
 
 /// The retrieved documents in a free-form output: a list of documents, or
@@ -513,47 +469,6 @@ mod tests {
                 super::super::attrs::output_text(&v.to_string(), Some("application/json"))
                     .map(std::borrow::Cow::into_owned);
             assert_eq!(json_text(&val_of(&v)), by_text, "{v}");
-        }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 20_000, ..Default::default() })]
-        /// Where the fast reader reads a time, chrono's reads the same.
-        #[test]
-        fn plain_times_read_as_chrono_reads_them(
-            y in 0u32..10_000, mo in 0u32..14, d in 0u32..33, sep in proptest::sample::select(vec!["T", " ", "t", "_"]),
-            h in 0u32..26, mi in 0u32..62, sec in 0u32..62, frac in "(\\.[0-9]{0,11})?",
-            tail in proptest::sample::select(vec!["", "Z", "z", "+00:00", "-00:00", "+05:30", "-11:45", "+23:59", "+24:00", "+01:60", "+0100", " ", "x"]),
-            pad in proptest::sample::select(vec!["", " ", "\t"]),
-        ) {
-            let s = format!("{pad}{y:04}-{mo:02}-{d:02}{sep}{h:02}:{mi:02}:{sec:02}{frac}{tail}{pad}");
-            if let Some(v) = plain_nanos(&s) {
-                proptest::prop_assert_eq!(Some(v), super::super::phoenix::iso_nanos(&s), "{}", s);
-            }
-        }
-    }
-
-    #[test]
-    fn plain_times_cover_the_export_shapes() {
-        for s in [
-            "2026-03-04 09:15:01.000000",
-            "2026-11-30T08:46:04.127074Z",
-            "2026-03-04T09:15:03.000Z",
-            "2026-03-04T09:15:03",
-            "2026-03-04T09:15:03.5+02:00",
-            "2026-03-04T09:15:03-07:30",
-            "2024-02-29 23:59:59.999999999",
-        ] {
-            assert!(plain_nanos(s).is_some(), "{s}");
-            assert_eq!(plain_nanos(s), super::super::phoenix::iso_nanos(s), "{s}");
-        }
-        for s in [
-            "2025-02-29 00:00:00",
-            "2026-03-04 09:15:60",
-            "2026-03-04 09:15:01Z",
-            "2026-03-04T09:15:01.1234567890Z",
-        ] {
-            assert_eq!(plain_nanos(s), None, "{s}");
         }
     }
 }

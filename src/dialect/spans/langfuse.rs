@@ -126,18 +126,18 @@ fn is_trace_row<M: Members>(m: &M) -> bool {
 /// Reads one row. Errors name the field, never a value.
 pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
     let id = field(m, &["id"])
-        .and_then(json::id_of)
+        .and_then(json::span_id_of)
         .ok_or("observation without an id (`id`)")?;
     if is_trace_row(m) {
         let mut s = blank_span(id.clone(), id);
         s.kind = SpanKind::Agent;
         s.name = string(m, &["name"]).unwrap_or_default();
-        s.start_ns = field(m, &["timestamp"]).and_then(json::time);
+        s.start_ns = json::time_field(m, &["timestamp"])?;
         common(&mut s, m);
         return Ok(Row::Trace(s));
     }
     let trace_id = field(m, &["trace_id", "traceId"])
-        .and_then(json::id_of)
+        .and_then(json::span_id_of)
         .ok_or("observation without a trace id (`trace_id`)")?;
     let mut s = blank_span(trace_id, id);
     let root = matches!(
@@ -148,7 +148,7 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         None
     } else {
         field(m, &["parent_observation_id", "parentObservationId"])
-            .and_then(json::id_of)
+            .and_then(json::span_id_of)
             .map(ShortId::from)
     };
     s.name = string(m, &["name"]).unwrap_or_default();
@@ -157,8 +157,8 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         "EVENT" | "CHAIN" => SpanKind::Chain,
         _ => SpanKind::Unknown,
     });
-    s.start_ns = field(m, &["start_time", "startTime"]).and_then(json::time);
-    s.end_ns = field(m, &["end_time", "endTime"]).and_then(json::time);
+    s.start_ns = json::time_field(m, &["start_time", "startTime"])?;
+    s.end_ns = json::time_field(m, &["end_time", "endTime"])?;
     s.error = string(m, &["level"]).is_some_and(|l| l.eq_ignore_ascii_case("ERROR"));
     if s.error {
         s.error_type = string(m, &["status_message", "statusMessage"])
@@ -275,6 +275,70 @@ mod tests {
         let d = r.retrieval.unwrap();
         assert_eq!(d[0].chunk_id.as_deref(), Some("c3"));
         assert_eq!(d[0].document_id.as_deref(), Some("kb"));
+    }
+
+    #[test]
+    fn hex_ids_are_read_in_lower_case_other_ids_as_written() {
+        let s = obs(
+            json!({"id": "EEE19B7EC3C1B174", "trace_id": "5B8EFFF798038103D269B633813FC60C",
+            "parent_observation_id": "EEE19B7EC3C1B173", "type": "SPAN", "session_id": "Sess-A"}),
+        );
+        assert_eq!(s.trace_id(), "5b8efff798038103d269b633813fc60c");
+        assert_eq!(s.span_id(), "eee19b7ec3c1b174");
+        assert_eq!(s.parent_id.as_deref(), Some("eee19b7ec3c1b173"));
+        assert_eq!(s.conversation.as_deref(), Some("Sess-A"));
+        let s = obs(json!({"id": "Obs-A", "traceId": "Trace-A", "type": "SPAN"}));
+        assert_eq!((s.trace_id(), s.span_id()), ("Trace-A", "Obs-A"));
+    }
+
+    #[test]
+    fn times_in_every_spelling_or_an_invalid_row_naming_the_field() {
+        let ms = Some(1_733_342_369_374_000_000);
+        for t in [
+            json!("2024-12-04 19:59:29.374000"),
+            json!("2024-12-04T19:59:29.374Z"),
+            json!("2024-12-04T21:59:29.374+02:00"),
+            json!("2024-12-04T21:59:29.374+0200"),
+            json!("2024-12-04T14:29:29.374-0530"),
+            json!("1733342369374"),
+            json!(1733342369.374),
+        ] {
+            let s = obs(json!({"id": "o", "trace_id": "t", "type": "SPAN", "startTime": t}));
+            let near = s
+                .start_ns
+                .zip(ms)
+                .is_some_and(|(a, b)| (a - b).abs() < 1_000);
+            assert!(near, "{t}: {:?}", s.start_ns);
+        }
+        let reason = |v: Value| row(v.as_object().unwrap()).err();
+        for (v, want) in [
+            (
+                json!({"id": "o", "traceId": "t", "type": "SPAN", "startTime": "2024-12-04"}),
+                "`startTime`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "o", "trace_id": "t", "type": "SPAN", "end_time": "SECRET"}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "o", "trace_id": "t", "type": "SPAN", "end_time": true}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "o", "trace_id": "t", "type": "SPAN",
+                    "start_time": "9999-12-31T23:30:00-01:00"}),
+                "`start_time`: outside years 0000-9999",
+            ),
+            (
+                json!({"id": "t", "timestamp": "garbage", "name": "bot"}),
+                "`timestamp`: not a time (RFC 3339 or epoch)",
+            ),
+        ] {
+            assert_eq!(reason(v.clone()).as_deref(), Some(want), "{v}");
+        }
+        // `""` is Langfuse's unset.
+        let s = obs(json!({"id": "o", "trace_id": "t", "type": "SPAN", "end_time": ""}));
+        assert_eq!(s.end_ns, None);
     }
 
     #[test]

@@ -264,14 +264,14 @@ impl RunPart {
         let dotted = string(&m, &["dotted_order"]);
         // The JS SDK's patches name their run by `dotted_order` alone.
         let id = field(&m, &["id"])
-            .and_then(json::id_of)
+            .and_then(json::span_id_of)
             .or_else(|| {
                 let d = dotted.as_deref()?;
                 dotted_run(d, d.split('.').count() - 1)
             })
             .ok_or("run without an id (`id` or `dotted_order`)")?;
         let named = field(&m, &["trace_id"])
-            .and_then(json::id_of)
+            .and_then(json::span_id_of)
             .or_else(|| dotted.as_deref().and_then(|d| dotted_run(d, 0)));
         let has = |k: &str| field(&m, &[k]).is_some();
         let patch =
@@ -292,15 +292,15 @@ impl RunPart {
         let fields = Fields {
             // The SDK's posts name the parent in `dotted_order` alone:
             // its segments are the runs from the root down to this one.
-            parent: got("parent_run_id").map(json::id_of).or_else(|| {
+            parent: got("parent_run_id").map(json::span_id_of).or_else(|| {
                 let d = dotted.as_deref()?;
                 let depth = d.split('.').count();
                 Some((depth > 1).then(|| dotted_run(d, depth - 2)).flatten())
             }),
             name: got("name").map(json::text),
             run_type: got("run_type").map(json::text),
-            start_ns: got("start_time").map(json::time),
-            end_ns: got("end_time").map(json::time),
+            start_ns: time_of(got("start_time"), "start_time")?,
+            end_ns: time_of(got("end_time"), "end_time")?,
             error: got("error").map(|v| json::text(v).is_some()),
             status_error: got("status")
                 .map(|v| json::text(v).is_some_and(|st| st.eq_ignore_ascii_case("error"))),
@@ -439,7 +439,15 @@ impl RunPart {
 fn dotted_run(dotted: &str, at: usize) -> Option<String> {
     let segment = dotted.split('.').nth(at)?;
     let (_, uuid) = segment.split_once('Z')?;
-    super::clean_id_str(uuid).map(str::to_owned)
+    super::clean_id_str(uuid).map(std::borrow::Cow::into_owned)
+}
+
+/// A run's time field as [`Fields`] holds it: `None` when absent or null,
+/// `Some(None)` for blank text; a value that is not a time makes the run
+/// invalid, its reason naming the field.
+fn time_of(v: Option<&Value>, field: &str) -> Result<Option<Option<i128>>, String> {
+    v.map(|v| json::time(v).map_err(|e| e.reason(field)))
+        .transpose()
 }
 
 fn is_empty(v: &Value) -> bool {
@@ -616,6 +624,74 @@ mod tests {
         assert_eq!(part(json!({"id": "r"})).trace_id, "r");
         let orphan = json!({"id": "c", "parent_run_id": "r"});
         assert!(RunPart::from_row(row(&orphan)).is_err());
+    }
+
+    #[test]
+    fn uuids_are_read_in_lower_case_other_ids_as_written() {
+        let root = part(json!({"id": "01A22BA1-F55E-731E-8981-B9B09FDCC14B",
+            "trace_id": "01A22BA1-F55E-731E-8981-B9B09FDCC14B", "end_time": "2026-01-01T00:00:00Z",
+            "extra": {"metadata": {"thread_id": "Thread-A"}}}));
+        assert_eq!(root.id, "01a22ba1-f55e-731e-8981-b9b09fdcc14b");
+        assert_eq!(root.trace_id, root.id);
+        assert!(root.completes());
+        let child = part(
+            json!({"id": "c", "parent_run_id": "01A22BA1-F55E-731E-8981-B9B09FDCC14B",
+            "dotted_order": "20261130T084604127074Z01A22BA1-F55E-731E-8981-B9B09FDCC14B.20261130T084604138080Zc"}),
+        );
+        assert_eq!(child.trace_id, "01a22ba1-f55e-731e-8981-b9b09fdcc14b");
+        let spans = merge_parts(vec![root, child]);
+        assert_eq!(spans[0].conversation.as_deref(), Some("Thread-A"));
+        assert_eq!(
+            spans[1].parent_id.as_deref(),
+            Some("01a22ba1-f55e-731e-8981-b9b09fdcc14b")
+        );
+        assert_eq!(part(json!({"id": "Run-A"})).id, "Run-A");
+    }
+
+    #[test]
+    fn times_in_every_spelling_or_an_invalid_run_naming_the_field() {
+        let ms = Some(Some(1_733_342_369_374_000_000));
+        for t in [
+            json!("2024-12-04T19:59:29.374000"),
+            json!("2024-12-04T19:59:29.374Z"),
+            json!("2024-12-04T19:59:29.374+00:00"),
+            json!("2024-12-04T19:59:29.374+0000"),
+            json!("2024-12-04T14:29:29.374-0530"),
+            json!("1733342369374"),
+            json!(1733342369374_i64),
+        ] {
+            let p = part(json!({"id": "r", "start_time": t, "end_time": t}));
+            assert_eq!(p.fields.start_ns, ms, "{t}");
+            assert_eq!(p.fields.end_ns, ms, "{t}");
+        }
+        let from = |v: Value| RunPart::from_row(row(&v)).map(|_| ());
+        for (v, want) in [
+            (
+                json!({"id": "r", "start_time": "2024-12-04"}),
+                "`start_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "r", "end_time": "SECRET"}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "r", "end_time": {"t": 1}}),
+                "`end_time`: not a time (RFC 3339 or epoch)",
+            ),
+            (
+                json!({"id": "r", "start_time": "9999-12-31T23:30:00-01:00"}),
+                "`start_time`: outside years 0000-9999",
+            ),
+            (
+                json!({"id": "r", "start_time": 1e25}),
+                "`start_time`: outside years 0000-9999",
+            ),
+        ] {
+            assert_eq!(from(v.clone()), Err(want.to_owned()), "{v}");
+        }
+        // Null is absent, blank is no time (a later part may clear one).
+        let p = part(json!({"id": "r", "start_time": null, "end_time": ""}));
+        assert_eq!((p.fields.start_ns, p.fields.end_ns), (None, Some(None)));
     }
 
     #[test]

@@ -17,6 +17,8 @@
 //! - `langsmith.rs`: LangSmith runs (parts merged by run id) → spans;
 //! - `langfuse.rs`: Langfuse observations and legacy trace rows → spans;
 //! - `json.rs`: lenient field access, documents and reply text in plain JSON;
+//! - `time.rs`: span, run and observation times (RFC 3339 in any offset
+//!   spelling, epoch numbers), in years 0000–9999 or an invalid record;
 //! - `exports.rs`: those two as dialects, and [`assemble_records`], how any
 //!   group of the span family becomes a trace;
 //! - `assemble.rs`: trace → turn (root, reply, chunks, tools, agent).
@@ -33,6 +35,7 @@ mod langfuse;
 mod langsmith;
 mod otlp;
 mod phoenix;
+mod time;
 
 use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
@@ -44,6 +47,7 @@ pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, 
 use crate::dialect::{ShortId, cap_reason, redact_reason};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
+use std::borrow::Cow;
 
 /// The span export formats read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -269,16 +273,37 @@ impl Span {
     }
 }
 
-/// Normalizes an id as read: trimmed; empty and all-zero ids are none.
+/// Normalizes an id as read: trimmed; empty and all-zero ids are none; a
+/// hex id ([`crate::model::is_hex_id`]) in lower case, so one trace written
+/// in both cases is one trace, and `explain` finds it by either spelling.
 fn clean_id(s: &str) -> Option<ShortId> {
-    clean_id_str(s).map(ShortId::new)
+    clean_id_str(s).map(|t| match t {
+        Cow::Borrowed(t) => ShortId::new(t),
+        Cow::Owned(t) => ShortId::from(t),
+    })
 }
 
-/// The text of [`clean_id`]'s id (for readers that keep ids as strings).
-fn clean_id_str(s: &str) -> Option<&str> {
+/// The text of [`clean_id`]'s id (for readers that keep ids as strings):
+/// borrowed unless it had to be lower-cased.
+fn clean_id_str(s: &str) -> Option<Cow<'_, str>> {
+    trimmed_id(s).map(lower_hex)
+}
+
+/// An id trimmed, without a `0x`; empty and all-zero ids are none. Its
+/// case is kept (document and conversation ids are compared as written).
+fn trimmed_id(s: &str) -> Option<&str> {
     let t = s.trim();
     let t = t.strip_prefix("0x").unwrap_or(t);
     (!t.is_empty() && !t.bytes().all(|b| b == b'0')).then_some(t)
+}
+
+/// `id` in lower case when it is a hex id, else as it is.
+fn lower_hex(id: &str) -> Cow<'_, str> {
+    if id.bytes().any(|b| b.is_ascii_uppercase()) && crate::model::is_hex_id(id) {
+        Cow::Owned(id.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(id)
+    }
 }
 
 /// Decides whether a file holds spans, from its first bytes (a partial last

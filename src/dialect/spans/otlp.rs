@@ -11,6 +11,7 @@
 //! against (`diff_tests`).
 
 use super::attrs::{BStr, Builder, Val, wanted};
+use super::time::{self, Bad};
 use super::{Span, Spans, clean_id, offset_in, reason};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, Visitor};
@@ -110,8 +111,10 @@ impl<'de> Deserialize<'de> for Code {
     }
 }
 
-/// Nanoseconds since the epoch: a decimal string or a JSON integer, exact.
-pub(super) struct Nanos(pub Option<i128>);
+/// Nanoseconds since the epoch: a decimal string or a JSON integer, exact
+/// (a float rounded), in years 0000–9999 ([`super::time`]). What does not
+/// read is kept as its [`Bad`], for the span's reason to name the field.
+pub(super) struct Nanos(pub Result<i128, Bad>);
 
 impl<'de> Deserialize<'de> for Nanos {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -122,25 +125,40 @@ impl<'de> Deserialize<'de> for Nanos {
                 f.write_str("nanoseconds as an integer or a decimal string")
             }
             fn visit_u64<E>(self, v: u64) -> Result<Nanos, E> {
-                Ok(Nanos(Some(v as i128)))
+                Ok(Nanos(time::nanos(i128::from(v))))
             }
             fn visit_i64<E>(self, v: i64) -> Result<Nanos, E> {
-                Ok(Nanos(Some(v as i128)))
+                Ok(Nanos(time::nanos(i128::from(v))))
             }
             fn visit_f64<E>(self, v: f64) -> Result<Nanos, E> {
-                Ok(Nanos(
-                    (v.is_finite() && v.abs() < 1e30).then_some(v.round() as i128),
-                ))
+                Ok(Nanos(time::float_nanos(v)))
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Nanos, E> {
-                match v.trim().parse::<i128>() {
-                    Ok(n) => Ok(Nanos(Some(n))),
-                    Err(_) => Err(E::custom("time is not a decimal integer of nanoseconds")),
-                }
+            fn visit_str<E>(self, v: &str) -> Result<Nanos, E> {
+                Ok(Nanos(decimal_nanos(v)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Nanos, E> {
+                Ok(Nanos(Err(Bad::NotATime)))
             }
         }
         d.deserialize_any(V)
     }
+}
+
+/// A decimal string of nanoseconds (surrounding spaces allowed).
+pub(super) fn decimal_nanos(v: &str) -> Result<i128, Bad> {
+    let v = v.trim();
+    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Bad::NotATime);
+    }
+    // Too many digits for an i128: past every year.
+    v.parse::<i128>().map_or(Err(Bad::OutOfYears), time::nanos)
+}
+
+/// A span's time field: absent or null is none; one that does not read
+/// makes the span invalid, its reason naming the field.
+fn span_time(v: Option<Nanos>, field: &str) -> Result<Option<i128>, String> {
+    v.map(|n| n.0.map_err(|e| e.reason(field))).transpose()
 }
 
 /// An OTLP `AnyValue`, camelCase or snake_case.
@@ -343,8 +361,8 @@ fn parse_span(raw: &RawValue, service: Option<&std::sync::Arc<str>>) -> Result<S
         span_id,
         parent_id: id(&s.parent_span_id),
         name: s.name.map(|n| n.0.into_owned()).unwrap_or_default(),
-        start_ns: s.start.and_then(|n| n.0),
-        end_ns: s.end.and_then(|n| n.0),
+        start_ns: span_time(s.start, "startTimeUnixNano")?,
+        end_ns: span_time(s.end, "endTimeUnixNano")?,
         error: s.status.and_then(|st| st.code).is_some_and(|c| c.0),
         service: service.cloned(),
         ..Builder::default()

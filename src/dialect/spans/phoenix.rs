@@ -10,17 +10,20 @@
 //!   column present (absent values are `null`).
 
 use super::attrs::{BStr, Builder, IdIn, Val, wanted};
+use super::time::{self, Bad};
 use super::{Span, SpanFormat, Spans, clean_id, offset_in, reason};
-use chrono::{DateTime, NaiveDateTime};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
-/// A time as written: a string (ISO 8601) or a number (epoch, unit by magnitude).
+/// A time as written: a string (RFC 3339, or epoch digits) or a number
+/// (epoch, unit by magnitude), read by [`super::time`].
 enum TimeIn {
-    Text(String),
+    /// Text of at most 64 characters; `None` for longer text, which no
+    /// time is.
+    Text(Option<String>),
     Int(i128),
     Float(f64),
     /// Nanoseconds, exact (from a `[seconds, nanoseconds]` pair).
@@ -33,7 +36,7 @@ impl<'de> Deserialize<'de> for TimeIn {
         impl<'v> Visitor<'v> for V {
             type Value = TimeIn;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a time (ISO 8601 string or epoch number)")
+                f.write_str("a time (RFC 3339 string or epoch number)")
             }
             fn visit_u64<E>(self, v: u64) -> Result<TimeIn, E> {
                 Ok(TimeIn::Int(v as i128))
@@ -45,9 +48,9 @@ impl<'de> Deserialize<'de> for TimeIn {
                 Ok(TimeIn::Float(v))
             }
             fn visit_str<E>(self, v: &str) -> Result<TimeIn, E> {
-                // The first 64 characters, copied at once.
-                let end = v.char_indices().nth(64).map_or(v.len(), |(i, _)| i);
-                Ok(TimeIn::Text(v[..end].to_owned()))
+                Ok(TimeIn::Text(
+                    (v.chars().nth(64).is_none()).then(|| v.to_owned()),
+                ))
             }
             /// JS's `HrTime`: `[seconds, nanoseconds]`.
             fn visit_seq<A: de::SeqAccess<'v>>(self, mut seq: A) -> Result<TimeIn, A::Error> {
@@ -68,63 +71,25 @@ impl<'de> Deserialize<'de> for TimeIn {
 }
 
 impl TimeIn {
-    /// Nanoseconds since the epoch. Numbers are seconds, milliseconds,
-    /// microseconds or nanoseconds by magnitude (pandas writes milliseconds).
-    fn nanos(&self) -> Option<i128> {
+    /// Nanoseconds since the epoch; none for blank text.
+    fn nanos(&self) -> Result<Option<i128>, Bad> {
         match self {
-            TimeIn::Text(s) => iso_nanos(s),
-            TimeIn::Int(n) => Some(epoch_nanos(*n)),
-            TimeIn::Exact(n) => Some(*n),
-            TimeIn::Float(f) if f.is_finite() && f.abs() < 1e20 => {
-                let a = f.abs();
-                let scale = if a >= 1e17 {
-                    1.0
-                } else if a >= 1e14 {
-                    1e3
-                } else if a >= 1e11 {
-                    1e6
-                } else {
-                    1e9
-                };
-                Some((f * scale).round() as i128)
-            }
-            TimeIn::Float(_) => None,
+            TimeIn::Text(Some(s)) => time::text(s),
+            TimeIn::Text(None) => Err(Bad::NotATime),
+            TimeIn::Int(n) => time::epoch(*n).map(Some),
+            TimeIn::Float(f) => time::epoch_float(*f).map(Some),
+            TimeIn::Exact(n) => time::nanos(*n).map(Some),
         }
     }
 }
 
-fn epoch_nanos(n: i128) -> i128 {
-    let a = n.abs();
-    if a >= 100_000_000_000_000_000 {
-        n
-    } else if a >= 100_000_000_000_000 {
-        n * 1_000
-    } else if a >= 100_000_000_000 {
-        n * 1_000_000
-    } else {
-        n * 1_000_000_000
-    }
-}
-
-/// Parses RFC 3339 (`T` or space, `Z` or offset), or a zone-less time as UTC.
-pub(super) fn iso_nanos(s: &str) -> Option<i128> {
-    let s = s.trim();
-    let to_ns = |secs: i64, nanos: u32| secs as i128 * 1_000_000_000 + nanos as i128;
-    // The native reader's parser: the common shape without chrono's general
-    // parser, else chrono's RFC 3339 (so the instant is chrono's either way).
-    if let Ok(t) = crate::dialect::native::parse_time(s) {
-        return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
-    }
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
-    }
-    for fmt in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f"] {
-        if let Ok(t) = NaiveDateTime::parse_from_str(s, fmt) {
-            let t = t.and_utc();
-            return Some(to_ns(t.timestamp(), t.timestamp_subsec_nanos()));
-        }
-    }
-    None
+/// A span's time field: absent or null is none; one that does not read
+/// makes the span invalid, its reason naming the field.
+fn span_time(v: Option<&TimeIn>, field: &str) -> Result<Option<i128>, String> {
+    Ok(v.map(TimeIn::nanos)
+        .transpose()
+        .map_err(|e| e.reason(field))?
+        .flatten())
 }
 
 /// A span's context: Phoenix and Python's `to_json()` (`trace_id`,
@@ -464,8 +429,8 @@ fn build<T: AttrIn>(r: Row<'_, T>) -> Result<Span, String> {
         span_id,
         parent_id: id(&r.parent_id),
         name: r.name.map(|n| n.0.into_owned()).unwrap_or_default(),
-        start_ns: r.start.as_ref().and_then(TimeIn::nanos),
-        end_ns: r.end.as_ref().and_then(TimeIn::nanos),
+        start_ns: span_time(r.start.as_ref(), "start_time")?,
+        end_ns: span_time(r.end.as_ref(), "end_time")?,
         error: r.status_error
             || r.status_code
                 .is_some_and(|s| s.0.eq_ignore_ascii_case("ERROR")),

@@ -1085,25 +1085,144 @@ fn hostile_attribute_values_are_ignored_not_fatal() {
     let line = format!(
         r#"{{"context":{{"trace_id":"a","span_id":"b"}},"span_kind":"RETRIEVER","start_time":123456789012345678901234567890,"end_time":"garbage","attributes":{{"retrieval.documents":{deep},"retrieval.documents.0.document.score":"0.5","retrieval.documents.0.document.id":12,"output.value":{{"a":1}},"metadata":{{"channel":7,"session_id":["x"]}},"llm.token_count.total":1e400}}}}"#
     );
-    let mut out = Vec::new();
-    let r = read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out);
-    // 1e400 is not a number serde accepts: the line may be invalid, but never a panic.
-    if r.is_ok() {
-        let s = &out[0];
-        assert_eq!(
-            s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
-            Some("12")
-        );
-        assert_eq!(s.retrieval.as_ref().unwrap()[0].score, Some(0.5));
-        assert_eq!(s.channel, None);
-        assert_eq!(s.end_ns, None);
-    }
+    // 1e400 is not a number serde accepts, and the times do not read: the
+    // line is invalid, never a panic.
+    let _ = reason_of(SpanFormat::PhoenixJsonl, &line);
+    // Times that do not read make the span invalid, naming the field.
     let line = line.replace("1e400", "1");
+    let r = reason_of(SpanFormat::PhoenixJsonl, &line);
+    assert!(r.contains("`start_time`: outside years 0000-9999"), "{r}");
+    let line = line.replace("123456789012345678901234567890", "null");
+    let r = reason_of(SpanFormat::PhoenixJsonl, &line);
+    assert!(
+        r.contains("`end_time`: not a time (RFC 3339 or epoch)"),
+        "{r}"
+    );
+    // Wrong-typed attributes are ignored.
+    let line = line.replace(r#""garbage""#, "null");
     let mut out = Vec::new();
     read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
-    assert_eq!(out[0].retrieval.as_ref().unwrap()[0].score, Some(0.5));
+    let s = &out[0];
+    assert_eq!(
+        s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
+        Some("12")
+    );
+    assert_eq!(s.retrieval.as_ref().unwrap()[0].score, Some(0.5));
+    assert_eq!(s.channel, None);
+    assert_eq!((s.start_ns, s.end_ns), (None, None));
     let t = assemble("a", out, &AssembleOptions::default());
     let _ = graded(&t, &numeric());
+}
+
+/// A time that does not read makes its span invalid, the reason naming
+/// the field (never the value, never the epoch in its place), in the
+/// one-pass OTLP reader and the serde reader alike.
+#[test]
+fn unreadable_times_make_the_span_invalid_naming_the_field() {
+    let line = otlp(&[ospan("00000000000000a1", None, 1, 9, &[])]);
+    let start = r#""startTimeUnixNano":"1""#;
+    let end = r#""endTimeUnixNano":"9""#;
+    for (field, time, want) in [
+        (
+            start,
+            r#""2024-12-04T10:00:00Z""#,
+            "`startTimeUnixNano`: not a time",
+        ),
+        (start, r#""2024-12-04""#, "`startTimeUnixNano`: not a time"),
+        (start, r#""SECRET""#, "`startTimeUnixNano`: not a time"),
+        (start, r#""""#, "`startTimeUnixNano`: not a time"),
+        (start, "true", "`startTimeUnixNano`: not a time"),
+        (
+            start,
+            r#""253402300800000000000""#,
+            "`startTimeUnixNano`: outside years 0000-9999",
+        ),
+        (
+            start,
+            &"9".repeat(45),
+            "`startTimeUnixNano`: outside years 0000-9999",
+        ),
+        (end, "1e30", "`endTimeUnixNano`: outside years 0000-9999"),
+        (
+            end,
+            r#""-62167219200000000001""#,
+            "`endTimeUnixNano`: outside years 0000-9999",
+        ),
+    ] {
+        let bad = line.replace(
+            field,
+            &format!("{}:{time}", field.split(':').next().unwrap()),
+        );
+        assert_ne!(bad, line);
+        let r = reason_of(SpanFormat::Otlp, &bad);
+        assert!(r.contains(want), "{time}: {r}");
+        assert!(!r.contains("SECRET"), "{r}");
+        let mut out = Vec::new();
+        assert!(parse_document(SpanFormat::Otlp, bad.as_bytes(), &mut out).is_err());
+    }
+    // The edges of the years, exactly; a float is rounded.
+    for (time, ns) in [
+        (r#""-62167219200000000000""#, -62_167_219_200_000_000_000),
+        (r#""253402300799999999999""#, 253_402_300_799_999_999_999),
+        ("1.5e18", 1_500_000_000_000_000_000),
+    ] {
+        let good = line.replace(start, &format!(r#""startTimeUnixNano":{time}"#));
+        let mut out = Vec::new();
+        read_line(SpanFormat::Otlp, good.as_bytes(), &mut out).unwrap();
+        assert_eq!(out[0].start_ns, Some(ns), "{time}");
+    }
+
+    // Phoenix: ISO text in any offset spelling, epoch numbers and digits.
+    let span = px("t", "s", None, "LLM", 0, 1, "");
+    let start = r#""start_time":"2026-01-01T00:00:00.000000+00:00""#;
+    assert!(span.contains(start));
+    let at = |time: &str| {
+        let mut out = Vec::new();
+        let line = span.replace(start, &format!(r#""start_time":{time}"#));
+        read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).map(|()| out[0].start_ns)
+    };
+    let ms = Some(1_733_342_369_374_000_000);
+    for time in [
+        r#""2024-12-04T19:59:29.374Z""#,
+        r#""2024-12-04T19:59:29.374+00:00""#,
+        r#""2024-12-04T19:59:29.374+0000""#,
+        r#""2024-12-04T14:29:29.374-0530""#,
+        r#""2024-12-04 19:59:29.374""#,
+        r#""1733342369374""#,
+        "1733342369374",
+        "1733342369.374",
+    ] {
+        let got = at(time).unwrap();
+        assert!(
+            got.zip(ms).is_some_and(|(g, m)| (g - m).abs() < 1_000),
+            "{time}: {got:?}"
+        );
+    }
+    assert_eq!(at("null"), Ok(None));
+    assert_eq!(at(r#""""#), Ok(None));
+    for (time, want) in [
+        (
+            r#""2024-12-04""#,
+            "`start_time`: not a time (RFC 3339 or epoch)",
+        ),
+        (
+            r#""SECRET""#,
+            "`start_time`: not a time (RFC 3339 or epoch)",
+        ),
+        (
+            r#""9999-12-31T23:30:00-01:00""#,
+            "`start_time`: outside years 0000-9999",
+        ),
+        ("1e25", "`start_time`: outside years 0000-9999"),
+        (
+            r#""300000000000000000000""#,
+            "`start_time`: outside years 0000-9999",
+        ),
+    ] {
+        let r = at(time).unwrap_err();
+        assert!(r.contains(want), "{time}: {r}");
+        assert!(!r.contains("SECRET"), "{r}");
+    }
 }
 
 #[test]
@@ -1128,6 +1247,60 @@ fn ids_are_normalized() {
     // Blank lines give nothing.
     read_line(SpanFormat::Otlp, b"  \r", &mut out).unwrap();
     assert_eq!(out.len(), 1);
+}
+
+/// One trace written with upper-case hex ids in some spans and lower-case
+/// in others (the OTLP spec's own example writes upper case) is one trace,
+/// its ids in lower case wherever they are read; other ids keep their case.
+#[test]
+fn hex_ids_are_read_in_lower_case() {
+    const UPPER: &str = "0AF7651916CD43DD8448EB211C80319C";
+    let root = ospan("00000000000000A1", None, 1, 9, &[])
+        .replace("0af7651916cd43dd8448eb211c80319c", UPPER);
+    let child = ospan("00000000000000b2", Some("00000000000000A1"), 2, 8, &[]);
+    let line = otlp(&[root, child]);
+    // The one-pass reader (a line) and the serde reader (a document).
+    let mut by_line = Vec::new();
+    read_line(SpanFormat::Otlp, line.as_bytes(), &mut by_line).unwrap();
+    let mut by_doc = Vec::new();
+    parse_document(SpanFormat::Otlp, line.as_bytes(), &mut by_doc).unwrap();
+    let by_doc: Vec<Span> = by_doc.into_iter().map(|(_, s)| s).collect();
+    assert_eq!(by_line, by_doc);
+    let traces = group(by_line);
+    assert_eq!(traces.len(), 1, "one trace, not one per spelling");
+    let (id, spans) = traces.into_iter().next().unwrap();
+    assert_eq!(id, "0af7651916cd43dd8448eb211c80319c");
+    assert_eq!(spans[0].span_id(), "00000000000000a1");
+    assert_eq!(spans[1].parent_id.as_deref(), Some("00000000000000a1"));
+    let t = assemble(&id, spans, &AssembleOptions::default());
+    assert_eq!(t.turn().turn_id.as_str(), id);
+    let notes = t.extras().notes.join("\n");
+    assert!(!notes.contains("never arrived"), "{notes}");
+
+    // Phoenix: trace, span and parent ids; a UUID too.
+    let uuid = "01A22BA1-F55E-731E-8981-B9B09FDCC14B";
+    let spans = spans_of(&[
+        px(UPPER, "EEE19B7EC3C1B174", None, "AGENT", 0, 9, ""),
+        px(uuid, "r1", Some("EEE19B7EC3C1B174"), "RETRIEVER", 1, 2, ""),
+    ]);
+    assert_eq!(spans[0].trace_id(), "0af7651916cd43dd8448eb211c80319c");
+    assert_eq!(spans[0].span_id(), "eee19b7ec3c1b174");
+    assert_eq!(spans[1].trace_id(), uuid.to_ascii_lowercase());
+    assert_eq!(spans[1].parent_id.as_deref(), Some("eee19b7ec3c1b174"));
+
+    // Free text keeps its case: it is not a hex id.
+    let spans = spans_of(&[px(
+        "Fixture-Trace-1",
+        "ABCDEF",
+        Some("Root-A"),
+        "LLM",
+        0,
+        1,
+        "",
+    )]);
+    assert_eq!(spans[0].trace_id(), "Fixture-Trace-1");
+    assert_eq!(spans[0].span_id(), "ABCDEF");
+    assert_eq!(spans[0].parent_id.as_deref(), Some("Root-A"));
 }
 
 #[test]

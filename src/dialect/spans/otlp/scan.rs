@@ -17,7 +17,7 @@
 use super::AnyValue;
 use crate::dialect::cursor::{Cursor, Key, decimal};
 use crate::dialect::spans::attrs::{BStr, Builder, Val, wanted};
-use crate::dialect::spans::{Span, Spans, clean_id};
+use crate::dialect::spans::{Span, Spans, clean_id, time};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -296,16 +296,18 @@ impl<'a> Cursor<'a> {
 
     /// Nanoseconds: a decimal string or an integer, exact.
     fn nanos(&mut self) -> Option<Option<i128>> {
-        Some(match self.scalar(3)? {
-            None => None,
+        let n = match self.scalar(3)? {
+            None => return Some(None),
             // The usual 19 digits sum up in a u64, as `parse` would read them.
-            Some((v, true)) if let Some(n) = digits19(v) => Some(i128::from(n)),
-            Some((v, true)) => Some(v.trim().parse::<i128>().ok()?),
-            Some((v, false)) => Some(match int_token(v)? {
+            Some((v, true)) if let Some(n) = digits19(v) => i128::from(n),
+            Some((v, true)) => super::decimal_nanos(v).ok()?,
+            Some((v, false)) => match int_token(v)? {
                 IntToken::U(u) => i128::from(u),
                 IntToken::I(i) => i128::from(i),
-            }),
-        })
+            },
+        };
+        // Outside the years: the serde reader gives the reason.
+        Some(Some(time::nanos(n).ok()?))
     }
 
     /// One span object whose `{` was read.
