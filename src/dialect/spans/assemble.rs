@@ -291,6 +291,12 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
     };
 
     // --------------------------------------------------------- retrievals
+    // A retrieve-and-generate call (Bedrock's) is one retrieval span holding
+    // the model call: a retrieval that contains the answering span supplied it.
+    let holds_reply = reply
+        .as_ref()
+        .map(|(_, i, _)| ancestors(&spans, *i))
+        .unwrap_or_default();
     let mut retrievals = Vec::new();
     let mut untimed = false;
     for (s, (retrieval, rerank_output)) in spans.iter().zip(lists) {
@@ -300,6 +306,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             continue;
         }
         let before_reply = match (s.end_ns.or(s.start_ns), anchor) {
+            _ if holds_reply.contains(&s.span_id()) => true,
             (Some(f), Some(a)) => f <= a,
             _ => {
                 untimed = true;
@@ -773,4 +780,22 @@ impl Trace {
     pub fn chunk_texts(&self) -> Vec<Option<String>> {
         self.chunk_docs().map(|d| d.content.clone()).collect()
     }
+}
+/// The span ids of the ancestors of span `i` (its parent, the parent's
+/// parent, …), as far as the trace holds them; a cycle ends the walk.
+#[allow(clippy::vec_box)] // the spans as the trace holds them
+fn ancestors(spans: &[Box<Span>], i: usize) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut at = spans[i].parent_id.as_deref();
+    while let Some(parent) = at {
+        if out.contains(&parent) || out.len() >= spans.len() {
+            break;
+        }
+        out.push(parent);
+        at = spans
+            .iter()
+            .find(|s| s.span_id() == parent)
+            .and_then(|s| s.parent_id.as_deref());
+    }
+    out
 }

@@ -125,6 +125,22 @@ struct TruLensRecord<'a> {
     status: Option<BStr<'a>>,
 }
 
+/// A span event; only Monocle's `data.output` event is read (its
+/// `response` holds what the span returned).
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(borrow, default)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    attributes: Option<EventAttributes<'a>>,
+}
+
+#[derive(Deserialize)]
+struct EventAttributes<'a> {
+    #[serde(borrow, default)]
+    response: Option<&'a RawValue>,
+}
+
 /// A span's status object: Python's `{"status_code": "ERROR"}`, JS's
 /// `{"code": 2}` (OTel's `SpanStatusCode.ERROR`).
 #[derive(Deserialize)]
@@ -195,6 +211,8 @@ struct Row<'a, T> {
     attrs: Vec<(Cow<'a, str>, T)>,
     /// `data` (REST page) or `spans` (CLI trace file).
     spans: Option<Vec<&'a RawValue>>,
+    /// What a Monocle span returned: its `data.output` event's `response`.
+    event_output: Option<&'a RawValue>,
 }
 
 impl<T> Default for Row<'_, T> {
@@ -211,6 +229,7 @@ impl<T> Default for Row<'_, T> {
             span_id: None,
             attrs: Vec::new(),
             spans: None,
+            event_output: None,
         }
     }
 }
@@ -311,6 +330,14 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
                             r.attrs.extend(a.0);
                         }
                         "data" | "spans" => r.spans = map.next_value().map_err(field)?,
+                        "events" => {
+                            let events: Option<Vec<Event<'a>>> = map.next_value().map_err(field)?;
+                            r.event_output = events
+                                .into_iter()
+                                .flatten()
+                                .filter(|e| e.name.as_deref() == Some("data.output"))
+                                .find_map(|e| e.attributes.and_then(|a| a.response));
+                        }
                         _ => match strip_attr(k.0.clone()) {
                             Some(a) if wanted(&a) => r.attrs.push((a, map.next_value()?)),
                             _ => {
@@ -439,6 +466,9 @@ fn build<T: AttrIn>(r: Row<'_, T>) -> Result<Span, String> {
     };
     for (k, v) in &r.attrs {
         v.feed(k, &mut b);
+    }
+    if let Some(raw) = r.event_output {
+        raw.feed("monocle.output", &mut b);
     }
     Ok(b.finish())
 }

@@ -30,7 +30,9 @@ const SKIP: [&str; 16] = [
 ];
 
 /// Attribute-name prefixes decoded.
-const KEEP: [&str; 29] = [
+const KEEP: [&str; 31] = [
+    "span.type",
+    "monocle.output",
     "ai.observability.span_type",
     "ai.observability.record_root.output",
     "ai.observability.call.return",
@@ -173,6 +175,18 @@ fn unnamed_model(key: &str, v: &Val<'_>) -> bool {
         && key.contains("model")
 }
 
+/// The OpenInference kind of a Monocle span type (`span.type`).
+fn monocle_kind(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "inference" | "inference.modelapi" | "inference.framework" => "LLM",
+        "retrieval" => "RETRIEVER",
+        "agentic.turn" | "agentic.invocation" => "AGENT",
+        "agentic.tool.invocation" | "agentic.mcp.invocation" => "TOOL",
+        "workflow" | "generic" => "CHAIN",
+        _ => return None,
+    })
+}
+
 /// The OpenInference kind of a TruLens span type.
 fn trulens_kind(t: &str) -> Option<&'static str> {
     Some(match t {
@@ -267,6 +281,15 @@ impl Builder {
                 });
             }
             "ai.toolCall.name" => self.tool_name = s(),
+            // Monocle: the span's type, and what it returned (its
+            // `data.output` event, read by the span reader).
+            "span.type" if self.oi_kind.is_none() => {
+                self.oi_kind = v.as_str().and_then(monocle_kind).map(str::to_owned);
+            }
+            "monocle.output" => {
+                self.content_recorded = true;
+                self.output_ai = s().map(|t| (t, "events.data.output.response"));
+            }
             // TruLens: the span type, the app's answer on the record root,
             // what each call returned, a retrieval's contexts.
             "ai.observability.span_type" if self.oi_kind.is_none() => {

@@ -8,7 +8,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Documents in a retriever's output JSON: LangChain's
-/// `{"documents":[{id?, page_content, metadata}]}` or a bare list of them.
+/// `{"documents":[{id?, page_content, metadata}]}`, Bedrock's
+/// `{"retrieved_references":[{content, location, metadata}]}`, or a bare
+/// list of them.
 pub(in crate::dialect::spans) fn output_documents(s: &str) -> Option<Vec<Doc>> {
     if !looks_like_json(s) {
         return None;
@@ -16,7 +18,11 @@ pub(in crate::dialect::spans) fn output_documents(s: &str) -> Option<Vec<Doc>> {
     let v: Val<'_> = serde_json::from_str(s).ok()?;
     let list = match &v {
         Val::List(l) => l,
-        Val::Map(m) => match m.iter().find(|(k, _)| k == "documents") {
+        // Bedrock's RetrieveAndGenerate names them `retrieved_references`.
+        Val::Map(m) => match m
+            .iter()
+            .find(|(k, _)| k == "documents" || k == "retrieved_references")
+        {
             Some((_, Val::List(l))) => l,
             _ => return None,
         },
@@ -126,8 +132,9 @@ fn text_of(v: &Val<'_>, depth: u32) -> Option<String> {
             }
             // Plain answers first, then the message shapes of each family:
             // LangChain (`kwargs`, `generations`), OpenAI chat (`choices`),
-            // Gemini (`candidates`, `content.parts`), OTel GenAI (`parts`).
-            const KEYS: [&str; 15] = [
+            // Gemini (`candidates`, `content.parts`), OTel GenAI (`parts`),
+            // and a message keyed by its role.
+            const KEYS: [&str; 17] = [
                 "output",
                 "outputs",
                 "answer",
@@ -143,6 +150,9 @@ fn text_of(v: &Val<'_>, depth: u32) -> Option<String> {
                 "choices",
                 "candidates",
                 "parts",
+                // A message keyed by its role (Monocle: `{"assistant": …}`).
+                "assistant",
+                "ai",
             ];
             KEYS.iter().find_map(|want| {
                 m.iter()
