@@ -122,7 +122,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -334,7 +334,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -404,7 +404,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -522,7 +522,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -918,7 +918,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -1060,7 +1060,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)

@@ -119,14 +119,33 @@ pub fn run(args: &InspectArgs, settings: &Settings, out: &mut dyn Write) -> Resu
 
 /// Reads up to `limit` records of `src` (after decompression, UTF-16
 /// decoding and, for a JSON array, cutting into one element per line).
-fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape>, bool, bool)> {
+/// What [`sample`] read: the records, the file's shape, whether it was
+/// UTF-16, whether every record was read, and the document dialect that
+/// reads it whole (a pretty-printed export the first lines cannot name).
+type Sampled = (
+    Vec<String>,
+    Option<Shape>,
+    bool,
+    bool,
+    Option<&'static dyn Dialect>,
+);
+
+fn sample(src: &Source, limit: Option<u64>) -> Result<Sampled> {
     let (mut reader, utf16) = input::open_decoded(src, Arc::new(AtomicU64::new(0)))?;
     let mut head = Vec::new();
     (&mut reader).take(1 << 20).read_to_end(&mut head)?;
     let mut shape = input::sniff_shape(&head);
+    let mut whole: Option<&'static dyn Dialect> = None;
     if shape.is_none() && input::is_spread_object(&head) {
-        // One document spread over lines: its values, as the reader cuts them.
-        shape = Some(Shape::JsonDocument);
+        // One document spread over lines: read whole by the document
+        // dialect it names, else one value per line, as the reader does.
+        reader.read_to_end(&mut head)?;
+        let d = dialect::detect(None, &head);
+        if d.is_document(&head) {
+            whole = Some(d);
+        } else {
+            shape = Some(Shape::JsonDocument);
+        }
     }
     let mut lines = Vec::new();
     let mut complete = true;
@@ -155,7 +174,7 @@ fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape
                     break;
                 }
             }
-            return Ok((lines, shape, utf16, complete));
+            return Ok((lines, shape, utf16, complete, whole));
         }
         head = all;
         shape = shape.filter(|s| *s != Shape::JsonDocument);
@@ -172,11 +191,11 @@ fn sample(src: &Source, limit: Option<u64>) -> Result<(Vec<String>, Option<Shape
             break;
         }
     }
-    Ok((lines, shape, utf16, complete))
+    Ok((lines, shape, utf16, complete, whole))
 }
 
 fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<FileReport> {
-    let (lines, shape, utf16, complete) = sample(src, limit)?;
+    let (lines, shape, utf16, complete, whole) = sample(src, limit)?;
     let first: Vec<u8> = lines
         .iter()
         .take(50)
@@ -207,7 +226,7 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
                 && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok()
         })
         .count();
-    let detected = dialect::detect(None, &first);
+    let detected = whole.unwrap_or_else(|| dialect::detect(None, &first));
     let native = detected.name() == dialect::native::NATIVE.name();
     if shape == Some(Shape::Csv) && native {
         report.format = "csv".into();
