@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         }
         'grounding-audit;report' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
@@ -89,6 +90,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         }
         'grounding-audit;summary' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
@@ -140,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         }
         'grounding-audit;check' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
@@ -198,6 +201,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         }
         'grounding-audit;explain' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
@@ -226,6 +230,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         }
         'grounding-audit;evidence' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
@@ -263,6 +268,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         }
         'grounding-audit;convert' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
+            [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
             [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')

@@ -111,13 +111,17 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --policy --max-invalid --allow-empty --format --output --junit --json --markdown --html --github --partial --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --policy --max-invalid --allow-empty --format --output --junit --json --markdown --html --github --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -323,13 +327,17 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__convert)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --to --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --to --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -393,13 +401,17 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__evidence)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -511,13 +523,17 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__explain)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --show-text --show-tools --low-score --tz --show-tz --format --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --show-text --show-tools --low-score --tz --show-tz --format --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -907,13 +923,17 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__report)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --verdict --would-block --limit --cursor --all --format --csv-raw --columns --partial --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --verdict --would-block --limit --cursor --all --format --csv-raw --columns --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1049,13 +1069,17 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-line-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

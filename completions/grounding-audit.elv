@@ -40,6 +40,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         }
         &'grounding-audit;report'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --max-document-bytes 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
@@ -84,6 +85,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         }
         &'grounding-audit;summary'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --max-document-bytes 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
@@ -134,6 +136,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         }
         &'grounding-audit;check'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --max-document-bytes 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
@@ -191,6 +194,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         }
         &'grounding-audit;explain'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --max-document-bytes 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
@@ -218,6 +222,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         }
         &'grounding-audit;evidence'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --max-document-bytes 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
@@ -254,6 +259,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         }
         &'grounding-audit;convert'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
+            cand --max-document-bytes 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
             cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'

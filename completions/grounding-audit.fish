@@ -43,6 +43,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "man
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "merge" -d 'Render summary, report or check from partials (`--partial`), as one pass over all their input'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
@@ -131,6 +132,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
@@ -208,6 +210,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
@@ -282,6 +285,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
@@ -323,6 +327,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'
@@ -372,6 +377,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
 agentfootprint\t'agentfootprint event streams, recordings and audit bundles'
 otlp\t'OTLP/JSON trace requests (Collector or SDK file exporter)'

@@ -90,6 +90,9 @@ pub struct InputArgs {
     /// Lines longer than this are invalid lines (not read into memory).
     #[arg(long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_LINE)]
     pub max_line_bytes: u64,
+    /// A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_DOCUMENT)]
+    pub max_document_bytes: u64,
     /// Input dialect; `auto` decides per file from its first bytes.
     #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(crate::dialect::format_values()))]
     pub input_format: String,

@@ -209,6 +209,7 @@ pub fn engine(
         dedupe: !input.no_dedupe,
         threads: settings.threads,
         max_line: input.max_line_bytes,
+        max_document: input.max_document_bytes,
         strict: input.strict,
         input_format: input_format(input),
         assembly_window: input.assembly_window,

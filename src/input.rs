@@ -20,6 +20,8 @@ pub const BLOCK_SIZE: usize = 4 << 20;
 pub const RECORD_BLOCK_SIZE: usize = 2 << 20;
 /// Default longest line (`--max-line-bytes`).
 pub const DEFAULT_MAX_LINE: u64 = 64 << 20;
+/// The largest whole JSON document read into memory, by default (4 GiB).
+pub const DEFAULT_MAX_DOCUMENT: u64 = 4 << 30;
 
 /// One input: a file or stdin.
 #[derive(Debug, Clone)]

@@ -106,6 +106,8 @@ pub struct Engine {
     pub dedupe: bool,
     pub threads: usize,
     pub max_line: u64,
+    /// The largest whole document read into memory (`--max-document-bytes`).
+    pub max_document: u64,
     pub strict: bool,
     /// `--input-format`: None decides per source by content.
     pub input_format: Option<&'static dyn Dialect>,
@@ -159,6 +161,7 @@ impl Default for Engine {
             dedupe: true,
             threads: 1,
             max_line: input::DEFAULT_MAX_LINE,
+            max_document: input::DEFAULT_MAX_DOCUMENT,
             strict: false,
             input_format: None,
             warn_limit: 10,
@@ -378,6 +381,11 @@ fn read_all(
             }
             if array || spread {
                 document.extend_from_slice(&block.data);
+                if document.len() as u64 > engine.max_document {
+                    let _ = permits.recv();
+                    let _ = tx.send(Work::Failed(seq, too_large(engine), Some(i)));
+                    return;
+                }
                 continue;
             }
             if let Some(n) = &mut left {
@@ -400,7 +408,12 @@ fn read_all(
                     let _ = tx.send(Work::Failed(seq, crate::exit::input(msg), Some(i)));
                     return;
                 }
-                document.extend_from_slice(&block.data)
+                document.extend_from_slice(&block.data);
+                if document.len() as u64 > engine.max_document {
+                    let _ = permits.recv();
+                    let _ = tx.send(Work::Failed(seq, too_large(engine), Some(i)));
+                    return;
+                }
             }
         }
         if spread && engine.dialect_for(&document).1 {
@@ -473,6 +486,15 @@ fn read_all(
         }
         pool = std::mem::take(&mut blocks.pool);
     }
+}
+
+/// The error of a whole document past `--max-document-bytes`: how to
+/// stream it instead.
+fn too_large(engine: &Engine) -> anyhow::Error {
+    crate::exit::input(format!(
+        "one JSON document larger than --max-document-bytes ({}) is not read into memory: write it as JSON Lines and read that as a stream (jq -c '.[]' FILE for an array, jq -c '.observations[]' for a Langfuse trace download, jq -c '.data[]' for an API page), or raise --max-document-bytes",
+        engine.max_document
+    ))
 }
 
 /// Keeps at most `left` lines of `block`, counting them off.

@@ -296,3 +296,21 @@ fn an_eval_file_grades_through_map_and_set() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("cannot be a constant"), "{err}");
 }
+
+/// A document too large to hold is an input error that says how to stream
+/// it, never a line-by-line failure.
+#[test]
+fn a_document_past_the_limit_says_how_to_stream_it() {
+    for rel in [
+        "langfuse/crewai-2025-07-11.trace.json",
+        "vercel-ai/all-spans.json",
+    ] {
+        let path = corpus().join(rel);
+        let file = path.to_str().unwrap();
+        let (code, out, err) = run(&["report", "--max-document-bytes", "1000", file]);
+        assert_eq!(code, 3, "{rel}: {err}");
+        assert!(out.is_empty(), "{rel}: {out}");
+        assert!(err.contains(file) && err.contains("jq -c"), "{rel}: {err}");
+        assert_eq!(err.lines().count(), 1, "{rel}: {err}");
+    }
+}
