@@ -314,3 +314,39 @@ fn a_document_past_the_limit_says_how_to_stream_it() {
         assert_eq!(err.lines().count(), 1, "{rel}: {err}");
     }
 }
+
+/// One page of a paginated export is read with a warning naming it: the
+/// turns of later pages (or their retrievals) are not in the file.
+#[test]
+fn a_page_that_says_more_follow_is_named() {
+    // A Langfuse API page built from a real download's observations.
+    let text = std::fs::read_to_string(corpus().join("langfuse/pydantic-ai-tools-2025-12-04.json"))
+        .unwrap();
+    let download = json(&text);
+    let page = serde_json::json!({
+        "data": download["observations"],
+        "meta": {"page": 1, "limit": 50, "totalItems": 120, "totalPages": 3},
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("page1.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&page).unwrap()).unwrap();
+    let file = file.to_str().unwrap();
+    let (code, _, err) = run(&["report", file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(&format!("{file} is page 1 of 3")), "{err}");
+    // The last page says nothing.
+    let last =
+        serde_json::json!({"data": download["observations"], "meta": {"page": 3, "totalPages": 3}});
+    std::fs::write(file, serde_json::to_string(&last).unwrap()).unwrap();
+    let (_, _, err) = run(&["report", file]);
+    assert!(!err.contains("page"), "{err}");
+    // Phoenix's REST page with a next cursor.
+    let Some(rest) = shared("traces/phoenix-openinference-langchain/rest_page_envelope.json")
+    else {
+        return;
+    };
+    let rest = rest.to_str().unwrap();
+    let (code, _, err) = run(&["report", rest]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("is one page of a paginated export"), "{err}");
+}

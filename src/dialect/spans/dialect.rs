@@ -115,8 +115,13 @@ impl Dialect for SpanDialect {
                 .into_iter()
                 .map(|(line, s)| (line, record(Box::new(s)))),
         );
-        if let Err(reason) = result {
-            out.invalid(last, reason);
+        match result {
+            Err(reason) => out.invalid(last, reason),
+            Ok(true) => out.notes.push(
+                "is one page of a paginated export (its next_cursor is set): the spans of later pages are not read, so a turn may miss its retrievals; download every page"
+                    .to_owned(),
+            ),
+            Ok(false) => {}
         }
     }
     fn assemble(

@@ -533,22 +533,23 @@ pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Spans) -> Result
 }
 
 /// Parses a whole document (or a stream of them) into `out`, each span with
-/// the 1-based physical line where its object starts. On `Err` the spans
-/// read before the fault stay in `out`.
+/// the 1-based physical line where its object starts; true when a page
+/// envelope said more pages follow. On `Err` the spans read before the
+/// fault stay in `out`.
 pub fn parse_document(
     format: SpanFormat,
     data: &[u8],
     out: &mut Vec<(u64, Span)>,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     let mut lines = LineCounter::new(data);
     let mut sink = |offset: usize, s: Span| out.push((lines.line_at(offset), s));
     let r = match format {
-        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(data, &mut sink),
+        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(data, &mut sink).map(|()| false),
         SpanFormat::PhoenixJsonl
         | SpanFormat::PhoenixDataframe
         | SpanFormat::OtelSdk
-        | SpanFormat::TruLens => phoenix::parse(format, data, &mut sink),
+        | SpanFormat::TruLens => phoenix::parse_pages(format, data, &mut sink),
     };
     r.map_err(cap_reason)
 }

@@ -213,6 +213,8 @@ struct Row<'a, T> {
     spans: Option<Vec<&'a RawValue>>,
     /// What a Monocle span returned: its `data.output` event's `response`.
     event_output: Option<&'a RawValue>,
+    /// A page envelope's `next_cursor` is set: more pages follow.
+    more: bool,
 }
 
 impl<T> Default for Row<'_, T> {
@@ -230,6 +232,7 @@ impl<T> Default for Row<'_, T> {
             attrs: Vec::new(),
             spans: None,
             event_output: None,
+            more: false,
         }
     }
 }
@@ -330,6 +333,10 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
                             r.attrs.extend(a.0);
                         }
                         "data" | "spans" => r.spans = map.next_value().map_err(field)?,
+                        "next_cursor" => {
+                            let c: Option<serde_json::Value> = map.next_value().map_err(field)?;
+                            r.more = c.is_some_and(|c| !c.is_null() && c != "");
+                        }
                         "events" => {
                             let events: Option<Vec<Event<'a>>> = map.next_value().map_err(field)?;
                             r.event_output = events
@@ -366,6 +373,17 @@ pub(super) fn parse(
     data: &[u8],
     sink: &mut dyn FnMut(usize, Span),
 ) -> Result<(), String> {
+    parse_pages(format, data, sink).map(|_| ())
+}
+
+/// [`parse`], telling whether a page envelope said more pages follow (a
+/// `next_cursor` that is set).
+pub(super) fn parse_pages(
+    format: SpanFormat,
+    data: &[u8],
+    sink: &mut dyn FnMut(usize, Span),
+) -> Result<bool, String> {
+    let mut more = false;
     let what = match format {
         SpanFormat::PhoenixDataframe => "not a Phoenix dataframe row",
         SpanFormat::OtelSdk => "not an OpenTelemetry SDK span",
@@ -387,6 +405,7 @@ pub(super) fn parse(
         let r: Row<'_, &RawValue> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
         match r.spans {
             Some(spans) if r.trace_id.is_none() || r.span_id.is_none() => {
+                more |= r.more;
                 for (i, raw) in spans.into_iter().enumerate() {
                     let span = row(raw, what).map_err(|e| format!("span {}: {e}", i + 1))?;
                     sink(offset_in(data, raw.get()), span);
@@ -395,7 +414,7 @@ pub(super) fn parse(
             _ => sink(offset_in(data, text), build(r)?),
         }
     }
-    Ok(())
+    Ok(more)
 }
 
 /// Reads one line (one or more spans) into `out`, all or nothing: in one
