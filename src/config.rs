@@ -227,8 +227,9 @@ pub fn field_map(input: &InputArgs) -> Result<Option<&'static crate::dialect::ma
     use crate::dialect::mapped::{FieldMap, Mapped};
     let mut map = FieldMap::default();
     if let Some(path) = &input.map_file {
+        // A file named by a flag that cannot be read is an input error.
         let text = std::fs::read_to_string(path)
-            .map_err(|e| exit::usage(format!("--map-file {}: {e}", path.display())))?;
+            .map_err(|e| exit::input(format!("--map-file {}: {e}", path.display())))?;
         map.read_file(&text)
             .map_err(|e| exit::usage(format!("--map-file {}: {e}", path.display())))?;
     }

@@ -132,6 +132,8 @@ pub enum GateKind {
     MaxDrop,
     /// The input could be read (`--max-invalid`, unreadable files).
     Input,
+    /// The run's configuration could be read (`--baseline`, `--policy`).
+    Config,
 }
 
 impl GateKind {
@@ -146,6 +148,7 @@ impl GateKind {
             GateKind::MaxOrphanRate => "max_orphan_rate",
             GateKind::MaxDrop => "max_drop",
             GateKind::Input => "input",
+            GateKind::Config => "config",
         }
     }
 }
@@ -183,6 +186,9 @@ pub enum Outcome {
     Fail,
     /// Not gated: not enough evidence (an agent under --min-turns) or an empty log under --allow-empty.
     Skipped,
+    /// Not decided: what the gate needs could not be read (a missing
+    /// baseline or policy). The run fails with exit 3.
+    Error,
 }
 
 /// One evaluated gate.
@@ -471,6 +477,27 @@ fn orphan_rate_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
 
 /// The decision when the input could not be read (exit 3): one failing
 /// `input` gate, so that every format still says FAIL and why.
+/// The decision of a run whose configuration could not be read (a missing,
+/// unreadable or mismatched `--baseline` or `--policy`): `ERROR` first,
+/// every gate undecided.
+pub fn config_failure(error: &str) -> Decision {
+    let mut gate = GateResult::plain(
+        GateKind::Config,
+        Scope::Overall,
+        false,
+        None,
+        Measure::Count(0),
+        error.to_owned(),
+    );
+    gate.outcome = Outcome::Error;
+    Decision {
+        pass: false,
+        line: format!("ERROR {error}"),
+        gates: vec![gate],
+        warnings: Vec::new(),
+    }
+}
+
 pub fn input_failure(error: &str, max_invalid: u64) -> Decision {
     let message = format!("input error: {error}");
     Decision {

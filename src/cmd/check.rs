@@ -219,12 +219,39 @@ fn render_as(
     Ok(doc)
 }
 
+/// Why the gates could not be resolved.
+pub enum GateError {
+    /// A flag's value or combination is wrong (exit 2, nothing rendered).
+    Usage(anyhow::Error),
+    /// A file the gates need (`--baseline`, `--policy`) is missing,
+    /// unreadable or of the wrong kind: the run is decided `ERROR`, every
+    /// report is still written, and the exit is 3.
+    Config(String),
+}
+
+impl GateError {
+    /// As an error of the exit-code contract: usage 2, configuration 3.
+    pub fn into_error(self) -> anyhow::Error {
+        match self {
+            GateError::Usage(e) => e,
+            GateError::Config(m) => exit::input(m),
+        }
+    }
+}
+
 /// The gates with their policy and baseline read: usage and configuration
 /// errors come before any log is read.
-pub fn resolve_gates(args: &GateArgs) -> Result<Gates> {
-    let policy = read_policy(args)?;
-    let mut gates = gates(args, policy.as_ref())?;
-    gates.baseline = read_baseline(args)?;
+pub fn resolve_gates(args: &GateArgs) -> std::result::Result<Gates, GateError> {
+    let config = |e: anyhow::Error| GateError::Config(format!("{e:#}"));
+    let policy = read_policy(args).map_err(config)?;
+    let mut gates = gates(args, policy.as_ref()).map_err(GateError::Usage)?;
+    gates.baseline = read_baseline(args).map_err(|e| match &args.baseline {
+        Some(path) if !path.exists() => GateError::Config(format!(
+            "{e:#}: a first run has no baseline yet; create one from a trusted run with `grounding-audit check LOGS --min-rate R --write-baseline {}`",
+            path.display()
+        )),
+        _ => config(e),
+    })?;
     Ok(gates)
 }
 
@@ -232,7 +259,13 @@ pub fn resolve_gates(args: &GateArgs) -> Result<Gates> {
 pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
     // A partial carries no gates: `merge` takes them.
     let gates = match args.partial {
-        None => Some(resolve_gates(&args.gates)?),
+        None => match resolve_gates(&args.gates) {
+            Ok(g) => Some(g),
+            Err(GateError::Usage(e)) => return Err(e),
+            Err(GateError::Config(message)) => {
+                return config_error(args, settings, out, &message);
+            }
+        },
         Some(_) => {
             refuse_outputs_with_partial(args)?;
             None
@@ -311,6 +344,34 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     )
 }
 
+/// A run whose gates could not be resolved: decided `ERROR` with every
+/// requested report written, exit 3 (no log is read).
+fn config_error(
+    args: &CheckArgs,
+    settings: &Settings,
+    out: &mut dyn Write,
+    message: &str,
+) -> Result<i32> {
+    let meta = crate::cmd::summary::html_meta(&args.input, &args.markers, args.gates.min_rate)?;
+    let d = Decide {
+        gates: &Gates::default(),
+        args: &args.gates,
+        format: args.format,
+        out: &args.out,
+        html: &meta,
+    };
+    let decision = crate::gate::config_failure(message);
+    render_decision(
+        &d,
+        settings,
+        out,
+        &decision,
+        &Grouped::default(),
+        &InputStats::default(),
+    )?;
+    Ok(exit::INPUT)
+}
+
 /// `check --partial` writes state only: gates and documents are `merge`'s
 /// flags, and one given here would be ignored, so it is refused.
 fn refuse_outputs_with_partial(args: &CheckArgs) -> Result<()> {
@@ -387,7 +448,24 @@ pub fn decide(
             exit::write_file(path, page.as_bytes(), false, "HTML report")?;
         }
     }
-    let doc = render_as(d.format, &decision, &data, &input)?;
+    render_decision(d, settings, out, &decision, &data, &input)?;
+    Ok(code)
+}
+
+/// Writes the decision in every format asked for: the `--format` document
+/// on stdout (or `--output`), the report files, the step summary, and the
+/// decision line.
+fn render_decision(
+    d: &Decide<'_>,
+    settings: &Settings,
+    out: &mut dyn Write,
+    decision: &crate::gate::Decision,
+    data: &Grouped,
+    input: &InputStats,
+) -> Result<()> {
+    let o = d.out;
+    let (decision, data, input) = (decision, data, input);
+    let doc = render_as(d.format, decision, data, input)?;
     for (path, format, what) in [
         (&o.junit, CheckFormat::Junit, "JUnit report"),
         (&o.json, CheckFormat::Json, "JSON report"),
@@ -424,5 +502,5 @@ pub fn decide(
     if !on_stdout || !delivered {
         pipeline::warn(None, &line);
     }
-    Ok(code)
+    Ok(())
 }

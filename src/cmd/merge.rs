@@ -32,7 +32,10 @@ pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result
     refuse_foreign_flags(args, &command)?;
     // Usage and configuration errors (gates, policy, baseline) come before merging.
     let gates = match command.as_str() {
-        "check" => Some(super::check::resolve_gates(&args.gates)?),
+        "check" => Some(
+            super::check::resolve_gates(&args.gates)
+                .map_err(super::check::GateError::into_error)?,
+        ),
         _ => None,
     };
     let opts = merge_options(&command, options)?;

@@ -18,7 +18,11 @@ pub fn escape(s: &str) -> String {
 
 /// Writes the workflow commands.
 pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
-    for g in d.gates.iter().filter(|g| g.outcome == Outcome::Fail) {
+    for g in d
+        .gates
+        .iter()
+        .filter(|g| matches!(g.outcome, Outcome::Fail | Outcome::Error))
+    {
         writeln!(
             out,
             "::error title=grounding-audit {}::{}",

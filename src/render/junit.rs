@@ -24,10 +24,15 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
         .iter()
         .filter(|g| g.outcome == Outcome::Skipped)
         .count();
+    let errors = d
+        .gates
+        .iter()
+        .filter(|g| g.outcome == Outcome::Error)
+        .count();
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"<testsuites name="grounding-audit check" tests="{}" failures="{failures}" errors="0" skipped="{skipped}">"#,
+        r#"<testsuites name="grounding-audit check" tests="{}" failures="{failures}" errors="{errors}" skipped="{skipped}">"#,
         d.gates.len()
     )?;
     for scope in scopes {
@@ -36,10 +41,11 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
         let name = scope.to_string();
         writeln!(
             out,
-            r#"  <testsuite name="{}" tests="{}" failures="{}" errors="0" skipped="{}">"#,
+            r#"  <testsuite name="{}" tests="{}" failures="{}" errors="{}" skipped="{}">"#,
             xml(&name),
             gates.len(),
             gates.iter().filter(|g| g.outcome == Outcome::Fail).count(),
+            gates.iter().filter(|g| g.outcome == Outcome::Error).count(),
             gates
                 .iter()
                 .filter(|g| g.outcome == Outcome::Skipped)
@@ -63,6 +69,17 @@ pub fn check(out: &mut dyn Write, d: &Decision) -> Result<()> {
                     writeln!(
                         out,
                         r#"      <failure message="{}" type="{}">{}</failure>"#,
+                        xml(&g.message),
+                        g.gate.as_str(),
+                        xml(&super::gate_detail(g))
+                    )?;
+                    writeln!(out, "    </testcase>")?;
+                }
+                Outcome::Error => {
+                    writeln!(out, ">")?;
+                    writeln!(
+                        out,
+                        r#"      <error message="{}" type="{}">{}</error>"#,
                         xml(&g.message),
                         g.gate.as_str(),
                         xml(&super::gate_detail(g))

@@ -154,6 +154,7 @@ pub fn check(
                     Outcome::Pass => "✅ pass",
                     Outcome::Fail => "❌ fail",
                     Outcome::Skipped => "⚪ skipped",
+                    Outcome::Error => "🛑 error",
                 }
                 .to_owned(),
                 g.observed.map_or_else(|| "-".into(), |o| o.to_string()),

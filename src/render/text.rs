@@ -13,6 +13,7 @@ pub fn gate_list(out: &mut dyn Write, d: &Decision, input: &InputStats) -> Resul
             Outcome::Pass => "pass",
             Outcome::Fail => "FAIL",
             Outcome::Skipped => "skip",
+            Outcome::Error => "ERROR",
         };
         writeln!(out, "  {mark}  {}: {}", g.gate, terminal(&g.message))?;
         if !g.turns.is_empty() {

@@ -224,10 +224,11 @@ fn check_baseline_fails_naming_the_agent_and_the_day() {
     let (code, out, _) = run(&[&args[..], &["--confidence", "0.95"]].concat());
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("a significant drop"), "{out}");
-    // A baseline that is not a summary document is a configuration error.
+    // A baseline that is not a summary document is a configuration error:
+    // decided ERROR, the reports still written, exit 3.
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "{}").unwrap();
-    let (code, _, err) = run(&[
+    let (code, out, err) = run(&[
         "check",
         log,
         "--baseline",
@@ -235,8 +236,78 @@ fn check_baseline_fails_naming_the_agent_and_the_day() {
         "--max-drop",
         "0.05",
     ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("totals"), "{err}");
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        out.starts_with("ERROR --baseline") && out.contains("totals"),
+        "{out}"
+    );
+}
+
+/// Every outcome of `check` renders: a first run without its baseline, a
+/// missing policy, decide `ERROR` first and write every report asked for
+/// (JUnit with an errored case naming the file), exit 3.
+#[test]
+fn check_without_its_baseline_or_policy_still_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = fixture("demo.jsonl");
+    let log = log.to_str().unwrap();
+    let base = dir.path().join("base.json");
+    let junit = dir.path().join("out.xml");
+    let json_out = dir.path().join("out.json");
+    let md = dir.path().join("out.md");
+    let (code, out, err) = run(&[
+        "check",
+        log,
+        "--baseline",
+        base.to_str().unwrap(),
+        "--max-drop",
+        "0.05",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--json",
+        json_out.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{err}");
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("ERROR --baseline"), "{out}");
+    assert!(first.contains("--write-baseline"), "{first}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"errors="1""#) && xml.contains("<error message=\"--baseline"),
+        "{xml}"
+    );
+    assert!(xml.contains(base.to_str().unwrap()), "{xml}");
+    let doc = json(&std::fs::read_to_string(&json_out).unwrap());
+    assert_eq!(doc["decision"], "fail");
+    assert_eq!(doc["gates"][0]["outcome"], "error");
+    assert!(std::fs::read_to_string(&md).unwrap().contains("error"));
+    // A missing policy: the same contract.
+    let (code, out, _) = run(&[
+        "check",
+        log,
+        "--policy",
+        dir.path().join("nope.toml").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3);
+    assert!(out.starts_with("ERROR --policy"), "{out}");
+    // Under GitHub Actions the error is an annotation.
+    let (code, out, _) = run(&[
+        "check",
+        log,
+        "--baseline",
+        base.to_str().unwrap(),
+        "--max-drop",
+        "0.05",
+        "--format",
+        "github",
+    ]);
+    assert_eq!(code, 3);
+    assert!(
+        out.contains("::error title=grounding-audit config::"),
+        "{out}"
+    );
 }
 
 /// Writes `n` turns of one night per agent, `grounded` of them grounded.
