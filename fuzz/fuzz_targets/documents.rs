@@ -20,7 +20,9 @@ fn check_lines(cut: Option<Vec<u8>>) {
     let Some(lines) = cut else { return };
     for line in lines.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         assert!(
-            serde_json::from_slice::<serde_json::Value>(line).is_ok(),
+            // As the cutter reads a value (a number past f64, `1e400`, is
+            // still JSON text).
+            serde_json::from_slice::<Box<serde_json::value::RawValue>>(line).is_ok(),
             "a value cut from a document is not valid JSON on its line"
         );
     }

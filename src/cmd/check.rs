@@ -464,7 +464,6 @@ fn render_decision(
     input: &InputStats,
 ) -> Result<()> {
     let o = d.out;
-    let (decision, data, input) = (decision, data, input);
     let doc = render_as(d.format, decision, data, input)?;
     for (path, format, what) in [
         (&o.junit, CheckFormat::Junit, "JUnit report"),
@@ -472,14 +471,14 @@ fn render_decision(
         (&o.markdown, CheckFormat::Markdown, "Markdown report"),
     ] {
         if let Some(path) = path {
-            let bytes = render_as(format, &decision, &data, &input)?;
+            let bytes = render_as(format, decision, data, input)?;
             exit::write_file(path, &bytes, false, what)?;
         }
     }
     let github = o.github || d.format == CheckFormat::Github;
     if github && let Some(path) = &settings.github_step_summary {
         let mut summary = Vec::new();
-        render::markdown::check(&mut summary, &decision, &input)?;
+        render::markdown::check(&mut summary, decision, input)?;
         exit::write_file(path, &summary, true, "GITHUB_STEP_SUMMARY")?;
     }
     let line = render::escape::terminal(&decision.line).into_owned();
@@ -493,7 +492,7 @@ fn render_decision(
     // --github next to another format: the workflow commands follow on stdout,
     // where the Actions runner reads them.
     if o.github && d.format != CheckFormat::Github {
-        stdout_doc.extend(render_as(CheckFormat::Github, &decision, &data, &input)?);
+        stdout_doc.extend(render_as(CheckFormat::Github, decision, data, input)?);
     }
     let delivered = deliver(out, &stdout_doc)?;
     // The decision line goes to stderr when stdout carries a document
