@@ -49,6 +49,9 @@ pub struct Counts {
     pub bucket: String,
     pub days: Series,
     pub group_days: BTreeMap<String, Series>,
+    /// The options the counts were graded under (`grading` of a baseline
+    /// written by `check --write-baseline`; none for a plain summary).
+    pub grading: Option<BTreeMap<String, String>>,
 }
 
 impl Counts {
@@ -174,6 +177,11 @@ impl Counts {
                 .or_default()
                 .insert(l, side(d, &format!("group_days[{i}]"))?);
         }
+        let grading = v.get("grading").and_then(|g| g.as_object()).map(|g| {
+            g.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+                .collect()
+        });
         Ok(Counts {
             group_by,
             overall,
@@ -181,6 +189,7 @@ impl Counts {
             bucket,
             days,
             group_days,
+            grading,
         })
     }
 }

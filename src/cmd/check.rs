@@ -144,6 +144,49 @@ fn read_baseline(args: &GateArgs) -> Result<Option<Counts>> {
     Ok(Some(counts))
 }
 
+/// The options a baseline was graded under that differ from this run's,
+/// as the message of a configuration error; None when they match or the
+/// baseline does not say (a plain `summary --format json`).
+fn baseline_mismatch(
+    args: &GateArgs,
+    gates: &Gates,
+    now: &std::collections::BTreeMap<String, String>,
+) -> Option<String> {
+    let then = gates.baseline.as_ref()?.grading.as_ref()?;
+    let path = args.baseline.as_ref()?;
+    let differ: Vec<String> = now
+        .iter()
+        .filter(|(k, v)| then.get(*k).is_some_and(|t| t != *v))
+        .map(|(k, v)| format!("{k} {} (this run: {v})", then[k]))
+        .collect();
+    (!differ.is_empty()).then(|| {
+        format!(
+            "--baseline {} was graded with {}: rates graded differently do not compare; grade this run the same way, or write a new baseline",
+            path.display(),
+            differ.join(", ")
+        )
+    })
+}
+
+/// A summary document with the options it was graded under first
+/// (`"grading": {...}`), the rest byte for byte as `summary` writes it.
+fn with_grading(
+    doc: Vec<u8>,
+    grading: Option<&std::collections::BTreeMap<String, String>>,
+) -> Result<Vec<u8>> {
+    let Some(g) = grading else {
+        return Ok(doc);
+    };
+    let Some(rest) = doc.strip_prefix(b"{") else {
+        return Ok(doc);
+    };
+    let mut out = b"{\n  \"grading\": ".to_vec();
+    out.extend(serde_json::to_vec(g)?);
+    out.push(b',');
+    out.extend_from_slice(rest);
+    Ok(out)
+}
+
 /// Writes `bytes` to stdout and flushes. `Ok(false)` when the reader has
 /// gone away (`| head -1`, `| true`): the document is cut short, but a
 /// gate's decision and exit code must outlive its reader, so this is not an
@@ -274,6 +317,18 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let filter = config::filter(&args.filter)?;
     let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    let grading = crate::partial::grading_options(
+        &args.input,
+        &args.filter,
+        &args.markers,
+        &engine,
+        config::clock(&args.filter.zone)?.zone.name(),
+    );
+    if let Some(g) = &gates
+        && let Some(message) = baseline_mismatch(&args.gates, g, &grading)
+    {
+        return config_error(args, settings, out, &message);
+    }
     // A partition's invalid lines are judged against --max-invalid after merging.
     engine.max_invalid = gates.as_ref().map(|_| args.gates.max_invalid);
     engine.deferred = args.partial.is_some();
@@ -335,6 +390,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
             format: args.format,
             out: &args.out,
             html: &meta,
+            grading: Some(&grading),
         },
         settings,
         out,
@@ -359,6 +415,7 @@ fn config_error(
         format: args.format,
         out: &args.out,
         html: &meta,
+        grading: None,
     };
     let decision = crate::gate::config_failure(message);
     render_decision(
@@ -398,6 +455,8 @@ pub struct Decide<'a> {
     pub out: &'a CheckOutputArgs,
     /// What the `--html` page says about the run.
     pub html: &'a render::html::Meta,
+    /// The options the run graded under, recorded in `--write-baseline`.
+    pub grading: Option<&'a std::collections::BTreeMap<String, String>>,
 }
 
 /// Evaluates the gates over a finished run (or its input error, with the
@@ -441,6 +500,7 @@ pub fn decide(
         if let Some(path) = &args.write_baseline {
             let mut doc = Vec::new();
             render::json::document(&mut doc, &view)?;
+            let doc = with_grading(doc, d.grading)?;
             exit::write_file(path, &doc, false, "baseline")?;
         }
         if let Some(path) = &o.html {

@@ -142,6 +142,7 @@ pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result
                     format,
                     out: &args.out,
                     html: &meta,
+                    grading: None,
                 },
                 settings,
                 out,

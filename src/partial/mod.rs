@@ -398,6 +398,7 @@ pub fn run_options(
         ("--agent-name", format!("{:?}", i.agent_name)),
         ("--map", format!("{:?}", i.map)),
         ("--map-file", format!("{:?}", i.map_file)),
+        ("--set", format!("{:?}", i.set)),
         ("--markers", markers_text(markers)),
         ("--from", time(engine.filter.from)),
         ("--to", time(engine.filter.to)),
@@ -413,6 +414,25 @@ pub fn run_options(
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect()
+}
+
+/// The options a baseline records (`check --write-baseline`) and a later
+/// `check --baseline` must match: those of [`run_options`] that change how
+/// turns are read or graded, and the time zone, but not the time window
+/// (a nightly run's window moves by design) nor how strictly input is read.
+pub fn grading_options(
+    input: &crate::cli::InputArgs,
+    filter: &crate::cli::FilterArgs,
+    markers: &crate::cli::MarkerArgs,
+    engine: &crate::pipeline::Engine,
+    zone: String,
+) -> BTreeMap<String, String> {
+    let mut options = run_options(input, filter, markers, engine);
+    for moving in ["--from", "--to", "--strict", "--max-line-bytes"] {
+        options.remove(moving);
+    }
+    options.insert("--tz".to_owned(), zone);
+    options
 }
 
 /// The marker grammar as a partial records it and `merge`'s HTML page shows

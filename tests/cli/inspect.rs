@@ -254,8 +254,10 @@ fn every_shared_file_gets_the_right_format_and_a_command_that_grades_it() {
         );
         assert_eq!(input["turns"], r["turns"], "{name}");
         for k in misread(&input) {
+            // The REST page holds a cursor to a next page: it says so.
+            let paged = k == "input_shape" && name.contains("rest_page_envelope");
             assert!(
-                k == "score_range" && name.contains("attributed-ir"),
+                paged || k == "score_range" && name.contains("attributed-ir"),
                 "{name}: {k}"
             );
         }

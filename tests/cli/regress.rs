@@ -175,7 +175,8 @@ fn check_baseline_fails_naming_the_agent_and_the_day() {
     let log = regression_log(dir.path());
     let log = log.to_str().unwrap();
     let base = dir.path().join("baseline.json");
-    // check --write-baseline writes what summary --format json prints.
+    // check --write-baseline writes what summary --format json prints,
+    // after the options it was graded under (`grading`, its first member).
     let (code, _, err) = run(&[
         "check",
         log,
@@ -187,8 +188,11 @@ fn check_baseline_fails_naming_the_agent_and_the_day() {
         base.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
+    let written = std::fs::read_to_string(&base).unwrap();
+    let (grading, rest) = written.split_once(",\n  \"totals\"").unwrap();
+    assert!(grading.starts_with("{\n  \"grading\": {"), "{grading}");
     assert_eq!(
-        std::fs::read_to_string(&base).unwrap(),
+        format!("{{\n  \"totals\"{rest}"),
         ok(&["summary", log, "--to", CHANGE, "--format", "json"])
     );
     let base = base.to_str().unwrap();
@@ -391,12 +395,13 @@ fn policy_file_gates_per_agent_and_names_unknown_keys() {
         out.contains("warning: policy names agent ghost, which has no turn in this log"),
         "{out}"
     );
+    // A policy that does not read decides the run ERROR, naming the key.
     std::fs::write(&policy, "[defaults]\nmin_rate = 0.9\nmax_orphanz = 0\n").unwrap();
-    let (code, _, err) = run(&["check", log, "--policy", p]);
-    assert_eq!(code, 2, "{err}");
+    let (code, out, err) = run(&["check", log, "--policy", p]);
+    assert_eq!(code, 3, "{err}");
     assert!(
-        err.contains("line 3") && err.contains("max_orphanz"),
-        "{err}"
+        out.starts_with("ERROR --policy") && out.contains("line 3") && out.contains("max_orphanz"),
+        "{out}"
     );
 }
 
@@ -638,4 +643,45 @@ fn trend_buckets_and_per_agent_trend() {
     ]));
     assert_eq!(v["days"][0]["day"], "2026-07-20T00");
     assert_eq!(v["days"].as_array().unwrap().len(), 10);
+}
+
+/// A baseline remembers how it was graded: compared under another grammar
+/// it is refused (ERROR, exit 3) naming the option, never a false PASS.
+#[test]
+fn a_baseline_graded_otherwise_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = fixture("demo.jsonl");
+    let log = log.to_str().unwrap();
+    let base = dir.path().join("base.json");
+    let base = base.to_str().unwrap();
+    let (code, _, err) = run(&[
+        "check",
+        log,
+        "--min-rate",
+        "0",
+        "--markers",
+        "numeric",
+        "--write-baseline",
+        base,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc = json(&std::fs::read_to_string(base).unwrap());
+    assert_eq!(doc["grading"]["--markers"], "numeric");
+    let (code, out, _) = run(&["check", log, "--baseline", base, "--max-drop", "0.05"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.starts_with("ERROR --baseline") && out.contains("--markers numeric"),
+        "{out}"
+    );
+    let (code, out, _) = run(&[
+        "check",
+        log,
+        "--baseline",
+        base,
+        "--max-drop",
+        "0.05",
+        "--markers",
+        "numeric",
+    ]);
+    assert_eq!(code, 0, "{out}");
 }
