@@ -476,6 +476,9 @@ pub struct GateArgs {
     /// Write this run's `summary --format json` document to FILE, for a later --baseline.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up.
+    #[arg(long, requires = "write_baseline")]
+    pub ratchet: bool,
     /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
@@ -619,7 +622,7 @@ pub struct InspectArgs {
 /// The gate and document flags of `check`, each with whether it was given
 /// (`--min-rate` and `--html` left out: `summary` has them too); `check
 /// --partial` refuses them and `merge` takes them only for check partials.
-pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 18] {
+pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 19] {
     [
         ("--per-agent", g.per_agent),
         ("--min-turns", g.min_turns.is_some()),
@@ -631,6 +634,7 @@ pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, b
         ("--baseline", g.baseline.is_some()),
         ("--max-drop", g.max_drop.is_some()),
         ("--write-baseline", g.write_baseline.is_some()),
+        ("--ratchet", g.ratchet),
         ("--policy", g.policy.is_some()),
         ("--max-invalid", g.max_invalid != 0),
         ("--allow-empty", g.allow_empty),

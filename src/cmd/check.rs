@@ -501,7 +501,22 @@ pub fn decide(
             let mut doc = Vec::new();
             render::json::document(&mut doc, &view)?;
             let doc = with_grading(doc, d.grading)?;
-            exit::write_file(path, &doc, false, "baseline")?;
+            if !args.ratchet {
+                exit::write_file(path, &doc, false, "baseline")?;
+            } else if code == exit::SUCCESS {
+                let old = args.baseline.as_deref().unwrap_or(path);
+                let doc =
+                    crate::compare::better_baseline(std::fs::read(old).ok().as_deref(), &doc)?;
+                exit::write_file(path, &doc, false, "baseline")?;
+            } else {
+                pipeline::warn(
+                    None,
+                    &format!(
+                        "warning: {} not written: a gate failed, and --ratchet writes a baseline only from a run that passed",
+                        path.display()
+                    ),
+                );
+            }
         }
         if let Some(path) = &o.html {
             let page = render::html::page(&view, d.html);

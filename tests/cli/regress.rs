@@ -685,3 +685,87 @@ fn a_baseline_graded_otherwise_is_refused() {
     ]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// The nightly ratchet: `--ratchet` writes the baseline only from a run
+/// that passed, and keeps overall and per agent the better of the old
+/// baseline and this run, so it only moves up.
+#[test]
+fn a_ratcheted_baseline_only_moves_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.json");
+    let b = base.to_str().unwrap();
+    let rate = |agent: Option<&str>| {
+        let doc = json(&std::fs::read_to_string(&base).unwrap());
+        let side = match agent {
+            None => doc["totals"].clone(),
+            Some(a) => doc["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["key"] == a)
+                .unwrap()
+                .clone(),
+        };
+        side["grounded"].as_f64().unwrap() / side["with_retrieval"].as_f64().unwrap()
+    };
+    // The first night: no baseline yet; it passes and writes one.
+    let good = night(&dir.path().join("good"), &["a", "b"], 23, 25);
+    let (code, out, _) = run(&[
+        "check",
+        good.to_str().unwrap(),
+        "--min-rate",
+        "0.5",
+        "--write-baseline",
+        b,
+        "--ratchet",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(rate(Some("a")), 0.92);
+    // A worse night that still passes: agent a fell, b rose; a keeps its
+    // old rate, b takes the new one.
+    let mixed = dir.path().join("mixed");
+    std::fs::create_dir_all(&mixed).unwrap();
+    let a = night(&mixed.join("a"), &["a"], 20, 25);
+    let bb = night(&mixed.join("b"), &["b"], 25, 25);
+    let (code, out, _) = run(&[
+        "check",
+        a.to_str().unwrap(),
+        bb.to_str().unwrap(),
+        "--min-rate",
+        "0.5",
+        "--baseline",
+        b,
+        "--max-drop",
+        "0.5",
+        "--write-baseline",
+        b,
+        "--ratchet",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(rate(Some("a")), 0.92);
+    assert_eq!(rate(Some("b")), 1.0);
+    // A failing night writes nothing.
+    let before = std::fs::read_to_string(&base).unwrap();
+    let bad = night(&dir.path().join("bad"), &["a", "b"], 5, 25);
+    let (code, _, err) = run(&[
+        "check",
+        bad.to_str().unwrap(),
+        "--min-rate",
+        "0.9",
+        "--write-baseline",
+        b,
+        "--ratchet",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not written"), "{err}");
+    assert_eq!(std::fs::read_to_string(&base).unwrap(), before);
+    // --ratchet means nothing without --write-baseline.
+    let (code, _, _) = run(&[
+        "check",
+        bad.to_str().unwrap(),
+        "--min-rate",
+        "0.9",
+        "--ratchet",
+    ]);
+    assert_eq!(code, 2);
+}
