@@ -16,6 +16,7 @@ mod inspect;
 mod langs;
 mod map;
 mod markers;
+mod message_text;
 mod nothing_lost;
 mod privacy;
 mod props;

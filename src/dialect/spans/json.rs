@@ -348,6 +348,17 @@ pub(super) fn reply_text(v: &Value, prefix: &'static str) -> Option<(String, &'s
         }
     };
     match &*v {
+        // A message of the user, the system or a tool is never the reply
+        // (as the attribute readers' finder holds too).
+        Value::Object(m)
+            if ["role", "type"].iter().any(|k| {
+                m.get(*k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|r| matches!(r, "user" | "human" | "system" | "tool"))
+            }) =>
+        {
+            None
+        }
         Value::Object(m) => {
             for (key, name) in REPLY_KEYS {
                 if let Some(t) = m.get(key).and_then(as_text) {
