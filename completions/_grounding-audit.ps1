@@ -45,7 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;report' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
@@ -90,7 +90,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;summary' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
@@ -141,7 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;check' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
@@ -199,7 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;explain' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
@@ -227,7 +227,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;evidence' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')
@@ -264,7 +264,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         'grounding-audit;convert' {
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
-            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order')
+            [CompletionResult]::new('--retrievals', '--retrievals', [CompletionResultType]::ParameterName, 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order')
             [CompletionResult]::new('--assembly-window', '--assembly-window', [CompletionResultType]::ParameterName, 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open')
             [CompletionResult]::new('--agent-name', '--agent-name', [CompletionResultType]::ParameterName, 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it')
             [CompletionResult]::new('--map', '--map', [CompletionResultType]::ParameterName, 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance')

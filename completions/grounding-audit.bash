@@ -122,11 +122,11 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -334,11 +334,11 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -404,11 +404,11 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -522,11 +522,11 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -918,11 +918,11 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -1060,11 +1060,11 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)

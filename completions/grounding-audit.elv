@@ -41,7 +41,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;report'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
@@ -85,7 +85,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;summary'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
@@ -135,7 +135,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;check'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
@@ -192,7 +192,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;explain'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
@@ -219,7 +219,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;evidence'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
@@ -255,7 +255,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         &'grounding-audit;convert'= {
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
-            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order'
+            cand --retrievals 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call''s input (else the last retrieval), the last one before the answer, or all of them in start order'
             cand --assembly-window 'Records (spans, events) read without one of a trace''s or run''s own before it is assembled; bounds memory by the traces still open'
             cand --agent-name 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it'
             cand --map 'Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance'
