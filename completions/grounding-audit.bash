@@ -130,7 +130,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -346,7 +346,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -420,7 +420,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -542,7 +542,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -942,7 +942,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)
@@ -1088,7 +1088,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --retrievals)
-                    COMPREPLY=($(compgen -W "last all" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "prompt last all" -- "${cur}"))
                     return 0
                     ;;
                 --assembly-window)

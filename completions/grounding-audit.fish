@@ -55,7 +55,8 @@ otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS Readab
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
+last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
@@ -144,7 +145,8 @@ otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS Readab
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
+last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
@@ -222,7 +224,8 @@ otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS Readab
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
+last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
@@ -298,7 +301,8 @@ otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS Readab
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
+last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
@@ -340,7 +344,8 @@ otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS Readab
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
+last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r
@@ -390,7 +395,8 @@ otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS Readab
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
 turns\t'The native turn log: one JSON turn per line'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order' -r -f -a "last\t'The last retrieval that finished before the answer started (what the model answered from)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
+last\t'The last retrieval that finished before the answer started (what the model answered from)'
 all\t'Every retrieval before the answer, in start order (sources numbered across searches)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l assembly-window -d 'Records (spans, events) read without one of a trace\'s or run\'s own before it is assembled; bounds memory by the traces still open' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l agent-name -d 'Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it' -r

@@ -96,8 +96,8 @@ pub struct InputArgs {
     /// Input dialect; `auto` decides per file from its first bytes.
     #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(crate::dialect::format_values()))]
     pub input_format: String,
-    /// Which retrievals of an assembled trace give its chunks: the last one before the answer, or all of them in start order.
-    #[arg(long, value_enum, value_name = "WHICH", default_value_t = Retrievals::Last)]
+    /// Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call's input (else the last retrieval), the last one before the answer, or all of them in start order.
+    #[arg(long, value_enum, value_name = "WHICH", default_value_t = Retrievals::Prompt)]
     pub retrievals: Retrievals,
     /// Records (spans, events) read without one of a trace's or run's own before it is assembled; bounds memory by the traces still open.
     #[arg(long, value_name = "RECORDS", default_value_t = crate::dialect::assembly::DEFAULT_WINDOW)]
@@ -123,6 +123,8 @@ pub struct InputArgs {
 /// Which retrievals of a trace give its chunks (`--retrievals`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Retrievals {
+    /// The retrieved documents whose text is in the answering LLM call's recorded input, in that order; where none is (or the input was not recorded), the last retrieval.
+    Prompt,
     /// The last retrieval that finished before the answer started (what the model answered from).
     Last,
     /// Every retrieval before the answer, in start order (sources numbered across searches).

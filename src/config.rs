@@ -216,7 +216,11 @@ pub fn engine(
         map: field_map(input)?,
         assemble: crate::dialect::AssembleOptions {
             agent_name: input.agent_name.clone(),
-            all_retrievals: input.retrievals == crate::cli::Retrievals::All,
+            retrievals: match input.retrievals {
+                crate::cli::Retrievals::Prompt => crate::dialect::ChunkRule::Prompt,
+                crate::cli::Retrievals::Last => crate::dialect::ChunkRule::Last,
+                crate::cli::Retrievals::All => crate::dialect::ChunkRule::All,
+            },
         },
         ..Engine::default()
     })

@@ -260,8 +260,22 @@ impl DocumentRecords {
 pub struct AssembleOptions {
     /// `--agent-name`: the agent for every assembled turn.
     pub agent_name: Option<String>,
-    /// `--retrievals all`: every retrieval before the answer, not the last.
-    pub all_retrievals: bool,
+    /// `--retrievals`: which retrievals of a trace give its chunks.
+    pub retrievals: ChunkRule,
+}
+
+/// Which retrievals of an assembled trace give its chunks (`--retrievals`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChunkRule {
+    /// The retrieved documents whose text is in the answering LLM call's
+    /// recorded input, in the order the input holds them; where none is,
+    /// [`ChunkRule::Last`].
+    #[default]
+    Prompt,
+    /// The last retrieval that finished before the answer.
+    Last,
+    /// Every retrieval before the answer, in start order.
+    All,
 }
 
 /// A turn assembled from records, with what the commands that show more

@@ -220,6 +220,38 @@ fn a_langsmith_run_dump_is_one_turn() {
     assert_eq!(categories_sum(input), 162);
 }
 
+/// The chat-langchain trace's answering LLM call was given 20 documents
+/// (its system prompt holds 20 `<document>` elements: the graph's
+/// `respond` node keeps the first 20 of the 26 its research found, the 26
+/// the root's `outputs.documents` holds), drawn from 8 of its 9
+/// retrievals: those 20 are the turn's chunks, not the last retrieval's 4.
+#[test]
+fn a_langsmith_turns_chunks_are_the_documents_its_llm_call_was_given() {
+    let Some(f) = external("langsmith-chat-langchain/run_ops_1efb27a4.jsonl") else {
+        return;
+    };
+    let chunks = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        evidence(&f, &args)[0]["chunks"].as_array().unwrap().len()
+    };
+    assert_eq!(chunks(&[]), 20);
+    assert_eq!(chunks(&["--retrievals", "prompt"]), 20);
+    assert_eq!(chunks(&["--retrievals", "last"]), 4);
+    assert_eq!(chunks(&["--retrievals", "all"]), 36);
+    let (code, out, err) = run(&["explain", "1efb27a4-5264-6908-9ab5-23fc3c60ae2d", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("chunks: the 20 document(s) found in the answering LLM call's input (span "),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("found in the answering LLM call's input, used as chunks")
+            .count(),
+        8
+    );
+    assert!(out.contains("not used: none of its documents is in the answering LLM call's input"));
+}
+
 /// Each Langfuse trace download, in both shapes: one turn with its reply.
 #[test]
 fn langfuse_trace_downloads_are_one_turn_each_with_their_reply() {

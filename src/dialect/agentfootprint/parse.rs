@@ -262,7 +262,7 @@ pub fn read_runs(data: &[u8], agent: Option<&str>) -> Result<Runs, String> {
     }
     let opts = crate::dialect::AssembleOptions {
         agent_name: agent.map(str::to_owned),
-        all_retrievals: false,
+        ..Default::default()
     };
     let mut last_pos = 0u64;
     for g in assembly.finish() {

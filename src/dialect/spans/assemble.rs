@@ -20,10 +20,17 @@
 //!   span started; otherwise before the last LLM span (other than the root)
 //!   started, or, with no LLM span, before the root ended. A span with an
 //!   unknown time counts as before (and a note says so).
-//! - **Chunks**: the documents of the retrieval that finished last before
+//! - **Chunks** ([`ChunkRule::Prompt`], the default): where the answering
+//!   LLM call (the reply's LLM span; with the reply on the root, the LLM
+//!   span whose output text is the reply, else the one that started last)
+//!   recorded its input, the documents of any retrieval before the reply
+//!   whose text is in that input ([`prompt::doc_key`]), each once, in the
+//!   order the input holds them. Where none is, or no input was recorded,
+//!   the last-retrieval rule below, and the notes say why.
+//! - **Chunks** ([`ChunkRule::Last`]): the documents of the retrieval that finished last before
 //!   the reply, in document order. A reranker is a retrieval whose list is
 //!   its output documents, so a reranker finishing after the retrieval it
-//!   reranked supplies the list. With `all_retrievals`, every retrieval
+//!   reranked supplies the list. With [`ChunkRule::All`], every retrieval
 //!   before the reply in start order, a reranker replacing the list of the
 //!   retrieval just before it. A retriever span whose documents were not
 //!   recorded is reported but supplies nothing.
@@ -44,7 +51,9 @@
 //!   when no LLM span has any); **latency** is the root's duration.
 
 use super::attrs::output_text;
+use super::prompt;
 use super::{Doc, Span, SpanKind};
+use crate::dialect::ChunkRule;
 use crate::dialect::ShortId;
 use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
 use chrono::{DateTime, Utc};
@@ -145,6 +154,8 @@ struct Facts {
     untimed: bool,
     /// No start time: created_at is the epoch.
     no_start: bool,
+    /// How the chunks were chosen.
+    chose: Option<Chose>,
 }
 
 fn time_of(ns: i128) -> Option<DateTime<Utc>> {
@@ -170,6 +181,162 @@ fn first_of_each_id(spans: &[Box<Span>]) -> Vec<bool> {
         .iter()
         .map(|s| seen.insert(s.span_id.as_str()))
         .collect()
+}
+
+/// How the turn's chunks were chosen (`--retrievals`), for `explain`.
+#[derive(Debug, Clone, PartialEq)]
+enum Chose {
+    /// The documents found in the input of the answering LLM call (its span).
+    Prompt(ShortId),
+    /// The last retrieval before the answer; with the prompt rule, why it
+    /// found nothing.
+    Last(Option<Fallback>),
+    /// Every retrieval before the answer.
+    All,
+}
+
+/// Why the prompt rule fell back to the last retrieval.
+#[derive(Debug, Clone, PartialEq)]
+enum Fallback {
+    /// The trace has no LLM call to look in.
+    NoLlm,
+    /// The answering LLM call (this span) recorded no input.
+    NotRecorded(ShortId),
+    /// No retrieved document's text is in that input.
+    NotFound(ShortId),
+}
+
+impl Chose {
+    /// The rule's name, as `--retrievals` spells it.
+    fn name(&self) -> &'static str {
+        match self {
+            Chose::Prompt(_) => "prompt",
+            Chose::Last(_) => "last",
+            Chose::All => "all",
+        }
+    }
+
+    fn describe(&self, chunks: usize) -> String {
+        let last = "chunks: the last retrieval before the answer";
+        match self {
+            Chose::Prompt(id) => format!(
+                "chunks: the {chunks} document(s) found in the answering LLM call's input (span {id}), in the order it holds them"
+            ),
+            Chose::Last(None) => format!("{last} (--retrievals last)"),
+            Chose::Last(Some(Fallback::NoLlm)) => {
+                format!("{last} (no LLM call to find documents in)")
+            }
+            Chose::Last(Some(Fallback::NotRecorded(id))) => {
+                format!("{last} (the answering LLM call's input was not recorded, span {id})")
+            }
+            Chose::Last(Some(Fallback::NotFound(id))) => format!(
+                "{last} (no retrieved document's text is in the answering LLM call's input, span {id})"
+            ),
+            Chose::All => {
+                "chunks: every retrieval before the answer, in start order (--retrievals all)"
+                    .into()
+            }
+        }
+    }
+}
+
+/// The LLM call that answered: the one the reply came from; else (the
+/// reply is the root's output) the LLM span, other than the root, whose
+/// output text is the reply; else the one that started last.
+fn answering_llm(
+    spans: &[Box<Span>],
+    root: Option<usize>,
+    reply: Option<(&str, usize)>,
+    from_llm: bool,
+) -> Option<usize> {
+    if from_llm {
+        return reply.map(|(_, i)| i);
+    }
+    let llms = || (0..spans.len()).filter(|&i| Some(i) != root && spans[i].kind == SpanKind::Llm);
+    reply
+        .and_then(|(text, _)| {
+            llms().find(|&i| spans[i].llm_text.as_deref().map(str::trim) == Some(text.trim()))
+        })
+        .or_else(|| llms().max_by_key(|&i| (spans[i].start_ns, i)))
+}
+
+/// The documents of the `eligible` retrievals whose text is in `input`
+/// ([`prompt::doc_key`]), as (retrieval, document) pairs in the order the
+/// input holds them. A text found twice (the same document from two
+/// retrievals) is one chunk, the later retrieval's (as the last-retrieval
+/// rule would pick it, with that retrieval's score); of two documents
+/// found at the same place, the one with the longer opening (a short
+/// document may be the start of a longer one).
+fn found_in_input(
+    input: &str,
+    retrievals: &[Retrieval],
+    eligible: &[usize],
+) -> Vec<(usize, usize)> {
+    use std::cmp::Reverse;
+    // (place in the input, longer opening first, later retrieval first,
+    // document, opening): sorted, the first of each place and text wins.
+    type Found = (usize, Reverse<usize>, Reverse<usize>, usize, String);
+    let mut found: Vec<Found> = Vec::new();
+    for &r in eligible {
+        for (d, doc) in retrievals[r].docs.iter().enumerate() {
+            let Some(key) = doc.content.as_deref().and_then(prompt::doc_key) else {
+                continue;
+            };
+            if let Some(at) = prompt::find(input, &key) {
+                found.push((at, Reverse(key.len()), Reverse(r), d, key));
+            }
+        }
+    }
+    found.sort();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut last_at = None;
+    let mut chunks = Vec::new();
+    for (at, _, Reverse(r), d, key) in &found {
+        if last_at != Some(*at) && seen.insert(key.as_str()) {
+            chunks.push((*r, *d));
+        }
+        last_at = Some(*at);
+    }
+    chunks
+}
+
+/// `--retrievals all`: every eligible retrieval in start order, a reranker
+/// replacing the list of the retrieval just before it.
+fn all_before(retrievals: &mut [Retrieval], eligible: &[usize]) -> Vec<usize> {
+    let mut used: Vec<usize> = Vec::new();
+    for &i in eligible {
+        if retrievals[i].kind == SpanKind::Reranker
+            && let Some(pos) = used
+                .iter()
+                .rposition(|&u| retrievals[u].kind == SpanKind::Retriever)
+        {
+            let replaced = used.remove(pos);
+            retrievals[replaced].replaced_by = Some(retrievals[i].span_id.clone());
+        }
+        used.push(i);
+    }
+    used
+}
+
+/// The eligible retrieval that finished last (a reranker marking the
+/// retrieval it replaced).
+fn last_before(
+    retrievals: &mut [Retrieval],
+    eligible: &[usize],
+    ends: &[Option<i128>],
+) -> Vec<usize> {
+    let Some(&last) = eligible.iter().max_by_key(|&&i| (ends[i], i)) else {
+        return Vec::new();
+    };
+    if retrievals[last].kind == SpanKind::Reranker
+        && let Some(&prev) = eligible
+            .iter()
+            .filter(|&&i| i < last && retrievals[i].kind == SpanKind::Retriever)
+            .max_by_key(|&&i| (ends[i], i))
+    {
+        retrievals[prev].replaced_by = Some(retrievals[last].span_id.clone());
+    }
+    vec![last]
 }
 
 /// Assembles the spans of one trace. Never fails.
@@ -332,41 +499,59 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
     let eligible: Vec<usize> = (0..retrievals.len())
         .filter(|&i| retrievals[i].before_reply && retrievals[i].recorded)
         .collect();
-    let end_of = |i: usize| {
-        spans
-            .iter()
-            .find(|s| s.span_id == retrievals[i].span_id)
-            .and_then(|s| s.end_ns.or(s.start_ns))
-    };
-    let mut used: Vec<usize> = Vec::new();
-    if opts.all_retrievals {
-        for &i in &eligible {
-            if retrievals[i].kind == SpanKind::Reranker
-                && let Some(pos) = used
-                    .iter()
-                    .rposition(|&u| retrievals[u].kind == SpanKind::Retriever)
-            {
-                let replaced = used.remove(pos);
-                retrievals[replaced].replaced_by = Some(retrievals[i].span_id.clone());
-            }
-            used.push(i);
-        }
-    } else if let Some(&last) = eligible.iter().max_by_key(|&&i| (end_of(i), i)) {
-        if retrievals[last].kind == SpanKind::Reranker
-            && let Some(&prev) = eligible
+    let ends: Vec<Option<i128>> = retrievals
+        .iter()
+        .map(|r| {
+            spans
                 .iter()
-                .filter(|&&i| i < last && retrievals[i].kind == SpanKind::Retriever)
-                .max_by_key(|&&i| (end_of(i), i))
-        {
-            retrievals[prev].replaced_by = Some(retrievals[last].span_id.clone());
-        }
-        used.push(last);
+                .find(|s| s.span_id == r.span_id)
+                .and_then(|s| s.end_ns.or(s.start_ns))
+        })
+        .collect();
+    let answering = answering_llm(
+        &spans,
+        root,
+        reply.as_ref().map(|(t, i, _)| (&**t, *i)),
+        from_llm,
+    );
+    let (chunks, chose) = match opts.retrievals {
+        ChunkRule::Prompt => match answering.map(|i| (&spans[i], spans[i].input_text.as_deref())) {
+            Some((s, Some(input))) => {
+                let found = found_in_input(input, &retrievals, &eligible);
+                if found.is_empty() {
+                    (
+                        None,
+                        Chose::Last(Some(Fallback::NotFound(s.span_id.clone()))),
+                    )
+                } else {
+                    (Some(found), Chose::Prompt(s.span_id.clone()))
+                }
+            }
+            Some((s, None)) => (
+                None,
+                Chose::Last(Some(Fallback::NotRecorded(s.span_id.clone()))),
+            ),
+            None => (None, Chose::Last(Some(Fallback::NoLlm))),
+        },
+        ChunkRule::Last => (None, Chose::Last(None)),
+        ChunkRule::All => (None, Chose::All),
+    };
+    // A retrieval is used when it supplied chunks, or (when one or every
+    // retrieval is taken whole) when it was taken, if empty.
+    let used: Vec<usize> = match &chunks {
+        Some(found) => found.iter().map(|&(r, _)| r).collect(),
+        None if chose == Chose::All => all_before(&mut retrievals, &eligible),
+        None => last_before(&mut retrievals, &eligible, &ends),
+    };
+    for &r in &used {
+        retrievals[r].used = true;
     }
-    let mut chunks = Vec::new();
-    for &i in &used {
-        retrievals[i].used = true;
-        chunks.extend((0..retrievals[i].docs.len()).map(|d| (i, d)));
-    }
+    let chunks = chunks.unwrap_or_else(|| {
+        used.iter()
+            .flat_map(|&i| (0..retrievals[i].docs.len()).map(move |d| (i, d)))
+            .collect()
+    });
+    facts.chose = Some(chose);
 
     // -------------------------------------------------------------- tools
     let tools: Vec<ToolCall> = spans
@@ -655,14 +840,24 @@ impl Trace {
                     .into(),
             ),
         }
-        for r in &self.retrievals {
+        let chose = f.chose.as_ref().filter(|_| !self.retrievals.is_empty());
+        if let Some(c) = chose {
+            notes.push(c.describe(self.chunks.len()));
+        }
+        let found = matches!(chose, Some(Chose::Prompt(_)));
+        for (ri, r) in self.retrievals.iter().enumerate() {
             let what = if !r.recorded {
                 "documents not recorded".to_owned()
             } else {
                 format!("{} document(s)", r.docs.len())
             };
-            let fate = if r.used {
+            let fate = if r.used && found {
+                let n = self.chunks.iter().filter(|&&(c, _)| c == ri).count();
+                format!("{n} found in the answering LLM call's input, used as chunks")
+            } else if r.used {
                 "used as the turn's chunks".to_owned()
+            } else if found && r.before_reply && r.recorded {
+                "not used: none of its documents is in the answering LLM call's input".to_owned()
             } else if let Some(by) = &r.replaced_by {
                 format!("not used: replaced by reranker span {by}")
             } else if !r.before_reply {
@@ -764,6 +959,7 @@ impl Trace {
             "spans": self.span_count,
             "span_kinds": self.kinds,
             "retrievals": retrievals,
+            "chunk_rule": self.facts.chose.as_ref().map(Chose::name),
             "chunk_spans": self
                 .chunks
                 .iter()

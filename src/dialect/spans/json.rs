@@ -26,6 +26,7 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
         output_key: "",
         llm_text: None,
         llm_text_key: "",
+        input_text: None,
         content_recorded: false,
         retrieval: None,
         rerank_input: None,

@@ -12,6 +12,9 @@
 //!   or a JSON value), read by [`super::json::reply_text`]; a GENERATION's
 //!   output is its LLM text.
 //! - A RETRIEVER's documents: its free-form `output` ([`super::json::documents`]).
+//! - A GENERATION's `input` (messages, a prompt; an object or a JSON
+//!   string) as normalised text ([`super::prompt`]): what the LLM call was
+//!   given. Only the members messages are written under are built.
 //! - Conversation `session_id`; channel from `metadata.channel`; model
 //!   `provided_model_name`; tokens from `usage_details` (`input`, `output`,
 //!   `total`); cost `total_cost`.
@@ -27,11 +30,13 @@ use crate::dialect::ShortId;
 use serde_json::Value;
 
 /// The columns the reader uses, in both spellings (`row`, `common`); every
-/// other column (`input`, the prompt, often most of a row; tags, prices,
-/// prompt references…) is dropped when a line is parsed, checked but never
-/// built (see [`super::json::object_keeping`]). A column `row` starts
-/// reading must be added here.
-const READ: [&str; 30] = [
+/// other column (tags, prices, prompt references…) is dropped when a line
+/// is parsed, checked but never built (see
+/// [`super::json::object_keeping`]), and of `input` (the prompt, often most
+/// of a row) only the members messages are written under are built
+/// ([`super::prompt::input_member`]). A column `row` starts reading must be
+/// added here.
+const READ: [&str; 31] = [
     "id",
     "trace_id",
     "traceId",
@@ -62,6 +67,7 @@ const READ: [&str; 30] = [
     "session_id",
     "sessionId",
     "metadata",
+    "input",
 ];
 
 /// The place of an observation's column in [`READ`], `None` for a column
@@ -99,16 +105,20 @@ fn slot(key: &str) -> Option<usize> {
         "session_id" => 27,
         "sessionId" => 28,
         "metadata" => 29,
+        "input" => 30,
         _ => return None,
     })
 }
 
-/// How an observation is read from its JSON object (every column read is
-/// built whole).
+/// How an observation is read from its JSON object: every column read is
+/// built whole, except `input` ([`super::prompt::input_member`]).
 pub(super) static SCHEMA: Schema = Schema {
     names: &READ,
     slot,
-    keep: |_| Keep::Whole,
+    keep: |key| match key {
+        "input" => Keep::Only(super::prompt::input_member),
+        _ => Keep::Whole,
+    },
 };
 
 /// What one Langfuse row is.
@@ -182,13 +192,14 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
     common(&mut s, m);
     if s.kind == SpanKind::Retriever {
         s.retrieval = output(m).and_then(json::documents);
-    } else if s.kind == SpanKind::Llm
-        && let Some(text) = s.output.take()
-    {
-        s.llm_text = Some(text);
-        s.llm_text_key = s.output_key;
-        s.output_key = "";
-        s.output_mime = None;
+    } else if s.kind == SpanKind::Llm {
+        s.input_text = field(m, &["input"]).and_then(super::prompt::value_text);
+        if let Some(text) = s.output.take() {
+            s.llm_text = Some(text);
+            s.llm_text_key = s.output_key;
+            s.output_key = "";
+            s.output_mime = None;
+        }
     }
     Ok(Row::Observation(s))
 }
@@ -241,9 +252,7 @@ mod tests {
         for (i, k) in READ.iter().enumerate() {
             assert_eq!(slot(k), Some(i), "{k}");
         }
-        for k in [
-            "", "ids", "inputs", "Id", "input", "tags", "events", "latency",
-        ] {
+        for k in ["", "ids", "inputs", "Id", "tags", "events", "latency"] {
             assert_eq!(slot(k), None, "{k}");
         }
     }
@@ -360,5 +369,63 @@ mod tests {
             }
             Row::Observation(_) => panic!("not a trace row"),
         }
+    }
+
+    /// A GENERATION given two of the three documents of two RETRIEVER
+    /// observations (its `input` an OpenAI message list, as the blob
+    /// export writes it: a JSON string): its chunks are those two, in the
+    /// order of its input.
+    #[test]
+    fn chunks_are_the_documents_in_the_generations_input() {
+        use crate::dialect::spans::tests::{STOOD, check_stood_on, stood_prompt};
+        let docs = |d: &[(&str, &str)]| -> String {
+            let v: Vec<Value> = d
+                .iter()
+                .map(|(id, text)| json!({"page_content": text, "metadata": {"chunk_id": id}}))
+                .collect();
+            Value::from(v).to_string()
+        };
+        let input = json!([{"role": "system", "content": stood_prompt()},
+            {"role": "user", "content": "Do gift cards expire?"}])
+        .to_string();
+        let o = |id: &str, ty: &str, s: u32, e: u32, extra: Value| {
+            let mut v = json!({"id": id, "trace_id": "t", "type": ty, "name": ty,
+                "parent_observation_id": if id == "r" { "" } else { "r" },
+                "start_time": format!("2026-03-04 09:15:0{s}.000000"),
+                "end_time": format!("2026-03-04 09:15:0{e}.000000")});
+            v.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            let text = v.to_string();
+            let r = super::super::keeping::read_row(&text, &SCHEMA).unwrap();
+            match row(&r).unwrap() {
+                Row::Observation(s) => s,
+                Row::Trace(_) => panic!("a trace row"),
+            }
+        };
+        let spans = vec![
+            o(
+                "r",
+                "SPAN",
+                0,
+                9,
+                json!({"output": "Yes [1]", "input": {"documents": docs(&STOOD)}}),
+            ),
+            o("a", "RETRIEVER", 1, 2, json!({"output": docs(&STOOD[..2])})),
+            o("b", "RETRIEVER", 3, 4, json!({"output": docs(&STOOD[2..])})),
+            o(
+                "l",
+                "GENERATION",
+                5,
+                8,
+                json!({"input": input, "output": "Yes [1]"}),
+            ),
+        ];
+        assert!(
+            spans
+                .iter()
+                .all(|s| s.input_text.is_some() == (s.kind == SpanKind::Llm))
+        );
+        check_stood_on(spans);
     }
 }

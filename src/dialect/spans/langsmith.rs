@@ -15,6 +15,10 @@
 //!   `generations`), the key used kept for `explain`;
 //! - a retriever's documents from `outputs.documents` (LangChain tracer) or
 //!   `outputs.output` (a `@traceable` function's list);
+//! - an LLM run's input text from `inputs` (messages or prompts, LangChain
+//!   serialized messages too), normalised ([`super::prompt`]); only the
+//!   members messages are written under are built, and only a part of an
+//!   `llm` run (or of a run whose type another part names) keeps the text;
 //! - failed when `error` is set or `status` is `error`;
 //! - conversation from `extra.metadata` `thread_id`, `session_id` or
 //!   `conversation_id` (the top-level `session_id` is the project);
@@ -69,6 +73,9 @@ struct Fields {
     tokens: [Option<Option<u64>>; 3],
     /// `total_cost`, `prompt_cost`, `completion_cost`.
     costs: [Option<Option<f64>>; 3],
+    /// `inputs` as normalised text ([`super::prompt::value_text`]), read
+    /// only from a part of an `llm` run or of a run of no named type.
+    input: Option<Option<String>>,
 }
 
 /// What a run's `outputs` holds, read when the part is parsed: both the
@@ -111,12 +118,13 @@ fn usage(u: &Map<String, Value>) -> [Option<u64>; 3] {
 }
 
 /// The run fields the reader uses (`from_map`, `merge`, `into_span`): every
-/// other field (`inputs`, `serialized`, `events`, `child_runs`, the
-/// attachments…) is dropped when a line is parsed, checked but never built
-/// (see [`super::json::object_keeping`]), so large inputs neither cost
-/// allocations nor stay in memory. A field `into_span` starts reading must
-/// be added here.
-const READ: [&str; 18] = [
+/// other field (`serialized`, `events`, `child_runs`, the attachments…) is
+/// dropped when a line is parsed, checked but never built (see
+/// [`super::json::object_keeping`]), and of `inputs` only the members
+/// messages are written under are built ([`super::prompt::input_member`]),
+/// so large inputs neither cost allocations nor stay in memory. A field
+/// `into_span` starts reading must be added here.
+const READ: [&str; 19] = [
     "id",
     "trace_id",
     "dotted_order",
@@ -135,6 +143,7 @@ const READ: [&str; 18] = [
     "total_cost",
     "prompt_cost",
     "completion_cost",
+    "inputs",
 ];
 
 /// The place of a run's field in [`READ`], `None` for a field not read: a
@@ -160,6 +169,7 @@ fn slot(key: &str) -> Option<usize> {
         "total_cost" => 15,
         "prompt_cost" => 16,
         "completion_cost" => 17,
+        "inputs" => 18,
         _ => return None,
     })
 }
@@ -177,6 +187,7 @@ fn keep(key: &str) -> Keep {
     match key {
         "extra" => Keep::Only(extra_member),
         "outputs" => Keep::Only(outputs_member),
+        "inputs" => Keep::Only(super::prompt::input_member),
         _ => Keep::Whole,
     }
 }
@@ -289,6 +300,11 @@ impl RunPart {
             prune_extra(parsed.unwrap_or(v))
         });
         let got = |k: &str| field(&m, &[k]);
+        let run_type = got("run_type").map(json::text);
+        let input = match &run_type {
+            Some(Some(t)) if !t.eq_ignore_ascii_case("llm") => None,
+            _ => got("inputs").map(super::prompt::value_text),
+        };
         let fields = Fields {
             // The SDK's posts name the parent in `dotted_order` alone:
             // its segments are the runs from the root down to this one.
@@ -298,7 +314,7 @@ impl RunPart {
                 Some((depth > 1).then(|| dotted_run(d, depth - 2)).flatten())
             }),
             name: got("name").map(json::text),
-            run_type: got("run_type").map(json::text),
+            run_type,
             start_ns: time_of(got("start_time"), "start_time")?,
             end_ns: time_of(got("end_time"), "end_time")?,
             error: got("error").map(|v| json::text(v).is_some()),
@@ -309,6 +325,7 @@ impl RunPart {
             tokens: ["prompt_tokens", "completion_tokens", "total_tokens"]
                 .map(|k| got(k).map(count)),
             costs: ["total_cost", "prompt_cost", "completion_cost"].map(|k| got(k).map(number)),
+            input,
         };
         Ok(RunPart {
             trace_id,
@@ -341,6 +358,7 @@ impl RunPart {
         over(&mut a.end_ns, b.end_ns);
         over(&mut a.error, b.error);
         over(&mut a.status_error, b.status_error);
+        over(&mut a.input, b.input);
         for (x, y) in a.tokens.iter_mut().zip(b.tokens) {
             over(x, y);
         }
@@ -384,6 +402,9 @@ impl RunPart {
         }
         if s.kind == SpanKind::Tool {
             s.tool_name = Some(s.name.clone());
+        }
+        if s.kind == SpanKind::Llm {
+            s.input_text = f.input.flatten();
         }
         let mut outputs_usage = None;
         if let Some(out) = f.outputs {
@@ -508,9 +529,7 @@ mod tests {
         for (i, k) in READ.iter().enumerate() {
             assert_eq!(slot(k), Some(i), "{k}");
         }
-        for k in [
-            "", "ids", "inputs", "Id", "input", "tags", "events", "latency",
-        ] {
+        for k in ["", "ids", "Id", "input", "tags", "events", "latency"] {
             assert_eq!(slot(k), None, "{k}");
         }
     }
@@ -707,5 +726,83 @@ mod tests {
         assert_eq!(s.conversation.as_deref(), Some("t"));
         assert_eq!(s.cost_usd, Some(0.0012));
         assert!(s.failed());
+    }
+
+    /// A LangChain trace whose answering `llm` run was given two of the
+    /// three documents of two retrievals, as serialized messages: its
+    /// chunks are those two, in the order of its input. A chain's
+    /// `inputs` are never kept.
+    #[test]
+    fn chunks_are_the_documents_in_the_llm_runs_inputs() {
+        use crate::dialect::spans::tests::{STOOD, check_stood_on, stood_prompt};
+        let docs = |d: &[(&str, &str)]| -> Vec<Value> {
+            d.iter()
+                .map(|(id, text)| json!({"id": id, "page_content": text, "type": "Document"}))
+                .collect()
+        };
+        let t = |s: u32| format!("2026-11-30T08:46:0{s}.000000");
+        let run = |id: &str, ty: &str, start: u32, end: u32, inputs: Value, outputs: Value| {
+            let parent = (id != "r").then_some("r");
+            let post = part(json!({"id": id, "trace_id": "r", "parent_run_id": parent,
+                "run_type": ty, "name": ty, "start_time": t(start), "inputs": inputs}));
+            let patch = part(json!({"id": id, "end_time": t(end), "outputs": outputs}));
+            [post, patch]
+        };
+        let messages = json!({"messages": [[
+            {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "SystemMessage"],
+             "kwargs": {"content": stood_prompt(), "type": "system"}},
+            {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "HumanMessage"],
+             "kwargs": {"content": "Do gift cards expire?", "type": "human"}}]]});
+        let parts: Vec<RunPart> = [
+            run(
+                "r",
+                "chain",
+                0,
+                9,
+                json!({"documents": docs(&STOOD)}),
+                json!({"answer": "Yes [1]"}),
+            ),
+            run(
+                "a",
+                "retriever",
+                1,
+                2,
+                json!({"query": "q"}),
+                json!({"documents": docs(&STOOD[..2])}),
+            ),
+            run(
+                "b",
+                "retriever",
+                3,
+                4,
+                json!({"query": "q"}),
+                json!({"documents": docs(&STOOD[2..])}),
+            ),
+            run(
+                "l",
+                "llm",
+                5,
+                8,
+                messages,
+                json!({"generations": [[{"text": "Yes [1]"}]]}),
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let spans = merge_parts(parts);
+        assert!(
+            spans
+                .iter()
+                .all(|s| s.input_text.is_some() == (s.kind == SpanKind::Llm))
+        );
+        // Only the strings messages are written under were kept.
+        let input = spans[3].input_text.as_deref().unwrap();
+        assert!(
+            input.starts_with("Answer from these documents only."),
+            "{input}"
+        );
+        assert!(!input.contains("constructor") && !input.contains("SystemMessage"));
+        check_stood_on(spans);
     }
 }

@@ -21,6 +21,8 @@
 //!   spelling, epoch numbers), in years 0000–9999 or an invalid record;
 //! - `exports.rs`: those two as dialects, and [`assemble_records`], how any
 //!   group of the span family becomes a trace;
+//! - `prompt.rs`: an LLM call's recorded input as one normalised string,
+//!   and how a retrieved document is found in it;
 //! - `assemble.rs`: trace → turn (root, reply, chunks, tools, agent).
 //!
 //! Error reasons name the field and what was expected, never an input value.
@@ -35,6 +37,7 @@ mod langfuse;
 mod langsmith;
 mod otlp;
 mod phoenix;
+mod prompt;
 mod time;
 
 use assemble::assemble_boxed;
@@ -222,6 +225,9 @@ pub struct Span {
     pub llm_text: Option<String>,
     /// Which attribute family `llm_text` came from.
     pub llm_text_key: &'static str,
+    /// An LLM span's recorded input (prompt, input messages) as one
+    /// normalised string ([`prompt`]); none for every other kind of span.
+    pub input_text: Option<String>,
     /// Whether any output content attribute was present (OTel content capture is opt-in).
     pub content_recorded: bool,
     /// Documents of a retrieval; `Some(empty)` for a recorded empty list.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::dialect::ChunkRule;
 use crate::grade::grade;
 use crate::markers::{Grammar, Preset};
 use crate::model::{Row, Unobserved, Verdict};
@@ -165,12 +166,12 @@ fn check_capture(folder: &str, file: &str, expect_format: SpanFormat, channel: &
                 let r = t.retrievals();
                 assert_eq!(r.len(), 2, "{ctx}");
                 assert_eq!((r[0].used, r[1].used), (false, true), "{ctx}");
-                // all_retrievals: both lists, in start order.
+                // --retrievals all: both lists, in start order.
                 let all = assemble(
                     trace_id,
                     traces[trace_id].clone(),
                     &AssembleOptions {
-                        all_retrievals: true,
+                        retrievals: ChunkRule::All,
                         ..Default::default()
                     },
                 );
@@ -511,7 +512,7 @@ fn fixture_basic_and_out_of_order() {
     // The agent option wins.
     let o = AssembleOptions {
         agent_name: Some("forced".into()),
-        all_retrievals: false,
+        retrievals: ChunkRule::Last,
     };
     assert_eq!(
         &*assemble("t1", spans_of(&lines), &o).turn().agent_id,
@@ -592,7 +593,7 @@ fn fixture_reranker_replaces_its_list() {
     for all in [false, true] {
         let o = AssembleOptions {
             agent_name: None,
-            all_retrievals: all,
+            retrievals: if all { ChunkRule::All } else { ChunkRule::Last },
         };
         let t = assemble("t", spans_of(&lines), &o);
         let row = graded(&t, &numeric());
@@ -645,10 +646,10 @@ fn fixture_retrieval_after_the_answer_is_not_a_source() {
     assert_eq!(ids(&row), ["a"]);
     assert_eq!(row.verdict, Verdict::Ok);
     assert!(!t.retrievals()[1].used && !t.retrievals()[1].before_reply);
-    // Also with all_retrievals.
+    // Also with --retrievals all.
     let all = AssembleOptions {
         agent_name: None,
-        all_retrievals: true,
+        retrievals: ChunkRule::All,
     };
     assert_eq!(assemble("t", spans_of(&lines), &all).turn().chunks.len(), 1);
     // An empty retrieval is a single unflattened empty list.
@@ -1519,9 +1520,9 @@ mod props {
 
     fn grade_all(spans: Vec<Span>) {
         for (id, spans) in group(spans) {
-            for all_retrievals in [false, true] {
+            for retrievals in [ChunkRule::Prompt, ChunkRule::Last, ChunkRule::All] {
                 let opts = AssembleOptions {
-                    all_retrievals,
+                    retrievals,
                     ..Default::default()
                 };
                 let t = assemble(&id, spans.clone(), &opts);
@@ -1908,4 +1909,172 @@ fn a_document_past_a_hundred_thousand_is_read() {
         .map(|d| d.chunk_id.as_deref().unwrap())
         .collect();
     assert_eq!(ids, ["KB-0", "KB-X", "KB-Y"]);
+}
+
+// ---------------------------------------------- the chunks the answer stood on
+
+/// Three documents of two retrievals (`A1`, `A2`, then `B1`), of which the
+/// answering LLM call's input holds `B1` and then `A1`: the case each
+/// reader family's test records in its own shape.
+pub(super) const STOOD: [(&str, &str); 3] = [
+    (
+        "A1",
+        "Refunds take five business days from the day the parcel arrives.",
+    ),
+    (
+        "A2",
+        "Shipping is free on every order over fifty euros in the EU.",
+    ),
+    (
+        "B1",
+        "Gift cards never expire and work online and in every store.",
+    ),
+];
+
+/// The answering LLM call's system prompt: `B1` (its whitespace changed)
+/// and then `A1`, inside a template.
+pub(super) fn stood_prompt() -> String {
+    format!(
+        "Answer from these documents only.\n<doc id='1'>\n{}\n</doc>\n<doc id='2'>{}</doc>",
+        STOOD[2].1.replace(' ', "\n  "),
+        STOOD[0].1
+    )
+}
+
+/// What every reader family assembles from that case: `B1`, `A1` (the
+/// input's order) under the default rule, and `B1` alone (the last
+/// retrieval) under `--retrievals last`.
+pub(super) fn check_stood_on(spans: Vec<Span>) {
+    let id = spans[0].trace_id().to_owned();
+    let t = assemble(&id, spans.clone(), &AssembleOptions::default());
+    let notes = t.notes();
+    assert_eq!(ids(&graded(&t, &numeric())), ["B1", "A1"], "{notes:#?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n
+                .starts_with("chunks: the 2 document(s) found in the answering LLM call's input")),
+        "{notes:#?}"
+    );
+    assert!(t.retrievals().iter().all(|r| r.used));
+    let last = AssembleOptions {
+        retrievals: ChunkRule::Last,
+        ..Default::default()
+    };
+    let t = assemble(&id, spans, &last);
+    assert_eq!(ids(&graded(&t, &numeric())), ["B1"]);
+    assert!(
+        t.notes().contains(
+            &"chunks: the last retrieval before the answer (--retrievals last)".to_owned()
+        )
+    );
+}
+
+/// The OpenInference spans of that case (Phoenix JSONL), the LLM span's
+/// input in `attrs`.
+fn stood_phoenix(llm_input: &str) -> Vec<Span> {
+    let doc = |prefix: &str, i: usize, (id, text): (&str, &str)| {
+        format!(r#""{prefix}.{i}.document.id":"{id}","{prefix}.{i}.document.content":"{text}""#)
+    };
+    let p = "retrieval.documents";
+    let a = format!("{},{}", doc(p, 0, STOOD[0]), doc(p, 1, STOOD[1]));
+    let b = doc(p, 0, STOOD[2]);
+    let llm = format!(
+        r#"{llm_input},"llm.output_messages.0.message.role":"assistant","llm.output_messages.0.message.content":"Yes [1]""#
+    );
+    spans_of(&[
+        px("t", "r", None, "CHAIN", 0, 100, ""),
+        px("t", "a", Some("r"), "RETRIEVER", 10, 20, &a),
+        px("t", "b", Some("r"), "RETRIEVER", 30, 40, &b),
+        px("t", "l", Some("r"), "LLM", 50, 90, &llm),
+    ])
+}
+
+#[test]
+fn openinference_chunks_are_the_documents_in_the_llm_input() {
+    let prompt = serde_json::to_string(&stood_prompt()).unwrap();
+    // Input messages.
+    let msgs = format!(
+        r#""llm.input_messages.0.message.role":"system","llm.input_messages.0.message.content":{prompt},"llm.input_messages.1.message.role":"user","llm.input_messages.1.message.content":"Do gift cards expire?""#
+    );
+    check_stood_on(stood_phoenix(&msgs));
+    // `input.value` alone, LangChain's serialized messages as JSON.
+    let value = serde_json::json!({"messages": [[{"lc": 1, "type": "constructor",
+        "kwargs": {"content": stood_prompt(), "type": "system"}}]]});
+    let value = format!(
+        r#""input.value":{},"input.mime_type":"application/json""#,
+        serde_json::to_string(&value.to_string()).unwrap()
+    );
+    check_stood_on(stood_phoenix(&value));
+    // Nothing of the documents in the input: the last retrieval, and why.
+    let other = r#""input.value":"Do gift cards expire? Answer from what you know.""#;
+    let spans = stood_phoenix(other);
+    let t = assemble("t", spans, &AssembleOptions::default());
+    assert_eq!(ids(&graded(&t, &numeric())), ["B1"]);
+    assert!(t.notes().contains(&"chunks: the last retrieval before the answer (no retrieved document's text is in the answering LLM call's input, span l)".to_owned()), "{:#?}", t.notes());
+    // Only the LLM span keeps its input.
+    let spans = stood_phoenix(&msgs);
+    assert!(
+        spans
+            .iter()
+            .all(|s| s.input_text.is_some() == (s.kind == SpanKind::Llm))
+    );
+}
+
+#[test]
+fn genai_chunks_are_the_documents_in_the_llm_input() {
+    let messages = serde_json::json!([
+        {"role": "system", "parts": [{"type": "text", "content": stood_prompt()}]},
+        {"role": "user", "parts": [{"type": "text", "content": "Do gift cards expire?"}]}
+    ]);
+    let string = |s: &str| format!("{S}{}}}", serde_json::to_string(s).unwrap());
+    let docs = |d: &[(&str, &str)]| {
+        let v: Vec<_> = d
+            .iter()
+            .map(|(id, text)| serde_json::json!({"id": id, "content": text}))
+            .collect();
+        string(&serde_json::Value::from(v).to_string())
+    };
+    let retrieval = string("retrieval");
+    let chat = string("chat");
+    let (a, b) = (docs(&STOOD[..2]), docs(&STOOD[2..]));
+    let input = string(&messages.to_string());
+    let output = string(r#"[{"role":"assistant","parts":[{"type":"text","content":"Yes [1]"}]}]"#);
+    let line = otlp(&[
+        ospan("00000000000000a0", None, 0, 100, &[]),
+        ospan(
+            "00000000000000a1",
+            Some("00000000000000a0"),
+            10,
+            20,
+            &[
+                ("gen_ai.operation.name", &retrieval),
+                ("gen_ai.retrieval.documents", &a),
+            ],
+        ),
+        ospan(
+            "00000000000000a2",
+            Some("00000000000000a0"),
+            30,
+            40,
+            &[
+                ("gen_ai.operation.name", &retrieval),
+                ("gen_ai.retrieval.documents", &b),
+            ],
+        ),
+        ospan(
+            "00000000000000a3",
+            Some("00000000000000a0"),
+            50,
+            90,
+            &[
+                ("gen_ai.operation.name", &chat),
+                ("gen_ai.input.messages", &input),
+                ("gen_ai.output.messages", &output),
+            ],
+        ),
+    ]);
+    let mut out = Vec::new();
+    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    check_stood_on(out);
 }

@@ -4,6 +4,7 @@
 use super::output::output_documents;
 use super::value::Val;
 use crate::dialect::ShortId;
+use crate::dialect::spans::prompt::Prompt;
 use crate::dialect::spans::{Doc, Span, SpanKind, Tokens};
 use std::collections::BTreeMap;
 
@@ -126,6 +127,12 @@ pub(in crate::dialect::spans) struct Builder {
     /// Output messages: OpenInference, GenAI parts, pre-1.37 `gen_ai.completion`.
     pub(in crate::dialect::spans) msgs: [BTreeMap<u32, MsgAcc>; 3],
     pub(in crate::dialect::spans) content_recorded: bool,
+    /// Every string of the input messages (`llm.input_messages.*`,
+    /// `gen_ai.input.messages`), normalised as they arrive.
+    pub(in crate::dialect::spans) input_msgs: Prompt,
+    /// `input.value` (or `langfuse.observation.input`) as recorded: the
+    /// input when no input message was.
+    pub(in crate::dialect::spans) input_value: Option<String>,
     pub(in crate::dialect::spans) retrieval: Option<BTreeMap<u32, DocAcc>>,
     pub(in crate::dialect::spans) genai_docs: Option<BTreeMap<u32, DocAcc>>,
     pub(in crate::dialect::spans) rerank_in: Option<BTreeMap<u32, DocAcc>>,
@@ -211,6 +218,16 @@ impl Builder {
                 }
             }
         }
+        // Only an LLM call's input is kept: the messages, else the value.
+        let input_text = if kind == SpanKind::Llm {
+            self.input_msgs.finish().or_else(|| {
+                let mut p = Prompt::default();
+                p.push_text(self.input_value.as_deref()?);
+                p.finish()
+            })
+        } else {
+            None
+        };
         // OpenLLMetry's gen_ai.agent.id is the LangChain run id, not an agent.
         let agent_id = if self.openllmetry {
             None
@@ -233,6 +250,7 @@ impl Builder {
             output_key,
             llm_text,
             llm_text_key,
+            input_text,
             content_recorded: self.content_recorded,
             retrieval,
             rerank_input: self.rerank_in.map(finish),

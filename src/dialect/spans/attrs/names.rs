@@ -8,29 +8,28 @@ use crate::dialect::spans::SpanKind;
 use std::collections::BTreeMap;
 
 /// Attribute-name prefixes never decoded: big content the assembler never
-/// reads (prompts, input messages, tool arguments). A skipped prefix wins
-/// over a kept one.
-const SKIP: [&str; 16] = [
+/// reads (prompt templates, tool arguments). A skipped prefix wins over a
+/// kept one. An LLM call's input (`llm.input_messages`, `input.value`,
+/// `gen_ai.input.messages`, `langfuse.observation.input`) is decoded: the
+/// span keeps it as one normalised string when it is an LLM span.
+const SKIP: [&str; 13] = [
     "ai.prompt",
     "ai.request.headers",
     "ai.response.providerMetadata",
     "ai.toolCall.args",
-    "llm.input_messages",
     "llm.invocation_parameters",
     "llm.prompt_template",
     "llm.tools",
-    "gen_ai.input.messages",
     "gen_ai.system_instructions",
     "gen_ai.task.input",
     "gen_ai.task.output",
     "gen_ai.tool.call.arguments",
     "gen_ai.prompt",
     "traceloop.entity.input",
-    "langfuse.observation.input",
 ];
 
 /// Attribute-name prefixes decoded.
-const KEEP: [&str; 31] = [
+const KEEP: [&str; 32] = [
     "span.type",
     "monocle.output",
     "ai.observability.span_type",
@@ -46,6 +45,7 @@ const KEEP: [&str; 31] = [
     "ai.telemetry.",
     "openinference.span.kind",
     "output.",
+    "input.value",
     "llm.",
     "retrieval.documents",
     "reranker.",
@@ -66,8 +66,9 @@ const KEEP: [&str; 31] = [
 
 /// Namespaces of attributes written nested (`{"llm":{"output_messages":…}}`),
 /// decoded and flattened from there.
-const NESTED: [&str; 9] = [
+const NESTED: [&str; 10] = [
     "llm",
+    "input",
     "retrieval",
     "reranker",
     "output",
@@ -114,6 +115,7 @@ pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
 /// Keys whose string value is itself JSON to be flattened (when it looks like JSON).
 pub(super) fn json_valued(key: &str) -> bool {
     key == "gen_ai.output.messages"
+        || key == "gen_ai.input.messages"
         || key == "gen_ai.retrieval.documents"
         || key == "langfuse.observation.usage_details"
         || key == "langfuse.observation.cost_details"
@@ -246,6 +248,9 @@ impl Builder {
     fn leaf(&mut self, key: &str, v: &Val<'_>) {
         // Dataframe rows carry every column; absent values are null.
         if matches!(v, Val::Null) {
+            return;
+        }
+        if self.input_leaf(key, v) {
             return;
         }
         // Documents and messages (most leaves of a retrieval) carry a list
@@ -427,6 +432,34 @@ impl Builder {
             "error.type" => self.error_type = v.as_id(),
             _ => {}
         }
+    }
+
+    /// A leaf of an LLM call's input, kept as text ([`Builder::input_msgs`],
+    /// [`Builder::input_value`]); false for any other leaf. Picked by the
+    /// key's first byte, so other keys cost one compare.
+    fn input_leaf(&mut self, key: &str, v: &Val<'_>) -> bool {
+        let messages = match key.as_bytes().first() {
+            Some(b'l') => {
+                if key == "langfuse.observation.input" {
+                    self.input_value = v.as_str().map(str::to_owned);
+                    return true;
+                }
+                key.starts_with("llm.input_messages")
+            }
+            Some(b'g') => key.starts_with("gen_ai.input.messages"),
+            Some(b'i') => {
+                if key == "input.value" {
+                    self.input_value = v.as_str().map(str::to_owned);
+                    return true;
+                }
+                false
+            }
+            _ => false,
+        };
+        if messages && let Some(t) = v.as_str() {
+            self.input_msgs.push(t);
+        }
+        messages
     }
 
     /// A leaf of an indexed list: `rest` is what follows the list's prefix
