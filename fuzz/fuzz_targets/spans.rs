@@ -17,6 +17,7 @@
 use grounding_audit::dialect::spans::{
     AssembleOptions, Span, SpanFormat, assemble, is_document, parse_document, parse_line, sniff,
 };
+use grounding_audit::dialect::ChunkRule;
 use grounding_audit::grade::grade;
 use grounding_audit::markers::{Grammar, Preset};
 use grounding_audit::model::Row;
@@ -70,9 +71,9 @@ fn grade_all(spans: Vec<Span>) {
         by.entry(s.trace_id().to_owned()).or_default().push(s);
     }
     for (id, spans) in by {
-        for all_retrievals in [false, true] {
+        for retrievals in [ChunkRule::Prompt, ChunkRule::Last, ChunkRule::All] {
             let opts = AssembleOptions {
-                all_retrievals,
+                retrievals,
                 ..Default::default()
             };
             let t = assemble(&id, spans.clone(), &opts);
