@@ -131,6 +131,9 @@ pub enum Retrievals {
     All,
 }
 
+/// The confidence of the intervals `summary` prints unless told otherwise.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+
 /// Which time zone dates are read in and times are shown in.
 #[derive(Debug, Clone, Args)]
 pub struct ZoneArgs {
@@ -342,7 +345,7 @@ pub struct SummaryArgs {
     #[arg(long, requires = "since", conflicts_with = "compare_from")]
     pub compare_previous: bool,
     /// Confidence of the comparison's intervals.
-    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    #[arg(long, value_name = "C", default_value_t = DEFAULT_CONFIDENCE)]
     pub confidence: f64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = SummaryFormat::Table)]

@@ -125,6 +125,24 @@ pub fn clock(z: &ZoneArgs) -> Result<Clock> {
     })
 }
 
+/// What `--partial` needs of a run: a window that is the same on every
+/// machine, and no flag that only changes rendering (the partial holds
+/// state; `merge` renders). `render` lists the command's rendering flags,
+/// each with whether it was given.
+pub fn partial_run(command: &str, f: &FilterArgs, render: &[(&str, bool)]) -> Result<()> {
+    if f.since.is_some() && f.now.is_none() {
+        return Err(exit::usage(format!(
+            "{command} --partial with --since needs --now TIME: each machine would count back from its own clock, and partials of different windows never merge (give every partition the same --now)"
+        )));
+    }
+    match render.iter().find(|(_, given)| *given) {
+        None => Ok(()),
+        Some((flag, _)) => Err(exit::usage(format!(
+            "{command} --partial writes the run's state only, and {flag} changes only what is rendered: give it to `grounding-audit merge`, which renders"
+        ))),
+    }
+}
+
 /// Resolves the filter flags (the clock is read here, once, for `--since`).
 pub fn filter(f: &FilterArgs) -> Result<Filter> {
     filter_at(f, zone(&f.zone)?, Utc::now())
@@ -138,6 +156,12 @@ pub fn filter_at(f: &FilterArgs, zone: Zone, clock_now: DateTime<Utc>) -> Result
             .transpose()
             .map_err(|e| exit::usage(format!("--{name}: {e}")))
     };
+    if f.now.is_some() && f.since.is_none() {
+        // Taken alone it would be ignored: refuse it rather than guess.
+        return Err(exit::usage(
+            "--now is the time --since counts back from: give --since SPAN with it, or end a --from window with --to TIME",
+        ));
+    }
     let mut from = bound("from", &f.from)?;
     let mut to = bound("to", &f.to)?;
     if let Some(span) = &f.since {

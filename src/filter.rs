@@ -17,7 +17,7 @@ use chrono::{
 };
 
 /// A time zone: a fixed offset (`+02:00`, `Z`) or an IANA zone with its
-/// daylight-saving rules (`Europe/Berlin`).
+/// daylight-saving rules (`Europe/Berlin`). UTC unless told otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Zone {
     Fixed(FixedOffset),
@@ -106,15 +106,33 @@ impl Zone {
         FixedOffset::east_opt(self.offset_secs(t)).expect("zone offsets are under a day")
     }
 
+    /// True for a local time the clocks show twice (the hour repeated when
+    /// they go back).
+    pub fn repeats(&self, local: NaiveDateTime) -> bool {
+        match self {
+            Zone::Fixed(_) => false,
+            Zone::Named(tz) => matches!(tz.from_local_datetime(&local), LocalResult::Ambiguous(..)),
+        }
+    }
+
     /// The local calendar day of `t`.
     pub fn local_date(&self, t: &DateTime<Utc>) -> NaiveDate {
         t.with_timezone(&self.offset_at(t)).date_naive()
     }
 
     /// `t` as RFC 3339 with the local offset (`2026-08-02T00:40:00+02:00`).
+    /// An offset with seconds (local mean time before standard zones,
+    /// `+00:53:28`) is printed whole: RFC 3339 has no room for it, and
+    /// rounding it would print another instant.
     pub fn format(&self, t: &DateTime<Utc>) -> String {
-        t.with_timezone(&self.offset_at(t))
-            .to_rfc3339_opts(SecondsFormat::AutoSi, true)
+        let offset = self.offset_at(t);
+        let local = t.with_timezone(&offset);
+        let text = local.to_rfc3339_opts(SecondsFormat::AutoSi, true);
+        if offset.local_minus_utc() % 60 == 0 {
+            return text;
+        }
+        let cut = text.len() - "+00:00".len();
+        format!("{}{}", &text[..cut], local.format("%::z"))
     }
 
     /// The UTC instant of a local wall-clock time. An ambiguous time (the
@@ -380,6 +398,11 @@ mod tests {
             berlin.format(&at("2026-01-01T12:00:00Z")),
             "2026-01-01T13:00:00+01:00"
         );
+        // New York kept local mean time, 4:56:02 behind UTC, until 1883.
+        let ny = Zone::parse("America/New_York").unwrap();
+        let lmt = ny.format(&at("1880-01-01T00:00:00Z"));
+        // 19:03:58 + 4:56:02 is midnight: the same instant, to the second.
+        assert_eq!(lmt, "1879-12-31T19:03:58-04:56:02");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::compare::{self, Counts};
 use crate::model::Verdict;
 use crate::pipeline::InputStats;
 use crate::stats;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -34,13 +34,18 @@ pub struct Gates {
     pub agents: BTreeMap<String, Override>,
 }
 
-/// One agent's rules in a policy: each given value replaces the default.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// One table of a policy file (`[defaults]` or `[agents.<id>]`): each
+/// given value replaces the default. Its keys are the gate flags of `check`
+/// in snake case, one for one (a test keeps the two lists equal).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Override {
     pub min_rate: Option<f64>,
     pub min_turns: Option<u64>,
     pub max_drop: Option<f64>,
+    pub max_orphans: Option<u64>,
     pub max_orphan_rate: Option<f64>,
+    pub max_unobserved_rate: Option<f64>,
     pub confidence: Option<f64>,
     pub require_proof: Option<bool>,
 }
@@ -475,8 +480,47 @@ fn orphan_rate_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
     g
 }
 
-/// The decision when the input could not be read (exit 3): one failing
-/// `input` gate, so that every format still says FAIL and why.
+/// The orphan-count gate: at most `max` `orphan_marker` turns.
+fn orphans_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
+    let n = r.count(Verdict::OrphanMarker);
+    let pass = n <= max;
+    GateResult::plain(
+        GateKind::MaxOrphans,
+        scope.clone(),
+        pass,
+        Some(Measure::Count(n)),
+        Measure::Count(max),
+        format!(
+            "{}orphan_marker={n} {} max_orphans={max}",
+            who(&scope),
+            cmp(pass, "<=", ">")
+        ),
+    )
+}
+
+/// The unobserved-rate gate: turns with no observed answer over all turns.
+fn unobserved_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
+    let k = r.count(Verdict::Unobserved);
+    let n = r.turns;
+    let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    let pass = rate <= max;
+    let (x, m) = rate_pair(rate, max);
+    let mut gate = GateResult::plain(
+        GateKind::MaxUnobservedRate,
+        scope.clone(),
+        pass,
+        Some(Measure::Rate(rate)),
+        Measure::Rate(max),
+        format!(
+            "{}unobserved_rate={x} ({k}/{n}) {} max_unobserved_rate={m}",
+            who(&scope),
+            cmp(pass, "<=", ">")
+        ),
+    );
+    gate.count = Some((k, n));
+    gate
+}
+
 /// The decision of a run whose configuration could not be read (a missing,
 /// unreadable or mismatched `--baseline` or `--policy`): `ERROR` first,
 /// every gate undecided.
@@ -498,6 +542,8 @@ pub fn config_failure(error: &str) -> Decision {
     }
 }
 
+/// The decision when the input could not be read (exit 3): one failing
+/// `input` gate, so that every format still says FAIL and why.
 pub fn input_failure(error: &str, max_invalid: u64) -> Decision {
     let message = format!("input error: {error}");
     Decision {
@@ -538,10 +584,19 @@ fn change_of(data: &Grouped, baseline: Option<&Counts>, scope: &Scope) -> Option
 fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<GateResult> {
     let mut gates = Vec::new();
     for (agent, r) in &data.groups {
+        let own = g.agents.get(agent);
         let g = g.for_agent(agent);
         let scope = Scope::Agent(agent.clone());
         if let Some(max) = g.max_orphan_rate {
             gates.push(orphan_rate_gate(max, scope.clone(), r));
+        }
+        // The count gates are overall on the command line and in
+        // [defaults]; an agent is held to them only by its own table.
+        if let Some(max) = own.and_then(|o| o.max_orphans) {
+            gates.push(orphans_gate(max, scope.clone(), r));
+        }
+        if let Some(max) = own.and_then(|o| o.max_unobserved_rate) {
+            gates.push(unobserved_gate(max, scope.clone(), r));
         }
         if g.min_rate.is_none() && g.max_drop.is_none() {
             continue;
@@ -712,42 +767,13 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
         }
     }
     if let Some(max) = g.max_orphans {
-        let n = overall.count(Verdict::OrphanMarker);
-        let pass = n <= max;
-        gates.push(GateResult::plain(
-            GateKind::MaxOrphans,
-            Scope::Overall,
-            pass,
-            Some(Measure::Count(n)),
-            Measure::Count(max),
-            format!(
-                "orphan_marker={n} {} max_orphans={max}",
-                cmp(pass, "<=", ">")
-            ),
-        ));
+        gates.push(orphans_gate(max, Scope::Overall, overall));
     }
     if let Some(max) = g.max_orphan_rate {
         gates.push(orphan_rate_gate(max, Scope::Overall, overall));
     }
     if let Some(max) = g.max_unobserved_rate {
-        let k = overall.count(Verdict::Unobserved);
-        let n = overall.turns;
-        let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-        let pass = rate <= max;
-        let (r, m) = rate_pair(rate, max);
-        let mut gate = GateResult::plain(
-            GateKind::MaxUnobservedRate,
-            Scope::Overall,
-            pass,
-            Some(Measure::Rate(rate)),
-            Measure::Rate(max),
-            format!(
-                "unobserved_rate={r} ({k}/{n}) {} max_unobserved_rate={m}",
-                cmp(pass, "<=", ">")
-            ),
-        );
-        gate.count = Some((k, n));
-        gates.push(gate);
+        gates.push(unobserved_gate(max, Scope::Overall, overall));
     }
     if g.per_agent && !empty {
         gates.extend(agent_gates(g, data, &mut warnings));

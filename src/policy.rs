@@ -19,53 +19,32 @@ use crate::gate::Override;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// The rules of one table (`[defaults]` or `[agents.<id>]`).
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Rules {
-    pub min_rate: Option<f64>,
-    pub min_turns: Option<u64>,
-    pub max_drop: Option<f64>,
-    pub max_orphan_rate: Option<f64>,
-    pub confidence: Option<f64>,
-    pub require_proof: Option<bool>,
-}
+/// The rules of one table (`[defaults]` or `[agents.<id>]`): the gate
+/// overrides themselves, so that a gate added to `check` is one field.
+pub type Rules = Override;
 
-impl Rules {
-    /// As an override of the command line's gates.
-    pub fn to_override(&self) -> Override {
-        Override {
-            min_rate: self.min_rate,
-            min_turns: self.min_turns,
-            max_drop: self.max_drop,
-            max_orphan_rate: self.max_orphan_rate,
-            confidence: self.confidence,
-            require_proof: self.require_proof,
-        }
-    }
-
-    /// Checks the ranges; `at` names the table in messages.
-    fn validate(&self, at: &str) -> Result<(), String> {
-        for (name, v) in [
-            ("min_rate", self.min_rate),
-            ("max_drop", self.max_drop),
-            ("max_orphan_rate", self.max_orphan_rate),
-        ] {
-            if let Some(x) = v
-                && !(0.0..=1.0).contains(&x)
-            {
-                return Err(format!("{at}: {name} must be between 0 and 1, got {x}"));
-            }
-        }
-        if let Some(c) = self.confidence
-            && !(c > 0.0 && c < 1.0)
+/// Checks the ranges of one table; `at` names the table in messages.
+fn validate(r: &Rules, at: &str) -> Result<(), String> {
+    for (name, v) in [
+        ("min_rate", r.min_rate),
+        ("max_drop", r.max_drop),
+        ("max_orphan_rate", r.max_orphan_rate),
+        ("max_unobserved_rate", r.max_unobserved_rate),
+    ] {
+        if let Some(x) = v
+            && !(0.0..=1.0).contains(&x)
         {
-            return Err(format!(
-                "{at}: confidence must be strictly between 0 and 1, got {c}"
-            ));
+            return Err(format!("{at}: {name} must be between 0 and 1, got {x}"));
         }
-        Ok(())
     }
+    if let Some(c) = r.confidence
+        && !(c > 0.0 && c < 1.0)
+    {
+        return Err(format!(
+            "{at}: confidence must be strictly between 0 and 1, got {c}"
+        ));
+    }
+    Ok(())
 }
 
 /// A policy file.
@@ -81,12 +60,31 @@ pub struct Policy {
 impl Policy {
     /// Parses a policy; the message of an error names the line and the key.
     pub fn parse(text: &str) -> Result<Policy, String> {
-        let p: Policy = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())?;
-        p.defaults.validate("[defaults]")?;
+        let p: Policy = toml::from_str(text).map_err(|e| readable(text, &e))?;
+        validate(&p.defaults, "[defaults]")?;
         for (a, r) in &p.agents {
-            r.validate(&format!("[agents.{a}]"))?;
+            validate(r, &format!("[agents.{a}]"))?;
         }
         Ok(p)
+    }
+}
+
+/// A TOML error as one line a person reads: `line L, column C: what`, with
+/// the offending text quoted (the parser's own rendering draws a snippet
+/// over several lines, which a decision line or a JUnit message cannot hold).
+fn readable(text: &str, e: &toml::de::Error) -> String {
+    let what = e.message().trim_end().replace('\n', "; ");
+    let Some(span) = e.span() else {
+        return what;
+    };
+    let before = &text[..span.start.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let found = text.get(span.clone()).unwrap_or("").trim();
+    if found.is_empty() || found.contains('\n') {
+        format!("line {line}, column {column}: {what}")
+    } else {
+        format!("line {line}, column {column}: {what} (at `{found}`)")
     }
 }
 
@@ -110,11 +108,108 @@ mod tests {
         let e = Policy::parse("[defaults]\nmin_rate = 0.9\nmin_rte = 0.8\n").unwrap_err();
         assert!(e.contains("line 3"), "{e}");
         assert!(e.contains("min_rte"), "{e}");
-        let e = Policy::parse("[agents.a]\nmax_orphans = 0\n").unwrap_err();
-        assert!(e.contains("line 2") && e.contains("max_orphans"), "{e}");
+        let e = Policy::parse("[agents.a]\nmax_orphan = 0\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("max_orphan"), "{e}");
         let e = Policy::parse("[agent.a]\n").unwrap_err();
         assert!(e.contains("line 1") && e.contains("agent"), "{e}");
         let e = Policy::parse("[defaults]\nmin_rate = 1.5\n").unwrap_err();
         assert!(e.contains("[defaults]: min_rate"), "{e}");
+    }
+
+    /// The flags of `check` that are not gates on the graded turns: how
+    /// the gates are applied, where the baseline lives, the input's own
+    /// accounting. Every other gate flag must be a policy key.
+    const NOT_POLICY: [&str; 7] = [
+        "per_agent",
+        "baseline",
+        "write_baseline",
+        "ratchet",
+        "policy",
+        "max_invalid",
+        "allow_empty",
+    ];
+
+    fn gate_flags() -> Vec<(String, Option<String>)> {
+        use clap::Args;
+        let mut cmd =
+            crate::cli::GateArgs::augment_args(clap::Command::new("check").disable_help_flag(true));
+        cmd.build();
+        cmd.get_arguments()
+            .map(|a| {
+                let switch = a.get_num_args().is_some_and(|n| n.max_values() == 0);
+                let value = (!switch)
+                    .then(|| {
+                        a.get_value_names()
+                            .and_then(|v| v.first())
+                            .map(|v| v.to_string())
+                    })
+                    .flatten();
+                (a.get_id().to_string(), value)
+            })
+            .filter(|(id, _)| !NOT_POLICY.contains(&id.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn every_gate_flag_is_a_policy_key() {
+        let flags = gate_flags();
+        assert!(flags.len() >= 8, "{flags:?}");
+        for (key, value) in &flags {
+            let v = match value.as_deref() {
+                None => "true",
+                Some("N") => "3",
+                Some(_) => "0.5",
+            };
+            let p = Policy::parse(&format!(
+                "[defaults]\n{key} = {v}\n[agents.a]\n{key} = {v}\n"
+            ))
+            .unwrap_or_else(|e| panic!("{key}: {e}"));
+            assert_ne!(p.defaults, Rules::default(), "{key} set nothing");
+            assert_eq!(p.agents["a"], p.defaults, "{key}");
+        }
+    }
+
+    #[test]
+    fn every_policy_key_is_a_gate_flag() {
+        let all = Rules {
+            min_rate: Some(0.5),
+            min_turns: Some(1),
+            max_drop: Some(0.5),
+            max_orphans: Some(1),
+            max_orphan_rate: Some(0.5),
+            max_unobserved_rate: Some(0.5),
+            confidence: Some(0.5),
+            require_proof: Some(true),
+        };
+        let keys: Vec<String> = match serde_json::to_value(&all).unwrap() {
+            serde_json::Value::Object(m) => m.keys().cloned().collect(),
+            _ => unreachable!(),
+        };
+        let flags: Vec<String> = gate_flags().into_iter().map(|(k, _)| k).collect();
+        let mut sorted = flags.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+    }
+
+    #[test]
+    fn errors_are_one_readable_line() {
+        let e = Policy::parse("[defaults]\nmin_rate = 0.9\nmax_orphns = 2\n").unwrap_err();
+        assert!(!e.contains('\n') && !e.contains("\\u{a}"), "{e}");
+        assert!(
+            e.starts_with("line 3, column 1: unknown field `max_orphns`"),
+            "{e}"
+        );
+        let e = Policy::parse("[defaults]\nmin_rate = 'high'\n").unwrap_err();
+        assert!(e.starts_with("line 2, column 12:"), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn count_gates_per_agent() {
+        let p = Policy::parse("[agents.a]\nmax_orphans = 0\nmax_unobserved_rate = 0.1\n").unwrap();
+        assert_eq!(p.agents["a"].max_orphans, Some(0));
+        assert_eq!(p.agents["a"].max_unobserved_rate, Some(0.1));
+        let e = Policy::parse("[agents.a]\nmax_unobserved_rate = 2\n").unwrap_err();
+        assert!(e.contains("[agents.a]: max_unobserved_rate"), "{e}");
     }
 }

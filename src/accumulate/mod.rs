@@ -255,13 +255,25 @@ pub mod summary;
 pub struct Grouped {
     pub overall: Rollup,
     pub groups: std::collections::BTreeMap<String, Rollup>,
-    /// UTC days, overall: the series `check` finds a change day in.
+    /// Local days in `zone`, overall: the series `check` finds a change day in.
     pub days: std::collections::BTreeMap<chrono::NaiveDate, Rollup>,
-    /// UTC days per agent.
+    /// Local days in `zone` per agent.
     pub agent_days:
         std::collections::BTreeMap<String, std::collections::BTreeMap<chrono::NaiveDate, Rollup>>,
     /// The first turns that count against each gate, overall and per agent.
     pub offenders: Offenders,
+    /// The zone whose calendar days `days` are (`--tz`).
+    pub zone: crate::filter::Zone,
+}
+
+impl Grouped {
+    /// Empty, with days counted in `zone`.
+    pub fn in_zone(zone: crate::filter::Zone) -> Grouped {
+        Grouped {
+            zone,
+            ..Grouped::default()
+        }
+    }
 }
 
 /// How many offending turn ids a gate's failure names.
@@ -348,7 +360,7 @@ impl Accumulator for Grouped {
         for g in rows {
             let r = &g.row;
             self.overall.add(r);
-            let day = r.created_at.date_naive();
+            let day = self.zone.local_date(&r.created_at);
             self.days.entry(day).or_default().add(r);
             let agent: &str = &r.agent_id;
             if !self.groups.contains_key(agent) {

@@ -473,35 +473,38 @@ pub struct SummaryOptions {
 const EPOCH_TO_MONDAY_DAYS: i64 = 3;
 
 impl Bucket {
-    /// The bucket of a local time (seconds since 1970-01-01 at the offset).
-    pub fn index(self, local_secs: i64) -> i64 {
+    /// The bucket of the instant `utc_secs` (seconds since 1970-01-01 UTC)
+    /// where the zone is `offset` seconds east of UTC: the local day or ISO
+    /// week number, or for an hour the UTC second its local hour began, so
+    /// that the hour clocks repeat when they go back is two buckets.
+    pub fn index(self, utc_secs: i64, offset: i64) -> i64 {
+        let local = utc_secs + offset;
         match self {
-            Bucket::Hour => local_secs.div_euclid(3_600),
-            Bucket::Day => local_secs.div_euclid(86_400),
-            Bucket::Week => (local_secs.div_euclid(86_400) + EPOCH_TO_MONDAY_DAYS).div_euclid(7),
+            Bucket::Hour => local.div_euclid(3_600) * 3_600 - offset,
+            Bucket::Day => local.div_euclid(86_400),
+            Bucket::Week => (local.div_euclid(86_400) + EPOCH_TO_MONDAY_DAYS).div_euclid(7),
         }
     }
 
-    /// The first local day of a bucket (its day, or its week's Monday).
+    /// The first local day of a day or week bucket (its day, or its week's Monday).
     fn day_of(self, index: i64) -> NaiveDate {
         let day = match self {
-            Bucket::Hour => index.div_euclid(24),
-            Bucket::Day => index,
             Bucket::Week => index * 7 - EPOCH_TO_MONDAY_DAYS,
+            Bucket::Day | Bucket::Hour => index,
         };
         NaiveDate::from_num_days_from_ce_opt((day + 719_163) as i32).unwrap_or(NaiveDate::MIN)
     }
 
-    /// How a bucket is printed: `2026-08-02`, `2026-08-02T10` (an hour at
-    /// the offset), `2026-W31` (the ISO week, whose year can differ from
-    /// the calendar year of its Monday).
-    pub fn label(self, index: i64) -> String {
-        let day = self.day_of(index);
+    /// How a bucket is printed: `2026-08-02`, `2026-08-02T10` (a local hour
+    /// in `zone`; an hour the clocks repeat carries its offset,
+    /// `2026-10-25T02+02:00` then `2026-10-25T02+01:00`), `2026-W31` (the
+    /// ISO week, whose year can differ from the calendar year of its Monday).
+    pub fn label(self, index: i64, zone: &crate::filter::Zone) -> String {
         match self {
-            Bucket::Day => day.to_string(),
-            Bucket::Hour => format!("{day}T{:02}", index.rem_euclid(24)),
+            Bucket::Day => self.day_of(index).to_string(),
+            Bucket::Hour => hour_label(index, zone),
             Bucket::Week => {
-                let w = day.iso_week();
+                let w = self.day_of(index).iso_week();
                 format!("{}-W{:02}", w.year(), w.week())
             }
         }
@@ -514,6 +517,19 @@ impl Bucket {
             Bucket::Day => "day",
             Bucket::Week => "week",
         }
+    }
+}
+
+/// The label of the local hour that began at the UTC second `start`.
+fn hour_label(start: i64, zone: &crate::filter::Zone) -> String {
+    let at = chrono::DateTime::from_timestamp(start, 0).unwrap_or_default();
+    let offset = zone.offset_at(&at);
+    let local = at.with_timezone(&offset).naive_local();
+    let label = local.format("%Y-%m-%dT%H").to_string();
+    if zone.repeats(local) {
+        format!("{label}{offset}")
+    } else {
+        label
     }
 }
 
@@ -572,7 +588,7 @@ impl Accumulator for Summary {
             let r = &g.row;
             self.telemetry[r.verdict.slot()].add(r);
             let offset = fixed.unwrap_or_else(|| self.opts.tz.offset_secs(&r.created_at) as i64);
-            let day = bucket.index(r.created_at.timestamp() + offset);
+            let day = bucket.index(r.created_at.timestamp(), offset);
             match &mut run {
                 Some((d, acc)) if *d == day => acc.add(r),
                 _ => {
@@ -757,18 +773,44 @@ mod tests {
         let t = DateTime::parse_from_rfc3339("2026-08-02T10:15:00Z")
             .unwrap()
             .timestamp();
-        assert_eq!(Bucket::Day.label(Bucket::Day.index(t)), "2026-08-02");
-        assert_eq!(Bucket::Hour.label(Bucket::Hour.index(t)), "2026-08-02T10");
+        let utc = crate::filter::Zone::utc();
+        let at = |b: Bucket, t: i64| b.label(b.index(t, 0), &utc);
+        assert_eq!(at(Bucket::Day, t), "2026-08-02");
+        assert_eq!(at(Bucket::Hour, t), "2026-08-02T10");
         // 2026-08-02 is a Sunday: ISO week 31 (Monday 2026-07-27).
-        assert_eq!(Bucket::Week.label(Bucket::Week.index(t)), "2026-W31");
+        assert_eq!(at(Bucket::Week, t), "2026-W31");
         let monday = t + 86_400;
-        assert_eq!(Bucket::Week.label(Bucket::Week.index(monday)), "2026-W32");
+        assert_eq!(at(Bucket::Week, monday), "2026-W32");
         // 2027-01-01 (a Friday) is in week 53 of 2026.
         let ny = DateTime::parse_from_rfc3339("2027-01-01T00:00:00Z")
             .unwrap()
             .timestamp();
-        assert_eq!(Bucket::Week.label(Bucket::Week.index(ny)), "2026-W53");
-        assert_eq!(Bucket::Week.label(Bucket::Week.index(0)), "1970-W01");
+        assert_eq!(at(Bucket::Week, ny), "2026-W53");
+        assert_eq!(at(Bucket::Week, 0), "1970-W01");
+        // Half-hour zones keep whole local hours.
+        let india = crate::filter::Zone::parse("+05:30").unwrap();
+        let b = Bucket::Hour.index(t, 19_800);
+        assert_eq!(Bucket::Hour.label(b, &india), "2026-08-02T15");
+        assert_eq!(b, Bucket::Hour.index(t + 600, 19_800));
+        assert_ne!(b, Bucket::Hour.index(t + 1_800, 19_800));
+    }
+
+    #[test]
+    fn the_hour_clocks_repeat_is_two_buckets() {
+        let berlin = crate::filter::Zone::parse("Europe/Berlin").unwrap();
+        // 2026-10-25: 03:00 CEST became 02:00 CET at 01:00 UTC.
+        let first = DateTime::parse_from_rfc3339("2026-10-25T00:30:00Z").unwrap();
+        let second = DateTime::parse_from_rfc3339("2026-10-25T01:30:00Z").unwrap();
+        let key = |t: chrono::DateTime<chrono::FixedOffset>| {
+            let utc = t.with_timezone(&chrono::Utc);
+            Bucket::Hour.index(utc.timestamp(), berlin.offset_secs(&utc) as i64)
+        };
+        let (a, b) = (key(first), key(second));
+        assert!(a < b);
+        assert_eq!(Bucket::Hour.label(a, &berlin), "2026-10-25T02+02:00");
+        assert_eq!(Bucket::Hour.label(b, &berlin), "2026-10-25T02+01:00");
+        let later = DateTime::parse_from_rfc3339("2026-10-25T02:30:00Z").unwrap();
+        assert_eq!(Bucket::Hour.label(key(later), &berlin), "2026-10-25T03");
     }
 
     #[test]

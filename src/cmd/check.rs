@@ -47,13 +47,15 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
     let min_rate = args.min_rate.or(d.min_rate);
     let max_drop = args.max_drop.or(d.max_drop);
     let max_orphan_rate = args.max_orphan_rate.or(d.max_orphan_rate);
+    let max_orphans = args.max_orphans.or(d.max_orphans);
+    let max_unobserved_rate = args.max_unobserved_rate.or(d.max_unobserved_rate);
     let confidence = args.confidence.or(d.confidence);
     let agent_rules = policy.is_some_and(|p| !p.agents.is_empty());
     if min_rate.is_none()
         && max_drop.is_none()
         && max_orphan_rate.is_none()
-        && args.max_orphans.is_none()
-        && args.max_unobserved_rate.is_none()
+        && max_orphans.is_none()
+        && max_unobserved_rate.is_none()
         && !agent_rules
     {
         return Err(exit::usage(
@@ -92,20 +94,13 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
         min_turns: args.min_turns.or(d.min_turns).unwrap_or(1),
         confidence,
         require_proof: args.require_proof || d.require_proof.unwrap_or(false),
-        max_orphans: args.max_orphans,
+        max_orphans,
         max_orphan_rate,
-        max_unobserved_rate: args.max_unobserved_rate,
+        max_unobserved_rate,
         max_drop,
         baseline: None,
         allow_empty: args.allow_empty,
-        agents: policy
-            .map(|p| {
-                p.agents
-                    .iter()
-                    .map(|(a, r)| (a.clone(), r.to_override()))
-                    .collect()
-            })
-            .unwrap_or_default(),
+        agents: policy.map(|p| p.agents.clone()).unwrap_or_default(),
     })
 }
 
@@ -219,12 +214,13 @@ impl Accumulator for CheckAcc {
 }
 
 /// The options of the summary `--write-baseline` saves: those of a plain
-/// `summary --format json`, so the two documents are the same.
-pub fn baseline_options() -> SummaryOptions {
+/// `summary --format json` in the same `--tz`, so the two documents are the
+/// same.
+pub fn baseline_options(tz: crate::filter::Zone) -> SummaryOptions {
     SummaryOptions {
         by: GroupBy::Agent,
         triage: 20,
-        tz: crate::filter::Zone::utc(),
+        tz,
         low_score: 0.5,
         bucket: crate::accumulate::summary::Bucket::Day,
     }
@@ -311,18 +307,20 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         },
         Some(_) => {
             refuse_outputs_with_partial(args)?;
+            config::partial_run("check", &args.filter, &[])?;
             None
         }
     };
     let filter = config::filter(&args.filter)?;
     let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    let zone = config::clock(&args.filter.zone)?.zone;
     let grading = crate::partial::grading_options(
         &args.input,
         &args.filter,
         &args.markers,
         &engine,
-        config::clock(&args.filter.zone)?.zone.name(),
+        zone.name(),
     );
     if let Some(g) = &gates
         && let Some(message) = baseline_mismatch(&args.gates, g, &grading)
@@ -335,8 +333,8 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let want_summary =
         args.partial.is_some() || args.gates.write_baseline.is_some() || args.out.html.is_some();
     let mut acc = CheckAcc(
-        Grouped::default(),
-        want_summary.then(|| Summary::new(baseline_options())),
+        Grouped::in_zone(zone),
+        want_summary.then(|| Summary::new(baseline_options(zone))),
     );
     let mut accounted = InputStats::default();
     let result = (|| {
@@ -348,8 +346,8 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
             bar.as_ref(),
             || {
                 CheckAcc(
-                    Grouped::default(),
-                    want_summary.then(|| Summary::new(baseline_options())),
+                    Grouped::in_zone(zone),
+                    want_summary.then(|| Summary::new(baseline_options(zone))),
                 )
             },
             |g| {

@@ -232,14 +232,20 @@ fn merge_options(command: &str, options: &BTreeMap<String, String>) -> Result<Me
             page_cap: 0,
         },
         "report" => MergeOptions {
-            summary: super::check::baseline_options(),
+            summary: super::check::baseline_options(zone_of(options)?),
             page_cap: super::report::page_cap(report_limit(options)?, conversation(options)),
         },
         _ => MergeOptions {
-            summary: super::check::baseline_options(),
+            summary: super::check::baseline_options(zone_of(options)?),
             page_cap: 0,
         },
     })
+}
+
+/// The `--tz` the partials were made in.
+fn zone_of(options: &BTreeMap<String, String>) -> Result<crate::filter::Zone> {
+    let tz = options.get("--tz").map(String::as_str);
+    config::zone_from(tz, None).map_err(|_| exit::usage("partial: option --tz is not valid"))
 }
 
 /// The `--limit` report partials were made with.

@@ -106,6 +106,18 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
             "--partial writes one page's state; --all streams every row, which is no bounded state to merge: drop --all and page with --limit and --cursor (README, \"Beyond one machine\")",
         ));
     }
+    if args.partial.is_some() {
+        config::partial_run(
+            "report",
+            &args.filter,
+            &[
+                ("--format", args.format != ReportFormat::Table),
+                ("--csv-raw", args.csv_raw),
+                ("--columns", !args.columns.is_empty()),
+                ("--show-tz", args.filter.zone.show_tz),
+            ],
+        )?;
+    }
     let mut filter = config::filter(&args.filter)?;
     filter.verdicts = args.verdict.clone();
     filter.would_block = args.would_block;

@@ -220,7 +220,7 @@ pub fn document_with<'a>(
     compare: Option<&'a Comparison>,
 ) -> SummaryDoc<'a> {
     let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
-    let bucket = s.opts.bucket;
+    let (bucket, tz) = (s.opts.bucket, s.opts.tz);
     let all = s.overall();
     SummaryDoc {
         totals: all.rollup.clone(),
@@ -232,7 +232,7 @@ pub fn document_with<'a>(
             .flat_map(|(k, g)| {
                 g.trend.iter().map(move |(i, r)| GroupDayDoc {
                     key: k,
-                    day: day_doc(bucket.label(*i), r),
+                    day: day_doc(bucket.label(*i, &tz), r),
                 })
             })
             .collect(),
@@ -280,7 +280,7 @@ pub fn document_with<'a>(
         days: s
             .trend
             .iter()
-            .map(|(i, r)| day_doc(bucket.label(*i), r))
+            .map(|(i, r)| day_doc(bucket.label(*i, &tz), r))
             .collect(),
         retrieval_use: retrieval_doc(&all.retrieval),
         low_score: s.opts.low_score,
@@ -372,9 +372,9 @@ fn summarise(
 }
 
 fn counts_of(s: &Summary) -> Counts {
-    let bucket = s.opts.bucket;
+    let (bucket, tz) = (s.opts.bucket, s.opts.tz);
     let series = |t: &std::collections::BTreeMap<i64, Rollup>| {
-        compare::joined(None, t.iter().map(|(i, r)| (bucket.label(*i), r)))
+        compare::joined(None, t.iter().map(|(i, r)| (bucket.label(*i, &tz), r)))
     };
     Counts {
         bucket: bucket.as_str().to_owned(),
@@ -430,6 +430,24 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         return Err(exit::usage(
             "--partial writes the current run's state only: compare after `merge` (write its --format json and pass it to --compare)",
         ));
+    }
+    if args.partial.is_some() {
+        config::partial_run(
+            "summary",
+            &args.filter,
+            &[
+                ("--format", args.format != SummaryFormat::Table),
+                ("--section", args.section.is_some()),
+                ("--csv-raw", args.csv_raw),
+                ("--html", args.html.is_some()),
+                ("--min-rate", args.min_rate.is_some()),
+                ("--show-tz", args.filter.zone.show_tz),
+                (
+                    "--confidence",
+                    args.confidence != crate::cli::DEFAULT_CONFIDENCE,
+                ),
+            ],
+        )?;
     }
     let filter = config::filter(&args.filter)?;
     let clock = config::clock(&args.filter.zone)?;
@@ -522,7 +540,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         _ => (base, base_name),
     };
     let comparison = base.map(|b| {
-        let bucket = summary.opts.bucket;
+        let (bucket, tz) = (summary.opts.bucket, summary.opts.tz);
         compare::compare(
             base_name,
             &b,
@@ -540,7 +558,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
                     .flatten();
                 compare::drop_in(&compare::joined(
                     before,
-                    current.iter().map(|(i, r)| (bucket.label(*i), r)),
+                    current.iter().map(|(i, r)| (bucket.label(*i, &tz), r)),
                 ))
             },
         )

@@ -1,8 +1,8 @@
 //! The inputs of `check`'s gates in a partial.
 
-use super::{RollupDoc, rollup_doc, rollup_of};
+use super::{RollupDoc, checked_rollup, rollup_doc, summed};
 use crate::accumulate::{Grouped, Offenders, Offending, Rollup};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -14,9 +14,9 @@ type Keyed = Vec<(String, RollupDoc)>;
 pub struct GateState {
     pub overall: RollupDoc,
     pub agents: Keyed,
-    /// UTC days, overall.
+    /// Local days in the run's `--tz`, overall.
     pub days: Keyed,
-    /// UTC days per agent.
+    /// Local days per agent.
     pub agent_days: Vec<(String, Keyed)>,
     /// The first offending turn ids overall.
     pub offenders: Offending,
@@ -36,9 +36,30 @@ fn days_of(d: &Keyed) -> Result<BTreeMap<chrono::NaiveDate, Rollup>> {
             let day = k
                 .parse::<chrono::NaiveDate>()
                 .with_context(|| format!("gate: day {k:?}"))?;
-            Ok((day, rollup_of(r)))
+            Ok((day, checked_rollup(r, &format!("gate: day {k}"))?))
         })
         .collect()
+}
+
+/// Refuses gate state whose parts do not add up to their whole: the agents
+/// and the days to the overall counts, each agent's days to the agent.
+fn consistent(g: &Grouped) -> Result<()> {
+    if summed(g.groups.values()) != g.overall {
+        bail!("gate: its agents do not add up to its overall counts");
+    }
+    if summed(g.days.values()) != g.overall {
+        bail!("gate: its days do not add up to its overall counts");
+    }
+    let agents: Vec<&String> = g.groups.keys().collect();
+    if g.agent_days.keys().collect::<Vec<_>>() != agents {
+        bail!("gate: its agents' days name other agents than its agents");
+    }
+    for (agent, days) in &g.agent_days {
+        if summed(days.values()) != g.groups[agent] {
+            bail!("gate: agent {agent}'s days do not add up to the agent's counts");
+        }
+    }
+    Ok(())
 }
 
 impl GateState {
@@ -68,13 +89,13 @@ impl GateState {
     }
 
     pub(super) fn grouped(&self) -> Result<Grouped> {
-        Ok(Grouped {
-            overall: rollup_of(&self.overall),
+        let g = Grouped {
+            overall: checked_rollup(&self.overall, "gate: overall")?,
             groups: self
                 .agents
                 .iter()
-                .map(|(k, r)| (k.clone(), rollup_of(r)))
-                .collect(),
+                .map(|(k, r)| Ok((k.clone(), checked_rollup(r, &format!("gate: agent {k}"))?)))
+                .collect::<Result<_>>()?,
             days: days_of(&self.days)?,
             agent_days: self
                 .agent_days
@@ -85,6 +106,10 @@ impl GateState {
                 overall: self.offenders.clone(),
                 agents: self.agent_offenders.iter().cloned().collect(),
             },
-        })
+            // Its days are already counted; none is added after reading.
+            zone: crate::filter::Zone::utc(),
+        };
+        consistent(&g)?;
+        Ok(g)
     }
 }

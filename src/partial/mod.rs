@@ -12,9 +12,9 @@
 //! - `report`: `page`, the page heap (the `--limit` + 1 newest rows after
 //!   `--cursor`, whole rows with their input positions, and the counts of
 //!   matching and passed-over rows);
-//! - `check`: `gate`, the gate inputs (rollups overall, per agent, per UTC
-//!   day and per agent and day, the first offending turn ids), and
-//!   `summary`, the summary `--html` and `--write-baseline` render.
+//! - `check`: `gate`, the gate inputs (rollups overall, per agent, per
+//!   local day in `--tz` and per agent and day, the first offending turn
+//!   ids), and `summary`, the summary `--html` and `--write-baseline` render.
 //!
 //! Its size is bounded by the state (groups, buckets, latency buckets,
 //! triage and page sizes), never by the input. It also records every option
@@ -109,6 +109,43 @@ fn rollup_of(d: &RollupDoc) -> Rollup {
         with_retrieval: d.1,
         verdicts: d.2,
     }
+}
+
+/// A rollup whose counts can be true: its verdicts add up to its turns,
+/// and the turns with retrieval hold every `ok` turn and none that is
+/// `empty_retrieval` or `unobserved`. A partial whose counts break this was
+/// edited, or written by something else, and is refused rather than merged
+/// into wrong rates.
+fn checked_rollup(d: &RollupDoc, what: &str) -> Result<Rollup> {
+    use crate::model::Verdict;
+    let r = rollup_of(d);
+    let sum = r.verdicts.iter().try_fold(0u64, |a, &v| a.checked_add(v));
+    let without = r.count(Verdict::EmptyRetrieval) + r.count(Verdict::Unobserved);
+    if sum != Some(r.turns) {
+        bail!(
+            "{what}: its verdict counts do not add up to its {} turns",
+            r.turns
+        );
+    }
+    if r.grounded() > r.with_retrieval || r.with_retrieval + without > r.turns {
+        bail!(
+            "{what}: {} turns with retrieval cannot hold {} ok turns beside {} without retrieval of {} turns",
+            r.with_retrieval,
+            r.grounded(),
+            without,
+            r.turns
+        );
+    }
+    Ok(r)
+}
+
+/// The sum of some rollups.
+fn summed<'a>(rollups: impl IntoIterator<Item = &'a Rollup>) -> Rollup {
+    let mut all = Rollup::default();
+    for r in rollups {
+        all.merge(r);
+    }
+    all
 }
 
 impl InputDoc {

@@ -1,7 +1,7 @@
 //! The summary accumulator's state in a partial (`summary`, and `check`
 //! for `--html` and `--write-baseline`).
 
-use super::{RollupDoc, rollup_doc, rollup_of, time_doc};
+use super::{RollupDoc, checked_rollup, rollup_doc, rollup_of, time_doc};
 use crate::accumulate::summary::{GroupStats, Histogram, Summary, SummaryOptions, Telemetry};
 use crate::accumulate::{PageHeap, Rollup};
 use crate::model::{Id, Row, Verdict};
@@ -209,7 +209,7 @@ impl SummaryState {
             s.groups.insert(
                 g.key.clone(),
                 GroupStats {
-                    rollup: rollup_of(&g.rollup),
+                    rollup: checked_rollup(&g.rollup, &format!("summary: group {}", g.key))?,
                     retrieval: g.retrieval.clone(),
                     tools: g.tools.clone(),
                     guardrail: g.guardrail.clone(),

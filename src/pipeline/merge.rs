@@ -229,6 +229,8 @@ impl Merger<'_> {
         progress: Option<&indicatif::ProgressBar>,
     ) -> Result<()> {
         let name = &self.sources[source].name;
+        // Every reason, whoever worded it, within the one byte cap.
+        let reason = crate::dialect::cap_reason(reason.to_owned());
         if self.engine.strict {
             return Err(crate::exit::input(format!(
                 "{name}:{at}: {reason} (--strict)"

@@ -87,6 +87,11 @@ impl<'a> Cursor<'a> {
     /// followed deeper.
     fn at_node(&mut self, m: &Mapped, node: &Node, caps: &mut Caps<'a>, depth: u32) -> Option<()> {
         match node.leaf {
+            // A field met twice is refused by serde_json's reader, which
+            // words the reason.
+            Some(Leaf::Raw(slot)) if caps.top[slot].is_some() => return None,
+            Some(Leaf::Chunks) if caps.chunks.is_some() => return None,
+            Some(Leaf::Tools) if caps.tools.is_some() => return None,
             Some(Leaf::Raw(slot)) => caps.top[slot] = Some(self.kept(depth)?),
             Some(Leaf::Chunks) => self.each(Elements::new(m, false), caps, depth)?,
             Some(Leaf::Tools) => self.each(Elements::new(m, true), caps, depth)?,
@@ -156,6 +161,9 @@ impl<'a> Cursor<'a> {
     ) -> Option<bool> {
         self.follow(node, depth, |p, n| match n.leaf {
             Some(Leaf::Raw(slot)) => {
+                if fields[slot].is_some() {
+                    return None;
+                }
                 fields[slot] = Some(p.kept(depth + 1)?);
                 Some(())
             }

@@ -2,7 +2,9 @@
 //! trie through the line. It reads every line the cursor ([`super::scan`])
 //! is not sure of, and words every error.
 
-use super::{Caps, Elements, Leaf, Mapped, N_CHUNK, Node, Raw};
+use super::{
+    CHUNK_FIELDS, Caps, Elements, Leaf, Mapped, N_CHUNK, Node, Raw, TOOL_FIELDS, TURN_FIELDS,
+};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -30,15 +32,25 @@ impl Mapped {
         .deserialize(&mut de)
         .and_then(|()| de.end())
         .map_err(|e| {
-            crate::dialect::redact_reason(&format!(
-                "not valid JSON: {}",
-                e.to_string()
-                    .rsplit_once(" at line ")
-                    .map_or(e.to_string(), |(b, _)| b.to_owned())
-            ))
+            let what = e.to_string();
+            let what = what.rsplit_once(" at line ").map_or(&*what, |(b, _)| b);
+            if what.starts_with(DUPLICATE) {
+                crate::dialect::redact_reason(what)
+            } else {
+                crate::dialect::redact_reason(&format!("not valid JSON: {what}"))
+            }
         })?;
         Ok(caps)
     }
+}
+
+/// How a line that holds a mapped field twice is refused, as the native
+/// reader refuses a repeated key: which of the two was meant is unknowable.
+const DUPLICATE: &str = "duplicate field";
+
+/// The error of a mapped field met a second time.
+fn duplicate<E: de::Error>(name: &str) -> E {
+    E::custom(format!("{DUPLICATE} `{name}`"))
 }
 
 /// Follows the trie through one JSON value.
@@ -90,9 +102,14 @@ impl<'de> DeserializeSeed<'de> for AtNode<'_, '_, 'de> {
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         match &self.node.leaf {
             Some(Leaf::Raw(slot)) => {
+                if self.caps.top[*slot].is_some() {
+                    return Err(duplicate(TURN_FIELDS[*slot].0));
+                }
                 let raw = <&'de RawValue as de::Deserialize>::deserialize(d)?;
                 self.caps.top[*slot] = Some(Raw::unknown(raw.get()));
             }
+            Some(Leaf::Chunks) if self.caps.chunks.is_some() => return Err(duplicate("chunks")),
+            Some(Leaf::Tools) if self.caps.tools.is_some() => return Err(duplicate("tools")),
             Some(Leaf::Chunks) => d.deserialize_any(Each {
                 out: Elements::new(self.dialect, false),
                 caps: self.caps,
@@ -196,6 +213,11 @@ impl<'de> Visitor<'de> for Each<'_, '_, 'de> {
             let Some(is_object) = seq.next_element_seed(Element {
                 node: trie,
                 fields: &mut fields,
+                names: if self.out.tools {
+                    &TOOL_FIELDS
+                } else {
+                    &CHUNK_FIELDS
+                },
             })?
             else {
                 break;
@@ -235,6 +257,8 @@ impl<'de> Visitor<'de> for Each<'_, '_, 'de> {
 struct Element<'n, 'f, 'a> {
     node: &'n Node,
     fields: &'f mut [Option<Raw<'a>>; N_CHUNK],
+    /// The element's field names, for a duplicate's message.
+    names: &'static [(&'static str, &'static str)],
 }
 
 impl<'de> DeserializeSeed<'de> for Element<'_, '_, 'de> {
@@ -248,6 +272,7 @@ impl<'de> DeserializeSeed<'de> for Element<'_, '_, 'de> {
 struct Field<'n, 'f, 'a> {
     node: &'n Node,
     fields: &'f mut [Option<Raw<'a>>; N_CHUNK],
+    names: &'static [(&'static str, &'static str)],
 }
 
 impl<'de> DeserializeSeed<'de> for Field<'_, '_, 'de> {
@@ -255,6 +280,9 @@ impl<'de> DeserializeSeed<'de> for Field<'_, '_, 'de> {
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         match self.node.leaf {
             Some(Leaf::Raw(slot)) => {
+                if self.fields[slot].is_some() {
+                    return Err(duplicate(self.names[slot].0));
+                }
                 let raw = <&'de RawValue as de::Deserialize>::deserialize(d)?;
                 self.fields[slot] = Some(Raw::unknown(raw.get()));
             }
@@ -262,6 +290,7 @@ impl<'de> DeserializeSeed<'de> for Field<'_, '_, 'de> {
                 d.deserialize_any(Element {
                     node: self.node,
                     fields: self.fields,
+                    names: self.names,
                 })?;
             }
         }
@@ -280,6 +309,7 @@ impl<'de> Visitor<'de> for Element<'_, '_, 'de> {
                 Some(node) => map.next_value_seed(Field {
                     node,
                     fields: self.fields,
+                    names: self.names,
                 })?,
                 None => {
                     map.next_value::<IgnoredAny>()?;
@@ -296,6 +326,7 @@ impl<'de> Visitor<'de> for Element<'_, '_, 'de> {
                     .next_element_seed(Field {
                         node,
                         fields: self.fields,
+                        names: self.names,
                     })?
                     .is_some(),
                 None => seq.next_element::<IgnoredAny>()?.is_some(),

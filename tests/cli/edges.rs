@@ -1,0 +1,405 @@
+//! Contracts at the edges: policy files that say what is wrong in one line
+//! and set every gate, flags that would be ignored refused, partials that
+//! cannot be made to disagree or lie, and times printed and bucketed as the
+//! clock on the wall shows them.
+
+use crate::common::*;
+use std::io::Write;
+
+/// A file in `dir` holding `text`.
+fn file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_owned()
+}
+
+/// Two agents: `a` with one orphan marker in four turns, `b` clean.
+fn two_agents(dir: &tempfile::TempDir) -> String {
+    let mut text = String::new();
+    for (i, (agent, reply)) in [
+        ("a", "yes [KB-1]"),
+        ("a", "yes [KB-1]"),
+        ("a", "yes [KB-1]"),
+        ("a", "bad [KB-7]"),
+        ("b", "yes [KB-1]"),
+        ("b", "yes [KB-1]"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        text.push_str(&format!(
+            r#"{{"turn_id":"t{i}","agent_id":"{agent}","created_at":"2026-08-01T00:00:00Z","reply":"{reply}","grounding":{{"chunks":[{{"document_id":"d","score":0.8}}]}}}}"#
+        ));
+        text.push('\n');
+    }
+    file(dir, "log.jsonl", &text)
+}
+
+#[test]
+fn a_policy_error_is_one_readable_line_with_line_column_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = two_agents(&dir);
+    let policy = file(
+        &dir,
+        "p.toml",
+        "[defaults]\nmin_rate = 0.5\nmax_orphns = 0\n",
+    );
+    let (code, out, err) = run(&["check", &log, "--policy", &policy]);
+    assert_eq!(code, 3, "{out}{err}");
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("ERROR --policy "), "{first}");
+    assert!(
+        first.contains("line 3, column 1: unknown field `max_orphns`"),
+        "{first}"
+    );
+    assert!(
+        !out.contains("\\u{a}") && !err.contains("\\u{a}"),
+        "{out}{err}"
+    );
+}
+
+#[test]
+fn a_policy_sets_the_count_gates_per_agent_and_overall() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = two_agents(&dir);
+    // Agent a has one orphan: held to zero by its own table, it fails.
+    let policy = file(&dir, "p.toml", "[agents.a]\nmax_orphans = 0\n");
+    let (code, out, _) = run(&["check", &log, "--policy", &policy]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("FAIL agent a orphan_marker=1 > max_orphans=0"),
+        "{out}"
+    );
+    // In [defaults] the count gates are overall, as their flags are.
+    let policy = file(
+        &dir,
+        "p.toml",
+        "[defaults]\nmax_orphans = 1\nmax_unobserved_rate = 0.0\n",
+    );
+    let (code, out, _) = run(&["check", &log, "--policy", &policy, "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let doc = json(&out);
+    let gates: Vec<(String, String)> = doc["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["gate"].as_str().unwrap().to_owned(),
+                g["scope"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        gates.contains(&("max_orphans".into(), "overall".into())),
+        "{gates:?}"
+    );
+    assert!(
+        gates.contains(&("max_unobserved_rate".into(), "overall".into())),
+        "{gates:?}"
+    );
+    assert!(
+        !gates
+            .iter()
+            .any(|(g, s)| g == "max_orphans" && s == "agent"),
+        "{gates:?}"
+    );
+}
+
+#[test]
+fn partials_refuse_what_only_changes_rendering() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = two_agents(&dir);
+    let part = dir.path().join("p.json");
+    let part = part.to_str().unwrap();
+    let html = dir.path().join("r.html");
+    let html = html.to_str().unwrap();
+    for args in [
+        vec!["summary", &log, "--partial", part, "--html", html],
+        vec!["summary", &log, "--partial", part, "--format", "json"],
+        vec!["summary", &log, "--partial", part, "--show-tz"],
+        vec!["summary", &log, "--partial", part, "--confidence", "0.9"],
+        vec!["report", &log, "--partial", part, "--format", "csv"],
+        vec!["report", &log, "--partial", part, "--columns", "turn_id"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(
+            err.contains("give it to `grounding-audit merge`"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !std::path::Path::new(part).exists(),
+            "{args:?} wrote a partial"
+        );
+        assert!(!std::path::Path::new(html).exists(), "{args:?} wrote HTML");
+    }
+}
+
+#[test]
+fn a_partial_of_a_relative_window_needs_now() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = two_agents(&dir);
+    let part = dir.path().join("p.json");
+    let part = part.to_str().unwrap();
+    for cmd in ["summary", "report", "check"] {
+        let (code, _, err) = run(&[cmd, &log, "--since", "7d", "--partial", part]);
+        assert_eq!(code, 2, "{cmd}: {err}");
+        assert!(err.contains("--since needs --now TIME"), "{cmd}: {err}");
+    }
+    // With --now, two partitions agree on the window and merge.
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    for p in [&a, &b] {
+        let (code, _, err) = run(&[
+            "summary",
+            &log,
+            "--since",
+            "7d",
+            "--now",
+            "2026-08-02T00:00:00Z",
+            "--partial",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (code, out, err) = run(&["merge", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+/// A check partial of `log`, as JSON.
+fn check_partial(dir: &tempfile::TempDir, log: &str) -> serde_json::Value {
+    let p = dir.path().join("c.json");
+    let (code, _, err) = run(&["check", log, "--partial", p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    json(&std::fs::read_to_string(p).unwrap())
+}
+
+#[test]
+fn a_partial_whose_counts_do_not_add_up_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = two_agents(&dir);
+    let good = check_partial(&dir, &log);
+    // One more ok turn overall than its agents and days hold; verdicts
+    // that do not add up to the turns; more ok turns than with retrieval.
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(&str, Edit); 3] = [
+        ("agents do not add up", |p| {
+            let o = &mut p["gate"]["overall"];
+            o[0] = (o[0].as_u64().unwrap() + 1).into();
+            o[1] = (o[1].as_u64().unwrap() + 1).into();
+            o[2][0] = (o[2][0].as_u64().unwrap() + 1).into();
+        }),
+        ("verdict counts do not add up", |p| {
+            let o = &mut p["gate"]["overall"];
+            o[0] = (o[0].as_u64().unwrap() + 1).into();
+        }),
+        ("cannot hold", |p| {
+            let o = &mut p["gate"]["overall"];
+            o[1] = 0.into();
+        }),
+    ];
+    for (says, edit) in edits {
+        let mut bad = good.clone();
+        edit(&mut bad);
+        let path = file(&dir, "bad.json", &bad.to_string());
+        let (code, out, err) = run(&["merge", &path, "--min-rate", "0.1"]);
+        assert_ne!(code, 0, "{says}: {out}");
+        assert!(err.contains(says), "{says}: {err}");
+    }
+    let path = file(&dir, "good.json", &good.to_string());
+    let (code, out, err) = run(&["merge", &path, "--min-rate", "0.1"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_mapped_field_given_twice_is_an_invalid_line_as_in_native_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut f = std::fs::File::create(dir.path().join("m.jsonl")).unwrap();
+    writeln!(
+        f,
+        r#"{{"id":"t1","text":"yes [KB-1]","docs":[{{"d":"x"}}]}}"#
+    )
+    .unwrap();
+    writeln!(
+        f,
+        r#"{{"id":"t2","text":"yes [KB-1]","text":"no","docs":[{{"d":"x"}}]}}"#
+    )
+    .unwrap();
+    writeln!(
+        f,
+        r#"{{"id":"t3","text":"yes [KB-1]","docs":[{{"d":"x","d":"y"}}]}}"#
+    )
+    .unwrap();
+    writeln!(
+        f,
+        r#"{{"id":"t4","text":"yes","docs":[],"docs":[{{"d":"x"}}]}}"#
+    )
+    .unwrap();
+    drop(f);
+    let log = dir.path().join("m.jsonl");
+    let (code, out, err) = run(&[
+        "summary",
+        log.to_str().unwrap(),
+        "--map",
+        "turn_id=/id",
+        "--map",
+        "reply=/text",
+        "--map",
+        "chunks=/docs",
+        "--map",
+        "chunk.document_id=/d",
+        "--set",
+        "agent_id=a",
+        "--set",
+        "created_at=2026-08-01T00:00:00Z",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc = json(&out);
+    assert_eq!(doc["input"]["invalid_lines"], 3, "{err}");
+    assert_eq!(doc["totals"]["turns"], 1, "{out}");
+    for (line, field) in [(2, "text"), (3, "d"), (4, "docs")] {
+        let _ = field;
+        assert!(
+            err.contains(&format!("m.jsonl:{line}: duplicate field")),
+            "{err}"
+        );
+    }
+    // The same line in the native format is refused the same way.
+    let native = file(
+        &dir,
+        "n.jsonl",
+        r#"{"turn_id":"t1","created_at":"2026-08-01T00:00:00Z","reply":"a","reply":"b"}"#,
+    );
+    let (_, out, _) = run(&["summary", &native, "--format", "json"]);
+    assert_eq!(json(&out)["input"]["invalid_lines"], 1);
+}
+
+#[test]
+fn a_long_reason_is_cut_to_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    // An agentfootprint run with no time on any event: its reason names
+    // the run, whose id is 5,000 bytes long.
+    let id = "r".repeat(5_000);
+    let mut text = String::new();
+    for (kind, payload) in [
+        ("turn_start", r#"{"turnIndex":0,"userPrompt":"q"}"#),
+        ("turn_end", r#"{"turnIndex":0,"content":"a"}"#),
+    ] {
+        text.push_str(&format!(
+            r#"{{"type":"agentfootprint.agent.{kind}","payload":{payload},"meta":{{"runId":"{id}","sessionId":"s"}}}}"#
+        ));
+        text.push('\n');
+    }
+    let log = file(&dir, "runs.ndjson", &text);
+    for strict in [false, true] {
+        let mut args = vec!["summary", log.as_str()];
+        if strict {
+            args.push("--strict");
+        }
+        let (_, _, err) = run(&args);
+        let line = err
+            .lines()
+            .find(|l| l.contains("runs.ndjson:1: "))
+            .unwrap_or_else(|| panic!("no reason printed: {err}"));
+        let reason = line.split_once("runs.ndjson:1: ").unwrap().1;
+        assert!(reason.starts_with("run \"rrr"), "{}", &reason[..40]);
+        assert!(
+            reason.len() <= 303 + " (--strict)".len(),
+            "{} bytes",
+            reason.len()
+        );
+    }
+}
+
+#[test]
+fn repeated_local_hours_are_two_buckets_with_their_offsets() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    // 00:30 and 01:30 UTC on 2026-10-25 are both 02:30 in Berlin.
+    for (i, t) in ["2026-10-25T00:30:00Z", "2026-10-25T01:30:00Z"]
+        .iter()
+        .enumerate()
+    {
+        text.push_str(&format!(
+            r#"{{"turn_id":"t{i}","agent_id":"a","created_at":"{t}","reply":"yes [KB-1]","grounding":{{"chunks":[{{"document_id":"d","score":0.8}}]}}}}"#
+        ));
+        text.push('\n');
+    }
+    let log = file(&dir, "dst.jsonl", &text);
+    let (code, out, err) = run(&[
+        "summary",
+        &log,
+        "--tz",
+        "Europe/Berlin",
+        "--bucket",
+        "hour",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let days: Vec<String> = json(&out)["days"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["day"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(days, ["2026-10-25T02+02:00", "2026-10-25T02+01:00"]);
+}
+
+#[test]
+fn check_dates_a_change_by_the_local_day() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    let mut n = 0;
+    let mut turn = |day: u32, hour: u32, reply: &str| {
+        for minute in 0..10 {
+            n += 1;
+            text.push_str(&format!(
+                r#"{{"turn_id":"t{n}","agent_id":"a","created_at":"2026-08-{day:02}T{hour:02}:{minute:02}:00Z","reply":"{reply}","grounding":{{"chunks":[{{"document_id":"d","score":0.8}}]}}}}"#
+            ));
+            text.push('\n');
+        }
+    };
+    // Cited answers at noon UTC up to 1 August; from 23:00 UTC on 1 August
+    // (1:00 on 2 August in Berlin) the answers stop citing.
+    for day in 1..=5 {
+        turn(day, 12, "yes [KB-1]");
+    }
+    for day in 5..=7 {
+        turn(day, 23, "no");
+    }
+    let log = file(&dir, "days.jsonl", &text);
+    let (code, utc, _) = run(&["check", &log, "--min-rate", "0.9"]);
+    assert_eq!(code, 1, "{utc}");
+    let (code, berlin, _) = run(&["check", &log, "--min-rate", "0.9", "--tz", "Europe/Berlin"]);
+    assert_eq!(code, 1, "{berlin}");
+    assert!(berlin.contains("1.00 → 0.00 since 2026-08-06"), "{berlin}");
+    assert!(!utc.contains("1.00 → 0.00"), "{utc}");
+}
+
+#[test]
+fn now_without_since_is_refused_not_ignored() {
+    let log = fixture("demo.jsonl");
+    let log = log.to_str().unwrap();
+    for cmd in ["summary", "report", "check"] {
+        let mut args = vec![
+            cmd,
+            log,
+            "--from",
+            "2026-08-01",
+            "--now",
+            "2026-08-02T00:00:00Z",
+        ];
+        if cmd == "check" {
+            args.extend(["--min-rate", "0.1"]);
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{cmd}: {out}{err}");
+        assert!(
+            err.contains("--now is the time --since counts back from"),
+            "{err}"
+        );
+    }
+}
