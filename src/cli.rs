@@ -249,7 +249,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub csv_raw: bool,
     /// Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see README).
-    #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::render::columns::NAMES))]
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::model::COLUMNS))]
     pub columns: Vec<String>,
     /// Instead of rendering, write the page's complete mergeable state (a
     /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`.
@@ -275,41 +275,9 @@ pub enum SummaryFormat {
     Html,
 }
 
-/// Grouping key of the summary breakdown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GroupBy {
-    Agent,
-    Channel,
-    Model,
-}
+pub use crate::accumulate::summary::{Bucket, GroupBy};
 
-/// The section `summary --format csv` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Section {
-    Groups,
-    /// The trend, one row per bucket (--bucket; days by default).
-    Days,
-    /// The trend per group: one row per group and bucket.
-    GroupDays,
-    Triage,
-    /// What require_citation would refuse, per group.
-    Guardrail,
-    /// Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1].
-    Scores,
-    /// The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous).
-    Compare,
-}
-
-/// The width of a trend bucket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Bucket {
-    /// One row per hour.
-    Hour,
-    /// One row per day.
-    Day,
-    /// One row per ISO week (Monday to Sunday), labelled like 2026-W31.
-    Week,
-}
+pub use crate::render::summary::CsvSection as Section;
 
 /// Arguments of `summary`.
 #[derive(Debug, Args)]
@@ -397,7 +365,7 @@ pub struct MergeArgs {
     #[arg(long)]
     pub show_tz: bool,
     /// Report: table, Markdown and CSV columns, in this order (as `report --columns`).
-    #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::render::columns::NAMES))]
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::model::COLUMNS))]
     pub columns: Vec<String>,
     /// Check: the gates (as `check` takes them); summary: only --min-rate, the HTML threshold.
     #[command(flatten)]

@@ -297,8 +297,8 @@ impl fmt::Display for Row {
                 f,
                 "{}: {} → {}",
                 self.name(),
-                crate::render::rate(self.baseline_rate),
-                crate::render::rate(self.current_rate)
+                crate::stats::rate_text(self.baseline_rate),
+                crate::stats::rate_text(self.current_rate)
             ),
         }
     }

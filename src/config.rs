@@ -12,6 +12,7 @@ use crate::pipeline::Engine;
 use crate::render::Clock;
 use anyhow::Result;
 use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
 /// Process-wide settings, resolved once.
@@ -321,5 +322,78 @@ pub fn generated_at() -> Result<DateTime<Utc>> {
                 ))
             }),
         _ => Ok(Utc::now()),
+    }
+}
+
+/// The options every partial records: each flag that changes which turns
+/// are read or how they are graded, by flag name. Time bounds are recorded
+/// resolved (`--since 7d` means different instants on different days).
+pub fn run_options(
+    input: &InputArgs,
+    filter: &FilterArgs,
+    markers: &MarkerArgs,
+    engine: &Engine,
+) -> BTreeMap<String, String> {
+    let (i, f) = (input, filter);
+    let time = |t: Option<chrono::DateTime<chrono::Utc>>| {
+        t.map_or_else(|| "-".to_owned(), |t| crate::model::format_time(&t))
+    };
+    [
+        ("--input-format", i.input_format.clone()),
+        ("--no-dedupe", i.no_dedupe.to_string()),
+        ("--strict", i.strict.to_string()),
+        ("--max-line-bytes", i.max_line_bytes.to_string()),
+        ("--retrievals", format!("{:?}", i.retrievals)),
+        ("--assembly-window", i.assembly_window.to_string()),
+        ("--agent-name", format!("{:?}", i.agent_name)),
+        ("--map", format!("{:?}", i.map)),
+        ("--map-file", format!("{:?}", i.map_file)),
+        ("--set", format!("{:?}", i.set)),
+        ("--markers", markers_text(markers)),
+        ("--from", time(engine.filter.from)),
+        ("--to", time(engine.filter.to)),
+        ("--agent", format!("{:?}", f.agent)),
+        ("--channel", format!("{:?}", f.channel)),
+        ("--model", format!("{:?}", f.model)),
+        ("--turn", format!("{:?}", f.turn)),
+        ("--conversation", format!("{:?}", f.conversation)),
+        ("--grep", format!("{:?}", f.grep)),
+        ("--cited-below", format!("{:?}", f.cited_below)),
+        ("--confidence-below", format!("{:?}", f.confidence_below)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
+}
+
+/// The options a baseline records (`check --write-baseline`) and a later
+/// `check --baseline` must match: those of [`run_options`] that change how
+/// turns are read or graded, and the time zone, but not the time window
+/// (a nightly run's window moves by design) nor how strictly input is read.
+pub fn grading_options(
+    input: &InputArgs,
+    filter: &FilterArgs,
+    markers: &MarkerArgs,
+    engine: &Engine,
+    zone: String,
+) -> BTreeMap<String, String> {
+    let mut options = run_options(input, filter, markers, engine);
+    for moving in ["--from", "--to", "--strict", "--max-line-bytes"] {
+        options.remove(moving);
+    }
+    options.insert("--tz".to_owned(), zone);
+    options
+}
+
+/// The marker grammar as a partial records it and `merge`'s HTML page shows
+/// it: the preset, or the regex with its index base.
+fn markers_text(m: &MarkerArgs) -> String {
+    use clap::ValueEnum;
+    match (&m.marker_regex, m.markers) {
+        (Some(re), _) => format!("regex {re} (base {})", m.marker_base),
+        (None, Some(p)) => p
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().to_owned()),
+        (None, None) => "kb (default; id for agentfootprint input)".to_owned(),
     }
 }

@@ -18,6 +18,7 @@ pub mod cmd;
 pub mod compare;
 pub mod config;
 pub mod dialect;
+pub mod escape;
 pub mod exit;
 pub mod filter;
 pub mod gate;

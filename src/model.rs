@@ -562,6 +562,37 @@ impl InputStats {
     }
 }
 
+/// The columns of a row, one name per field in every format (the JSON
+/// row's field names, plus `document_ids`, `chunk_ids` and `scores` for the
+/// chunk list), in the order CSV writes them by default: a stable contract
+/// that `--columns` picks from.
+pub const COLUMNS: [&str; 24] = [
+    "turn_id",
+    "agent_id",
+    "conversation_id",
+    "channel",
+    "created_at",
+    "verdict",
+    "partial",
+    "cited_chunks",
+    "marker_count",
+    "out_of_range_markers",
+    "malformed_markers",
+    "markers_from",
+    "chunk_count",
+    "confidence",
+    "document_ids",
+    "chunk_ids",
+    "scores",
+    "tool_calls",
+    "tool_errors",
+    "model",
+    "tokens_used",
+    "cost_cents",
+    "latency_ms",
+    "unobserved_reason",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

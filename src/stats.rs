@@ -205,6 +205,12 @@ pub fn significant_change(series: &[(u64, u64)]) -> Option<ChangePoint> {
     change_point(series).filter(|c| c.lr > CHI2_1_95)
 }
 
+/// A rate as every output prints it: four decimals, or `n/a` when there is
+/// nothing to divide by.
+pub fn rate_text(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_owned(), |x| format!("{x:.4}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,6 @@
 //! merges to the same result.
 
 use super::{PageHeap, Rollup};
-pub use crate::cli::Bucket;
-use crate::cli::GroupBy;
 use crate::model::{Row, Verdict};
 use crate::pipeline::{Accumulator, Graded};
 use chrono::{Datelike, NaiveDate};
@@ -467,6 +465,25 @@ pub struct SummaryOptions {
     pub tz: crate::filter::Zone,
     pub low_score: f64,
     pub bucket: Bucket,
+}
+
+/// Grouping key of the summary breakdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GroupBy {
+    Agent,
+    Channel,
+    Model,
+}
+
+/// The width of a trend bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Bucket {
+    /// One row per hour.
+    Hour,
+    /// One row per day.
+    Day,
+    /// One row per ISO week (Monday to Sunday), labelled like 2026-W31.
+    Week,
 }
 
 /// 1970-01-01 was a Thursday: ISO weeks start three days before it.

@@ -315,7 +315,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
     let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
     let zone = config::clock(&args.filter.zone)?.zone;
-    let grading = crate::partial::grading_options(
+    let grading = crate::config::grading_options(
         &args.input,
         &args.filter,
         &args.markers,
@@ -366,7 +366,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
         let input = result?;
         let path = args.partial.as_deref().expect("a partial run");
         let mut options =
-            crate::partial::run_options(&args.input, &args.filter, &args.markers, &engine);
+            crate::config::run_options(&args.input, &args.filter, &args.markers, &engine);
         options.insert(
             "--tz".to_owned(),
             config::clock(&args.filter.zone)?.zone.name(),

@@ -193,7 +193,7 @@ pub fn options_of(
     engine: &pipeline::Engine,
     clock: &Clock,
 ) -> std::collections::BTreeMap<String, String> {
-    let mut o = crate::partial::run_options(&args.input, &args.filter, &args.markers, engine);
+    let mut o = crate::config::run_options(&args.input, &args.filter, &args.markers, engine);
     for (k, v) in [
         ("--tz", clock.zone.name()),
         ("--verdict", format!("{:?}", args.verdict)),

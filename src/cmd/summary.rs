@@ -635,13 +635,13 @@ pub fn render_summary(
 }
 
 /// The options a summary partial records: those of every partial (see
-/// [`crate::partial::run_options`]) and the summary's own.
+/// [`crate::config::run_options`]) and the summary's own.
 pub fn options_of(
     args: &SummaryArgs,
     engine: &crate::pipeline::Engine,
     opts: SummaryOptions,
 ) -> std::collections::BTreeMap<String, String> {
-    let mut o = crate::partial::run_options(&args.input, &args.filter, &args.markers, engine);
+    let mut o = crate::config::run_options(&args.input, &args.filter, &args.markers, engine);
     for (k, v) in [
         ("--tz", opts.tz.name()),
         ("--by", by_name(opts.by).to_owned()),

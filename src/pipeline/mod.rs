@@ -549,11 +549,7 @@ fn worker<A: Accumulator>(
 /// Prints a warning on stderr without tearing the progress bar; a closed stderr is ignored.
 pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
     let print = || {
-        let _ = writeln!(
-            std::io::stderr(),
-            "{}",
-            crate::render::escape::terminal(msg)
-        );
+        let _ = writeln!(std::io::stderr(), "{}", crate::escape::terminal(msg));
     };
     match progress {
         Some(p) => p.suspend(print),

@@ -9,32 +9,7 @@ use super::{Clock, join, opt_num, verdict_label};
 use crate::model::Row;
 
 /// Every column, in the order CSV writes them by default.
-pub const NAMES: [&str; 24] = [
-    "turn_id",
-    "agent_id",
-    "conversation_id",
-    "channel",
-    "created_at",
-    "verdict",
-    "partial",
-    "cited_chunks",
-    "marker_count",
-    "out_of_range_markers",
-    "malformed_markers",
-    "markers_from",
-    "chunk_count",
-    "confidence",
-    "document_ids",
-    "chunk_ids",
-    "scores",
-    "tool_calls",
-    "tool_errors",
-    "model",
-    "tokens_used",
-    "cost_cents",
-    "latency_ms",
-    "unobserved_reason",
-];
+pub use crate::model::COLUMNS as NAMES;
 
 /// The columns of a terminal table (boxed or streamed) by default.
 pub const TABLE: [&str; 11] = [

@@ -4,7 +4,7 @@
 
 pub mod columns;
 pub mod csv;
-pub mod escape;
+pub use crate::escape;
 pub mod explain;
 pub mod github;
 pub mod html;
@@ -89,7 +89,7 @@ impl Clock {
 
 /// A rate with four decimals, or `n/a`.
 pub fn rate(x: Option<f64>) -> String {
-    x.map_or_else(|| "n/a".to_owned(), |x| format!("{x:.4}"))
+    crate::stats::rate_text(x)
 }
 
 /// An optional number, or empty.

@@ -4,12 +4,28 @@
 
 use super::{Section, bar, rate};
 use crate::accumulate::summary::{Guardrail, SCORE_BINS, ScoreDistribution, ScoreSeries, ToolUse};
-use crate::cli::Section as CsvSection;
 use crate::cmd::summary::{RetrievalDoc, SummaryDoc};
 use crate::compare::{self, Comparison};
 use crate::model::Verdict;
 use anyhow::Result;
 use std::io::Write;
+
+/// The section `summary --format csv` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CsvSection {
+    Groups,
+    /// The trend, one row per bucket (--bucket; days by default).
+    Days,
+    /// The trend per group: one row per group and bucket.
+    GroupDays,
+    Triage,
+    /// What require_citation would refuse, per group.
+    Guardrail,
+    /// Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1].
+    Scores,
+    /// The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous).
+    Compare,
+}
 
 fn opt<T: ToString>(x: Option<T>) -> String {
     x.map_or_else(|| "-".to_owned(), |x| x.to_string())

@@ -3,6 +3,7 @@
 //! library engine directly.
 
 mod agentfootprint;
+mod architecture;
 mod check;
 mod cli;
 mod common;

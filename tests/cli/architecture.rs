@@ -1,0 +1,233 @@
+//! The layers of `src/`, enforced: every `crate::` path (in `use` lines and
+//! inline) must point to a module of a lower layer than the module it is
+//! written in, or to the module itself. Test code (`tests.rs`,
+//! `*_tests.rs`, and what follows `#[cfg(test)]` in a file) may reach
+//! higher, to build its fixtures. The layers and their jobs are described
+//! in ARCHITECTURE.md; an edge that breaks them fails here with the file
+//! and line that makes it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each top-level module of `src/` and its layer, from the bottom up.
+const LAYERS: &[(&str, u32)] = &[
+    // Leaves: no module of the crate below them.
+    ("exit", 0),
+    ("bytes", 0),
+    ("keyset", 0),
+    ("stats", 0),
+    ("escape", 0),
+    ("messages", 0),
+    // The turn and its row.
+    ("model", 1),
+    // The rules: marker grammars, then the verdicts that use them.
+    ("markers", 2),
+    ("grade", 3),
+    ("filter", 4),
+    // Reading: bytes into sources, lines into records and turns.
+    ("input", 5),
+    ("dialect", 6),
+    ("pipeline", 7),
+    // State that merges.
+    ("accumulate", 8),
+    ("partial", 9),
+    // Judging the state.
+    ("compare", 10),
+    ("gate", 11),
+    ("policy", 12),
+    // Presenting it.
+    ("render", 13),
+    // The command line and its wiring.
+    ("cli", 14),
+    ("config", 15),
+    ("cmd", 16),
+    ("lib", 17),
+    ("main", 18),
+];
+
+/// Edges against the layers that the code still has, each with why. The
+/// test fails when one of them is gone, so this list only shrinks.
+const KNOWN: &[(&str, &str, &str)] = &[
+    (
+        "model",
+        "pipeline",
+        "InputStats carries the misread probe's counts (pipeline::probe::Probe)",
+    ),
+    (
+        "render",
+        "cmd",
+        "the summary and explain view models are defined beside their commands",
+    ),
+];
+
+fn layer(module: &str) -> Option<u32> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules a line of code names with `crate::`.
+fn targets(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // `use crate::{a::X, b}`: each path of the group.
+            let end = group.find('}').unwrap_or(group.len());
+            for part in group[..end].split(',') {
+                let name: String = part
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    found.insert(name);
+                }
+            }
+            continue;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            found.insert(name);
+        }
+    }
+    found
+}
+
+/// Every edge of `src/` as (from, to) with the places that make it.
+fn edges(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut edges: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(src).unwrap();
+        let name = rel.file_name().unwrap().to_str().unwrap();
+        if name == "tests.rs" || name.ends_with("_tests.rs") {
+            continue;
+        }
+        let from = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_owned();
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            for to in targets(code) {
+                if to != from {
+                    edges.entry((from.clone(), to)).or_default().push(format!(
+                        "src/{}:{}",
+                        rel.display(),
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The edges that break the layers, with where.
+fn breaches(src: &Path) -> Vec<String> {
+    let mut bad = Vec::new();
+    for ((from, to), places) in edges(src) {
+        let (Some(a), Some(b)) = (layer(&from), layer(&to)) else {
+            bad.push(format!(
+                "{from} -> {to}: a module missing from LAYERS ({})",
+                places[0]
+            ));
+            continue;
+        };
+        if b >= a && !KNOWN.iter().any(|(f, t, _)| *f == from && *t == to) {
+            bad.push(format!(
+                "{from} (layer {a}) -> {to} (layer {b}) at {}",
+                places.join(", ")
+            ));
+        }
+    }
+    bad
+}
+
+fn src() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn every_edge_points_down_a_layer() {
+    let bad = breaches(&src());
+    assert!(
+        bad.is_empty(),
+        "edges against the layers:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn every_known_exception_still_exists() {
+    let all = edges(&src());
+    for (from, to, why) in KNOWN {
+        assert!(
+            all.contains_key(&(from.to_string(), to.to_string())),
+            "{from} -> {to} ({why}) is gone: remove it from KNOWN"
+        );
+    }
+}
+
+#[test]
+fn every_module_has_a_layer() {
+    for entry in std::fs::read_dir(src()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let module = name.trim_end_matches(".rs");
+        assert!(layer(module).is_some(), "src/{name} has no layer in LAYERS");
+    }
+}
+
+#[test]
+fn a_wrong_import_is_caught_with_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("src");
+    std::fs::create_dir_all(copy.join("render")).unwrap();
+    std::fs::write(copy.join("model.rs"), "use crate::messages::Warnings;\n").unwrap();
+    std::fs::write(
+        copy.join("grade.rs"),
+        "//! crate::cmd in a comment is no edge\nfn f() { let _ = crate::cmd::dispatch; }\n#[cfg(test)]\nmod tests { use crate::cli::Cli; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        copy.join("render").join("mod.rs"),
+        "use crate::{model::Row, config};\n",
+    )
+    .unwrap();
+    let bad = breaches(&copy);
+    assert_eq!(bad.len(), 2, "{bad:?}");
+    assert!(
+        bad[0].starts_with("grade (layer 3) -> cmd (layer 16) at src/grade.rs:2"),
+        "{bad:?}"
+    );
+    assert!(bad[1].starts_with("render (layer 13) -> config"), "{bad:?}");
+    assert!(
+        !bad.iter().any(|b| b.contains("cli")),
+        "test code is exempt: {bad:?}"
+    );
+}
