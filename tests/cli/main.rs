@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod corpus;
 mod determinism;
+mod docs;
 mod explain;
 mod generate;
 mod hostile;
