@@ -95,7 +95,7 @@ csv\t'One row per line, fixed columns, list fields joined with `;`'
 json\t'One document: rows, summary, next_cursor, input'
 jsonl\t'One JSON row per line'
 markdown\t'A Markdown table for tickets and pull requests'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l columns -d 'Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see README)' -r -f -a "turn_id\t''
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l columns -d 'Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see docs/report.md)' -r -f -a "turn_id\t''
 agent_id\t''
 conversation_id\t''
 channel\t''
@@ -273,7 +273,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l json -d 'Also write the JSON document to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markdown -d 'Also write the Markdown table to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l partial -d 'Instead of gating, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`, which takes the gates. See README, "Beyond one machine"' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l partial -d 'Instead of gating, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`, which takes the gates. See docs/scale-out.md' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'

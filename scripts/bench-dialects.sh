@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Throughput per input byte and peak memory of every input dialect, against
-# native turn lines, in one session (issue 16: span and event dialects within
+# native turn lines, in one run (issue 16: span and event dialects within
 # 2x of native per byte; peak RSS flat from 100 MB to 1-2 GB).
 #
 # Each dialect's log is a real sample repeated with fresh ids

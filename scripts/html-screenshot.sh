@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates docs/summary-html.png, the README's picture of the HTML report
-# of fixtures/demo.jsonl, with headless Chromium (apt-get install chromium).
-# docs/ holds pictures for the README only: nothing the tool or its tests
-# read lives there (fixtures/ is test input, completions/ is installed).
+# Regenerates docs/summary-html.png, the picture in docs/summary.md of the
+# HTML report of fixtures/demo.jsonl, with headless Chromium (apt-get install
+# chromium). docs/ holds the reference and its pictures; the tool never reads
+# it (fixtures/ is test input, completions/ is installed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet

@@ -248,7 +248,7 @@ pub struct ReportArgs {
     /// CSV: write values as they are, without neutralising leading = + - @.
     #[arg(long)]
     pub csv_raw: bool,
-    /// Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see README).
+    /// Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see docs/report.md).
     #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::model::COLUMNS))]
     pub columns: Vec<String>,
     /// Instead of rendering, write the page's complete mergeable state (a
@@ -336,7 +336,7 @@ pub struct SummaryArgs {
     /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`.
     ///
     /// The partial records the options that change grading; partials made
-    /// with different ones refuse to merge. See README, "Beyond one machine".
+    /// with different ones refuse to merge. See docs/scale-out.md.
     #[arg(long, value_name = "FILE")]
     pub partial: Option<PathBuf>,
 }
@@ -408,7 +408,7 @@ pub struct CheckArgs {
     pub out: CheckOutputArgs,
     /// Instead of gating, write the run's complete mergeable state (a
     /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`,
-    /// which takes the gates. See README, "Beyond one machine".
+    /// which takes the gates. See docs/scale-out.md.
     #[arg(long, value_name = "FILE")]
     pub partial: Option<PathBuf>,
 }

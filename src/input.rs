@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const BLOCK_SIZE: usize = 4 << 20;
 /// Target size of a block of a record dialect's source: half of
 /// [`BLOCK_SIZE`], since each block's parsed records stay in memory until the
-/// merging thread has taken them (README, Performance: "Block size").
+/// merging thread has taken them (docs/performance.md, "Block sizes").
 pub const RECORD_BLOCK_SIZE: usize = 2 << 20;
 /// Default longest line (`--max-line-bytes`).
 pub const DEFAULT_MAX_LINE: u64 = 64 << 20;

@@ -7,6 +7,8 @@
 //! renderers ([`render`]). Subcommands live in [`cmd`]; warnings about the
 //! input are counted in [`messages`].
 
+#![forbid(unsafe_code)]
+
 // The fuzz targets' shared row checks name the crate; its unit tests read them too.
 #[cfg(test)]
 extern crate self as grounding_audit;
@@ -33,3 +35,28 @@ pub mod pipeline;
 pub mod policy;
 pub mod render;
 pub mod stats;
+
+/// What the unit tests share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::path::PathBuf;
+
+    /// A path under `../shared/` (the captures and real data kept beside the
+    /// repository), or `None` with a message naming it when it is absent, so
+    /// the caller skips. With `GROUNDING_AUDIT_REQUIRE_SHARED=1` (as `.ci/run`
+    /// sets) an absent path fails the test instead of skipping it.
+    pub(crate) fn shared(rel: &str) -> Option<PathBuf> {
+        let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(rel);
+        if p.exists() {
+            return Some(p);
+        }
+        if std::env::var("GROUNDING_AUDIT_REQUIRE_SHARED").as_deref() == Ok("1") {
+            panic!(
+                "{} is absent, and GROUNDING_AUDIT_REQUIRE_SHARED=1 requires it",
+                p.display()
+            );
+        }
+        eprintln!("skipped: {} is absent", p.display());
+        None
+    }
+}

@@ -1,12 +1,14 @@
 //! The `grounding-audit` binary: parse, dispatch, map the outcome to an exit code.
 
+#![forbid(unsafe_code)]
+
 use clap::Parser;
 use grounding_audit::{cli::Cli, cmd, exit};
 use std::io::Write;
 
 /// jemalloc: records of the span and event dialects are allocated by the
 /// workers and freed by the merging thread, which glibc's allocator
-/// serialises on its arena locks (README, Performance).
+/// serialises on its arena locks (docs/performance.md).
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

@@ -27,7 +27,7 @@ The flags after `--` make each partition's state (filters, grammar, --by,
    driver, writes them to temporary files in partition order and runs
    `grounding-audit merge` with the chosen output flags. The job's exit code
    is merge's: for check 0 pass, 1 a gate failed, 3 more invalid lines than
-   --max-invalid (see README, "Beyond one machine").
+   --max-invalid (see docs/scale-out.md).
 """
 
 import argparse

@@ -46,7 +46,7 @@ pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result
     }
     if merged.cross_partial_duplicates > 0 {
         eprintln!(
-            "warning: {} turn id(s) listed by more than one partial: partition the input by turn key so duplicates meet in one partial (README, \"Beyond one machine\")",
+            "warning: {} turn id(s) listed by more than one partial: partition the input by turn key so duplicates meet in one partial (docs/scale-out.md)",
             merged.cross_partial_duplicates
         );
     }

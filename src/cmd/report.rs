@@ -103,7 +103,7 @@ pub struct PageOutput<'a> {
 pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
     if args.partial.is_some() && args.all {
         return Err(exit::usage(
-            "--partial writes one page's state; --all streams every row, which is no bounded state to merge: drop --all and page with --limit and --cursor (README, \"Beyond one machine\")",
+            "--partial writes one page's state; --all streams every row, which is no bounded state to merge: drop --all and page with --limit and --cursor (docs/scale-out.md)",
         ));
     }
     if args.partial.is_some() {

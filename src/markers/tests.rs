@@ -134,7 +134,7 @@ fn kb_bracket_interrupted_by_another_bracket_starts_over() {
     assert_eq!(kb("[[KB-1]]", 3), [Cited(1)]);
 }
 
-/// Issue 18, item 11: the README allows up to 256 bytes between the
+/// Issue 18, item 11: docs/markers.md allows up to 256 bytes between the
 /// brackets; exactly 256 was rejected.
 #[test]
 fn a_bracket_holds_up_to_256_bytes() {

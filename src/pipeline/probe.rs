@@ -586,23 +586,19 @@ mod tests {
             (own(k.top), own(k.grounding))
         }
         // Real answers, where `../shared` is beside the repository.
-        let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/realdata");
-        match std::fs::read_dir(&real) {
-            Ok(dirs) => {
-                for dir in dirs.flatten() {
-                    for file in std::fs::read_dir(dir.path())
-                        .into_iter()
-                        .flatten()
-                        .flatten()
-                    {
-                        if file.path().extension().is_some_and(|e| e == "jsonl") {
-                            let text = std::fs::read_to_string(file.path()).unwrap();
-                            texts.extend(text.lines().take(300).map(str::to_owned));
-                        }
+        if let Some(real) = crate::test_support::shared("realdata") {
+            for dir in std::fs::read_dir(&real).expect("readable").flatten() {
+                for file in std::fs::read_dir(dir.path())
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                {
+                    if file.path().extension().is_some_and(|e| e == "jsonl") {
+                        let text = std::fs::read_to_string(file.path()).unwrap();
+                        texts.extend(text.lines().take(300).map(str::to_owned));
                     }
                 }
             }
-            Err(_) => eprintln!("skipped the real answers: {} is absent", real.display()),
         }
         let mut one_pass = 0;
         for t in &texts {

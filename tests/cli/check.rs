@@ -743,30 +743,28 @@ fn markdown_counts_are_integers() {
     assert!(!md.contains(".0000 |"), "{md}");
 }
 
-/// The `grounding-audit check` commands of the README's "check and CI"
-/// section, continuation lines joined, YAML list and `run: |` prefixes
-/// dropped.
-fn readme_ci_commands() -> Vec<Vec<String>> {
-    let readme =
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .unwrap();
-    let start = readme.find("\n## check and CI").expect("section");
-    let end = start + readme[start + 1..].find("\n## ").expect("next section");
+/// The `grounding-audit check` commands of `docs/ci.md`, every code block,
+/// continuation lines joined, YAML list and `run:` prefixes dropped.
+fn ci_recipe_commands() -> Vec<Vec<String>> {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ci.md"),
+    )
+    .unwrap();
     let mut commands = Vec::new();
     let mut in_code = false;
     let mut pending = String::new();
-    for line in readme[start..end].lines() {
-        if line.starts_with("```") {
-            in_code = line.len() > 3 && !in_code;
-            if line == "```" {
-                in_code = false;
-            }
+    for line in page.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
             continue;
         }
         if !in_code {
             continue;
         }
-        let line = line.trim().trim_start_matches("- ");
+        let line = line
+            .trim()
+            .trim_start_matches("- ")
+            .trim_start_matches("run: ");
         if pending.is_empty() && !line.starts_with("grounding-audit check") {
             continue;
         }
@@ -783,16 +781,27 @@ fn readme_ci_commands() -> Vec<Vec<String>> {
             pending.clear();
         }
     }
+    assert!(
+        pending.is_empty(),
+        "a command runs past its block: {pending}"
+    );
     commands
 }
 
-/// Every CI example of the README, run in a directory holding
+/// Every CI recipe of `docs/ci.md`, run in a directory holding
 /// `exports/nightly/` and `baseline.json`: each passes on a quiet perfect
-/// night and fails on a small terrible one, as the README says.
+/// night and fails on a small terrible one, as the page says, and writes
+/// every file it names.
 #[test]
-fn every_readme_ci_example_runs() {
-    let commands = readme_ci_commands();
-    assert!(commands.len() >= 4, "{commands:?}");
+fn every_ci_recipe_runs() {
+    let commands = ci_recipe_commands();
+    // Two threshold recipes, three pipeline ones, the ratchet's two nights
+    // and the two HTML ones.
+    assert!(commands.len() >= 9, "{commands:?}");
+    assert!(
+        commands.iter().any(|c| c.iter().any(|a| a == "--ratchet")),
+        "{commands:?}"
+    );
     for (grounded, expected) in [(25, 0), (12, 1)] {
         let dir = tempfile::tempdir().unwrap();
         let nightly = dir.path().join("exports").join("nightly");
@@ -823,8 +832,14 @@ fn every_readme_ci_example_runs() {
             let outputs = args
                 .windows(2)
                 .filter(|w| {
-                    ["--output", "--junit", "--markdown", "--write-baseline"]
-                        .contains(&w[0].as_str())
+                    [
+                        "--output",
+                        "--junit",
+                        "--markdown",
+                        "--html",
+                        "--write-baseline",
+                    ]
+                    .contains(&w[0].as_str())
                 })
                 .map(|w| dir.path().join(&w[1]));
             for path in outputs {

@@ -22,7 +22,10 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A path under `../shared/`, or None (with a message) when that folder is absent.
+/// A path under `../shared/` (the captures and real data kept beside the
+/// repository), or None when it is absent: the caller then skips, and
+/// [`absent`] says so. With `GROUNDING_AUDIT_REQUIRE_SHARED=1` (as `.ci/run`
+/// sets) an absent path fails the test instead.
 pub fn shared(rel: &str) -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("..")
@@ -31,12 +34,24 @@ pub fn shared(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!(
-            "skipping: {} is absent (../shared is only on the developers' machines and CI)",
-            p.display()
-        );
+        absent(&p);
         None
     }
+}
+
+/// The one way a test skips for want of a shared file: a message naming the
+/// path, or, under `GROUNDING_AUDIT_REQUIRE_SHARED=1`, a panic naming it.
+pub fn absent(p: &std::path::Path) {
+    if std::env::var("GROUNDING_AUDIT_REQUIRE_SHARED").as_deref() == Ok("1") {
+        panic!(
+            "{} is absent, and GROUNDING_AUDIT_REQUIRE_SHARED=1 requires it",
+            p.display()
+        );
+    }
+    eprintln!(
+        "skipping: {} is absent (../shared is only on the developers' machines and CI)",
+        p.display()
+    );
 }
 
 /// Runs the binary and returns (exit code, stdout, stderr).

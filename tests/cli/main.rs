@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod corpus;
 mod determinism;
+mod docs;
 mod edges;
 mod explain;
 mod generate;

@@ -661,7 +661,7 @@ proptest! {
 }
 
 /// Output with the count of input files blanked: the one figure a merge of
-/// partials may report differently from one pass (README, "Beyond one machine").
+/// partials may report differently from one pass (docs/scale-out.md).
 fn without_file_count(s: &str) -> String {
     let re = regex::Regex::new(r#"\d+ file\(s\)|"files": \d+"#).unwrap();
     re.replace_all(s, "FILES").into_owned()
@@ -785,10 +785,10 @@ fn check_partials(
     }
     let merged = outputs(case.command, true, &output, &partials, &side);
     // Without de-duplication a cursor carries the row's input position,
-    // which differs between one pass and the partials (README).
+    // which differs between one pass and the partials (docs/scale-out.md).
     let positions = regex::Regex::new("djI6[A-Za-z0-9_-]+").unwrap();
     // A baseline `check` writes in one pass records the options it was
-    // graded under; `merge` writes it without them (README).
+    // graded under; `merge` writes it without them (docs/check.md).
     let grading = regex::Regex::new(r#"(?m)^  "grading": .*\n"#).unwrap();
     let blank = |s: &str| {
         let s = grading.replace_all(s, "");

@@ -209,7 +209,7 @@ fn check_baseline_fails_naming_the_agent_and_the_day() {
     ];
     let (code, out, _) = run(&args);
     assert_eq!(code, 1, "{out}");
-    // The line the README shows.
+    // The line docs/summary.md shows.
     assert_eq!(
         out.lines().next().unwrap(),
         "FAIL agent billing-bot drop=0.1500 > max_drop=0.0500 [0.9500 (399/420) → 0.8000 (336/420)] (billing-bot: 0.95 → 0.80 since 2026-07-27)"

@@ -264,9 +264,9 @@ fn a_span_later_than_the_assembly_window_is_reported() {
     assert_eq!(code, 3);
 }
 
-/// The resource's `service.name` names the agent when no span does (found
-/// in the seventh session: the attribute filter dropped it, in both OTLP
-/// readers, so such turns were `unknown`).
+/// The resource's `service.name` names the agent when no span does (an
+/// attribute filter that dropped it, in both OTLP readers, made such turns
+/// `unknown`).
 #[test]
 fn otlp_resource_service_name_stands_in_for_the_agent() {
     let line = |service: &str| {

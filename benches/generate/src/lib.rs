@@ -17,6 +17,8 @@
 //! Only turn records are written: no blank lines, other record types,
 //! duplicates or invalid lines, so every line is one turn.
 
+#![forbid(unsafe_code)]
+
 use std::io::{self, Write};
 use std::num::NonZeroU32;
 

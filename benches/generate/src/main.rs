@@ -2,6 +2,8 @@
 //!
 //! `cargo run --release -p ga-generate -- --bytes 500MB --seed 42 > log.jsonl`
 
+#![forbid(unsafe_code)]
+
 use clap::Parser;
 use ga_generate::{Options, parse_size};
 use std::io::{self, Write};

@@ -55,14 +55,8 @@ fn units(data: &str) -> Vec<(String, bool)> {
 /// The corpus: the shared captures (when present) and every fixture.
 fn corpus() -> Vec<(String, bool)> {
     let mut paths = Vec::new();
-    let shared = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/agentfootprint"
-    ));
-    if shared.is_dir() {
-        files(shared, &mut paths);
-    } else {
-        eprintln!("{} is absent: fixtures only", shared.display());
+    if let Some(shared) = crate::test_support::shared("agentfootprint") {
+        files(&shared, &mut paths);
     }
     files(
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),

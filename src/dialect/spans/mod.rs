@@ -624,13 +624,9 @@ pub fn message_text(s: &str) -> (Option<String>, Option<String>) {
 /// a message, when the folder is absent (CI without `../shared`).
 #[cfg(test)]
 pub(crate) fn shared_captures() -> Option<Vec<(std::path::PathBuf, Vec<u8>)>> {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
-    if !root.is_dir() {
-        eprintln!("skipped: {} is absent", root.display());
-        return None;
-    }
+    let root = crate::test_support::shared("traces")?;
     let mut files = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
+    let mut dirs = vec![root];
     while let Some(d) = dirs.pop() {
         for e in std::fs::read_dir(&d).expect("readable").flatten() {
             let p = e.path();

@@ -22,13 +22,7 @@ fn read_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(),
 // ------------------------------------------------------------ helpers
 
 fn shared() -> Option<PathBuf> {
-    let p = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/traces"));
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
+    crate::test_support::shared("traces")
 }
 
 /// Reads a file the way the pipeline will: sniff, then lines or document.
