@@ -11,10 +11,13 @@ use crate::partial::{self, MergeOptions, Partial};
 use anyhow::Result;
 use clap::ValueEnum;
 use std::collections::BTreeMap;
-use std::io::Write;
 
 /// Runs `merge`; returns the exit code.
-pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+pub fn run(
+    args: &MergeArgs,
+    settings: &Settings,
+    out: &mut crate::render::guard::Guarded<'_>,
+) -> Result<i32> {
     let mut parts = Vec::with_capacity(args.partials.len());
     for path in &args.partials {
         let name = path.display().to_string();

@@ -7,6 +7,7 @@ pub mod csv;
 pub mod escape;
 pub mod explain;
 pub mod github;
+pub mod guard;
 pub mod html;
 pub mod json;
 pub mod junit;
