@@ -98,7 +98,7 @@ pub fn run(
                 super::summary::Output {
                     format,
                     section: args.section,
-                    csv_raw: args.csv_raw,
+                    csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
                     html: &meta,
                     html_file: args.out.html.as_deref(),
                 },
@@ -118,7 +118,7 @@ pub fn run(
                     conversation: conversation(&merged.options),
                     dedupe: merged.options.get("--no-dedupe").map(String::as_str) != Some("true"),
                     columns: &args.columns,
-                    csv_raw: args.csv_raw,
+                    csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
                     color: settings.color,
                     clock,
                     merged: true,

@@ -558,7 +558,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         Output {
             format: args.format,
             section: args.section,
-            csv_raw: args.csv_raw,
+            csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
             html: &meta,
             html_file: args.html.as_deref(),
         },
@@ -569,7 +569,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
 pub struct Output<'a> {
     pub format: SummaryFormat,
     pub section: Option<CsvSection>,
-    pub csv_raw: bool,
+    pub csv: render::escape::Csv,
     /// What the HTML page says about the run (`--format html`, `--html`).
     pub html: &'a render::html::Meta,
     /// `--html FILE`: the page written there as well.
@@ -588,7 +588,7 @@ pub fn render_summary(
     let Output {
         format,
         section,
-        csv_raw,
+        csv,
         html,
         html_file,
     } = output;
@@ -612,7 +612,7 @@ pub fn render_summary(
         SummaryFormat::Markdown => {
             render::markdown::sections(out, &render::summary::sections(&doc, true))
         }
-        SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv_raw),
+        SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv),
     }
 }
 

@@ -82,13 +82,41 @@ pub fn markdown_cell(s: &str) -> String {
         .replace('<', "&lt;")
 }
 
-/// A CSV value that a spreadsheet would read as a formula (leading `=`, `+`,
-/// `-`, `@`, tab or carriage return) gets a leading `'` (the OWASP rule).
-pub fn csv_cell(s: &str, raw: bool) -> Cow<'_, str> {
-    if !raw && s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        Cow::Owned(format!("'{s}"))
+/// How CSV cells are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Csv {
+    /// `--csv-raw`: no formula neutralising.
+    pub raw: bool,
+    /// Stdout is a terminal: controls, bidi and invisible characters
+    /// escaped as in tables.
+    pub terminal: bool,
+}
+
+impl Csv {
+    /// The rule for CSV on stdout: to a terminal escaped as a table is (a
+    /// raw `ESC ]52` would write the clipboard); to a file or a pipe the
+    /// values exactly, for the program that reads them.
+    pub fn for_stdout(raw: bool, stdout_tty: bool) -> Csv {
+        Csv {
+            raw,
+            terminal: stdout_tty,
+        }
+    }
+}
+
+/// A CSV value: on a terminal, [`terminal`]-escaped; then a value that a
+/// spreadsheet would read as a formula (leading `=`, `+`, `-`, `@`, tab or
+/// carriage return) gets a leading `'` (the OWASP rule) unless raw.
+pub fn csv_cell(s: &str, mode: Csv) -> Cow<'_, str> {
+    let s = if mode.terminal {
+        terminal(s)
     } else {
         Cow::Borrowed(s)
+    };
+    if !mode.raw && s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{s}"))
+    } else {
+        s
     }
 }
 
@@ -211,11 +239,30 @@ mod tests {
 
     #[test]
     fn csv_neutralises_formulas() {
-        assert_eq!(csv_cell("=1+1", false), "'=1+1");
-        assert_eq!(csv_cell("@SUM(A1)", false), "'@SUM(A1)");
-        assert_eq!(csv_cell("-2", false), "'-2");
-        assert_eq!(csv_cell("=1+1", true), "=1+1");
-        assert_eq!(csv_cell("bot", false), "bot");
+        let (cooked, raw) = (Csv::default(), Csv::for_stdout(true, false));
+        assert_eq!(csv_cell("=1+1", cooked), "'=1+1");
+        assert_eq!(csv_cell("@SUM(A1)", cooked), "'@SUM(A1)");
+        assert_eq!(csv_cell("-2", cooked), "'-2");
+        assert_eq!(csv_cell("=1+1", raw), "=1+1");
+        assert_eq!(csv_cell("bot", cooked), "bot");
+    }
+
+    #[test]
+    fn csv_escapes_controls_on_a_terminal_only() {
+        let osc52 = "x\u{1b}]52;c;aGk=\u{7}\u{202e}";
+        for raw in [false, true] {
+            let piped = Csv::for_stdout(raw, false);
+            assert_eq!(csv_cell(osc52, piped), osc52, "a pipe gets the bytes");
+            let tty = Csv::for_stdout(raw, true);
+            assert!(tty.terminal);
+            assert_eq!(csv_cell(osc52, tty), "x\\u{1b}]52;c;aGk=\\u{7}\\u{202e}");
+        }
+        // Escaped first, so a leading tab is still seen as a formula start.
+        assert_eq!(csv_cell("\t=1", Csv::for_stdout(false, true)), "\\u{9}=1");
+        assert_eq!(
+            csv_cell("=\u{1b}", Csv::for_stdout(false, true)),
+            "'=\\u{1b}"
+        );
     }
 
     #[test]
