@@ -296,8 +296,8 @@ pub fn resolve_gates(args: &GateArgs) -> std::result::Result<Gates, GateError> {
     let mut gates = gates(args, policy.as_ref()).map_err(GateError::Usage)?;
     gates.baseline = read_baseline(args).map_err(|e| match &args.baseline {
         Some(path) if !path.exists() => GateError::Config(format!(
-            "{e:#}: a first run has no baseline yet; create one from a trusted run with `grounding-audit check LOGS --min-rate R --write-baseline {}`",
-            path.display()
+            "{e:#}: a first run has no baseline yet; create one from a trusted run with `grounding-audit check LOGS --min-rate R {}`",
+            render::shell::option("--write-baseline", &path.display().to_string())
         )),
         _ => config(e),
     })?;

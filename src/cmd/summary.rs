@@ -310,7 +310,12 @@ pub fn html_meta(
     use clap::ValueEnum;
     let (grammar, grammar_args) = match (&markers.marker_regex, markers.markers) {
         (Some(re), _) => {
-            let mut a = vec!["--marker-regex".to_owned(), re.clone()];
+            // `--marker-regex=-x`: a value that reads as a flag stays a value.
+            let mut a = if render::shell::flag_like(re) {
+                vec![format!("--marker-regex={re}")]
+            } else {
+                vec!["--marker-regex".to_owned(), re.clone()]
+            };
             if markers.marker_base != 1 {
                 a.extend(["--marker-base".to_owned(), markers.marker_base.to_string()]);
             }

@@ -12,6 +12,7 @@ pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod shell;
 pub mod summary;
 pub mod table;
 pub mod text;
