@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 /// Code points a reader cannot see or that reorder what is around them:
 /// Unicode's `Default_Ignorable_Code_Point` property (DerivedCoreProperties.txt,
-/// Unicode 16.0, the same ranges since 6.x), the `Bidi_Control` characters
+/// Unicode 16.0: 4,174 code points), the `Bidi_Control` characters
 /// (all inside it), the line and paragraph separators and the interlinear
 /// annotation controls. Sorted, inclusive, non-overlapping.
 const INVISIBLE: [(u32, u32); 19] = [
