@@ -1,6 +1,6 @@
 //! Parse, then resolve: turns the plain clap structs into the settings the
 //! commands use. This is the one place that looks at the environment
-//! (terminals, `NO_COLOR`, `TERM`, `CI`, `GROUNDING_AUDIT_TZ`, the clock for
+//! (terminals, `NO_COLOR`, `TERM`, `CI`, `GITHUB_ACTIONS`, `GROUNDING_AUDIT_TZ`, the clock for
 //! `--since`) and validates option combinations.
 
 use crate::cli::{ColorChoice, FilterArgs, InputArgs, MarkerArgs, ZoneArgs};
@@ -29,6 +29,8 @@ pub struct Settings {
     pub stdin_tty: bool,
     /// `GITHUB_STEP_SUMMARY`, for `check --format github`.
     pub github_step_summary: Option<std::path::PathBuf>,
+    /// `GITHUB_ACTIONS=true`: the runner reads stdout for workflow commands.
+    pub actions: bool,
 }
 
 impl Settings {
@@ -54,6 +56,9 @@ impl Settings {
             stdout_tty,
             stdin_tty: std::io::stdin().is_terminal(),
             github_step_summary: env("GITHUB_STEP_SUMMARY").map(Into::into),
+            actions: crate::render::guard::under_actions(
+                std::env::var(crate::render::guard::ENV).ok().as_deref(),
+            ),
         }
     }
 
@@ -66,6 +71,7 @@ impl Settings {
             stdout_tty: false,
             stdin_tty: false,
             github_step_summary: None,
+            actions: false,
         }
     }
 

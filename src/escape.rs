@@ -4,11 +4,52 @@
 
 use std::borrow::Cow;
 
+/// Code points a reader cannot see or that reorder what is around them:
+/// Unicode's `Default_Ignorable_Code_Point` property (DerivedCoreProperties.txt,
+/// Unicode 16.0: 4,174 code points), the `Bidi_Control` characters
+/// (all inside it), the line and paragraph separators and the interlinear
+/// annotation controls. Sorted, inclusive, non-overlapping.
+const INVISIBLE: [(u32, u32); 19] = [
+    (0x00AD, 0x00AD),   // soft hyphen
+    (0x034F, 0x034F),   // combining grapheme joiner
+    (0x061C, 0x061C),   // Arabic letter mark (bidi)
+    (0x115F, 0x1160),   // Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),   // Khmer inherent vowels
+    (0x180B, 0x180F),   // Mongolian variation selectors and vowel separator
+    (0x200B, 0x200F),   // zero widths, LRM, RLM (bidi)
+    (0x2028, 0x2029),   // line and paragraph separators
+    (0x202A, 0x202E),   // bidi embeddings and overrides
+    (0x2060, 0x206F),   // word joiner, invisible operators, bidi isolates, deprecated format
+    (0x3164, 0x3164),   // Hangul filler
+    (0xFE00, 0xFE0F),   // variation selectors
+    (0xFEFF, 0xFEFF),   // zero width no-break space (byte-order mark)
+    (0xFFA0, 0xFFA0),   // halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),   // unassigned, default ignorable
+    (0xFFF9, 0xFFFB),   // interlinear annotation controls
+    (0x1BCA0, 0x1BCA3), // shorthand format controls
+    (0x1D173, 0x1D17A), // musical symbol format controls
+    (0xE0000, 0xE0FFF), // tag characters, variation selectors supplement, unassigned
+];
+
 /// Characters that must not reach a terminal: C0/C1 controls, DEL, and the
-/// Unicode bidi and invisible formatting controls.
+/// invisible and bidi formatting characters of [`INVISIBLE`].
 fn unsafe_char(c: char) -> bool {
+    let u = c as u32;
+    if u < 0xAD {
+        return c.is_control();
+    }
     c.is_control()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{2028}' | '\u{2029}')
+        || INVISIBLE
+            .binary_search_by(|&(lo, hi)| {
+                if hi < u {
+                    std::cmp::Ordering::Less
+                } else if lo > u {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
 }
 
 /// Text for terminal, text and markdown output: unsafe characters become
@@ -41,13 +82,41 @@ pub fn markdown_cell(s: &str) -> String {
         .replace('<', "&lt;")
 }
 
-/// A CSV value that a spreadsheet would read as a formula (leading `=`, `+`,
-/// `-`, `@`, tab or carriage return) gets a leading `'` (the OWASP rule).
-pub fn csv_cell(s: &str, raw: bool) -> Cow<'_, str> {
-    if !raw && s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        Cow::Owned(format!("'{s}"))
+/// How CSV cells are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Csv {
+    /// `--csv-raw`: no formula neutralising.
+    pub raw: bool,
+    /// Stdout is a terminal: controls, bidi and invisible characters
+    /// escaped as in tables.
+    pub terminal: bool,
+}
+
+impl Csv {
+    /// The rule for CSV on stdout: to a terminal escaped as a table is (a
+    /// raw `ESC ]52` would write the clipboard); to a file or a pipe the
+    /// values exactly, for the program that reads them.
+    pub fn for_stdout(raw: bool, stdout_tty: bool) -> Csv {
+        Csv {
+            raw,
+            terminal: stdout_tty,
+        }
+    }
+}
+
+/// A CSV value: on a terminal, [`terminal`]-escaped; then a value that a
+/// spreadsheet would read as a formula (leading `=`, `+`, `-`, `@`, tab or
+/// carriage return) gets a leading `'` (the OWASP rule) unless raw.
+pub fn csv_cell(s: &str, mode: Csv) -> Cow<'_, str> {
+    let s = if mode.terminal {
+        terminal(s)
     } else {
         Cow::Borrowed(s)
+    };
+    if !mode.raw && s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{s}"))
+    } else {
+        s
     }
 }
 
@@ -111,13 +180,89 @@ mod tests {
         assert_eq!(terminal("evil\u{202E}txt"), "evil\\u{202e}txt");
     }
 
+    /// The `Default_Ignorable_Code_Point` lines of Unicode 16.0's
+    /// DerivedCoreProperties.txt, as written there, then the other
+    /// characters the escaper promises: bidi controls (all ignorable
+    /// already), line and paragraph separators, interlinear annotations.
+    const IGNORABLE: &str = "00AD 034F 061C 115F..1160 17B4..17B5 180B..180D 180E 180F \
+        200B..200F 202A..202E 2060..2064 2065 2066..206F 3164 FE00..FE0F FEFF FFA0 \
+        FFF0..FFF8 1BCA0..1BCA3 1D173..1D17A E0000 E0001 E0002..E001F E0020..E007F \
+        E0080..E00FF E0100..E01EF E01F0..E0FFF";
+    const ALSO: &str = "061C 200E 200F 202A..202E 2066..2069 2028 2029 FFF9..FFFB";
+
+    fn listed() -> Vec<std::ops::RangeInclusive<u32>> {
+        let hex = |h: &str| u32::from_str_radix(h, 16).unwrap();
+        IGNORABLE
+            .split_whitespace()
+            .chain(ALSO.split_whitespace())
+            .map(|r| {
+                let (lo, hi) = r.split_once("..").unwrap_or((r, r));
+                hex(lo)..=hex(hi)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_invisible_and_bidi_character_is_escaped_and_nothing_else() {
+        let (listed, mut escaped) = (listed(), 0);
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let s = c.to_string();
+            let want = c.is_control() || listed.iter().any(|r| r.contains(&(c as u32)));
+            let shown = terminal(&s);
+            if want {
+                assert_eq!(
+                    shown,
+                    format!("\\u{{{:x}}}", c as u32),
+                    "U+{:04X}",
+                    c as u32
+                );
+                escaped += 1;
+            } else {
+                assert_eq!(shown, s, "U+{:04X} is not to be escaped", c as u32);
+            }
+        }
+        // 65 controls, 4174 default ignorables, 2 separators, 3 annotations.
+        assert_eq!(escaped, 65 + 4174 + 2 + 3);
+        for ordinary in [
+            "abc",
+            "é",
+            "e\u{301}",
+            "中文",
+            "한국어",
+            "👍",
+            "עברית",
+            "مرحبا",
+        ] {
+            assert_eq!(terminal(ordinary), ordinary);
+        }
+    }
+
     #[test]
     fn csv_neutralises_formulas() {
-        assert_eq!(csv_cell("=1+1", false), "'=1+1");
-        assert_eq!(csv_cell("@SUM(A1)", false), "'@SUM(A1)");
-        assert_eq!(csv_cell("-2", false), "'-2");
-        assert_eq!(csv_cell("=1+1", true), "=1+1");
-        assert_eq!(csv_cell("bot", false), "bot");
+        let (cooked, raw) = (Csv::default(), Csv::for_stdout(true, false));
+        assert_eq!(csv_cell("=1+1", cooked), "'=1+1");
+        assert_eq!(csv_cell("@SUM(A1)", cooked), "'@SUM(A1)");
+        assert_eq!(csv_cell("-2", cooked), "'-2");
+        assert_eq!(csv_cell("=1+1", raw), "=1+1");
+        assert_eq!(csv_cell("bot", cooked), "bot");
+    }
+
+    #[test]
+    fn csv_escapes_controls_on_a_terminal_only() {
+        let osc52 = "x\u{1b}]52;c;aGk=\u{7}\u{202e}";
+        for raw in [false, true] {
+            let piped = Csv::for_stdout(raw, false);
+            assert_eq!(csv_cell(osc52, piped), osc52, "a pipe gets the bytes");
+            let tty = Csv::for_stdout(raw, true);
+            assert!(tty.terminal);
+            assert_eq!(csv_cell(osc52, tty), "x\\u{1b}]52;c;aGk=\\u{7}\\u{202e}");
+        }
+        // Escaped first, so a leading tab is still seen as a formula start.
+        assert_eq!(csv_cell("\t=1", Csv::for_stdout(false, true)), "\\u{9}=1");
+        assert_eq!(
+            csv_cell("=\u{1b}", Csv::for_stdout(false, true)),
+            "'=\\u{1b}"
+        );
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub mod partial;
 pub mod pipeline;
 pub mod policy;
 pub mod render;
+pub mod shell;
 pub mod stats;
 
 /// What the unit tests share.

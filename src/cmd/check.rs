@@ -14,6 +14,7 @@ use crate::pipeline::Accumulator;
 use crate::pipeline::{self, Graded, InputStats};
 use crate::policy::Policy;
 use crate::render;
+use crate::render::guard::Guarded;
 use anyhow::Result;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -187,7 +188,12 @@ fn with_grading(
 /// gate's decision and exit code must outlive its reader, so this is not an
 /// error here (unlike `report` and `summary`, where it ends the run quietly).
 fn deliver(out: &mut dyn Write, bytes: &[u8]) -> Result<bool> {
-    match out.write_all(bytes).and_then(|()| out.flush()) {
+    deliver_with(|| out.write_all(bytes).and_then(|()| out.flush()))
+}
+
+/// [`deliver`] of whatever `write` writes.
+fn deliver_with(write: impl FnOnce() -> std::io::Result<()>) -> Result<bool> {
+    match write() {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
         Err(e) => Err(e.into()),
@@ -286,8 +292,8 @@ pub fn resolve_gates(args: &GateArgs) -> std::result::Result<Gates, GateError> {
     let mut gates = gates(args, policy.as_ref()).map_err(GateError::Usage)?;
     gates.baseline = read_baseline(args).map_err(|e| match &args.baseline {
         Some(path) if !path.exists() => GateError::Config(format!(
-            "{e:#}: a first run has no baseline yet; create one from a trusted run with `grounding-audit check LOGS --min-rate R --write-baseline {}`",
-            path.display()
+            "{e:#}: a first run has no baseline yet; create one from a trusted run with `grounding-audit check LOGS --min-rate R {}`",
+            render::shell::option("--write-baseline", &path.display().to_string())
         )),
         _ => config(e),
     })?;
@@ -295,7 +301,7 @@ pub fn resolve_gates(args: &GateArgs) -> std::result::Result<Gates, GateError> {
 }
 
 /// Runs `check`; returns the exit code.
-pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Result<i32> {
     // A partial carries no gates: `merge` takes them.
     let gates = match args.partial {
         None => match resolve_gates(&args.gates) {
@@ -403,7 +409,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut dyn Write) -> Result
 fn config_error(
     args: &CheckArgs,
     settings: &Settings,
-    out: &mut dyn Write,
+    out: &mut Guarded<'_>,
     message: &str,
 ) -> Result<i32> {
     let meta = crate::cmd::summary::html_meta(&args.input, &args.markers, args.gates.min_rate)?;
@@ -463,7 +469,7 @@ pub struct Decide<'a> {
 pub fn decide(
     d: &Decide<'_>,
     settings: &Settings,
-    out: &mut dyn Write,
+    out: &mut Guarded<'_>,
     mut data: Grouped,
     summary: Option<Summary>,
     result: std::result::Result<InputStats, (anyhow::Error, InputStats)>,
@@ -531,7 +537,7 @@ pub fn decide(
 fn render_decision(
     d: &Decide<'_>,
     settings: &Settings,
-    out: &mut dyn Write,
+    out: &mut Guarded<'_>,
     decision: &crate::gate::Decision,
     data: &Grouped,
     input: &InputStats,
@@ -555,19 +561,20 @@ fn render_decision(
         exit::write_file(path, &summary, true, "GITHUB_STEP_SUMMARY")?;
     }
     let line = render::escape::terminal(&decision.line).into_owned();
-    let mut stdout_doc = match &o.output {
+    let stdout_doc = match &o.output {
         Some(path) => {
             exit::write_file(path, &doc, false, "--output")?;
             format!("{line}\n").into_bytes()
         }
         None => doc,
     };
+    let mut delivered = deliver(out, &stdout_doc)?;
     // --github next to another format: the workflow commands follow on stdout,
-    // where the Actions runner reads them.
-    if o.github && d.format != CheckFormat::Github {
-        stdout_doc.extend(render_as(CheckFormat::Github, decision, data, input)?);
+    // where the Actions runner reads them (after any stop-commands stretch).
+    if delivered && o.github && d.format != CheckFormat::Github {
+        let commands = render_as(CheckFormat::Github, decision, data, input)?;
+        delivered = deliver_with(|| out.commands(&commands).and_then(|()| out.flush()))?;
     }
-    let delivered = deliver(out, &stdout_doc)?;
     // The decision line goes to stderr when stdout carries a document
     // instead, and also when stdout was closed before it could be read.
     let on_stdout = o.output.is_some() || d.format == CheckFormat::Text;

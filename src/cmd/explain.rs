@@ -294,12 +294,15 @@ pub fn run(args: &ExplainArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             .first()
             .is_some_and(|p| !p.exists() && !looks_like_path(&p.to_string_lossy()));
     if reversed {
+        let path = args.input.paths[0].display().to_string();
+        let command = crate::render::shell::command(
+            &["grounding-audit", "explain"],
+            &[&path, &args.turn_id],
+            &[],
+        );
         return Err(exit::usage(format!(
-            "the arguments look reversed: {:?} is a path and {:?} is not; the turn id comes first: grounding-audit explain {} {}",
+            "the arguments look reversed: {:?} is a path and {path:?} is not; the turn id comes first: {command}",
             args.turn_id,
-            args.input.paths[0].display().to_string(),
-            args.input.paths[0].display(),
-            args.turn_id
         )));
     }
     let Some(mut e) = find(args, settings, grammar.as_ref())? else {

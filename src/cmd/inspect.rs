@@ -23,6 +23,7 @@ use crate::messages::Warning;
 use crate::model::{Answer, Verdict};
 use crate::pipeline::probe::{self, Keys, NEAR_MISSES, PRESETS, preset_name};
 use crate::pipeline::{self, Engine};
+use crate::render::shell;
 use anyhow::Result;
 use serde::Serialize;
 use serde_json::Value;
@@ -384,39 +385,17 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         ));
         return Ok(report);
     }
-    let mut argv = vec![
-        "grounding-audit".to_owned(),
-        "report".to_owned(),
-        src.name.clone(),
-    ];
+    let mut options = Vec::new();
     for m in &report.map {
-        argv.push("--map".into());
-        argv.push(m.clone());
+        options.extend(["--map", m.as_str()]);
     }
     if best != default_name {
-        argv.push("--markers".into());
-        argv.push(best.into());
+        options.extend(["--markers", best]);
     }
-    report.command = Some(
-        argv.iter()
-            .map(|a| shell_quote(a))
-            .collect::<Vec<_>>()
-            .join(" "),
-    );
+    let argv = shell::argv(&["grounding-audit", "report"], &[&src.name], &options);
+    report.command = Some(shell::line(&argv));
     report.argv = Some(argv);
     Ok(report)
-}
-
-/// Quotes an argument for a POSIX shell when it needs it.
-fn shell_quote(a: &str) -> String {
-    if !a.is_empty()
-        && a.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
-    {
-        a.to_owned()
-    } else {
-        format!("'{}'", a.replace('\'', "'\\''"))
-    }
 }
 
 /// The value at a pointer, when present and not null.

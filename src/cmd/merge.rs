@@ -11,10 +11,13 @@ use crate::partial::{self, MergeOptions, Partial};
 use anyhow::Result;
 use clap::ValueEnum;
 use std::collections::BTreeMap;
-use std::io::Write;
 
 /// Runs `merge`; returns the exit code.
-pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+pub fn run(
+    args: &MergeArgs,
+    settings: &Settings,
+    out: &mut crate::render::guard::Guarded<'_>,
+) -> Result<i32> {
     let mut parts = Vec::with_capacity(args.partials.len());
     for path in &args.partials {
         let name = path.display().to_string();
@@ -95,7 +98,7 @@ pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result
                 super::summary::Output {
                     format,
                     section: args.section,
-                    csv_raw: args.csv_raw,
+                    csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
                     html: &meta,
                     html_file: args.out.html.as_deref(),
                 },
@@ -115,7 +118,7 @@ pub fn run(args: &MergeArgs, settings: &Settings, out: &mut dyn Write) -> Result
                     conversation: conversation(&merged.options),
                     dedupe: merged.options.get("--no-dedupe").map(String::as_str) != Some("true"),
                     columns: &args.columns,
-                    csv_raw: args.csv_raw,
+                    csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
                     color: settings.color,
                     clock,
                     merged: true,

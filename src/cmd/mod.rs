@@ -16,6 +16,7 @@ pub mod turns;
 use crate::cli::{Cli, Command};
 use crate::config::Settings;
 use crate::exit::SUCCESS;
+use crate::render::guard::Guarded;
 use anyhow::Result;
 use std::io::Write;
 
@@ -26,7 +27,18 @@ pub fn dispatch(cli: &Cli, out: &mut dyn Write) -> Result<i32> {
 }
 
 /// [`dispatch`] with settings already resolved (tests pass their own).
+/// Stdout is the one stream the GitHub Actions runner reads for workflow
+/// commands: a human format there is guarded (see [`crate::render::guard`]).
 pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Result<i32> {
+    let mut out = Guarded::new(out, settings.actions && human_stdout(&cli.command));
+    let result = run(cli, settings, &mut out);
+    match (result, out.finish()) {
+        (Ok(_), Err(e)) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        (result, _) => result,
+    }
+}
+
+fn run(cli: &Cli, settings: &Settings, out: &mut Guarded<'_>) -> Result<i32> {
     match &cli.command {
         Command::Report(a) => report::run(a, settings, out).map(|_| SUCCESS),
         Command::Summary(a) => summary::run(a, settings, out).map(|_| SUCCESS),
@@ -38,6 +50,39 @@ pub fn dispatch_with(cli: &Cli, settings: &Settings, out: &mut dyn Write) -> Res
         Command::Completions { shell } => completions::run(*shell, out).map(|_| SUCCESS),
         Command::Man => completions::run_man(out).map(|_| SUCCESS),
         Command::Merge(a) => merge::run(a, settings, out),
+    }
+}
+
+/// True when the command writes a human format (table, text, Markdown, CSV)
+/// to stdout; false for JSON, JSONL, JUnit, HTML, partials, workflow
+/// commands, converted logs and completions.
+pub fn human_stdout(command: &Command) -> bool {
+    use crate::cli::SummaryFormat as S;
+    use crate::cli::{CheckFormat as C, ExplainFormat, InspectFormat, ReportFormat as R};
+    match command {
+        Command::Report(a) => {
+            a.partial.is_none() && matches!(a.format, R::Table | R::Csv | R::Markdown)
+        }
+        Command::Summary(a) => {
+            a.partial.is_none() && matches!(a.format, S::Table | S::Csv | S::Markdown)
+        }
+        // With --output, stdout carries the decision line.
+        Command::Check(a) => {
+            a.partial.is_none()
+                && (a.out.output.is_some() || matches!(a.format, C::Text | C::Markdown))
+        }
+        Command::Explain(a) => a.format == ExplainFormat::Text,
+        Command::Inspect(a) => a.format == InspectFormat::Text,
+        // The default of every partial's command is a human format.
+        Command::Merge(a) => {
+            a.out.output.is_some()
+                || a.format
+                    .as_deref()
+                    .is_none_or(|f| matches!(f, "table" | "text" | "markdown" | "csv"))
+        }
+        Command::Evidence(_) | Command::Convert(_) | Command::Completions { .. } | Command::Man => {
+            false
+        }
     }
 }
 

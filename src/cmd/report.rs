@@ -92,7 +92,7 @@ pub struct PageOutput<'a> {
     /// De-duplication was on (see [`cursor_after`]).
     pub dedupe: bool,
     pub columns: &'a [String],
-    pub csv_raw: bool,
+    pub csv: render::escape::Csv,
     pub color: bool,
     pub clock: Clock,
     /// Rendered by `merge`: the next page is chosen when partials are made.
@@ -136,7 +136,8 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     let sources = config::sources(settings, &args.input, "report")?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
     if args.all {
-        return run_all(args, &engine, &sources, bar.as_ref(), &clock, out);
+        let csv = render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty);
+        return run_all(args, &engine, &sources, bar.as_ref(), (&clock, csv), out);
     }
     let limit = args.limit as usize;
     let cap = page_cap(limit, conversation);
@@ -172,7 +173,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
             conversation,
             dedupe: engine.dedupe,
             columns: &args.columns,
-            csv_raw: args.csv_raw,
+            csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
             color: settings.color,
             clock,
             merged: false,
@@ -277,7 +278,7 @@ pub fn render_page(
             let mut w = render::csv::writer(&mut *out);
             render::csv::header(&mut w, o.columns)?;
             for r in &rows {
-                render::csv::row_in(&mut w, r, o.columns, o.csv_raw, &o.clock)?;
+                render::csv::row_in(&mut w, r, o.columns, o.csv, &o.clock)?;
             }
             w.flush()?;
         }
@@ -288,7 +289,7 @@ pub fn render_page(
 /// Rows of one block rendered in the worker, plus their rollup.
 struct Rendered<'c> {
     format: ReportFormat,
-    csv_raw: bool,
+    csv: render::escape::Csv,
     columns: &'c [String],
     picked: &'c [&'c str],
     clock: Clock,
@@ -303,19 +304,14 @@ impl Accumulator for Rendered<'_> {
             ReportFormat::Csv if self.columns.is_empty() => {
                 let mut w = render::csv::Fields::new(&mut self.bytes);
                 for g in rows {
-                    let _ = render::csv::row(&mut w, &g.row, self.csv_raw, &self.clock);
+                    let _ = render::csv::row(&mut w, &g.row, self.csv, &self.clock);
                 }
             }
             ReportFormat::Csv => {
                 let mut w = render::csv::writer(&mut self.bytes);
                 for g in rows {
-                    let _ = render::csv::row_in(
-                        &mut w,
-                        &g.row,
-                        self.columns,
-                        self.csv_raw,
-                        &self.clock,
-                    );
+                    let _ =
+                        render::csv::row_in(&mut w, &g.row, self.columns, self.csv, &self.clock);
                 }
                 let _ = w.flush();
             }
@@ -359,7 +355,7 @@ fn run_all(
     engine: &pipeline::Engine,
     sources: &[crate::input::Source],
     bar: Option<&indicatif::ProgressBar>,
-    clock: &Clock,
+    (clock, csv): (&Clock, render::escape::Csv),
     out: &mut dyn Write,
 ) -> Result<()> {
     let format = args.format;
@@ -383,7 +379,7 @@ fn run_all(
     let mut first = true;
     let make = || Rendered {
         format,
-        csv_raw: args.csv_raw,
+        csv,
         columns: &args.columns,
         picked: &picked,
         clock: *clock,

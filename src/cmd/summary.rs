@@ -310,7 +310,12 @@ pub fn html_meta(
     use clap::ValueEnum;
     let (grammar, grammar_args) = match (&markers.marker_regex, markers.markers) {
         (Some(re), _) => {
-            let mut a = vec!["--marker-regex".to_owned(), re.clone()];
+            // `--marker-regex=-x`: a value that reads as a flag stays a value.
+            let mut a = if render::shell::flag_like(re) {
+                vec![format!("--marker-regex={re}")]
+            } else {
+                vec!["--marker-regex".to_owned(), re.clone()]
+            };
             if markers.marker_base != 1 {
                 a.extend(["--marker-base".to_owned(), markers.marker_base.to_string()]);
             }
@@ -576,7 +581,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         Output {
             format: args.format,
             section: args.section,
-            csv_raw: args.csv_raw,
+            csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
             html: &meta,
             html_file: args.html.as_deref(),
         },
@@ -587,7 +592,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
 pub struct Output<'a> {
     pub format: SummaryFormat,
     pub section: Option<CsvSection>,
-    pub csv_raw: bool,
+    pub csv: render::escape::Csv,
     /// What the HTML page says about the run (`--format html`, `--html`).
     pub html: &'a render::html::Meta,
     /// `--html FILE`: the page written there as well.
@@ -606,7 +611,7 @@ pub fn render_summary(
     let Output {
         format,
         section,
-        csv_raw,
+        csv,
         html,
         html_file,
     } = output;
@@ -630,7 +635,7 @@ pub fn render_summary(
         SummaryFormat::Markdown => {
             render::markdown::sections(out, &render::summary::sections(&doc, true))
         }
-        SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv_raw),
+        SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv),
     }
 }
 

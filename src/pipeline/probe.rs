@@ -457,7 +457,8 @@ impl Probe {
             let lines = self.lines;
             w.add("near_miss_field", field, "sampled line", absent, || {
                 format!(
-                    "field `{field}` is missing (of {lines} sampled), but `{ptr}` is there: if that holds the {field}, grade with --map {field}={ptr} (`grounding-audit inspect FILE` shows every field)"
+                    "field `{field}` is missing (of {lines} sampled), but `{ptr}` is there: if that holds the {field}, grade with {} (`grounding-audit inspect FILE` shows every field)",
+                    crate::shell::option("--map", &format!("{field}={ptr}"))
                 )
             });
         }

@@ -3,7 +3,7 @@
 //! `--csv-raw` is given.
 
 use super::columns::{self, Style};
-use super::escape::csv_cell;
+use super::escape::{Csv, csv_cell};
 use super::{Clock, push_num};
 use crate::model::{Chunk, Row};
 use anyhow::Result;
@@ -33,16 +33,16 @@ pub fn row_in<W: std::io::Write>(
     w: &mut csv::Writer<W>,
     r: &Row<'_>,
     cols: &[String],
-    raw: bool,
+    mode: Csv,
     clock: &Clock,
 ) -> Result<()> {
     if cols.is_empty() {
-        return row(w, r, raw, clock);
+        return row(w, r, mode, clock);
     }
     for c in cols {
         let v = columns::cell(r, c, Style::Csv, clock);
         if columns::is_text(c) {
-            w.write_field(csv_cell(&v, raw).as_bytes())?;
+            w.write_field(csv_cell(&v, mode).as_bytes())?;
         } else {
             w.write_field(&v)?;
         }
@@ -125,10 +125,10 @@ impl FieldSink for Fields<'_> {
 /// Writes one row as a CSV record. Fields are formatted into one scratch
 /// buffer and handed to the sink one by one: this runs once per turn in
 /// `report --all --format csv`, so it avoids a string per field.
-pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, raw: bool, clock: &Clock) -> Result<()> {
+pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, mode: Csv, clock: &Clock) -> Result<()> {
     use std::fmt::Write as _;
     let mut tmp = String::with_capacity(128);
-    let text = |w: &mut S, s: &str| w.field(csv_cell(s, raw).as_bytes());
+    let text = |w: &mut S, s: &str| w.field(csv_cell(s, mode).as_bytes());
     text(w, r.turn_id.as_str())?;
     text(w, &r.agent_id)?;
     text(w, r.conversation_id.as_ref().map_or("", |c| c.as_str()))?;
@@ -259,9 +259,9 @@ pub fn table(
     out: &mut dyn std::io::Write,
     header: &[&str],
     rows: &[Vec<String>],
-    raw: bool,
+    mode: Csv,
 ) -> Result<()> {
-    table_with_numbers(out, header, rows, raw, &[])
+    table_with_numbers(out, header, rows, mode, &[])
 }
 
 /// [`table`], with columns of numbers this tool formatted itself (signed
@@ -271,7 +271,7 @@ pub fn table_with_numbers(
     out: &mut dyn std::io::Write,
     header: &[&str],
     rows: &[Vec<String>],
-    raw: bool,
+    mode: Csv,
     numbers: &[usize],
 ) -> Result<()> {
     let mut w = csv::Writer::from_writer(out);
@@ -281,7 +281,7 @@ pub fn table_with_numbers(
             if numbers.contains(&i) && c.parse::<f64>().is_ok_and(f64::is_finite) {
                 c.clone()
             } else {
-                csv_cell(c, raw).into_owned()
+                csv_cell(c, mode).into_owned()
             }
         }))?;
     }
@@ -347,12 +347,13 @@ mod tests {
         };
         for fields in &cases {
             let r = graded(fields);
-            for raw in [false, true] {
+            for (raw, terminal) in [(false, false), (true, false), (false, true)] {
+                let mode = Csv { raw, terminal };
                 let mut reference = writer(Vec::new());
-                row(&mut reference, &r, raw, &clock).unwrap();
+                row(&mut reference, &r, mode, &clock).unwrap();
                 let reference = reference.into_inner().unwrap();
                 let mut bytes = Vec::new();
-                row(&mut Fields::new(&mut bytes), &r, raw, &clock).unwrap();
+                row(&mut Fields::new(&mut bytes), &r, mode, &clock).unwrap();
                 assert_eq!(
                     String::from_utf8_lossy(&bytes),
                     String::from_utf8_lossy(&reference),

@@ -416,7 +416,7 @@ pub fn csv(
     out: &mut dyn Write,
     doc: &SummaryDoc<'_>,
     section: Option<CsvSection>,
-    raw: bool,
+    mode: super::escape::Csv,
 ) -> Result<()> {
     let (header, rows): (&[&str], _) = match section.unwrap_or(CsvSection::Groups) {
         CsvSection::Groups => (&GROUP_HEADER, group_rows(doc)),
@@ -435,7 +435,7 @@ pub fn csv(
     } else {
         &[]
     };
-    super::csv::table_with_numbers(out, header, &rows, raw, numbers)
+    super::csv::table_with_numbers(out, header, &rows, mode, numbers)
 }
 
 /// Tool calls overall and per group.

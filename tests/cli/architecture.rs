@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("keyset", 0),
     ("stats", 0),
     ("escape", 0),
+    ("shell", 0),
     ("messages", 0),
     // The turn and its row.
     ("model", 1),

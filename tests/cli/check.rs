@@ -788,6 +788,24 @@ fn ci_recipe_commands() -> Vec<Vec<String>> {
     commands
 }
 
+/// The files `docs/ci.md` shows whole: each TOML block whose first line is
+/// a comment naming the file (`# gates.toml`).
+fn ci_recipe_files() -> Vec<(String, String)> {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ci.md"),
+    )
+    .unwrap();
+    let mut files = Vec::new();
+    for block in page.split("```toml\n").skip(1) {
+        let body = block.split("```").next().unwrap();
+        let name = body.lines().next().and_then(|l| l.strip_prefix("# "));
+        if let Some(name) = name {
+            files.push((name.trim().to_owned(), body.to_owned()));
+        }
+    }
+    files
+}
+
 /// Every CI recipe of `docs/ci.md`, run in a directory holding
 /// `exports/nightly/` and `baseline.json`: each passes on a quiet perfect
 /// night and fails on a small terrible one, as the page says, and writes
@@ -802,6 +820,11 @@ fn every_ci_recipe_runs() {
         commands.iter().any(|c| c.iter().any(|a| a == "--ratchet")),
         "{commands:?}"
     );
+    assert!(
+        commands.iter().any(|c| c.iter().any(|a| a == "--policy")),
+        "{commands:?}"
+    );
+    assert_eq!(ci_recipe_files().len(), 1, "the policy file is shown whole");
     for (grounded, expected) in [(25, 0), (12, 1)] {
         let dir = tempfile::tempdir().unwrap();
         let nightly = dir.path().join("exports").join("nightly");
@@ -814,6 +837,10 @@ fn every_ci_recipe_runs() {
             }
         }
         drop(f);
+        // The files the page's code blocks write (`# gates.toml` first).
+        for (name, text) in ci_recipe_files() {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
         // Last week's baseline: the same agents at 0.96.
         std::fs::write(
             dir.path().join("baseline.json"),

@@ -11,6 +11,7 @@ pub fn bin() -> Command {
     c.env_remove("NO_COLOR")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("GROUNDING_AUDIT_TZ")
+        .env_remove("GITHUB_ACTIONS")
         .env("CI", "true");
     c
 }

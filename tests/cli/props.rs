@@ -565,8 +565,15 @@ pub(crate) fn cli_out(args: &[&str]) -> String {
     use clap::Parser;
     let cli = grounding_audit::cli::Cli::try_parse_from(args).expect("a valid command line");
     let mut out = Vec::new();
-    grounding_audit::cmd::dispatch(&cli, &mut out).expect("the command runs");
+    grounding_audit::cmd::dispatch_with(&cli, &settings(&cli), &mut out).expect("the command runs");
     String::from_utf8(out).expect("UTF-8 output")
+}
+
+/// The settings of a command line, outside GitHub Actions whatever runs the tests.
+fn settings(cli: &grounding_audit::cli::Cli) -> grounding_audit::config::Settings {
+    let mut s = grounding_audit::config::Settings::resolve(cli.quiet, cli.threads, cli.color);
+    s.actions = false;
+    s
 }
 
 /// The sort key of a row: created_at (exact, leap seconds included) and the turn id's text.
@@ -672,7 +679,8 @@ fn cli_run(args: &[&str]) -> (i32, String) {
     use clap::Parser;
     let cli = grounding_audit::cli::Cli::try_parse_from(args).expect("a valid command line");
     let mut out = Vec::new();
-    let code = grounding_audit::cmd::dispatch(&cli, &mut out).expect("the command runs");
+    let code = grounding_audit::cmd::dispatch_with(&cli, &settings(&cli), &mut out)
+        .expect("the command runs");
     (code, String::from_utf8(out).expect("UTF-8 output"))
 }
 

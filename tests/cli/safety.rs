@@ -432,3 +432,243 @@ fn explain_shows_the_reply_only_with_show_text() {
     let (_, out, _) = run(&["explain", "s-1", "--show-text", &path]);
     assert!(out.contains(SECRET), "{out}");
 }
+
+/// `workflow-invisible-ids.jsonl`: ids that would run GitHub workflow
+/// commands at the start of a line, an OSC 52 clipboard write, the
+/// invisible and bidi characters, and a turn id that reads as a flag.
+const RED_TEAM: &str = "workflow-invisible-ids.jsonl";
+
+/// Runs with `GITHUB_ACTIONS` set to `actions`: (exit code, stdout, stderr).
+fn run_actions(actions: &str, args: &[&str]) -> (i32, String, String) {
+    let out = crate::common::bin()
+        .env("GITHUB_ACTIONS", actions)
+        .args(args)
+        .output()
+        .expect("binary runs");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// The token of a stdout that opens a stop-commands stretch on its first
+/// line, and the lines after the line that closes it; fails when either is
+/// missing.
+fn stretch<'a>(what: &str, out: &'a str) -> (String, Vec<&'a str>) {
+    let lines: Vec<&str> = out.lines().collect();
+    let token = lines
+        .first()
+        .and_then(|l| l.strip_prefix("::stop-commands::"))
+        .unwrap_or_else(|| panic!("{what}: does not open with stop-commands:\n{out}"));
+    assert!(
+        token.len() >= 32 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{what}: token {token:?}"
+    );
+    let end = format!("::{token}::");
+    let close = lines
+        .iter()
+        .position(|l| *l == end)
+        .unwrap_or_else(|| panic!("{what}: never resumes commands:\n{out}"));
+    (token.to_owned(), lines[close + 1..].to_vec())
+}
+
+#[test]
+fn under_github_actions_human_stdout_cannot_start_a_workflow_command() {
+    let path = hostile(RED_TEAM);
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["report", &path],
+        vec!["report", "--all", &path],
+        vec!["report", "--format", "csv", &path],
+        vec!["report", "--all", "--format", "csv", "--csv-raw", &path],
+        vec!["report", "--format", "markdown", &path],
+        vec!["summary", &path],
+        vec!["summary", "--format", "csv", "--section", "triage", &path],
+        vec!["summary", "--format", "markdown", &path],
+        vec!["check", "--min-rate", "1", "--per-agent", &path],
+        vec!["check", "--min-rate", "1", "--format", "markdown", &path],
+        vec!["explain", "--", "::add-mask::x", &path],
+        vec!["inspect", &path],
+    ];
+    let mut tokens = std::collections::BTreeSet::new();
+    for args in runs {
+        let what = args.join(" ");
+        let (code, out, err) = run_actions("true", &args);
+        assert!(code == 0 || code == 1, "{what}: exit {code}: {err}");
+        let (token, after) = stretch(&what, &out);
+        assert!(
+            after.is_empty(),
+            "{what}: output after the stretch: {after:?}"
+        );
+        assert!(tokens.insert(token), "{what}: a token seen before");
+    }
+    // The data is there, inside the stretch, unchanged for CSV.
+    let (_, out, _) = run_actions("true", &["report", "--all", "--format", "csv", &path]);
+    assert!(
+        out.lines().any(|l| l.starts_with("::add-mask::x,")),
+        "{out}"
+    );
+}
+
+#[test]
+fn workflow_commands_and_documents_are_not_wrapped() {
+    let path = hostile(RED_TEAM);
+    // Annotations are workflow commands: never stopped.
+    let (code, out, _) = run_actions(
+        "true",
+        &["check", "--min-rate", "1", "--format", "github", &path],
+    );
+    assert_eq!(code, 1);
+    assert!(!out.contains("stop-commands"), "{out}");
+    assert!(
+        out.lines()
+            .all(|l| l.starts_with("::error") || l.starts_with("::warning")),
+        "{out}"
+    );
+    // Next to a human format, they follow the stretch.
+    let (_, out, _) = run_actions("true", &["check", "--min-rate", "1", "--github", &path]);
+    let (_, after) = stretch("check --github", &out);
+    assert!(
+        !after.is_empty() && after.iter().all(|l| l.starts_with("::error")),
+        "{out}"
+    );
+    // Machine documents stay exact.
+    for args in [
+        vec!["report", "--format", "json", path.as_str()],
+        vec!["summary", "--format", "json", path.as_str()],
+        vec![
+            "check",
+            "--min-rate",
+            "1",
+            "--format",
+            "json",
+            path.as_str(),
+        ],
+    ] {
+        let (_, out, _) = run_actions("true", &args);
+        json(&out);
+    }
+    let (_, out, _) = run_actions("true", &["report", "--format", "jsonl", &path]);
+    assert!(out.lines().all(|l| l.starts_with('{')), "{out}");
+    // Outside Actions nothing changes.
+    for actions in ["false", ""] {
+        let (_, out, _) = run_actions(actions, &["report", "--format", "csv", &path]);
+        assert!(out.starts_with("turn_id,"), "{actions:?}: {out}");
+    }
+}
+
+#[test]
+fn csv_to_a_pipe_keeps_an_osc52_id_byte_for_byte() {
+    let path = hostile(RED_TEAM);
+    let (code, out, _) = run(&["report", "--all", "--format", "csv", &path]);
+    assert_eq!(code, 0);
+    let (_, rows) = csv_records(&out);
+    let ids: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert!(ids.contains(&"h-osc\u{1b}]52;c;aGVsbG8=\u{7}"), "{ids:?}");
+    assert!(ids.contains(&"h-tag\u{E0041}\u{E007F}"), "{ids:?}");
+}
+
+/// The invisible and bidi characters planted in the red-team ids.
+const INVISIBLE: [char; 15] = [
+    '\u{061C}',
+    '\u{00AD}',
+    '\u{2061}',
+    '\u{2064}',
+    '\u{206A}',
+    '\u{206F}',
+    '\u{FFF9}',
+    '\u{FFFA}',
+    '\u{FFFB}',
+    '\u{FEFF}',
+    '\u{E0041}',
+    '\u{E007F}',
+    '\u{034F}',
+    '\u{3164}',
+    '\u{1b}',
+];
+
+#[test]
+fn invisible_and_bidi_characters_are_escaped_in_every_human_format() {
+    let path = hostile(RED_TEAM);
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["report", &path],
+        vec!["report", "--all", &path],
+        vec!["report", "--format", "markdown", &path],
+        vec!["summary", &path],
+        vec!["summary", "--format", "markdown", &path],
+        vec!["check", "--min-rate", "1", "--per-agent", &path],
+        vec![
+            "check",
+            "--min-rate",
+            "1",
+            "--per-agent",
+            "--format",
+            "markdown",
+            &path,
+        ],
+        vec!["explain", "h-tag\u{E0041}\u{E007F}", &path],
+        vec![
+            "explain",
+            "h-ann\u{FFF9}x\u{FFFA}\u{FFFB}",
+            "--show-text",
+            &path,
+        ],
+    ];
+    for args in runs {
+        let what = args.join(" ");
+        let (code, out, err) = run(&args);
+        assert!(code == 0 || code == 1, "{what}: exit {code}: {err}");
+        for c in INVISIBLE {
+            assert!(!out.contains(c), "{what}: raw U+{:04X}:\n{out}", c as u32);
+        }
+        if what.starts_with("explain h-tag") {
+            assert!(out.contains("h-tag\\u{e0041}\\u{e007f}"), "{what}:\n{out}");
+        }
+    }
+}
+
+/// Splits a shell line into words: plain words and '…' quotes, as
+/// `shell::word` writes them.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut cur, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => (quoted, any) = (!quoted, true),
+            ' ' if !quoted => {
+                if any || !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            c => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+#[test]
+fn a_suggested_explain_command_explains_a_turn_id_that_reads_as_a_flag() {
+    let path = hostile(RED_TEAM);
+    let (code, html, err) = run(&["summary", "--format", "html", "--markers", "kb", &path]);
+    assert_eq!(code, 0, "{err}");
+    let line = html
+        .split("<code class=\"cmd\">")
+        .skip(1)
+        .map(|s| s.split("</code>").next().unwrap().replace("&#39;", "'"))
+        .find(|c| c.contains("--show-text"))
+        .unwrap_or_else(|| panic!("no command for the turn --show-text"));
+    assert!(line.contains(" -- --show-text "), "{line}");
+    let words = shell_words(&line);
+    assert_eq!(words[..2], ["grounding-audit", "explain"], "{line}");
+    let args: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{line}: {err}");
+    assert!(out.contains("--show-text"), "{line}: {out}");
+    assert!(out.contains("no_marker"), "{line}: {out}");
+    // It names the turn, and did not turn on --show-text: the reply stays out.
+    assert!(!out.contains("no marker here"), "{line}: {out}");
+}

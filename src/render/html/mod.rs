@@ -94,18 +94,6 @@ summary,.no-print{display:none}h2{break-after:avoid}.panel,table,.tile{break-ins
 const SCRIPT: &str = r#"addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})});
 document.querySelectorAll('table.sortable').forEach(function(t){t.querySelectorAll('th').forEach(function(th,i){th.tabIndex=0;th.title='sort';function go(){var b=t.tBodies[0],rs=Array.prototype.slice.call(b.rows),up=th.dataset.dir!=='asc';th.dataset.dir=up?'asc':'desc';rs.sort(function(x,y){var a=x.cells[i],c=y.cells[i];a=a.dataset.v!==undefined?a.dataset.v:a.textContent;c=c.dataset.v!==undefined?c.dataset.v:c.textContent;var p=parseFloat(a),q=parseFloat(c),r=(isNaN(p)||isNaN(q))?a.localeCompare(c):p-q;return up?r:-r});rs.forEach(function(r){b.appendChild(r)})}th.addEventListener('click',go);th.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});"#;
 
-/// A word quoted for a POSIX shell when it needs to be.
-fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@+,".contains(c))
-    {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
 fn num(x: u64) -> String {
     x.to_string()
 }
@@ -701,12 +689,7 @@ fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
         return;
     }
     s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><table class="sortable"><thead><tr><th scope="col">time</th><th scope="col">turn</th><th scope="col">agent</th><th scope="col">verdict</th><th scope="col" class="n">markers</th><th scope="col" class="n">chunks</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
-    let tail: String = meta
-        .grammar_args
-        .iter()
-        .chain(&meta.paths)
-        .map(|a| format!(" {}", shell_word(a)))
-        .collect();
+    let options: Vec<&str> = meta.grammar_args.iter().map(String::as_str).collect();
     for t in &doc.triage {
         let verdict = t.verdict.as_str();
         let _ = write!(
@@ -724,10 +707,10 @@ fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
                 .map_or_else(|| "-".into(), |c| format!("{c:.2}")),
         );
         td_num(s, t.tool_errors);
-        let cmd = format!(
-            "grounding-audit explain {}{tail}",
-            shell_word(t.turn_id.as_str())
-        );
+        let mut operands = vec![t.turn_id.as_str()];
+        operands.extend(meta.paths.iter().map(String::as_str));
+        let cmd =
+            crate::render::shell::command(&["grounding-audit", "explain"], &operands, &options);
         let _ = write!(
             s,
             r#"<td><code class="cmd">{}</code></td></tr>"#,
@@ -836,15 +819,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn shell_words_are_quoted_when_needed() {
-        assert_eq!(shell_word("t-01"), "t-01");
-        assert_eq!(shell_word("logs/a b.jsonl"), "'logs/a b.jsonl'");
-        assert_eq!(shell_word("it's"), r"'it'\''s'");
-        assert_eq!(shell_word("$(rm)"), "'$(rm)'");
-        assert_eq!(shell_word(""), "''");
     }
 
     #[test]
