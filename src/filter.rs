@@ -316,6 +316,25 @@ pub fn near_misses<'a>(
     out
 }
 
+/// How times are written: UTC RFC 3339 with `Z` (the default), or with
+/// `--show-tz` the local time in the `--tz` zone with its offset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Clock {
+    pub zone: crate::filter::Zone,
+    pub local: bool,
+}
+
+impl Clock {
+    /// `t` as it is shown.
+    pub fn time(&self, t: &chrono::DateTime<chrono::Utc>) -> String {
+        if self.local {
+            self.zone.format(t)
+        } else {
+            crate::model::format_time(t)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -520,7 +520,7 @@ pub struct InputStats {
     /// Counts for the misread heuristics, turned into warnings at the end
     /// of a run (never serialised).
     #[serde(skip)]
-    pub probe: crate::pipeline::probe::Probe,
+    pub probe: crate::messages::Probe,
 }
 
 /// Equal accounting and warnings; the probe is working state, not compared.
@@ -592,6 +592,18 @@ pub const COLUMNS: [&str; 24] = [
     "latency_ms",
     "unobserved_reason",
 ];
+
+/// Indexes joined with `;` (CSV) or `,` (tables).
+pub fn join(xs: &[u32], sep: &str) -> String {
+    let mut s = String::new();
+    for (i, x) in xs.iter().enumerate() {
+        if i > 0 {
+            s.push_str(sep);
+        }
+        s.push_str(&x.to_string());
+    }
+    s
+}
 
 #[cfg(test)]
 mod tests {

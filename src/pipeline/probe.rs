@@ -346,26 +346,7 @@ fn scan_all(
     Some((found, look(chosen)?.0))
 }
 
-/// Run-wide counts for the misread heuristics. Merged in input order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Probe {
-    turns: u64,
-    unobserved: u64,
-    scored: u64,
-    off_scale: u64,
-    /// Sampled replies, and per preset the replies with a marker / one in range.
-    replies: u64,
-    markers: [u64; 5],
-    cited: [u64; 5],
-    chosen: u64,
-    /// The grammar the first sampled unit was graded with.
-    chosen_name: Option<&'static str>,
-    /// Native lines whose keys were listed, fields absent there, and
-    /// (field, pointer) → lines where a near-miss name held a value.
-    lines: u64,
-    absent: BTreeMap<&'static str, u64>,
-    near: BTreeMap<(&'static str, String), u64>,
-}
+pub use crate::messages::Probe;
 
 impl Probe {
     /// Counts one turn.

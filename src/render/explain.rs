@@ -6,7 +6,7 @@
 
 use super::escape::terminal;
 use super::{Clock, Section};
-use crate::cmd::explain::{Explained, MarkerView};
+use crate::view::explain::{Explained, MarkerView};
 use anyhow::Result;
 use std::io::Write;
 

@@ -70,24 +70,7 @@ pub fn page_line(page: Page, shown: usize, matching: u64) -> String {
     }
 }
 
-/// How times are written: UTC RFC 3339 with `Z` (the default), or with
-/// `--show-tz` the local time in the `--tz` zone with its offset.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Clock {
-    pub zone: crate::filter::Zone,
-    pub local: bool,
-}
-
-impl Clock {
-    /// `t` as it is shown.
-    pub fn time(&self, t: &chrono::DateTime<chrono::Utc>) -> String {
-        if self.local {
-            self.zone.format(t)
-        } else {
-            crate::model::format_time(t)
-        }
-    }
-}
+pub use crate::filter::Clock;
 
 /// A rate with four decimals, or `n/a`.
 pub fn rate(x: Option<f64>) -> String {
@@ -159,17 +142,7 @@ fn push_milli(out: &mut String, x: f64) -> bool {
     true
 }
 
-/// Indexes joined with `;` (CSV) or `,` (tables).
-pub fn join(xs: &[u32], sep: &str) -> String {
-    let mut s = String::new();
-    for (i, x) in xs.iter().enumerate() {
-        if i > 0 {
-            s.push_str(sep);
-        }
-        s.push_str(&x.to_string());
-    }
-    s
-}
+pub use crate::model::join;
 
 /// The verdict as shown in tables: `ok (partial)` when some markers were out of range.
 pub fn verdict_label(r: &Row<'_>) -> String {

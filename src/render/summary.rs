@@ -4,9 +4,9 @@
 
 use super::{Section, bar, rate};
 use crate::accumulate::summary::{Guardrail, SCORE_BINS, ScoreDistribution, ScoreSeries, ToolUse};
-use crate::cmd::summary::{RetrievalDoc, SummaryDoc};
 use crate::compare::{self, Comparison};
 use crate::model::Verdict;
+use crate::view::summary::{RetrievalDoc, SummaryDoc};
 use anyhow::Result;
 use std::io::Write;
 

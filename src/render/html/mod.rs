@@ -16,8 +16,8 @@ pub mod svg;
 use super::escape::html;
 use super::{Section, rate};
 use crate::accumulate::summary::SCORE_BINS;
-use crate::cmd::summary::{DayDoc, SummaryDoc};
 use crate::model::Verdict;
+use crate::view::summary::{DayDoc, SummaryDoc};
 use anyhow::Result;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -619,7 +619,7 @@ fn retrieval(s: &mut String, doc: &SummaryDoc<'_>) {
         r#"<section id="retrieval"><h2>Retrieval use</h2><p class="note">Cited share: distinct chunks cited of chunks retrieved. A low-confidence citation cites a chunk scoring below {}.</p><table class="sortable"><thead><tr><th scope="col">group</th><th scope="col" class="n">chunks retrieved</th><th scope="col" class="n">chunks cited</th><th scope="col">cited share</th><th scope="col" class="n">only the top chunk</th><th scope="col" class="n">mean cited rank</th><th scope="col" class="n">low-confidence citations</th><th scope="col" class="n">mixed-confidence turns</th></tr></thead><tbody>"#,
         doc.low_score
     );
-    let mut row = |key: &str, r: &crate::cmd::summary::RetrievalDoc| {
+    let mut row = |key: &str, r: &crate::view::summary::RetrievalDoc| {
         let _ = write!(s, r#"<tr><th scope="row" class="key">{}</th>"#, html(key));
         td_num(s, r.counts.chunks_retrieved);
         td_num(s, r.counts.chunks_cited);

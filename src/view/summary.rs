@@ -1,0 +1,296 @@
+//! The view of `summary`: the document every format draws (table, JSON,
+//! Markdown, CSV, HTML), built from the summary accumulator. No I/O.
+
+use crate::accumulate::Rollup;
+use crate::accumulate::summary::{
+    GroupBy, GroupStats, Guardrail, RetrievalUse, Summary, Telemetry, ToolUse,
+};
+use crate::compare::Comparison;
+use crate::filter::Clock;
+use crate::model::{Row, Verdict, format_time};
+use crate::pipeline::InputStats;
+use serde::Serialize;
+
+/// One group of the breakdown.
+#[derive(Debug, Serialize)]
+pub struct GroupDoc<'a> {
+    pub key: &'a str,
+    #[serde(flatten)]
+    pub rollup: &'a Rollup,
+    pub retrieval_use: RetrievalDoc,
+    pub tools: &'a ToolUse,
+}
+
+/// Retrieval use with its derived ratios.
+#[derive(Debug, Serialize)]
+pub struct RetrievalDoc {
+    #[serde(flatten)]
+    pub counts: RetrievalUse,
+    pub cited_share: Option<f64>,
+    pub mean_cited_rank: Option<f64>,
+}
+
+pub(crate) fn retrieval_doc(r: &RetrievalUse) -> RetrievalDoc {
+    RetrievalDoc {
+        counts: r.clone(),
+        cited_share: r.cited_share(),
+        mean_cited_rank: r.mean_cited_rank(),
+    }
+}
+
+/// One bucket of the trend (a day unless `--bucket` says otherwise).
+#[derive(Debug, Serialize)]
+pub struct DayDoc {
+    /// The bucket's label: `2026-08-02`, `2026-08-02T10`, `2026-W31`.
+    pub day: String,
+    pub turns: u64,
+    pub with_retrieval: u64,
+    pub grounded: u64,
+    pub grounded_rate: Option<f64>,
+}
+
+/// One triage entry: the row fields that matter for triage.
+#[derive(Debug, Serialize)]
+pub struct TriageDoc<'a> {
+    pub turn_id: &'a crate::model::Id<'static>,
+    pub agent_id: &'a str,
+    pub conversation_id: Option<&'a crate::model::Id<'static>>,
+    pub channel: &'a str,
+    pub created_at: String,
+    /// `created_at` as tables show it (local with `--show-tz`).
+    #[serde(skip)]
+    pub shown_at: String,
+    pub verdict: Verdict,
+    pub marker_count: u32,
+    pub out_of_range_markers: u32,
+    pub malformed_markers: u32,
+    pub chunk_count: u32,
+    pub confidence: Option<f64>,
+    pub tool_errors: u32,
+}
+
+/// Telemetry of one verdict.
+#[derive(Debug, Serialize)]
+pub struct TelemetryDoc {
+    pub turns: u64,
+    pub latency_samples: u64,
+    pub latency_ms_median: Option<u64>,
+    pub latency_ms_p95: Option<u64>,
+    pub tokens_used: Option<u128>,
+    pub cost_cents: Option<f64>,
+}
+
+pub(crate) fn telemetry_doc(t: &Telemetry, turns: u64) -> TelemetryDoc {
+    TelemetryDoc {
+        turns,
+        latency_samples: t.latency_count(),
+        latency_ms_median: t.latency_quantile(0.5),
+        latency_ms_p95: t.latency_quantile(0.95),
+        tokens_used: (t.turns_with_tokens > 0).then_some(t.tokens_used),
+        cost_cents: (t.turns_with_cost > 0).then(|| t.cost_micro_cents as f64 / 1e6),
+    }
+}
+
+/// One value per verdict, serialised as a map in verdict order.
+#[derive(Debug)]
+pub struct PerVerdict<T>(pub [T; 5]);
+
+impl<T: Serialize> Serialize for PerVerdict<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(5))?;
+        for (v, t) in Verdict::ALL.iter().zip(&self.0) {
+            m.serialize_entry(v.as_str(), t)?;
+        }
+        m.end()
+    }
+}
+
+/// Tool calls overall and per group.
+#[derive(Debug, Serialize)]
+pub struct ToolsDoc<'a> {
+    #[serde(flatten)]
+    pub overall: ToolUse,
+    pub by_group: Vec<ToolRow<'a>>,
+}
+
+/// Tool calls of one group.
+#[derive(Debug, Serialize)]
+pub struct ToolRow<'a> {
+    pub key: &'a str,
+    #[serde(flatten)]
+    pub tools: &'a ToolUse,
+}
+
+/// One bucket of one group's trend.
+#[derive(Debug, Serialize)]
+pub struct GroupDayDoc<'a> {
+    pub key: &'a str,
+    #[serde(flatten)]
+    pub day: DayDoc,
+}
+
+/// What `require_citation` would do, for one group or all.
+#[derive(Debug, Serialize)]
+pub struct GuardrailRow<'a> {
+    pub key: &'a str,
+    #[serde(flatten)]
+    pub counts: &'a Guardrail,
+    pub refused_share: Option<f64>,
+}
+
+/// The guardrail what-if section.
+#[derive(Debug, Serialize)]
+pub struct GuardrailDoc<'a> {
+    pub rule: &'static str,
+    #[serde(flatten)]
+    pub overall: Guardrail,
+    pub refused_share: Option<f64>,
+    pub by_group: Vec<GuardrailRow<'a>>,
+}
+
+/// The `summary --format json` document.
+#[derive(Debug, Serialize)]
+pub struct SummaryDoc<'a> {
+    pub totals: Rollup,
+    pub group_by: &'static str,
+    /// Present with a baseline: the comparison, worst significant drop first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<&'a Comparison>,
+    /// The zone days are counted in (`--tz`).
+    pub tz: String,
+    pub groups: Vec<GroupDoc<'a>>,
+    pub triage: Vec<TriageDoc<'a>>,
+    /// The trend's bucket width: `hour`, `day` or `week`.
+    pub bucket: &'static str,
+    pub days: Vec<DayDoc>,
+    /// The trend per group, group by group.
+    pub group_days: Vec<GroupDayDoc<'a>>,
+    pub guardrail: GuardrailDoc<'a>,
+    pub retrieval_use: RetrievalDoc,
+    pub low_score: f64,
+    pub tools: ToolsDoc<'a>,
+    pub telemetry: PerVerdict<TelemetryDoc>,
+    pub input: &'a InputStats,
+}
+
+pub(crate) fn by_name(b: GroupBy) -> &'static str {
+    match b {
+        GroupBy::Agent => "agent",
+        GroupBy::Channel => "channel",
+        GroupBy::Model => "model",
+    }
+}
+
+pub(crate) fn day_doc(label: String, r: &Rollup) -> DayDoc {
+    DayDoc {
+        day: label,
+        turns: r.turns,
+        with_retrieval: r.with_retrieval,
+        grounded: r.grounded(),
+        grounded_rate: r.grounded_rate(),
+    }
+}
+
+/// The rule the guardrail section applies, as the JSON document states it.
+pub const GUARDRAIL_RULE: &str = "require_citation: refuse an answer given with retrieval and no well-formed marker of the grammar";
+
+/// Builds the document from a finished summary.
+pub fn document<'a>(
+    s: &'a Summary,
+    triage: &'a [Row<'static>],
+    input: &'a InputStats,
+    clock: &Clock,
+) -> SummaryDoc<'a> {
+    document_with(s, triage, input, clock, None)
+}
+
+/// [`document`] with a comparison.
+pub fn document_with<'a>(
+    s: &'a Summary,
+    triage: &'a [Row<'static>],
+    input: &'a InputStats,
+    clock: &Clock,
+    compare: Option<&'a Comparison>,
+) -> SummaryDoc<'a> {
+    let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
+    let (bucket, tz) = (s.opts.bucket, s.opts.tz);
+    let all = s.overall();
+    SummaryDoc {
+        totals: all.rollup.clone(),
+        group_by: by_name(s.opts.by),
+        compare,
+        bucket: bucket.as_str(),
+        group_days: groups
+            .iter()
+            .flat_map(|(k, g)| {
+                g.trend.iter().map(move |(i, r)| GroupDayDoc {
+                    key: k,
+                    day: day_doc(bucket.label(*i, &tz), r),
+                })
+            })
+            .collect(),
+        guardrail: GuardrailDoc {
+            rule: GUARDRAIL_RULE,
+            refused_share: all.guardrail.refused_share(),
+            overall: all.guardrail.clone(),
+            by_group: groups
+                .iter()
+                .map(|(k, g)| GuardrailRow {
+                    key: k,
+                    counts: &g.guardrail,
+                    refused_share: g.guardrail.refused_share(),
+                })
+                .collect(),
+        },
+        tz: s.opts.tz.name(),
+        groups: groups
+            .iter()
+            .map(|(k, g)| GroupDoc {
+                key: k,
+                rollup: &g.rollup,
+                retrieval_use: retrieval_doc(&g.retrieval),
+                tools: &g.tools,
+            })
+            .collect(),
+        triage: triage
+            .iter()
+            .map(|r| TriageDoc {
+                turn_id: &r.turn_id,
+                agent_id: &r.agent_id,
+                conversation_id: r.conversation_id.as_ref(),
+                channel: &r.channel,
+                created_at: format_time(&r.created_at),
+                shown_at: clock.time(&r.created_at),
+                verdict: r.verdict,
+                marker_count: r.marker_count,
+                out_of_range_markers: r.out_of_range_markers,
+                malformed_markers: r.malformed_markers,
+                chunk_count: r.chunk_count,
+                confidence: r.confidence,
+                tool_errors: r.tool_errors,
+            })
+            .collect(),
+        days: s
+            .trend
+            .iter()
+            .map(|(i, r)| day_doc(bucket.label(*i, &tz), r))
+            .collect(),
+        retrieval_use: retrieval_doc(&all.retrieval),
+        low_score: s.opts.low_score,
+        tools: ToolsDoc {
+            overall: all.tools.clone(),
+            by_group: groups
+                .iter()
+                .map(|(k, g)| ToolRow {
+                    key: k,
+                    tools: &g.tools,
+                })
+                .collect(),
+        },
+        telemetry: PerVerdict(
+            Verdict::ALL.map(|v| telemetry_doc(s.telemetry_of(v), all.rollup.count(v))),
+        ),
+        input,
+    }
+}
