@@ -12,6 +12,7 @@ mod determinism;
 mod docs;
 mod edges;
 mod explain;
+mod formats;
 mod generate;
 mod hostile;
 mod html;
