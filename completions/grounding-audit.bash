@@ -111,7 +111,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --format --output --junit --json --markdown --html --github --partial --quiet --threads --color --help"
+            opts="-s -q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --format --output --junit --json --markdown --html --github --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -401,7 +401,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__evidence)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --quiet --threads --color --help"
+            opts="-s -q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,7 +923,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__report)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --verdict --would-block --limit --cursor --all --format --csv-raw --columns --partial --quiet --threads --color --help"
+            opts="-s -q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --verdict --would-block --limit --cursor --all --format --csv-raw --columns --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1069,7 +1069,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --quiet --threads --color --help"
+            opts="-s -q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

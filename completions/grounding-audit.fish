@@ -72,7 +72,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l model -d 'Only turns answered by this model (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l turn -d 'Only this turn (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
@@ -126,6 +126,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l would-block -d 'Only turns Orbit\'s require_citation guardrail would refuse: retrieval and no well-formed marker of the grammar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l all -d 'Every matching row in input order, streamed, with the summary over all of them'
@@ -162,7 +163,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l model -d 'Only turns answered by this model (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l turn -d 'Only this turn (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
@@ -206,6 +207,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-previous -d 'Compare the --since window with the window of the same length just before it'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
@@ -241,7 +243,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l model -d 'Only turns answered by this model (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l turn -d 'Only this turn (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
@@ -280,6 +282,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l per-agent -d 'Apply the rate gates (--min-rate, --max-drop, --max-orphan-rate) to each agent as well as overall'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l require-proof -d 'With --confidence: the Wilson lower bound must clear --min-rate (the stricter rule, for regulated agents)'
@@ -361,7 +364,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l model -d 'Only turns answered by this model (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l turn -d 'Only this turn (repeatable)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l conversation -d 'Only turns of this conversation (repeatable); report lists them oldest first' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
@@ -378,6 +381,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l show-text -d 'Include the free text the log carries (question, injected chunk text, model outputs, reply); without it records hold ids, scores, lengths and statuses only'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s q -l quiet -d 'Hide the progress bar'

@@ -176,9 +176,12 @@ pub struct FilterArgs {
     /// Only turns of this conversation (repeatable); report lists them oldest first.
     #[arg(long, value_name = "ID")]
     pub conversation: Vec<String>,
-    /// Only turns whose reply text matches this regex (the text is still not printed without --show-text).
+    /// Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not.
     #[arg(long, value_name = "REGEX")]
     pub grep: Option<String>,
+    /// Match --grep with case, even for an all-lower-case pattern.
+    #[arg(long, short = 's', requires = "grep")]
+    pub case_sensitive: bool,
     /// Only turns citing a chunk whose score is under S.
     #[arg(long, value_name = "S")]
     pub cited_below: Option<f64>,

@@ -204,7 +204,10 @@ pub fn filter_at(f: &FilterArgs, zone: Zone, clock_now: DateTime<Utc>) -> Result
         .grep
         .as_deref()
         .map(|re| {
-            regex::Regex::new(re).map_err(|e| exit::usage(format!("--grep: not a regex: {e}")))
+            regex::RegexBuilder::new(re)
+                .case_insensitive(!f.case_sensitive && !crate::filter::has_upper(re))
+                .build()
+                .map_err(|e| exit::usage(format!("--grep: not a regex: {e}")))
         })
         .transpose()?;
     Ok(Filter {

@@ -335,6 +335,25 @@ impl Clock {
     }
 }
 
+/// Whether a `--grep` pattern asks for case (smart case, as ripgrep): an
+/// upper-case letter that is not the name of an escape (`\S`, `\W`, `\D`,
+/// `\B`, `\A`, `\Z`, `\P{..}`) makes the pattern case-sensitive.
+pub fn has_upper(pattern: &str) -> bool {
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            // An escape's name, and a class name in `\p{..}`, are not text.
+            // `\pL` names a one-letter class; `\p{Greek}` a longer one.
+            if matches!(chars.next(), Some('p' | 'P')) && chars.next() == Some('{') {
+                chars.by_ref().find(|&c| c == '}');
+            }
+        } else if c.is_uppercase() {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,6 +441,16 @@ mod tests {
         let lmt = ny.format(&at("1880-01-01T00:00:00Z"));
         // 19:03:58 + 4:56:02 is midnight: the same instant, to the second.
         assert_eq!(lmt, "1879-12-31T19:03:58-04:56:02");
+    }
+
+    #[test]
+    fn smart_case_looks_past_escapes() {
+        assert!(!has_upper("refund"));
+        assert!(has_upper("Refund"));
+        assert!(!has_upper(r"refund\s+\Dday"));
+        assert!(has_upper(r"\SRefund"));
+        assert!(has_upper("ÉTÉ"));
+        assert!(!has_upper(r"\p{Greek}+ \PL"));
     }
 
     #[test]

@@ -403,3 +403,21 @@ fn now_without_since_is_refused_not_ignored() {
         );
     }
 }
+
+#[test]
+fn grep_is_smart_case() {
+    let log = fixture("demo.jsonl");
+    let log = log.to_str().unwrap();
+    let count = |extra: &[&str]| {
+        let mut args = vec!["report", log, "--all", "--format", "jsonl"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        out.lines().count()
+    };
+    // The demo's replies say "Refunds", never "refund".
+    assert_eq!(count(&["--grep", "Refund"]), 3);
+    assert_eq!(count(&["--grep", "refund"]), 3, "lower case ignores case");
+    assert_eq!(count(&["--grep", "refund", "--case-sensitive"]), 0);
+    assert_eq!(count(&["--grep", "REFUND"]), 0, "upper case keeps case");
+}
