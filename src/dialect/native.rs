@@ -58,6 +58,9 @@ struct LineIn<'a> {
     /// Why no answer was observed, when `reply` is null (written by `convert`).
     #[serde(borrow, default)]
     unobserved: Option<Field<StrIn<'a>>>,
+    /// The marker grammar the reply is written in (written by `convert`).
+    #[serde(borrow, default)]
+    markers: Option<Field<StrIn<'a>>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -437,7 +440,7 @@ impl<'de> Expect<'de> for ToolIn {
 /// The optional fields read leniently: a value of the wrong type is dropped
 /// as if absent, counted as a warning, and the turn is graded all the same.
 /// None of them can change a verdict. (path, what it should be.)
-pub const LENIENT: [(&str, &str); 13] = [
+pub const LENIENT: [(&str, &str); 14] = [
     ("conversation_id", AN_ID),
     ("channel", A_STRING),
     ("model", A_STRING),
@@ -446,8 +449,9 @@ pub const LENIENT: [(&str, &str); 13] = [
     ("latency_ms", A_NUMBER),
     (
         "unobserved",
-        "one of `no_reply`, `no_turn_end`, `withheld`, `bounded_audit`",
+        "one of `no_reply`, `no_turn_end`, `withheld`, `bounded_audit`, `no_root`, `content_not_recorded`",
     ),
+    ("markers", "one of `kb`, `numeric`, `doc`, `footnote`, `id`"),
     ("grounding.model", A_STRING),
     ("grounding.tokens_used", A_COUNT),
     ("grounding.cost_cents", A_NUMBER),
@@ -466,6 +470,7 @@ enum Lenient {
     CostCents,
     LatencyMs,
     Unobserved,
+    Markers,
     GroundingModel,
     GroundingTokensUsed,
     GroundingCostCents,
@@ -809,6 +814,8 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         tokens_used: g_tel.tokens_used.or(tel.tokens_used).map(|t| t.0),
         cost_cents: g_tel.cost_cents.or(tel.cost_cents).map(|c| c.0),
         latency_ms: g_tel.latency_ms.or(tel.latency_ms).map(|l| l.0),
+        markers: lenient(p.markers, Lenient::Markers, dropped)
+            .and_then(|m| named_preset(&m.0, dropped)),
     })
 }
 
@@ -821,6 +828,15 @@ struct Telemetry<'a> {
     latency_ms: Option<Number>,
 }
 
+/// The marker grammar named by `markers`; an unknown name is dropped.
+fn named_preset(name: &str, dropped: &mut Dropped) -> Option<crate::model::Preset> {
+    let found = crate::model::Preset::from_name(name);
+    if found.is_none() {
+        dropped.set(Lenient::Markers);
+    }
+    found
+}
+
 /// The reason named by `unobserved`; an unknown name is dropped.
 fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
     let known = [
@@ -828,6 +844,8 @@ fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
         Unobserved::NoTurnEnd,
         Unobserved::Withheld,
         Unobserved::BoundedAudit,
+        Unobserved::NoRoot,
+        Unobserved::ContentNotRecorded,
     ];
     let found = known.into_iter().find(|u| u.as_str() == name);
     if found.is_none() {

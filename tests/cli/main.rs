@@ -6,6 +6,7 @@ mod agentfootprint;
 mod check;
 mod cli;
 mod common;
+mod convert;
 mod corpus;
 mod determinism;
 mod explain;
