@@ -636,6 +636,7 @@ mod tests {
                 true,
             ),
             ("grounding.citations", &["array"], true),
+            ("markers", &[], true),
             ("conversation_id", &["string", "uint", "negative"], false),
             ("channel", &["string"], false),
             ("model", &["string"], false),

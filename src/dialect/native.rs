@@ -10,7 +10,7 @@
 //! have and never quotes the value. What a wrong type does depends on the
 //! field: where the verdict or the turn's identity depends on it (`turn_id`,
 //! `agent_id`, `created_at`, `reply`, `grounding` with its `chunks`, their
-//! ids and `score`, and `citations`) the line is invalid; the optional
+//! ids and `score`, `citations`, and `markers`) the line is invalid; the optional
 //! descriptive and telemetry fields ([`LENIENT`]) are dropped, as if absent,
 //! and reported in [`Dropped`], and the turn is graded.
 
@@ -440,7 +440,7 @@ impl<'de> Expect<'de> for ToolIn {
 /// The optional fields read leniently: a value of the wrong type is dropped
 /// as if absent, counted as a warning, and the turn is graded all the same.
 /// None of them can change a verdict. (path, what it should be.)
-pub const LENIENT: [(&str, &str); 14] = [
+pub const LENIENT: [(&str, &str); 13] = [
     ("conversation_id", AN_ID),
     ("channel", A_STRING),
     ("model", A_STRING),
@@ -451,7 +451,6 @@ pub const LENIENT: [(&str, &str); 14] = [
         "unobserved",
         "one of `no_reply`, `no_turn_end`, `withheld`, `bounded_audit`, `no_root`, `content_not_recorded`",
     ),
-    ("markers", "one of `kb`, `numeric`, `doc`, `footnote`, `id`"),
     ("grounding.model", A_STRING),
     ("grounding.tokens_used", A_COUNT),
     ("grounding.cost_cents", A_NUMBER),
@@ -470,7 +469,6 @@ enum Lenient {
     CostCents,
     LatencyMs,
     Unobserved,
-    Markers,
     GroundingModel,
     GroundingTokensUsed,
     GroundingCostCents,
@@ -793,6 +791,11 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
             ),
         },
     };
+    // The grammar decides the verdict: a wrong one is an invalid line.
+    let markers = match strict(p.markers, "markers", A_STRING)? {
+        Some(m) => Some(named_preset(&m.0)?),
+        None => None,
+    };
     let tel = Telemetry {
         model: lenient(p.model, Lenient::Model, dropped),
         tokens_used: lenient(p.tokens_used, Lenient::TokensUsed, dropped),
@@ -814,8 +817,7 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         tokens_used: g_tel.tokens_used.or(tel.tokens_used).map(|t| t.0),
         cost_cents: g_tel.cost_cents.or(tel.cost_cents).map(|c| c.0),
         latency_ms: g_tel.latency_ms.or(tel.latency_ms).map(|l| l.0),
-        markers: lenient(p.markers, Lenient::Markers, dropped)
-            .and_then(|m| named_preset(&m.0, dropped)),
+        markers,
     })
 }
 
@@ -828,13 +830,12 @@ struct Telemetry<'a> {
     latency_ms: Option<Number>,
 }
 
-/// The marker grammar named by `markers`; an unknown name is dropped.
-fn named_preset(name: &str, dropped: &mut Dropped) -> Option<crate::model::Preset> {
-    let found = crate::model::Preset::from_name(name);
-    if found.is_none() {
-        dropped.set(Lenient::Markers);
-    }
-    found
+/// The marker grammar named by `markers`; any other name makes the line
+/// invalid (the reason does not quote it).
+fn named_preset(name: &str) -> Result<crate::model::Preset, String> {
+    crate::model::Preset::from_name(name).ok_or_else(|| {
+        "field `markers`: expected one of `kb`, `numeric`, `doc`, `footnote`, `id`, found another string".to_owned()
+    })
 }
 
 /// The reason named by `unobserved`; an unknown name is dropped.

@@ -269,7 +269,7 @@ fn every_unobserved_reason_and_grammar_name_reads_back() {
         .map(|l| json(l)["unobserved_reason"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(got, reasons);
-    // `markers` picks the grammar; an unknown name is dropped with a warning.
+    // `markers` picks the grammar; an unknown name is an invalid line.
     let line = |m: &str| {
         format!(
             r#"{{"turn_id":"m","agent_id":"a","created_at":"2026-08-02T10:00:00Z","reply":"See [1].","markers":"{m}","grounding":{{"chunks":[{{"document_id":"d"}}]}}}}"#
@@ -287,9 +287,16 @@ fn every_unobserved_reason_and_grammar_name_reads_back() {
     assert_eq!(verdict("kb", &[]).0, "no_marker");
     // The command line's grammar wins over the line's.
     assert_eq!(verdict("numeric", &["--markers", "kb"]).0, "no_marker");
-    let (v, err) = verdict("harvard", &[]);
-    assert_eq!(v, "no_marker");
-    assert!(err.contains("field `markers`"), "{err}");
+    let (code, out, err) = run_stdin(
+        &["report", "--all", "--format", "jsonl", "-"],
+        line("harvard").as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("field `markers`") && !err.contains("harvard"),
+        "{err}"
+    );
 }
 
 /// `convert --to TO` with `extra` flags over `paths`.
@@ -431,4 +438,21 @@ fn otel_evaluation_events_name_the_evaluator_and_its_version() {
         );
         assert_eq!(attr("grounding_audit.evaluator.version").unwrap(), version);
     }
+}
+
+#[test]
+fn an_agentfootprint_log_keeps_question_chunk_text_and_tool_calls() {
+    let lines = converted(&fixture("agentfootprint/interleaved.ndjson"), &[]);
+    let run_a = lines.iter().find(|l| l["turn_id"] == "run-a").unwrap();
+    assert!(run_a["question"].as_str().is_some_and(|q| !q.is_empty()));
+    assert_eq!(run_a["markers"], "id");
+    let g = &run_a["grounding"];
+    assert!(g["chunks"][0]["content"].is_string(), "{g}");
+    let tools = g["tools"].as_array().unwrap();
+    assert!(!tools.is_empty());
+    assert!(
+        tools
+            .iter()
+            .all(|t| t.get("arguments").is_some() && t.get("result").is_some())
+    );
 }
