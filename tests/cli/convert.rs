@@ -350,8 +350,13 @@ fn a_turn_a_target_cannot_address_fails_the_run_naming_it() {
 fn skipping_writes_the_addressable_turns_and_counts_the_others() {
     let native = fixture("demo.jsonl");
     let langfuse = fixture("langfuse/observations_v2");
-    let (code, _, err) = write_back("langfuse-scores", &[], &[&native, &langfuse]);
+    let (code, out, err) = write_back("langfuse-scores", &[], &[&native, &langfuse]);
     assert_eq!(code, 3, "{err}");
+    assert!(out.is_empty(), "{out:?}");
+    assert!(
+        err.contains("cannot write 22 of 27 turn(s)") && err.contains("--skip-unaddressable"),
+        "{err}"
+    );
     let (code, out, err) = write_back(
         "langfuse-scores",
         &["--skip-unaddressable"],
@@ -359,7 +364,7 @@ fn skipping_writes_the_addressable_turns_and_counts_the_others() {
     );
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.len(), 5);
-    assert!(err.contains("22 turn(s) skipped"), "{err}");
+    assert!(err.contains("22 of 27 turn(s) skipped"), "{err}");
     assert!(
         out.iter()
             .all(|s| s["metadata"]["evaluator"] == "grounding-audit")

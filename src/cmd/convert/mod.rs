@@ -98,9 +98,46 @@ struct Unaddressable {
     first: Option<String>,
 }
 
+impl Unaddressable {
+    fn note(&mut self, turn: &str, why: &str) {
+        self.count += 1;
+        self.first
+            .get_or_insert_with(|| format!("turn {turn}: {why}"));
+    }
+
+    /// An input error (exit 3) when the run writes nothing, or leaves out a
+    /// turn without `skip`; else the warning to print, if any.
+    fn outcome(self, turns: u64, skip: bool, target: &str) -> Result<Option<String>> {
+        let first = self.first.unwrap_or_default();
+        if self.count == turns {
+            let why = if turns == 0 {
+                "the input has no turns".to_owned()
+            } else {
+                format!("none of the {turns} turn(s) can be addressed (first: {first})")
+            };
+            return Err(crate::exit::input(format!(
+                "nothing to write back to {target}: {why}"
+            )));
+        }
+        if self.count == 0 {
+            return Ok(None);
+        }
+        let n = self.count;
+        if !skip {
+            return Err(crate::exit::input(format!(
+                "cannot write {n} of {turns} turn(s) back to {target}: {first}; nothing written (--skip-unaddressable writes the others)"
+            )));
+        }
+        Ok(Some(format!(
+            "warning: {n} of {turns} turn(s) skipped: they cannot be addressed in {target} (first: {first})"
+        )))
+    }
+}
+
 /// A write-back target: every record, or an input error (exit 3) naming
 /// the first turn it cannot address; with `--skip-unaddressable` the others
 /// are written and the count is a warning. Writing nothing is an error.
+/// Records are held until every turn is read, so a failed run writes none.
 fn write_back(
     args: &ConvertArgs,
     settings: &Settings,
@@ -108,52 +145,19 @@ fn write_back(
     out: &mut dyn Write,
 ) -> Result<()> {
     let mut lines = Vec::new();
-    let mut written = 0u64;
     let mut missing = Unaddressable::default();
     let stats = each_turn(args, settings, |c| {
         match writeback::record(args.to, c, &reason(c, chosen)) {
-            Ok(v) => {
-                write_line(&mut lines, &v)?;
-                written += 1;
-            }
-            Err(why) => {
-                missing.count += 1;
-                let turn = c.row.turn_id.as_str();
-                missing
-                    .first
-                    .get_or_insert_with(|| format!("turn {turn}: {why}"));
-            }
+            Ok(v) => write_line(&mut lines, &v)?,
+            Err(why) => missing.note(c.row.turn_id.as_str(), &why),
         }
         Ok(())
     })?;
     let target = target_name(args.to);
-    if missing.count > 0 && !args.skip_unaddressable {
-        return Err(crate::exit::input(format!(
-            "cannot write {} of {} turn(s) back to {target}: {}; nothing written (--skip-unaddressable writes the others)",
-            missing.count,
-            stats.turns,
-            missing.first.unwrap_or_default()
-        )));
-    }
-    if written == 0 {
-        return Err(crate::exit::input(format!(
-            "nothing to write back to {target}: {}",
-            missing.first.map_or_else(
-                || format!("the input has no turns ({} line(s) read)", stats.lines),
-                |f| format!("no turn can be addressed ({f})")
-            )
-        )));
-    }
+    let warning = missing.outcome(stats.turns, args.skip_unaddressable, &target)?;
     out.write_all(&lines)?;
-    if missing.count > 0 {
-        crate::pipeline::warn(
-            None,
-            &format!(
-                "warning: {} turn(s) skipped: they cannot be addressed in {target} (first: {})",
-                missing.count,
-                missing.first.unwrap_or_default()
-            ),
-        );
+    if let Some(w) = warning {
+        crate::pipeline::warn(None, &w);
     }
     Ok(())
 }
