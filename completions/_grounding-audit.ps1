@@ -293,6 +293,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')
             [CompletionResult]::new('--no-dedupe', '--no-dedupe', [CompletionResultType]::ParameterName, 'Keep repeated turn ids instead of counting them as duplicates')
+            [CompletionResult]::new('--skip-unaddressable', '--skip-unaddressable', [CompletionResultType]::ParameterName, 'Write back the turns whose span, observation or run can be addressed and warn with the count of the others (by default one that cannot be addressed is an error, exit 3, and nothing is written)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Hide the progress bar')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Hide the progress bar')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

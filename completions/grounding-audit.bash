@@ -327,7 +327,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__convert)
-            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --to --quiet --threads --color --help"
+            opts="-q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --markers --marker-regex --marker-base --to --skip-unaddressable --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

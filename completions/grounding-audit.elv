@@ -284,6 +284,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --color 'When to colour tables'
             cand --strict 'Make the first invalid line fatal (exit 3)'
             cand --no-dedupe 'Keep repeated turn ids instead of counting them as duplicates'
+            cand --skip-unaddressable 'Write back the turns whose span, observation or run can be addressed and warn with the count of the others (by default one that cannot be addressed is an error, exit 3, and nothing is written)'
             cand -q 'Hide the progress bar'
             cand --quiet 'Hide the progress bar'
             cand -h 'Print help (see more with ''--help'')'

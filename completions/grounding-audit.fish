@@ -425,6 +425,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l skip-unaddressable -d 'Write back the turns whose span, observation or run can be addressed and warn with the count of the others (by default one that cannot be addressed is an error, exit 3, and nothing is written)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand inspect" -l sample -d 'Records read from each file unless --all' -r

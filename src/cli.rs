@@ -562,6 +562,9 @@ pub struct ConvertArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ConvertTo::Turns)]
     pub to: ConvertTo,
+    /// Write back the turns whose span, observation or run can be addressed and warn with the count of the others (by default one that cannot be addressed is an error, exit 3, and nothing is written).
+    #[arg(long)]
+    pub skip_unaddressable: bool,
 }
 
 /// `inspect` output formats.

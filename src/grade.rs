@@ -6,6 +6,7 @@
 
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
 use crate::model::{Answer, Chunk, MarkersFrom, Row, Turn, Verdict, unsigned_zero};
+use std::borrow::Cow;
 
 /// Counts of the markers of one answer.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -136,6 +137,16 @@ pub fn confidence(chunks: &[Chunk<'_>]) -> Option<f64> {
         .filter(|s| !s.is_nan())
         .fold(None, |m: Option<f64>, s| Some(m.map_or(s, |m| m.max(s))))
         .map(|s| s.clamp(0.0, 1.0))
+}
+
+/// The grammar `turn` is graded with: `source` (the command line's, else
+/// the dialect's) unless no grammar was `chosen` on the command line and
+/// the record names its own (a native line's `markers`).
+pub fn grammar_of<'g>(turn: &Turn<'_>, chosen: bool, source: &'g Grammar) -> Cow<'g, Grammar> {
+    match turn.markers {
+        Some(p) if !chosen => Cow::Owned(Grammar::Preset(p)),
+        _ => Cow::Borrowed(source),
+    }
 }
 
 /// Grades one turn into its row.

@@ -27,20 +27,7 @@ pub struct Marker {
     pub kind: MarkerKind,
 }
 
-/// The built-in grammars (`--markers`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Preset {
-    /// `[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed.
-    Kb,
-    /// `[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based.
-    Numeric,
-    /// `[docN]`, 1-based (Azure "on your data" style).
-    Doc,
-    /// `[^N]`, 1-based footnotes.
-    Footnote,
-    /// `[chunk-or-document-id]`: names a chunk of the turn by id.
-    Id,
-}
+pub use crate::model::Preset;
 
 /// A marker grammar, resolved once and shared by every worker.
 #[derive(Debug, Clone)]

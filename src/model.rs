@@ -242,6 +242,49 @@ pub enum CitationIndex {
     Malformed,
 }
 
+/// The built-in marker grammars (`--markers`); a turn record may name
+/// the one its reply is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Preset {
+    /// `[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed.
+    Kb,
+    /// `[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based.
+    Numeric,
+    /// `[docN]`, 1-based (Azure "on your data" style).
+    Doc,
+    /// `[^N]`, 1-based footnotes.
+    Footnote,
+    /// `[chunk-or-document-id]`: names a chunk of the turn by id.
+    Id,
+}
+
+impl Preset {
+    /// Every preset, in the order they are preferred on a tie.
+    pub const ALL: [Preset; 5] = [
+        Preset::Kb,
+        Preset::Numeric,
+        Preset::Doc,
+        Preset::Footnote,
+        Preset::Id,
+    ];
+
+    /// The name `--markers` gives the preset.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Kb => "kb",
+            Preset::Numeric => "numeric",
+            Preset::Doc => "doc",
+            Preset::Footnote => "footnote",
+            Preset::Id => "id",
+        }
+    }
+
+    /// The preset `--markers` calls `name`.
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
 /// One turn as a dialect produced it, before grading.
 #[derive(Debug, Clone)]
 pub struct Turn<'a> {
@@ -258,6 +301,9 @@ pub struct Turn<'a> {
     pub tokens_used: Option<u64>,
     pub cost_cents: Option<f64>,
     pub latency_ms: Option<f64>,
+    /// The marker grammar the record names (a native line's `markers`):
+    /// used when no grammar is given on the command line.
+    pub markers: Option<Preset>,
 }
 
 impl Turn<'_> {
@@ -282,6 +328,7 @@ impl Turn<'_> {
             tokens_used: self.tokens_used,
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
+            markers: self.markers,
         }
     }
 }

@@ -36,7 +36,8 @@ fn find(
         "explain TURN_ID",
         |c, sources| {
             let d = &c.detail;
-            let g = grammar.cloned().unwrap_or_else(|| d.dialect.grammar());
+            let source = grammar.cloned().unwrap_or_else(|| d.dialect.grammar());
+            let g = crate::grade::grammar_of(&d.turn, grammar.is_some(), &source).into_owned();
             found = Some(explain(
                 d.turn.clone(),
                 d.extras.clone(),

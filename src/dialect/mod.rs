@@ -291,6 +291,10 @@ pub trait Assembled: Send + Sync {
     fn reply_span(&self) -> Option<&str> {
         None
     }
+    /// The trace's root span, when the dialect has spans and it arrived.
+    fn root_span(&self) -> Option<&str> {
+        None
+    }
     /// The concrete value, for a dialect's own renderers.
     fn as_any(&self) -> &dyn Any;
 }
@@ -632,6 +636,7 @@ mod tests {
                 true,
             ),
             ("grounding.citations", &["array"], true),
+            ("markers", &[], true),
             ("conversation_id", &["string", "uint", "negative"], false),
             ("channel", &["string"], false),
             ("model", &["string"], false),

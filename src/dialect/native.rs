@@ -10,7 +10,7 @@
 //! have and never quotes the value. What a wrong type does depends on the
 //! field: where the verdict or the turn's identity depends on it (`turn_id`,
 //! `agent_id`, `created_at`, `reply`, `grounding` with its `chunks`, their
-//! ids and `score`, and `citations`) the line is invalid; the optional
+//! ids and `score`, `citations`, and `markers`) the line is invalid; the optional
 //! descriptive and telemetry fields ([`LENIENT`]) are dropped, as if absent,
 //! and reported in [`Dropped`], and the turn is graded.
 
@@ -58,6 +58,9 @@ struct LineIn<'a> {
     /// Why no answer was observed, when `reply` is null (written by `convert`).
     #[serde(borrow, default)]
     unobserved: Option<Field<StrIn<'a>>>,
+    /// The marker grammar the reply is written in (written by `convert`).
+    #[serde(borrow, default)]
+    markers: Option<Field<StrIn<'a>>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -446,7 +449,7 @@ pub const LENIENT: [(&str, &str); 13] = [
     ("latency_ms", A_NUMBER),
     (
         "unobserved",
-        "one of `no_reply`, `no_turn_end`, `withheld`, `bounded_audit`",
+        "one of `no_reply`, `no_turn_end`, `withheld`, `bounded_audit`, `no_root`, `content_not_recorded`",
     ),
     ("grounding.model", A_STRING),
     ("grounding.tokens_used", A_COUNT),
@@ -788,6 +791,11 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
             ),
         },
     };
+    // The grammar decides the verdict: a wrong one is an invalid line.
+    let markers = match strict(p.markers, "markers", A_STRING)? {
+        Some(m) => Some(named_preset(&m.0)?),
+        None => None,
+    };
     let tel = Telemetry {
         model: lenient(p.model, Lenient::Model, dropped),
         tokens_used: lenient(p.tokens_used, Lenient::TokensUsed, dropped),
@@ -809,6 +817,7 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         tokens_used: g_tel.tokens_used.or(tel.tokens_used).map(|t| t.0),
         cost_cents: g_tel.cost_cents.or(tel.cost_cents).map(|c| c.0),
         latency_ms: g_tel.latency_ms.or(tel.latency_ms).map(|l| l.0),
+        markers,
     })
 }
 
@@ -821,6 +830,14 @@ struct Telemetry<'a> {
     latency_ms: Option<Number>,
 }
 
+/// The marker grammar named by `markers`; any other name makes the line
+/// invalid (the reason does not quote it).
+fn named_preset(name: &str) -> Result<crate::model::Preset, String> {
+    crate::model::Preset::from_name(name).ok_or_else(|| {
+        "field `markers`: expected one of `kb`, `numeric`, `doc`, `footnote`, `id`, found another string".to_owned()
+    })
+}
+
 /// The reason named by `unobserved`; an unknown name is dropped.
 fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
     let known = [
@@ -828,6 +845,8 @@ fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
         Unobserved::NoTurnEnd,
         Unobserved::Withheld,
         Unobserved::BoundedAudit,
+        Unobserved::NoRoot,
+        Unobserved::ContentNotRecorded,
     ];
     let found = known.into_iter().find(|u| u.as_str() == name);
     if found.is_none() {

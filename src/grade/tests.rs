@@ -34,6 +34,7 @@ fn turn(answer: Answer<'static>, chunks: Vec<Chunk<'static>>) -> Turn<'static> {
         tokens_used: None,
         cost_cents: None,
         latency_ms: None,
+        markers: None,
     }
 }
 

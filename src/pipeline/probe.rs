@@ -28,23 +28,11 @@ pub const SAMPLE_PER_UNIT: u64 = 250;
 pub const SAMPLE_ASSEMBLED: u64 = 1000;
 
 /// The presets a reply is scanned with, in the order they are preferred on a tie.
-pub const PRESETS: [Preset; 5] = [
-    Preset::Kb,
-    Preset::Numeric,
-    Preset::Doc,
-    Preset::Footnote,
-    Preset::Id,
-];
+pub const PRESETS: [Preset; 5] = Preset::ALL;
 
 /// The name `--markers` gives a preset.
 pub fn preset_name(p: Preset) -> &'static str {
-    match p {
-        Preset::Kb => "kb",
-        Preset::Numeric => "numeric",
-        Preset::Doc => "doc",
-        Preset::Footnote => "footnote",
-        Preset::Id => "id",
-    }
+    p.name()
 }
 
 /// How a grammar is named in messages.

@@ -9,7 +9,7 @@ use super::{
     Accumulator, BATCH, Detail, Done, Engine, Graded, InputStats, KeySet, Pos, Unit, id_key, probe,
 };
 use crate::dialect::{Dialect, DocumentRecords, Parsed, Record};
-use crate::grade::grade;
+use crate::grade::{grade, grammar_of};
 use crate::input::{self, Block, Source};
 use crate::markers::Grammar;
 use crate::messages::Warnings;
@@ -273,10 +273,11 @@ fn process_block<A: Accumulator>(
                 // Warnings count turns, as `stats.turns` does: a
                 // duplicate's dropped fields are not counted again.
                 let known = skip.is_some_and(|s| s.contains(&rel));
-                let looked = probe::TurnProbe::of(&turn, sample, &grammar);
-                if unit.take(engine, &grammar, turn, known, (seq, rel), detail) {
+                let own = grammar_of(&turn, engine.markers.is_some(), &grammar);
+                let looked = probe::TurnProbe::of(&turn, sample, &own);
+                if unit.take(engine, &own, turn, known, (seq, rel), detail) {
                     unit.stats.warnings.merge(&warnings);
-                    unit.stats.probe.add_turn(looked, &grammar);
+                    unit.stats.probe.add_turn(looked, &own);
                 }
                 unit.flush(&mut acc);
             }

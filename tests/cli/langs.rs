@@ -279,14 +279,12 @@ fn langsmith_feedback_is_on_the_reply_run() {
     let small_talk = by_trace("01a22ba1-fb1e-7680-b6d2-84a3701a2110");
     assert!(small_talk.get("score").is_none());
     assert_eq!(small_talk["value"], "empty_retrieval");
-    // Native turns are not from a trace export: nothing to write back.
+    // Native turns are not from a trace export: no run to address.
     let native = fixture("demo.jsonl");
-    if native.exists() {
-        let (code, out, err) = run(&["convert", "--to", "langsmith-feedback", p(&native)]);
-        assert_eq!(code, 0, "{err}");
-        assert!(out.is_empty());
-        assert!(err.contains("not written"), "{err}");
-    }
+    let (code, out, err) = run(&["convert", "--to", "langsmith-feedback", p(&native)]);
+    assert_eq!(code, 3, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("no LangSmith run UUID"), "{err}");
 }
 
 #[test]

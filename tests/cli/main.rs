@@ -7,6 +7,7 @@ mod architecture;
 mod check;
 mod cli;
 mod common;
+mod convert;
 mod corpus;
 mod determinism;
 mod docs;

@@ -185,16 +185,21 @@ fn planted_text_reaches_no_output_without_a_show_flag() {
             runs.push(vec!["check", "--min-rate", "0.5", "--format", format, p]);
         }
         runs.push(vec!["evidence", p]);
+        for args in &runs {
+            let (code, out, err) = run(args);
+            assert_clean(&format!("{name}: {}", args.join(" ")), code, &out, &err);
+        }
+        // A write-back target that cannot address a turn fails (exit 3);
+        // its message is held to the same rule.
         for to in [
             "otel-eval",
             "phoenix-annotations",
             "langfuse-scores",
             "langsmith-feedback",
         ] {
-            runs.push(vec!["convert", "--to", to, p]);
-        }
-        for args in &runs {
-            let (code, out, err) = run(args);
+            let args = ["convert", "--skip-unaddressable", "--to", to, p];
+            let (code, out, err) = run(&args);
+            let code = if code == 3 { 0 } else { code };
             assert_clean(&format!("{name}: {}", args.join(" ")), code, &out, &err);
         }
         // explain, every turn, both formats; with --show-text the mark shows

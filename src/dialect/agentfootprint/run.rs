@@ -226,6 +226,7 @@ impl Run {
             tokens_used: tokens,
             cost_cents: None,
             latency_ms: end.and_then(|e| e.duration_ms),
+            markers: None,
         }
     }
 

@@ -544,6 +544,7 @@ impl Mapped {
             tokens_used,
             cost_cents,
             latency_ms,
+            markers: None,
         })
     }
 

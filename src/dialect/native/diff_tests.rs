@@ -120,7 +120,7 @@ fn key_unboxed() -> impl Strategy<Value = String> {
         16 => pick(&[
             "type", "turn_id", "agent_id", "conversation_id", "channel", "created_at", "reply",
             "grounding", "model", "tokens_used", "cost_cents", "latency_ms", "unobserved",
-            "chunks", "citations", "tools", "document_id", "chunk_id", "score", "status",
+            "markers", "chunks", "citations", "tools", "document_id", "chunk_id", "score", "status",
             "index", "question", "x", "",
         ])
         .prop_map(|k| format!("\"{k}\"")),
@@ -290,7 +290,7 @@ fn line_unboxed() -> impl Strategy<Value = String> {
         1 => pick(&["\"turn\"", "\"event\"", "null", "\"t\\u0075rn\"", "1", "\"\\ud800\""])
             .prop_map(|v| ("type".to_owned(), v)),
         6 => (pick(&["conversation_id", "channel", "model", "tokens_used", "cost_cents",
-                     "latency_ms", "unobserved", "question", "x", "y", "z"]),
+                     "latency_ms", "unobserved", "markers", "question", "x", "y", "z"]),
               prop_oneof![3 => scalar(), 1 => value()]),
         1 => (pick(&["turn_id", "reply", "turn\\u005fid", "agent_id", "grounding"]), scalar())
             .prop_map(|(k, v)| (k.to_owned(), v)),

@@ -88,6 +88,7 @@ pub(super) fn line(s: &str) -> Option<LineIn<'_>> {
             b"cost_cents" => got(&mut out.cost_cents, p.leaf::<Number>()?, 10),
             b"latency_ms" => got(&mut out.latency_ms, p.leaf::<Number>()?, 11),
             b"unobserved" => got(&mut out.unobserved, p.leaf()?, 12),
+            b"markers" => got(&mut out.markers, p.leaf()?, 13),
             _ => p.skip(1).map(|()| 0)?,
         })
     })?;

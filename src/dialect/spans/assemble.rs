@@ -746,6 +746,7 @@ impl Trace {
             tokens_used: self.tokens,
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
+            markers: None,
         }
     }
 

@@ -156,6 +156,9 @@ impl Assembled for Trace {
     fn reply_span(&self) -> Option<&str> {
         Trace::reply_span(self)
     }
+    fn root_span(&self) -> Option<&str> {
+        Trace::root_span(self)
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
