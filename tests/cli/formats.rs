@@ -76,4 +76,6 @@ fn explain_json_evidence_and_inspect() {
     insta::assert_snapshot!("inspect_text", out);
     let out = output(&["inspect", "demo.jsonl", "--format", "json"], 0);
     insta::assert_snapshot!("inspect_json", out);
+    let out = output(&["convert", "demo.jsonl", "--to", "turns"], 0);
+    insta::assert_snapshot!("convert_turns", out);
 }
