@@ -301,16 +301,37 @@ pub fn sources(settings: &Settings, input: &InputArgs, command: &str) -> Result<
         )));
     }
     let expanded = input::expand(&input.paths)?;
-    for p in &expanded.ignored {
-        crate::pipeline::warn(
-            None,
-            &format!(
-                "note: {}: not read (not a *.jsonl, *.jsonl.gz, *.jsonl.zst or *.ndjson file)",
-                p.display()
-            ),
-        );
+    if let Some(note) = unread_note(&expanded.ignored) {
+        crate::pipeline::warn(None, &note);
     }
     Ok(expanded.sources)
+}
+
+/// One note for the files a directory walk passed over: the file itself
+/// when there is one, else the count and the first three names (a folder
+/// of 124 other files is one line, not 124).
+fn unread_note(ignored: &[std::path::PathBuf]) -> Option<String> {
+    const WHY: &str = "not a *.jsonl, *.ndjson or *.parquet file, plain or .gz/.zst";
+    match ignored {
+        [] => None,
+        [one] => Some(format!("note: {}: not read ({WHY})", one.display())),
+        many => {
+            let names: Vec<String> = many
+                .iter()
+                .take(3)
+                .map(|p| p.display().to_string())
+                .collect();
+            let more = match many.len() - names.len() {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            Some(format!(
+                "note: {} files not read ({WHY}): {}{more}",
+                many.len(),
+                names.join(", ")
+            ))
+        }
+    }
 }
 
 /// The variable that pins the time a report says it was generated (the

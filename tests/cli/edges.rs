@@ -421,3 +421,22 @@ fn grep_is_smart_case() {
     assert_eq!(count(&["--grep", "refund", "--case-sensitive"]), 0);
     assert_eq!(count(&["--grep", "REFUND"]), 0, "upper case keeps case");
 }
+
+#[test]
+fn a_folder_of_other_files_is_one_note() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("demo.jsonl"), dir.path().join("a.jsonl")).unwrap();
+    for i in 0..124 {
+        std::fs::write(dir.path().join(format!("other-{i:03}.txt")), "x").unwrap();
+    }
+    let (code, _, err) = run(&["summary", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let notes: Vec<&str> = err.lines().filter(|l| l.contains("not read")).collect();
+    assert_eq!(notes.len(), 1, "{err}");
+    assert!(
+        notes[0].starts_with("note: 124 files not read ("),
+        "{}",
+        notes[0]
+    );
+    assert!(notes[0].ends_with(" and 121 more"), "{}", notes[0]);
+}
