@@ -42,6 +42,43 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "com
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "merge" -d 'Render summary, report or check from partials (`--partial`), as one pass over all their input'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l verdict -d 'Only turns with this verdict (repeatable)' -r -f -a "ok\t'Retrieval ran and the reply cites at least one retrieved chunk'
+no_marker\t'Retrieval ran but the reply carries no well-formed marker'
+orphan_marker\t'Markers that point at nothing: no retrieval, or every marker out of range'
+empty_retrieval\t'No retrieval and no marker (small talk, greetings)'
+unobserved\t'No answer was observed for the turn'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l limit -d 'Rows per page (1-200)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l cursor -d 'Continue after the last row of a previous page (from its next_cursor)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l format -d 'Output format' -r -f -a "table\t'A table for the terminal, with the page summary; the next-page hint goes to stderr'
+csv\t'One row per line, fixed columns, list fields joined with `;`'
+json\t'One document: rows, summary, next_cursor, input'
+jsonl\t'One JSON row per line'
+markdown\t'A Markdown table for tickets and pull requests'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l columns -d 'Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see docs/report.md)' -r -f -a "turn_id\t''
+agent_id\t''
+conversation_id\t''
+channel\t''
+created_at\t''
+verdict\t''
+partial\t''
+cited_chunks\t''
+marker_count\t''
+out_of_range_markers\t''
+malformed_markers\t''
+markers_from\t''
+chunk_count\t''
+confidence\t''
+document_ids\t''
+chunk_ids\t''
+scores\t''
+tool_calls\t''
+tool_errors\t''
+model\t''
+tokens_used\t''
+cost_cents\t''
+latency_ms\t''
+unobserved_reason\t''"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l partial -d 'Instead of rendering, write the page\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
@@ -83,56 +120,46 @@ footnote\t'`[^N]`, 1-based footnotes'
 id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l marker-base -d 'Index base of --marker-regex captures' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l verdict -d 'Only turns with this verdict (repeatable)' -r -f -a "ok\t'Retrieval ran and the reply cites at least one retrieved chunk'
-no_marker\t'Retrieval ran but the reply carries no well-formed marker'
-orphan_marker\t'Markers that point at nothing: no retrieval, or every marker out of range'
-empty_retrieval\t'No retrieval and no marker (small talk, greetings)'
-unobserved\t'No answer was observed for the turn'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l limit -d 'Rows per page (1-200)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l cursor -d 'Continue after the last row of a previous page (from its next_cursor)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l format -d 'Output format' -r -f -a "table\t'A table for the terminal, with the page summary; the next-page hint goes to stderr'
-csv\t'One row per line, fixed columns, list fields joined with `;`'
-json\t'One document: rows, summary, next_cursor, input'
-jsonl\t'One JSON row per line'
-markdown\t'A Markdown table for tickets and pull requests'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l columns -d 'Table, Markdown and CSV columns, in this order (comma-separated; names as in the JSON row, see docs/report.md)' -r -f -a "turn_id\t''
-agent_id\t''
-conversation_id\t''
-channel\t''
-created_at\t''
-verdict\t''
-partial\t''
-cited_chunks\t''
-marker_count\t''
-out_of_range_markers\t''
-malformed_markers\t''
-markers_from\t''
-chunk_count\t''
-confidence\t''
-document_ids\t''
-chunk_ids\t''
-scores\t''
-tool_calls\t''
-tool_errors\t''
-model\t''
-tokens_used\t''
-cost_cents\t''
-latency_ms\t''
-unobserved_reason\t''"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l partial -d 'Instead of rendering, write the page\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
 never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l would-block -d 'Only turns Orbit\'s require_citation guardrail would refuse: retrieval and no well-formed marker of the grammar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l all -d 'Every matching row in input order, streamed, with the summary over all of them'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l would-block -d 'Only turns Orbit\'s require_citation guardrail would refuse: retrieval and no well-formed marker of the grammar'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l all -d 'Every matching row in input order, streamed, with the summary over all of them'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l by -d 'Breakdown key' -r -f -a "agent\t''
+channel\t''
+model\t''"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l triage -d 'Most recent ungrounded turns to list (0 turns the list off)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l low-score -d 'Citations of chunks scoring below this count as low-confidence citations' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l bucket -d 'Trend bucket width (at the --tz offset)' -r -f -a "hour\t'One row per hour'
+day\t'One row per day'
+week\t'One row per ISO week (Monday to Sunday), labelled like 2026-W31'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare -d 'Compare with a baseline: a saved `summary --format json` document' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-from -d 'Compare with the turns of the same logs from this time (the baseline window; with --compare-to)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-to -d 'End of the baseline window (exclusive)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l confidence -d 'Confidence of the comparison\'s intervals' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l format -d 'Output format' -r -f -a "table\t'Tables for the terminal, with a trend bar per day'
+json\t'One document with a key per section'
+markdown\t'Markdown tables'
+csv\t'One section as CSV (see --section)'
+html\t'One self-contained HTML page with charts (no network, works without JavaScript)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l section -d 'With --format csv: which table (default groups)' -r -f -a "groups\t''
+days\t'The trend, one row per bucket (--bucket; days by default)'
+group-days\t'The trend per group: one row per group and bucket'
+triage\t''
+guardrail\t'What require_citation would refuse, per group'
+scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
+compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l html -d 'Also write the HTML report to FILE, in the same pass as --format' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l min-rate -d 'The HTML report marks this grounded rate (0..1) as the threshold on its trend' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l partial -d 'Instead of rendering, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
@@ -174,45 +201,40 @@ footnote\t'`[^N]`, 1-based footnotes'
 id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l marker-base -d 'Index base of --marker-regex captures' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l by -d 'Breakdown key' -r -f -a "agent\t''
-channel\t''
-model\t''"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l triage -d 'Most recent ungrounded turns to list (0 turns the list off)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l low-score -d 'Citations of chunks scoring below this count as low-confidence citations' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l bucket -d 'Trend bucket width (at the --tz offset)' -r -f -a "hour\t'One row per hour'
-day\t'One row per day'
-week\t'One row per ISO week (Monday to Sunday), labelled like 2026-W31'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare -d 'Compare with a baseline: a saved `summary --format json` document' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-from -d 'Compare with the turns of the same logs from this time (the baseline window; with --compare-to)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-to -d 'End of the baseline window (exclusive)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l confidence -d 'Confidence of the comparison\'s intervals' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l format -d 'Output format' -r -f -a "table\t'Tables for the terminal, with a trend bar per day'
-json\t'One document with a key per section'
-markdown\t'Markdown tables'
-csv\t'One section as CSV (see --section)'
-html\t'One self-contained HTML page with charts (no network, works without JavaScript)'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l section -d 'With --format csv: which table (default groups)' -r -f -a "groups\t''
-days\t'The trend, one row per bucket (--bucket; days by default)'
-group-days\t'The trend per group: one row per group and bucket'
-triage\t''
-guardrail\t'What require_citation would refuse, per group'
-scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
-compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l html -d 'Also write the HTML report to FILE, in the same pass as --format' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l min-rate -d 'The HTML report marks this grounded rate (0..1) as the threshold on its trend' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l partial -d 'Instead of rendering, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
 never\t'Never colour'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-previous -d 'Compare the --since window with the window of the same length just before it'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l compare-previous -d 'Compare the --since window with the window of the same length just before it'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'The decision line first, then one line per gate'
+json\t'Decision, gates, rollup and input accounting'
+junit\t'JUnit XML: a testsuite per agent plus an overall one, a testcase per gate'
+github\t'GitHub workflow commands; a summary table in $GITHUB_STEP_SUMMARY when set'
+markdown\t'A Markdown table for pull-request comments'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l partial -d 'Instead of gating, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`, which takes the gates. See docs/scale-out.md' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1]' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphans -d 'At most N orphan_marker turns' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphan-rate -d 'At most this share of answered turns may be orphan_marker (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l junit -d 'Also write JUnit XML to FILE' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l json -d 'Also write the JSON document to FILE' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markdown -d 'Also write the Markdown table to FILE' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
@@ -254,41 +276,19 @@ footnote\t'`[^N]`, 1-based footnotes'
 id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l marker-base -d 'Index base of --marker-regex captures' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1]' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphans -d 'At most N orphan_marker turns' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphan-rate -d 'At most this share of answered turns may be orphan_marker (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'The decision line first, then one line per gate'
-json\t'Decision, gates, rollup and input accounting'
-junit\t'JUnit XML: a testsuite per agent plus an overall one, a testcase per gate'
-github\t'GitHub workflow commands; a summary table in $GITHUB_STEP_SUMMARY when set'
-markdown\t'A Markdown table for pull-request comments'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l junit -d 'Also write JUnit XML to FILE' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l json -d 'Also write the JSON document to FILE' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markdown -d 'Also write the Markdown table to FILE' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l partial -d 'Instead of gating, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`, which takes the gates. See docs/scale-out.md' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
 never\t'Never colour'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l strict -d 'Make the first invalid line fatal (exit 3)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l per-agent -d 'Apply the rate gates (--min-rate, --max-drop, --max-orphan-rate) to each agent as well as overall'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l require-proof -d 'With --confidence: the Wilson lower bound must clear --min-rate (the stricter rule, for regulated agents)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l ratchet -d 'With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l allow-empty -d 'Pass (with a warning) when no turn had retrieval'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l github -d 'Also print GitHub workflow commands (and append the job summary to $GITHUB_STEP_SUMMARY when set)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l strict -d 'Make the first invalid line fatal (exit 3)'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r

@@ -77,6 +77,7 @@ pub enum Command {
 
 /// Where turns come from and how strictly they are read.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Input")]
 pub struct InputArgs {
     /// Files or directories (every *.jsonl, *.jsonl.gz, *.jsonl.zst and *.ndjson below, in sorted order); `-` or nothing for stdin.
     #[arg(value_name = "PATHS")]
@@ -136,6 +137,7 @@ pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// Which time zone dates are read in and times are shown in.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Time")]
 pub struct ZoneArgs {
     /// Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC.
     #[arg(long, value_name = "ZONE", allow_hyphen_values = true)]
@@ -148,6 +150,7 @@ pub struct ZoneArgs {
 /// Which turns count. Parsed here, resolved and applied in one place
 /// (`config::filter`, `filter::Filter`).
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Filters")]
 pub struct FilterArgs {
     /// Only turns at or after this time: RFC 3339, a local time (2026-08-02T09:00) or a date (local midnight in --tz).
     #[arg(long, value_name = "TIME")]
@@ -194,6 +197,7 @@ pub struct FilterArgs {
 
 /// How markers are read.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Grammar")]
 pub struct MarkerArgs {
     /// Marker grammar (default kb; id for agentfootprint input).
     #[arg(long, value_enum, value_name = "PRESET")]
@@ -224,12 +228,6 @@ pub enum ReportFormat {
 /// Arguments of `report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub filter: FilterArgs,
-    #[command(flatten)]
-    pub markers: MarkerArgs,
     /// Only turns with this verdict (repeatable).
     #[arg(long, value_enum)]
     pub verdict: Vec<Verdict>,
@@ -261,6 +259,12 @@ pub struct ReportArgs {
     /// streams every row and has no bounded state, so it takes no --partial.
     #[arg(long, value_name = "FILE")]
     pub partial: Option<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
 }
 
 /// `summary` output formats.
@@ -285,12 +289,6 @@ pub use crate::render::summary::CsvSection as Section;
 /// Arguments of `summary`.
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
-    #[command(flatten)]
-    pub filter: FilterArgs,
-    #[command(flatten)]
-    pub markers: MarkerArgs,
     /// Breakdown key.
     #[arg(long, value_enum, default_value_t = GroupBy::Agent)]
     pub by: GroupBy,
@@ -342,6 +340,12 @@ pub struct SummaryArgs {
     /// with different ones refuse to merge. See docs/scale-out.md.
     #[arg(long, value_name = "FILE")]
     pub partial: Option<PathBuf>,
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    #[command(flatten)]
+    pub markers: MarkerArgs,
 }
 
 /// `merge`: render `summary`, `report` or `check` from their partials.
@@ -396,28 +400,29 @@ pub enum CheckFormat {
 /// Arguments of `check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Instead of gating, write the run's complete mergeable state (a
+    /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`,
+    /// which takes the gates. See docs/scale-out.md.
+    #[arg(long, value_name = "FILE")]
+    pub partial: Option<PathBuf>,
+    #[command(flatten)]
+    pub gates: GateArgs,
+    #[command(flatten)]
+    pub out: CheckOutputArgs,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub filter: FilterArgs,
     #[command(flatten)]
     pub markers: MarkerArgs,
-    #[command(flatten)]
-    pub gates: GateArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-    pub format: CheckFormat,
-    #[command(flatten)]
-    pub out: CheckOutputArgs,
-    /// Instead of gating, write the run's complete mergeable state (a
-    /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`,
-    /// which takes the gates. See docs/scale-out.md.
-    #[arg(long, value_name = "FILE")]
-    pub partial: Option<PathBuf>,
 }
 
 /// The gates of `check` (and of `merge` over check partials).
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Gates")]
 pub struct GateArgs {
     /// The grounded rate (grounded / with_retrieval) must be at least R (0..1).
     #[arg(long, value_name = "R")]
@@ -468,6 +473,7 @@ pub struct GateArgs {
 
 /// Where `check` writes its documents besides stdout.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Output")]
 pub struct CheckOutputArgs {
     /// Write the document to FILE; the decision line then goes to stdout.
     #[arg(long, value_name = "FILE")]
