@@ -36,7 +36,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "sum
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "evidence" -d 'Print one JSON evidence record per turn (free text only with --show-text)'
-complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events, Phoenix span annotations, Langfuse scores or LangSmith feedback'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_needs_command" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'
@@ -112,7 +112,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -124,7 +124,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'
 never\t'Never colour'"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l would-block -d 'Only turns Orbit\'s require_citation guardrail would refuse: retrieval and no well-formed marker of the grammar'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l would-block -d 'Only turns a require_citation guardrail (the Orbit agent platform\'s safety setting) would refuse: retrieval and no well-formed marker of the grammar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l all -d 'Every matching row in input order, streamed, with the summary over all of them'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l csv-raw -d 'CSV: write values as they are, without neutralising leading = + - @'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l strict -d 'Make the first invalid line fatal (exit 3)'
@@ -193,7 +193,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -268,7 +268,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -320,7 +320,7 @@ id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l marker-base -d 'Index base of --marker-regex captures' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l low-score -d 'Citations of chunks scoring below this are flagged as low-confidence citations' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'A readable audit of the turn'
 json\t'The same as one JSON document'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l threads -d 'Worker threads (default: all cores)' -r
@@ -367,7 +367,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l grep -d 'Only turns whose reply text matches this regex (the text is still not printed without --show-text). Smart case, as ripgrep: a pattern without an upper-case letter ignores case (refund finds Refunds); one with an upper-case letter, or --case-sensitive, does not' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l tz -d 'Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -524,7 +524,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; an
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "check" -d 'Gate a CI pipeline on the grounded rate (exit 1 when a gate fails)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "explain" -d 'Show one turn\'s full audit: chunks, markers, tools, telemetry'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "evidence" -d 'Print one JSON evidence record per turn (free text only with --show-text)'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "convert" -d 'Convert any log to the native turn log, or write verdicts back as OTel evaluation events, Phoenix span annotations, Langfuse scores or LangSmith feedback'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "inspect" -d 'Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "completions" -d 'Print a shell completion script'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand help; and not __fish_seen_subcommand_from report summary check explain evidence convert inspect completions man merge help" -f -a "man" -d 'Print the man page (roff; e.g. `grounding-audit man > ~/.local/share/man/man1/grounding-audit.1`)'

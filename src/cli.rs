@@ -8,8 +8,10 @@ use std::path::PathBuf;
 
 /// Audit what AI agents grounded their answers on.
 ///
-/// Reads agent turn logs (JSONL, optionally gzip or zstd), grades every turn's
-/// inline citations against the chunks retrieval returned, and reports
+/// Reads agent turn logs and traces (JSON Lines, JSON documents, Parquet;
+/// gzip or zstd; OpenInference, OpenTelemetry, LangSmith, Langfuse,
+/// agentfootprint), grades every turn's inline citations against the chunks
+/// retrieval returned, and reports
 /// verdicts page by page, rolls them up per agent and day, explains one turn,
 /// or gates a CI pipeline on the grounded rate.
 #[derive(Debug, Parser)]
@@ -57,7 +59,7 @@ pub enum Command {
     /// Print one JSON evidence record per turn (free text only with --show-text).
     #[command(after_help = crate::exit::HELP)]
     Evidence(EvidenceArgs),
-    /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events or Phoenix span annotations.
+    /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events, Phoenix span annotations, Langfuse scores or LangSmith feedback.
     #[command(after_help = crate::exit::HELP)]
     Convert(ConvertArgs),
     /// Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it.
@@ -79,7 +81,7 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Input")]
 pub struct InputArgs {
-    /// Files or directories (every *.jsonl, *.jsonl.gz, *.jsonl.zst and *.ndjson below, in sorted order); `-` or nothing for stdin.
+    /// Files (JSON Lines, a JSON document, Parquet; gzip or zstd) or directories (every *.jsonl, *.ndjson and *.parquet below, plain or .gz/.zst, in sorted order); `-` or nothing for stdin.
     #[arg(value_name = "PATHS")]
     pub paths: Vec<PathBuf>,
     /// Make the first invalid line fatal (exit 3).
@@ -139,7 +141,7 @@ pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Time")]
 pub struct ZoneArgs {
-    /// Time zone of date-only --from/--to, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC.
+    /// Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC.
     #[arg(long, value_name = "ZONE", allow_hyphen_values = true)]
     pub tz: Option<String>,
     /// Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC.
@@ -231,7 +233,7 @@ pub struct ReportArgs {
     /// Only turns with this verdict (repeatable).
     #[arg(long, value_enum)]
     pub verdict: Vec<Verdict>,
-    /// Only turns Orbit's require_citation guardrail would refuse: retrieval and no well-formed marker of the grammar.
+    /// Only turns a require_citation guardrail (the Orbit agent platform's safety setting) would refuse: retrieval and no well-formed marker of the grammar.
     #[arg(long)]
     pub would_block: bool,
     /// Rows per page (1-200).
