@@ -357,10 +357,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         .iter_mut()
         .map(|s| (s.retrieval.take(), s.rerank_output.take()))
         .collect();
-    let mut kinds: BTreeMap<&'static str, u32> = BTreeMap::new();
-    for s in &spans {
-        *kinds.entry(s.kind.as_str()).or_default() += 1;
-    }
+    let kinds = kinds_of(&spans);
     let (root, no_root) = find_root(&spans, &mut facts);
     let root_span: Option<&Span> = root.map(|i| &*spans[i]);
     // The text borrows from its span until the trace is built.
@@ -448,6 +445,15 @@ fn dedup_and_sort(spans: &mut Vec<Box<Span>>) -> usize {
         ))
     });
     read - spans.len()
+}
+
+/// How many spans of each kind the trace holds.
+fn kinds_of(spans: &[Box<Span>]) -> BTreeMap<&'static str, u32> {
+    let mut kinds: BTreeMap<&'static str, u32> = BTreeMap::new();
+    for s in spans {
+        *kinds.entry(s.kind.as_str()).or_default() += 1;
+    }
+    kinds
 }
 
 /// The root span (see the module doc), and whether it is a stand-in for a
