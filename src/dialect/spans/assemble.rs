@@ -501,6 +501,7 @@ fn find_root(spans: &[Box<Span>], facts: &mut Facts) -> (Option<usize>, bool) {
 /// finished last; and whether it came from that LLM span.
 type Found<'a> = (Option<(Cow<'a, str>, usize, Via)>, bool);
 
+/// The reply of the spans with this root ([`Found`]).
 fn find_reply(spans: &[Box<Span>], root: Option<usize>) -> Found<'_> {
     if let Some(ri) = root {
         let r = &spans[ri];
