@@ -21,8 +21,8 @@ use crate::input::{self, Shape, Source};
 use crate::markers::{Grammar, MarkerKind};
 use crate::messages::Warning;
 use crate::model::{Answer, Verdict};
-use crate::pipeline::probe::{self, Keys, NEAR_MISSES, PRESETS, preset_name};
-use crate::pipeline::{self, Engine};
+use crate::pipeline::probe::{self, Keys, NEAR_MISSES, NearMiss, PRESETS, preset_name};
+use crate::pipeline::{self, Engine, InputStats};
 use crate::render::shell;
 use anyhow::Result;
 use serde::Serialize;
@@ -202,54 +202,15 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         .take(50)
         .flat_map(|l| [l.as_bytes(), b"\n"].concat())
         .collect();
-    let mut report = FileReport {
-        file: src.name.clone(),
-        format: String::new(),
-        reads_as: None,
-        records: lines.len() as u64,
-        complete,
-        turns: 0,
-        invalid: 0,
-        fields: Vec::new(),
-        replies: 0,
-        markers: Vec::new(),
-        grammar: None,
-        map: Vec::new(),
-        warnings: Vec::new(),
-        command: None,
-        argv: None,
-        note: None,
-    };
-    let objects = lines
-        .iter()
-        .filter(|l| {
-            l.trim_start().starts_with('{')
-                && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok()
-        })
-        .count();
+    let mut report = FileReport::empty(src.name.clone(), lines.len() as u64, complete);
     let detected = whole.unwrap_or_else(|| dialect::detect(None, &first));
     let native = detected.name() == dialect::native::NATIVE.name();
-    if shape == Some(Shape::Csv) && native {
-        report.format = "csv".into();
-        report.note = Some(format!("the file {}", Shape::Csv.message()));
+    if let Some((format, note)) = unreadable(&lines, shape, native) {
+        report.format = format.into();
+        report.note = Some(note);
         return Ok(report);
     }
-    if native && objects == 0 {
-        report.format = "unknown".into();
-        report.note = Some(
-            "no line is a JSON object: not a turn log, nor any dialect this tool reads".into(),
-        );
-        return Ok(report);
-    }
-    report.format = if utf16 {
-        "utf16".into()
-    } else if shape == Some(Shape::JsonArray) {
-        "json_array".into()
-    } else if shape == Some(Shape::JsonDocument) {
-        "json_document".into()
-    } else {
-        detected.name().into()
-    };
+    report.format = format_name(utf16, shape, detected);
     let mut map = FieldMap::default();
     if native {
         report.fields = coverage(&lines, &mut map);
@@ -270,30 +231,8 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         Some(m) if native => m.name().into(),
         _ => detected.name().into(),
     });
-    // The turns, read by the engine exactly as the suggested command will.
-    let engine = Engine {
-        threads: settings.threads,
-        max_lines: limit,
-        silent: true,
-        detail: true,
-        warn_limit: 0,
-        map: mapped_dialect,
-        ..Engine::default()
-    };
-    let sources = [src.clone()];
-    let mut acc = Guess::default();
-    let stats = pipeline::run(
-        &engine,
-        &sources,
-        None,
-        || Details::new(None),
-        |d| {
-            acc.add(&d);
-            Ok(())
-        },
-    );
-    let stats = match stats {
-        Ok(s) => s,
+    let (stats, acc) = match read_sample(src, limit, settings, mapped_dialect) {
+        Ok(read) => read,
         Err(e) => {
             report.note = Some(format!("reading it failed: {e:#}"));
             return Ok(report);
@@ -307,47 +246,8 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         _ => detected.grammar(),
     };
     let default_name = probe::grammar_name(&default);
-    report.markers = PRESETS
-        .iter()
-        .enumerate()
-        .map(|(i, p)| PresetGuess {
-            preset: preset_name(*p),
-            replies_with_markers: acc.markers[i],
-            replies_citing: acc.citing[i],
-            example: acc.examples[i].clone(),
-            verdicts: Verdict::ALL
-                .iter()
-                .map(|v| (v.as_str(), acc.verdicts[i][v.slot()]))
-                .collect(),
-        })
-        .collect();
-    // The preset citing in most replies; the dialect's own wins a tie.
-    // When none cites (replies without chunks), the one finding markers in
-    // most replies: markers without chunks still say which grammar is meant.
-    let uncited = report.markers.iter().all(|m| m.replies_citing == 0);
-    let count = |m: &PresetGuess| {
-        if uncited {
-            m.replies_with_markers
-        } else {
-            m.replies_citing
-        }
-    };
-    let best = report
-        .markers
-        .iter()
-        .max_by(|a, b| {
-            count(a)
-                .cmp(&count(b))
-                .then((a.preset == default_name).cmp(&(b.preset == default_name)))
-                .then(
-                    PRESETS
-                        .iter()
-                        .position(|p| preset_name(*p) == b.preset)
-                        .cmp(&PRESETS.iter().position(|p| preset_name(*p) == a.preset)),
-                )
-        })
-        .filter(|b| count(b) > 0)
-        .map_or(default_name, |b| b.preset);
+    report.markers = acc.guesses();
+    let best = best_preset(&report.markers, default_name);
     report.grammar = Some(best);
     report.warnings = stats
         .warnings
@@ -355,34 +255,8 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
         .filter(|w| !(w.kind == "marker_grammar" && best != default_name))
         .cloned()
         .collect();
-    if report.turns == 0 && report.records > 0 && !native {
-        report.note = Some(format!(
-            "read as {}, but no turn could be built from this file alone ({} invalid record(s)): it may need the other files of its export; inspect or grade them together",
-            detected.name(),
-            report.invalid
-        ));
-        return Ok(report);
-    }
-    if report.turns == 0 && report.records > 0 {
-        let keys = lines
-            .iter()
-            .find_map(|l| Keys::of(l))
-            .map(|k| {
-                k.top
-                    .iter()
-                    .map(|(k, _)| format!("/{}", probe::escape_token(k)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default();
-        report.note = Some(format!(
-            "no record reads as a turn{}: map the required fields yourself (--map turn_id=/POINTER, agent_id, created_at; a field the lines do not hold takes a constant: --set agent_id=NAME, --set created_at=TIME; a --map-file keeps both); the first record's top-level keys: {keys}",
-            if report.map.is_empty() {
-                ""
-            } else {
-                " even with the map below"
-            }
-        ));
+    if let Some(note) = no_turn_note(&report, &lines, native, detected) {
+        report.note = Some(note);
         return Ok(report);
     }
     let mut options = Vec::new();
@@ -396,6 +270,172 @@ fn inspect(src: &Source, limit: Option<u64>, settings: &Settings) -> Result<File
     report.command = Some(shell::line(&argv));
     report.argv = Some(argv);
     Ok(report)
+}
+
+impl FileReport {
+    /// The report on a file before anything is known about its content.
+    fn empty(file: String, records: u64, complete: bool) -> FileReport {
+        FileReport {
+            file,
+            format: String::new(),
+            reads_as: None,
+            records,
+            complete,
+            turns: 0,
+            invalid: 0,
+            fields: Vec::new(),
+            replies: 0,
+            markers: Vec::new(),
+            grammar: None,
+            map: Vec::new(),
+            warnings: Vec::new(),
+            command: None,
+            argv: None,
+            note: None,
+        }
+    }
+}
+
+/// The format and a note when the sampled lines are not read at all: a CSV
+/// file, or (read as native turns) no line a JSON object.
+fn unreadable(
+    lines: &[String],
+    shape: Option<Shape>,
+    native: bool,
+) -> Option<(&'static str, String)> {
+    if shape == Some(Shape::Csv) && native {
+        return Some(("csv", format!("the file {}", Shape::Csv.message())));
+    }
+    let objects = || {
+        lines
+            .iter()
+            .filter(|l| {
+                l.trim_start().starts_with('{')
+                    && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok()
+            })
+            .count()
+    };
+    if native && objects() == 0 {
+        return Some((
+            "unknown",
+            "no line is a JSON object: not a turn log, nor any dialect this tool reads".into(),
+        ));
+    }
+    None
+}
+
+/// The turns of the sample, read by the engine exactly as the suggested
+/// command will (with `map`), and what each preset finds in them.
+fn read_sample(
+    src: &Source,
+    limit: Option<u64>,
+    settings: &Settings,
+    map: Option<&'static Mapped>,
+) -> Result<(InputStats, Guess)> {
+    let engine = Engine {
+        threads: settings.threads,
+        max_lines: limit,
+        silent: true,
+        detail: true,
+        warn_limit: 0,
+        map,
+        ..Engine::default()
+    };
+    let sources = [src.clone()];
+    let mut acc = Guess::default();
+    let stats = pipeline::run(
+        &engine,
+        &sources,
+        None,
+        || Details::new(None),
+        |d| {
+            acc.add(&d);
+            Ok(())
+        },
+    )?;
+    Ok((stats, acc))
+}
+
+/// The preset citing in most replies; the dialect's own (`default_name`)
+/// wins a tie. When none cites (replies without chunks), the one finding
+/// markers in most replies: markers without chunks still say which grammar
+/// is meant. With no marker found at all, the dialect's own.
+fn best_preset(markers: &[PresetGuess], default_name: &'static str) -> &'static str {
+    let uncited = markers.iter().all(|m| m.replies_citing == 0);
+    let count = |m: &PresetGuess| {
+        if uncited {
+            m.replies_with_markers
+        } else {
+            m.replies_citing
+        }
+    };
+    markers
+        .iter()
+        .max_by(|a, b| {
+            count(a)
+                .cmp(&count(b))
+                .then((a.preset == default_name).cmp(&(b.preset == default_name)))
+                .then(
+                    PRESETS
+                        .iter()
+                        .position(|p| preset_name(*p) == b.preset)
+                        .cmp(&PRESETS.iter().position(|p| preset_name(*p) == a.preset)),
+                )
+        })
+        .filter(|b| count(b) > 0)
+        .map_or(default_name, |b| b.preset)
+}
+
+/// The format a readable file is reported as: its encoding or shape when
+/// those are not plain lines, else the dialect that reads it.
+fn format_name(utf16: bool, shape: Option<Shape>, detected: &dyn Dialect) -> String {
+    if utf16 {
+        "utf16".into()
+    } else if shape == Some(Shape::JsonArray) {
+        "json_array".into()
+    } else if shape == Some(Shape::JsonDocument) {
+        "json_document".into()
+    } else {
+        detected.name().into()
+    }
+}
+
+/// What to do when records were sampled but no turn was read from them.
+fn no_turn_note(
+    report: &FileReport,
+    lines: &[String],
+    native: bool,
+    detected: &dyn Dialect,
+) -> Option<String> {
+    if report.turns > 0 || report.records == 0 {
+        return None;
+    }
+    if !native {
+        return Some(format!(
+            "read as {}, but no turn could be built from this file alone ({} invalid record(s)): it may need the other files of its export; inspect or grade them together",
+            detected.name(),
+            report.invalid
+        ));
+    }
+    let keys = lines
+        .iter()
+        .find_map(|l| Keys::of(l))
+        .map(|k| {
+            k.top
+                .iter()
+                .map(|(k, _)| format!("/{}", probe::escape_token(k)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    Some(format!(
+        "no record reads as a turn{}: map the required fields yourself (--map turn_id=/POINTER, agent_id, created_at; a field the lines do not hold takes a constant: --set agent_id=NAME, --set created_at=TIME; a --map-file keeps both); the first record's top-level keys: {keys}",
+        if report.map.is_empty() {
+            ""
+        } else {
+            " even with the map below"
+        }
+    ))
 }
 
 /// The value at a pointer, when present and not null.
@@ -426,22 +466,7 @@ fn coverage(lines: &[String], map: &mut FieldMap) -> Vec<Coverage> {
         if let Some(nm) = near
             && cov.share < 0.5
         {
-            let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-            for l in lines {
-                if let Some(keys) = Keys::of(l) {
-                    for c in keys.candidates(nm) {
-                        *counts.entry(c).or_default() += 1;
-                    }
-                }
-            }
-            let mut near: Vec<Nearest> = counts
-                .into_iter()
-                .map(|(pointer, c)| Nearest {
-                    pointer,
-                    share: c as f64 / n,
-                })
-                .collect();
-            near.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.pointer.cmp(&b.pointer)));
+            let near = nearest_names(lines, nm, n);
             // The reply also counts as present when citations stand for it.
             let covered = field == "reply" && share("/grounding/citations") + cov.share >= 0.5;
             if let Some(best) = near.first()
@@ -458,77 +483,115 @@ fn coverage(lines: &[String], map: &mut FieldMap) -> Vec<Coverage> {
         // Times the native log does not accept, but a map does.
         if field == "created_at" {
             let ptr = map.turn[4].clone();
-            let times: Vec<&Value> = values.iter().filter_map(|v| at(v, &ptr)).collect();
-            let native_ok = times
-                .iter()
-                .filter(|t| {
-                    t.as_str()
-                        .is_some_and(|s| dialect::native::parse_time(s).is_ok())
-                })
-                .count();
-            let mapped_ok = times
-                .iter()
-                .filter(|t| match t {
-                    Value::String(s) => mapped::parse_time(s).is_ok(),
-                    Value::Number(_) => true,
-                    _ => false,
-                })
-                .count();
-            if native_ok * 2 < times.len() && mapped_ok * 2 >= times.len() {
+            if times_need_map(&values, &ptr) {
                 let _ = map.set("created_at", &ptr);
             }
         }
         out.push(cov);
     }
-    // Within a chunk: the native names, or the nearest.
+    out.extend(chunk_coverage(&values, &chunks_at, map));
+    out
+}
+
+/// The near-miss names of a turn field the lines hold, with the share of
+/// `n` records holding each, most common first.
+fn nearest_names(lines: &[String], nm: &NearMiss, n: f64) -> Vec<Nearest> {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for l in lines {
+        if let Some(keys) = Keys::of(l) {
+            for c in keys.candidates(nm) {
+                *counts.entry(c).or_default() += 1;
+            }
+        }
+    }
+    let mut near: Vec<Nearest> = counts
+        .into_iter()
+        .map(|(pointer, c)| Nearest {
+            pointer,
+            share: c as f64 / n,
+        })
+        .collect();
+    near.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.pointer.cmp(&b.pointer)));
+    near
+}
+
+/// Whether most times at `ptr` are ones the native log does not accept
+/// and a map does.
+fn times_need_map(values: &[Value], ptr: &str) -> bool {
+    let times: Vec<&Value> = values.iter().filter_map(|v| at(v, ptr)).collect();
+    let native_ok = times
+        .iter()
+        .filter(|t| {
+            t.as_str()
+                .is_some_and(|s| dialect::native::parse_time(s).is_ok())
+        })
+        .count();
+    let mapped_ok = times
+        .iter()
+        .filter(|t| match t {
+            Value::String(s) => mapped::parse_time(s).is_ok(),
+            Value::Number(_) => true,
+            _ => false,
+        })
+        .count();
+    native_ok * 2 < times.len() && mapped_ok * 2 >= times.len()
+}
+
+/// Each field within a chunk: its native name first, then the names that
+/// stand for it.
+const CHUNK_NEAR: [(&str, &[&str]); 4] = [
+    (
+        "id",
+        &["chunk_id", "id", "chunkId", "key", "passage_id", "node_id"],
+    ),
+    (
+        "document_id",
+        &[
+            "document_id",
+            "doc_id",
+            "documentId",
+            "doc",
+            "source",
+            "url",
+            "title",
+            "document",
+        ],
+    ),
+    (
+        "score",
+        &[
+            "score",
+            "relevance",
+            "relevance_score",
+            "similarity",
+            "rerank_score",
+            "distance",
+        ],
+    ),
+    (
+        "content",
+        &[
+            "content",
+            "text",
+            "page_content",
+            "snippet",
+            "passage",
+            "chunk",
+        ],
+    ),
+];
+
+/// Coverage of the fields within the chunks at `chunks_at`: the native
+/// names, or the nearest (and the mappings that fix them, written into `map`).
+fn chunk_coverage(values: &[Value], chunks_at: &str, map: &mut FieldMap) -> Vec<Coverage> {
     let elements: Vec<&Value> = values
         .iter()
-        .filter_map(|v| at(v, &chunks_at))
+        .filter_map(|v| at(v, chunks_at))
         .filter_map(Value::as_array)
         .flatten()
         .collect();
     let m = elements.len().max(1) as f64;
-    const CHUNK_NEAR: [(&str, &[&str]); 4] = [
-        (
-            "id",
-            &["chunk_id", "id", "chunkId", "key", "passage_id", "node_id"],
-        ),
-        (
-            "document_id",
-            &[
-                "document_id",
-                "doc_id",
-                "documentId",
-                "doc",
-                "source",
-                "url",
-                "title",
-                "document",
-            ],
-        ),
-        (
-            "score",
-            &[
-                "score",
-                "relevance",
-                "relevance_score",
-                "similarity",
-                "rerank_score",
-                "distance",
-            ],
-        ),
-        (
-            "content",
-            &[
-                "content",
-                "text",
-                "page_content",
-                "snippet",
-                "passage",
-                "chunk",
-            ],
-        ),
-    ];
+    let mut out = Vec::new();
     for (field, names) in CHUNK_NEAR {
         let native = format!("/{}", names[0]);
         let count = |name: &str| {
@@ -586,6 +649,24 @@ struct Guess {
 }
 
 impl Guess {
+    /// What each preset found, in preset order.
+    fn guesses(&self) -> Vec<PresetGuess> {
+        PRESETS
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PresetGuess {
+                preset: preset_name(*p),
+                replies_with_markers: self.markers[i],
+                replies_citing: self.citing[i],
+                example: self.examples[i].clone(),
+                verdicts: Verdict::ALL
+                    .iter()
+                    .map(|v| (v.as_str(), self.verdicts[i][v.slot()]))
+                    .collect(),
+            })
+            .collect()
+    }
+
     fn add(&mut self, d: &Details) {
         for c in &d.items {
             let turn = &c.detail.turn;

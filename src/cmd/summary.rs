@@ -124,6 +124,84 @@ enum Baseline {
 
 /// Runs `summary`.
 pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
+    check_args(args)?;
+    let filter = config::filter(&args.filter)?;
+    let clock = config::clock(&args.filter.zone)?;
+    let hints = super::hints::Hints::of(&filter);
+    let baseline = baseline_of(args, &filter, &clock)?;
+    if args.section == Some(CsvSection::Compare) && matches!(baseline, Baseline::None) {
+        return Err(exit::usage(
+            "--section compare needs a baseline: --compare FILE, --compare-from/--compare-to, or --since with --compare-previous",
+        ));
+    }
+    let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
+    engine.deferred = args.partial.is_some();
+    let tz = clock.zone;
+    let opts = SummaryOptions {
+        by: args.by,
+        triage: args.triage,
+        tz,
+        low_score: args.low_score,
+        bucket: args.bucket,
+    };
+    // A baseline file is read before the logs, so a wrong path fails fast.
+    let (base, base_name) = match &baseline {
+        Baseline::File(path) => (
+            Some(read_baseline(path, args.by)?),
+            path.display().to_string(),
+        ),
+        Baseline::None | Baseline::Window(..) => (None, String::new()),
+    };
+    let sources = config::sources(settings, &args.input, "summary")?;
+    let (summary, input) = summarise(&engine, &sources, settings, opts)?;
+    if let Some(path) = &args.partial {
+        let doc =
+            crate::partial::Partial::of_summary(&summary, &input, options_of(args, &engine, opts));
+        return crate::partial::write(path, doc, &engine, out);
+    }
+    let (base, base_name) = match baseline {
+        Baseline::Window(from, to) => {
+            let quiet = Settings {
+                progress: false,
+                ..settings.clone()
+            };
+            let window = (from, to);
+            let b = summarise_window(&engine, &sources, &quiet, opts, window)?;
+            (
+                Some(b),
+                format!(
+                    "turns from {} to {}",
+                    crate::model::format_time(&from),
+                    crate::model::format_time(&to)
+                ),
+            )
+        }
+        _ => (base, base_name),
+    };
+    let comparison = base.map(|b| compare_with(&summary, base_name, &b, args.confidence));
+    if summary.overall().rollup.turns == 0 {
+        hints.explain_nothing(&engine, &sources)?;
+    }
+    let meta = html_meta(&args.input, &args.markers, args.min_rate)?;
+    render_summary(
+        out,
+        summary,
+        &input,
+        &clock,
+        comparison.as_ref(),
+        Output {
+            format: args.format,
+            section: args.section,
+            csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
+            html: &meta,
+            html_file: args.html.as_deref(),
+        },
+    )
+}
+
+/// Refuses the flag values `summary` cannot run with, and (with
+/// `--partial`) the flags a partial run does not take.
+fn check_args(args: &SummaryArgs) -> Result<()> {
     if let Some(r) = args.min_rate
         && !(0.0..=1.0).contains(&r)
     {
@@ -170,9 +248,16 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             ],
         )?;
     }
-    let filter = config::filter(&args.filter)?;
-    let clock = config::clock(&args.filter.zone)?;
-    let hints = super::hints::Hints::of(&filter);
+    Ok(())
+}
+
+/// The baseline the flags ask for: a file, a window of the same logs, the
+/// window just before `--since`'s, or none.
+fn baseline_of(
+    args: &SummaryArgs,
+    filter: &crate::filter::Filter,
+    clock: &crate::filter::Clock,
+) -> Result<Baseline> {
     let mut baseline = match (&args.compare, &args.compare_from, &args.compare_to) {
         (Some(path), _, _) => Baseline::File(path.clone()),
         (None, Some(from), Some(to)) => {
@@ -196,112 +281,61 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         let to = filter.to.unwrap_or_else(chrono::Utc::now);
         baseline = Baseline::Window(from - (to - from), from);
     }
-    if args.section == Some(CsvSection::Compare) && matches!(baseline, Baseline::None) {
-        return Err(exit::usage(
-            "--section compare needs a baseline: --compare FILE, --compare-from/--compare-to, or --since with --compare-previous",
-        ));
+    Ok(baseline)
+}
+
+/// The counts of a saved `summary --format json` document, grouped as
+/// this summary's are (`by`).
+fn read_baseline(path: &std::path::Path, by: GroupBy) -> Result<Counts> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| exit::input(format!("--compare {}: {e}", path.display())))?;
+    let counts = Counts::from_summary_json(&text)
+        .map_err(|e| exit::usage(format!("--compare {}: {e:#}", path.display())))?;
+    if counts.group_by != by_name(by) {
+        return Err(exit::usage(format!(
+            "--compare {}: its groups are by {}, this summary's by {} (pass --by {})",
+            path.display(),
+            counts.group_by,
+            by_name(by),
+            counts.group_by
+        )));
     }
-    let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    engine.deferred = args.partial.is_some();
-    let tz = clock.zone;
-    let opts = SummaryOptions {
-        by: args.by,
-        triage: args.triage,
-        tz,
-        low_score: args.low_score,
-        bucket: args.bucket,
-    };
-    // A baseline file is read before the logs, so a wrong path fails fast.
-    let (base, base_name) = match &baseline {
-        Baseline::None => (None, String::new()),
-        Baseline::File(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| exit::input(format!("--compare {}: {e}", path.display())))?;
-            let counts = Counts::from_summary_json(&text)
-                .map_err(|e| exit::usage(format!("--compare {}: {e:#}", path.display())))?;
-            if counts.group_by != by_name(args.by) {
-                return Err(exit::usage(format!(
-                    "--compare {}: its groups are by {}, this summary's by {} (pass --by {})",
-                    path.display(),
-                    counts.group_by,
-                    by_name(args.by),
-                    counts.group_by
-                )));
-            }
-            (Some(counts), path.display().to_string())
-        }
-        Baseline::Window(..) => (None, String::new()),
-    };
-    let sources = config::sources(settings, &args.input, "summary")?;
-    let (summary, input) = summarise(&engine, &sources, settings, opts)?;
-    if let Some(path) = &args.partial {
-        let doc =
-            crate::partial::Partial::of_summary(&summary, &input, options_of(args, &engine, opts));
-        return crate::partial::write(path, doc, &engine, out);
-    }
-    let (base, base_name) = match baseline {
-        Baseline::Window(from, to) => {
-            let mut e = engine.clone();
-            e.filter.from = Some(from);
-            e.filter.to = Some(to);
-            let quiet = Settings {
-                progress: false,
-                ..settings.clone()
-            };
-            let (b, _) = summarise(&e, &sources, &quiet, SummaryOptions { triage: 0, ..opts })?;
-            (
-                Some(counts_of(&b)),
-                format!(
-                    "turns from {} to {}",
-                    crate::model::format_time(&from),
-                    crate::model::format_time(&to)
-                ),
-            )
-        }
-        _ => (base, base_name),
-    };
-    let comparison = base.map(|b| {
-        let (bucket, tz) = (summary.opts.bucket, summary.opts.tz);
-        compare::compare(
-            base_name,
-            &b,
-            &counts_of(&summary),
-            args.confidence,
-            |key| {
-                let current = match key {
-                    None => &summary.trend,
-                    Some(k) => &summary.groups.get(k)?.trend,
-                };
-                // The change is dated over the baseline's trend and the current
-                // one together, when their buckets agree.
-                let before = (b.bucket == bucket.as_str())
-                    .then(|| b.series(key))
-                    .flatten();
-                compare::drop_in(&compare::joined(
-                    before,
-                    current.iter().map(|(i, r)| (bucket.label(*i, &tz), r)),
-                ))
-            },
-        )
-    });
-    if summary.overall().rollup.turns == 0 {
-        hints.explain_nothing(&engine, &sources)?;
-    }
-    let meta = html_meta(&args.input, &args.markers, args.min_rate)?;
-    render_summary(
-        out,
-        summary,
-        &input,
-        &clock,
-        comparison.as_ref(),
-        Output {
-            format: args.format,
-            section: args.section,
-            csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
-            html: &meta,
-            html_file: args.html.as_deref(),
-        },
-    )
+    Ok(counts)
+}
+
+/// The counts of the same logs over the baseline window [from, to), without a triage list.
+fn summarise_window(
+    engine: &crate::pipeline::Engine,
+    sources: &[crate::input::Source],
+    settings: &Settings,
+    opts: SummaryOptions,
+    (from, to): (chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>),
+) -> Result<Counts> {
+    let mut e = engine.clone();
+    e.filter.from = Some(from);
+    e.filter.to = Some(to);
+    let (b, _) = summarise(&e, sources, settings, SummaryOptions { triage: 0, ..opts })?;
+    Ok(counts_of(&b))
+}
+
+/// The summary compared with the baseline `b` (named `base_name`).
+fn compare_with(summary: &Summary, base_name: String, b: &Counts, confidence: f64) -> Comparison {
+    let (bucket, tz) = (summary.opts.bucket, summary.opts.tz);
+    compare::compare(base_name, b, &counts_of(summary), confidence, |key| {
+        let current = match key {
+            None => &summary.trend,
+            Some(k) => &summary.groups.get(k)?.trend,
+        };
+        // The change is dated over the baseline's trend and the current
+        // one together, when their buckets agree.
+        let before = (b.bucket == bucket.as_str())
+            .then(|| b.series(key))
+            .flatten();
+        compare::drop_in(&compare::joined(
+            before,
+            current.iter().map(|(i, r)| (bucket.label(*i, &tz), r)),
+        ))
+    })
 }
 
 /// How a finished summary is written (`summary` and `merge` alike).

@@ -321,170 +321,233 @@ fn read_all(
     permits: Receiver<()>,
     recycle: Receiver<input::Buf>,
 ) {
-    let mut seq = 0u64;
-    let mut pool = Vec::new();
-    let send = |unit: Unit, seq: &mut u64| -> bool {
-        let ok = permits.recv().is_ok() && tx.send(Work::Unit(*seq, Arc::new(unit))).is_ok();
-        *seq += 1;
-        ok
+    let mut out = Sender {
+        tx: &tx,
+        permits: &permits,
+        seq: 0,
     };
+    let mut pool = Vec::new();
     for (i, src) in sources.iter().enumerate() {
         let (reader, utf16) = match input::open_decoded(src, counter.clone()) {
             Ok(r) => r,
             Err(e) => {
-                let _ = tx.send(Work::Failed(seq, e, None));
+                let _ = tx.send(Work::Failed(out.seq, e, None));
                 return;
             }
         };
         let mut blocks = Blocks::new(reader, i, engine.max_line);
         blocks.pool = std::mem::take(&mut pool);
-        let mut dialect: Option<(&'static dyn Dialect, bool)> = None;
-        let mut document: Vec<u8> = Vec::new();
-        let mut notes: Vec<input::Shape> = Vec::new();
-        // A JSON array is read whole, then cut into one line per element;
-        // so is a document spread over lines that no document dialect reads.
-        let mut array = false;
-        let mut spread = false;
-        let mut left = engine.max_lines;
-        loop {
-            if left == Some(0) {
-                break;
-            }
-            while let Ok(buf) = recycle.try_recv() {
-                blocks.pool.push(buf);
-            }
-            let mut block = match blocks.next_block() {
-                Ok(Some(b)) => b,
-                Ok(None) => break,
-                Err(e) => {
-                    let _ = permits.recv();
-                    let _ = tx.send(Work::Failed(
-                        seq,
-                        crate::exit::input(format!("read error: {e}")),
-                        Some(i),
-                    ));
-                    return;
-                }
-            };
-            if block.first {
-                if utf16 {
-                    notes.push(input::Shape::Utf16);
-                }
-                match input::sniff_shape(&block.data) {
-                    Some(input::Shape::JsonArray) => array = true,
-                    Some(shape) => notes.push(shape),
-                    None => {}
-                }
-                spread = !array
-                    && input::is_spread_object(&block.data)
-                    && !engine.dialect_for(&block.data).1;
-            }
-            if array || spread {
-                document.extend_from_slice(&block.data);
-                if document.len() as u64 > engine.max_document {
-                    let _ = permits.recv();
-                    let _ = tx.send(Work::Failed(seq, too_large(engine), Some(i)));
-                    return;
-                }
-                continue;
-            }
-            if let Some(n) = &mut left {
-                cut_lines(&mut block, n);
-            }
-            let (d, whole) = *dialect.get_or_insert_with(|| {
-                let found = engine.dialect_for(&block.data);
-                blocks.limit(found.0.block_size());
-                found
-            });
-            if !whole {
-                block.notes = std::mem::take(&mut notes);
-                if !send(Unit::Lines(block, d), &mut seq) {
-                    return;
-                }
-            } else {
-                if block.oversized.is_some() {
-                    let msg = "a line longer than --max-line-bytes in a whole-document export";
-                    let _ = permits.recv();
-                    let _ = tx.send(Work::Failed(seq, crate::exit::input(msg), Some(i)));
-                    return;
-                }
-                document.extend_from_slice(&block.data);
-                if document.len() as u64 > engine.max_document {
-                    let _ = permits.recv();
-                    let _ = tx.send(Work::Failed(seq, too_large(engine), Some(i)));
-                    return;
-                }
-            }
-        }
-        if spread && engine.dialect_for(&document).1 {
-            // The whole document tells its dialect where its first block
-            // could not (a document larger than the block).
-            let (d, _) = engine.dialect_for(&document);
-            let unit = Unit::Document {
-                source: i,
-                data: document,
-                dialect: d,
-                notes,
-            };
-            if !send(unit, &mut seq) {
-                return;
-            }
-        } else if array || spread {
-            let (shape, lines) = if array {
-                (input::Shape::JsonArray, input::json_array_lines(&document))
-            } else {
-                (
-                    input::Shape::JsonDocument,
-                    input::json_document_lines(&document),
-                )
-            };
-            notes.push(shape);
-            let data = match lines {
-                Some(lines) => lines,
-                // Not whole JSON after all: its lines are read as they are.
-                None => {
-                    notes.retain(|n| *n != shape);
-                    document
-                }
-            };
-            let (d, whole) = engine.dialect_for(&data);
-            let unit = if whole {
-                Unit::Document {
-                    source: i,
-                    data,
-                    dialect: d,
-                    notes,
-                }
-            } else {
-                let mut block = input::Block {
-                    source: i,
-                    data: data.into(),
-                    first: true,
-                    oversized: None,
-                    notes,
-                };
-                if let Some(n) = &mut left {
-                    cut_lines(&mut block, n);
-                }
-                Unit::Lines(block, d)
-            };
-            if !send(unit, &mut seq) {
-                return;
-            }
-        } else if let Some((d, true)) = dialect
-            && !send(
-                Unit::Document {
-                    source: i,
-                    data: document,
-                    dialect: d,
-                    notes,
-                },
-                &mut seq,
-            )
-        {
+        let Some(end) = read_blocks(engine, &mut out, &mut blocks, &recycle, i, utf16) else {
+            return;
+        };
+        if !end.send(engine, &mut out, i) {
             return;
         }
         pool = std::mem::take(&mut blocks.pool);
+    }
+}
+
+/// The reading thread's end of the work channel: units numbered in order,
+/// each sent once a worker's permit is free.
+struct Sender<'a> {
+    tx: &'a SyncSender<Work>,
+    permits: &'a Receiver<()>,
+    seq: u64,
+}
+
+impl Sender<'_> {
+    /// Sends one unit; false when the pipeline has stopped.
+    fn send(&mut self, unit: Unit) -> bool {
+        let ok = self.permits.recv().is_ok()
+            && self.tx.send(Work::Unit(self.seq, Arc::new(unit))).is_ok();
+        self.seq += 1;
+        ok
+    }
+
+    /// Sends the failure of reading source `i`, in a unit's turn.
+    fn fail(&self, e: anyhow::Error, i: usize) {
+        let _ = self.permits.recv();
+        let _ = self.tx.send(Work::Failed(self.seq, e, Some(i)));
+    }
+}
+
+/// What reading the blocks of one source leaves to send at its end.
+struct SourceEnd {
+    /// The dialect of its lines, and whether it reads whole documents.
+    dialect: Option<(&'static dyn Dialect, bool)>,
+    /// A whole document, gathered block by block.
+    document: Vec<u8>,
+    notes: Vec<input::Shape>,
+    /// A JSON array is read whole, then cut into one line per element;
+    /// so is a document spread over lines that no document dialect reads.
+    array: bool,
+    spread: bool,
+    /// Lines still to read (`--max-lines`).
+    left: Option<u64>,
+}
+
+/// Reads the blocks of source `i`, sending its line units as they come;
+/// None when reading stopped (an error was sent, or the pipeline stopped).
+fn read_blocks<R: std::io::Read>(
+    engine: &Engine,
+    out: &mut Sender<'_>,
+    blocks: &mut Blocks<R>,
+    recycle: &Receiver<input::Buf>,
+    i: usize,
+    utf16: bool,
+) -> Option<SourceEnd> {
+    let mut end = SourceEnd {
+        dialect: None,
+        document: Vec::new(),
+        notes: Vec::new(),
+        array: false,
+        spread: false,
+        left: engine.max_lines,
+    };
+    loop {
+        if end.left == Some(0) {
+            break;
+        }
+        while let Ok(buf) = recycle.try_recv() {
+            blocks.pool.push(buf);
+        }
+        let mut block = match blocks.next_block() {
+            Ok(Some(b)) => b,
+            Ok(None) => break,
+            Err(e) => {
+                out.fail(crate::exit::input(format!("read error: {e}")), i);
+                return None;
+            }
+        };
+        if block.first {
+            end.first_block(engine, &block.data, utf16);
+        }
+        if end.array || end.spread {
+            if !end.gather(engine, &block.data) {
+                out.fail(too_large(engine), i);
+                return None;
+            }
+            continue;
+        }
+        if let Some(n) = &mut end.left {
+            cut_lines(&mut block, n);
+        }
+        let (d, whole) = *end.dialect.get_or_insert_with(|| {
+            let found = engine.dialect_for(&block.data);
+            blocks.limit(found.0.block_size());
+            found
+        });
+        if !whole {
+            block.notes = std::mem::take(&mut end.notes);
+            if !out.send(Unit::Lines(block, d)) {
+                return None;
+            }
+        } else if block.oversized.is_some() {
+            let msg = "a line longer than --max-line-bytes in a whole-document export";
+            out.fail(crate::exit::input(msg), i);
+            return None;
+        } else if !end.gather(engine, &block.data) {
+            out.fail(too_large(engine), i);
+            return None;
+        }
+    }
+    Some(end)
+}
+
+impl SourceEnd {
+    /// What the first block says of the source: UTF-16, a JSON array, a
+    /// document spread over lines, or another shape to note.
+    fn first_block(&mut self, engine: &Engine, data: &[u8], utf16: bool) {
+        if utf16 {
+            self.notes.push(input::Shape::Utf16);
+        }
+        match input::sniff_shape(data) {
+            Some(input::Shape::JsonArray) => self.array = true,
+            Some(shape) => self.notes.push(shape),
+            None => {}
+        }
+        self.spread = !self.array && input::is_spread_object(data) && !engine.dialect_for(data).1;
+    }
+
+    /// Adds a block to the whole document; false when that makes it larger
+    /// than `--max-document-bytes`.
+    fn gather(&mut self, engine: &Engine, data: &[u8]) -> bool {
+        self.document.extend_from_slice(data);
+        self.document.len() as u64 <= engine.max_document
+    }
+
+    /// Sends what is left of source `i`: a whole document, or the lines of
+    /// an array or spread document; false when the pipeline stopped.
+    fn send(self, engine: &Engine, out: &mut Sender<'_>, i: usize) -> bool {
+        if self.spread && engine.dialect_for(&self.document).1 {
+            // The whole document tells its dialect where its first block
+            // could not (a document larger than the block).
+            let (d, _) = engine.dialect_for(&self.document);
+            let unit = Unit::Document {
+                source: i,
+                data: self.document,
+                dialect: d,
+                notes: self.notes,
+            };
+            return out.send(unit);
+        }
+        if self.array || self.spread {
+            return out.send(self.cut(engine, i));
+        }
+        match self.dialect {
+            Some((d, true)) => out.send(Unit::Document {
+                source: i,
+                data: self.document,
+                dialect: d,
+                notes: self.notes,
+            }),
+            _ => true,
+        }
+    }
+
+    /// The unit of an array or spread document of source `i`: cut into one
+    /// line per element, or (not whole JSON after all) its lines as they are.
+    fn cut(mut self, engine: &Engine, i: usize) -> Unit {
+        let (shape, lines) = if self.array {
+            (
+                input::Shape::JsonArray,
+                input::json_array_lines(&self.document),
+            )
+        } else {
+            (
+                input::Shape::JsonDocument,
+                input::json_document_lines(&self.document),
+            )
+        };
+        self.notes.push(shape);
+        let data = match lines {
+            Some(lines) => lines,
+            // Not whole JSON after all: its lines are read as they are.
+            None => {
+                self.notes.retain(|n| *n != shape);
+                self.document
+            }
+        };
+        let (d, whole) = engine.dialect_for(&data);
+        if whole {
+            return Unit::Document {
+                source: i,
+                data,
+                dialect: d,
+                notes: self.notes,
+            };
+        }
+        let mut block = input::Block {
+            source: i,
+            data: data.into(),
+            first: true,
+            oversized: None,
+            notes: self.notes,
+        };
+        if let Some(n) = &mut self.left {
+            cut_lines(&mut block, n);
+        }
+        Unit::Lines(block, d)
     }
 }
 

@@ -59,6 +59,27 @@ fn highlighted(reply: &str, markers: &[MarkerView], color: bool) -> String {
 }
 
 fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> Result<()> {
+    header(out, e, clock)?;
+    let sections = [
+        chunks_section(e),
+        markers_section(e),
+        tools_section(e),
+        telemetry_section(e),
+    ];
+    writeln!(out)?;
+    super::table::sections(out, &sections)?;
+    if let Some(reply) = &e.reply {
+        writeln!(out, "\nreply\n{}", highlighted(reply, &e.markers, color))?;
+    }
+    if e.chunks.iter().any(|c| c.text.is_some()) {
+        chunk_texts(out, e, color)?;
+    }
+    Ok(())
+}
+
+/// The turn's identity, source, verdict and confidence, and its
+/// low-confidence citations.
+fn header(out: &mut dyn Write, e: &Explained, clock: &Clock) -> Result<()> {
     let r = &e.row;
     writeln!(
         out,
@@ -114,7 +135,11 @@ fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> R
             low.join(", ")
         )?;
     }
-    let mut sections = Vec::new();
+    Ok(())
+}
+
+/// The turn's chunks, and which were cited.
+fn chunks_section(e: &Explained) -> Section {
     let mut chunks = Section::new(
         "chunks",
         &["#", "document_id", "chunk_id", "score", "cited"],
@@ -146,7 +171,12 @@ fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> R
             ]
         })
         .collect();
-    sections.push(chunks);
+    chunks
+}
+
+/// The reply's markers and what each resolves to.
+fn markers_section(e: &Explained) -> Section {
+    let r = &e.row;
     let from = match r.markers_from {
         Some(crate::model::MarkersFrom::Citations) => {
             " (from the citations list; orphans cannot be seen this way)"
@@ -171,7 +201,11 @@ fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> R
             ]
         })
         .collect();
-    sections.push(markers);
+    markers
+}
+
+/// The turn's tool calls.
+fn tools_section(e: &Explained) -> Section {
     let mut tools = Section::new("tools", &["name", "status", "duration_ms"]).numeric(&[2]);
     tools.rows = e
         .tools
@@ -184,7 +218,12 @@ fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> R
             ]
         })
         .collect();
-    sections.push(tools);
+    tools
+}
+
+/// Model, usage and tool counts, then the notes and the question.
+fn telemetry_section(e: &Explained) -> Section {
+    let r = &e.row;
     let mut telemetry = Section::new("telemetry", &[]);
     telemetry.notes.push(format!(
         "model {} · tokens {} · cost_cents {} · latency_ms {} · tool calls {} ({} failed)",
@@ -202,16 +241,7 @@ fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> R
     if let Some(q) = &e.question {
         telemetry.notes.push(format!("question: {q}"));
     }
-    sections.push(telemetry);
-    writeln!(out)?;
-    super::table::sections(out, &sections)?;
-    if let Some(reply) = &e.reply {
-        writeln!(out, "\nreply\n{}", highlighted(reply, &e.markers, color))?;
-    }
-    if e.chunks.iter().any(|c| c.text.is_some()) {
-        chunk_texts(out, e, color)?;
-    }
-    Ok(())
+    telemetry
 }
 
 /// Each chunk's text, cited chunks marked `>>` (and bold on a terminal),

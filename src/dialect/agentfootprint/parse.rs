@@ -444,64 +444,7 @@ pub(super) fn build(
     run_id: &str,
     agent_flag: Option<&str>,
 ) -> Result<Run, String> {
-    let first = events
-        .iter()
-        .find(|e| e.kind != Kind::Note)
-        .ok_or("a run with no events")?;
-    let export = events
-        .iter()
-        .map(|e| e.export)
-        .find(|x| *x != Export::Events)
-        .unwrap_or(Export::Events);
-    let run_id = run_id.to_owned();
-    let created_at = events
-        .iter()
-        .find_map(|e| e.time_ms)
-        .ok_or_else(|| format!("run {run_id:?} has no time (meta.wallClockMs or timestamp) on any event, so it cannot be a turn"))
-        .and_then(|ms| time_of(ms).ok_or_else(|| format!("run {run_id:?}: time {ms} is not epoch milliseconds in years 0000-9999")))?;
-    let mut mode: Option<String> = None;
-    let mut genesis_agent = None;
-    let mut configured_agent = None;
-    let mut run = Run {
-        run_id,
-        line: first.line,
-        export,
-        agent: String::new(),
-        session_id: events
-            .iter()
-            .find_map(|e| e.session_id.as_deref().map(str::to_owned)),
-        created_at,
-        bounded: false,
-        question: None,
-        unsupported: Vec::new(),
-        injections: Vec::new(),
-        chunks: Vec::new(),
-        candidates: Vec::new(),
-        retrievals: Vec::new(),
-        model_calls: Vec::new(),
-        tools: Vec::new(),
-        turn_end: None,
-        model: None,
-        notes: Vec::new(),
-    };
-    for e in &events {
-        if let Fields::Genesis { mode: m, agent } = &e.fields {
-            mode.clone_from(m);
-            genesis_agent.clone_from(agent);
-        }
-    }
-    run.bounded = mode.as_deref() == Some("bounded");
-    // Only an audit bundle replaces text by lengths; elsewhere "[5 chars]" is text.
-    let pattern = export == Export::Audit && mode.as_deref() != Some("verbatim");
-    let text = |v: Option<String>| -> Option<Text> {
-        let s = v?;
-        match bounded_len(&s) {
-            Some(n) if pattern => Some(Text::Bounded(n)),
-            _ => Some(Text::Observed(s)),
-        }
-    };
-    let mut seen_injections: Vec<InjectionKey> = Vec::new();
-    let mut seen_chunks: Vec<String> = Vec::new();
+    let mut b = Builder::new(&events, run_id)?;
     let mut composition = None;
     for e in events {
         let Event {
@@ -512,95 +455,237 @@ pub(super) fn build(
         if composition.is_none() {
             composition = c;
         }
+        b.apply(fields);
+    }
+    let mut run = b.run;
+    if let Some(end) = &run.turn_end
+        && end.stopped_early == Some(true)
+    {
+        run.notes.push("turn_end says the run stopped early".into());
+    }
+    run.agent = match agent_flag {
+        Some(a) => a.to_owned(),
+        None => b
+            .configured_agent
+            .or(b.genesis_agent)
+            .or(composition.map(|c| c.to_string()))
+            .unwrap_or_else(|| DEFAULT_AGENT.to_owned()),
+    };
+    Ok(run)
+}
+
+/// A run being built from its events ([`build`]).
+struct Builder {
+    run: Run,
+    /// Texts like `[5 chars]` are a bounded audit's lengths, not text.
+    pattern: bool,
+    seen_injections: Vec<InjectionKey>,
+    seen_chunks: Vec<String>,
+    genesis_agent: Option<String>,
+    configured_agent: Option<String>,
+}
+
+impl Builder {
+    /// An empty run with what the events say as a whole: first line,
+    /// export shape, session, time and (from the genesis event) mode.
+    #[allow(clippy::vec_box)] // the events as `events_of` gives them
+    fn new(events: &[Box<Event>], run_id: &str) -> Result<Builder, String> {
+        let first = events
+            .iter()
+            .find(|e| e.kind != Kind::Note)
+            .ok_or("a run with no events")?;
+        let export = events
+            .iter()
+            .map(|e| e.export)
+            .find(|x| *x != Export::Events)
+            .unwrap_or(Export::Events);
+        let run_id = run_id.to_owned();
+        let created_at = events
+            .iter()
+            .find_map(|e| e.time_ms)
+            .ok_or_else(|| format!("run {run_id:?} has no time (meta.wallClockMs or timestamp) on any event, so it cannot be a turn"))
+            .and_then(|ms| time_of(ms).ok_or_else(|| format!("run {run_id:?}: time {ms} is not epoch milliseconds in years 0000-9999")))?;
+        let mut mode: Option<String> = None;
+        let mut genesis_agent = None;
+        for e in events {
+            if let Fields::Genesis { mode: m, agent } = &e.fields {
+                mode.clone_from(m);
+                genesis_agent.clone_from(agent);
+            }
+        }
+        let run = Run {
+            run_id,
+            line: first.line,
+            export,
+            agent: String::new(),
+            session_id: events
+                .iter()
+                .find_map(|e| e.session_id.as_deref().map(str::to_owned)),
+            created_at,
+            bounded: mode.as_deref() == Some("bounded"),
+            question: None,
+            unsupported: Vec::new(),
+            injections: Vec::new(),
+            chunks: Vec::new(),
+            candidates: Vec::new(),
+            retrievals: Vec::new(),
+            model_calls: Vec::new(),
+            tools: Vec::new(),
+            turn_end: None,
+            model: None,
+            notes: Vec::new(),
+        };
+        Ok(Builder {
+            run,
+            // Only an audit bundle replaces text by lengths; elsewhere "[5 chars]" is text.
+            pattern: export == Export::Audit && mode.as_deref() != Some("verbatim"),
+            seen_injections: Vec::new(),
+            seen_chunks: Vec::new(),
+            genesis_agent,
+            configured_agent: None,
+        })
+    }
+
+    /// A text as observed, or a bounded audit's length of it.
+    fn text(&self, v: Option<String>) -> Option<Text> {
+        let s = v?;
+        match bounded_len(&s) {
+            Some(n) if self.pattern => Some(Text::Bounded(n)),
+            _ => Some(Text::Observed(s)),
+        }
+    }
+
+    /// Adds one event's fields to the run.
+    fn apply(&mut self, fields: Fields) {
         match fields {
             Fields::RunConfigured { agent_id, model } => {
-                configured_agent = configured_agent.or(agent_id);
-                if run.model.is_none() {
-                    run.model = model;
+                self.configured_agent = self.configured_agent.take().or(agent_id);
+                if self.run.model.is_none() {
+                    self.run.model = model;
                 }
             }
-            Fields::TurnStart { prompt } if run.question.is_none() => {
-                run.question = text(prompt);
+            Fields::TurnStart { prompt } if self.run.question.is_none() => {
+                self.run.question = self.text(prompt);
             }
-            Fields::LlmStart { model: Some(m) } => run.model = Some(m),
+            Fields::LlmStart { model: Some(m) } => self.run.model = Some(m),
             Fields::Retrieved {
                 k,
                 threshold,
                 candidates,
             } => {
-                run.retrievals.push((k, threshold));
-                run.candidates.extend(candidates);
+                self.run.retrievals.push((k, threshold));
+                self.run.candidates.extend(candidates);
             }
-            Fields::Injected {
-                source,
-                source_id,
-                slot,
-                raw,
-                content_hash,
-                score,
-                rank,
+            f @ Fields::Injected { .. } => self.inject(f),
+            f @ (Fields::LlmEnd { .. } | Fields::TurnEnd { .. }) => self.output(f),
+            f @ (Fields::ToolStart { .. } | Fields::ToolEnd { .. }) => self.tool(f),
+            Fields::EvidenceChecked {
+                unsupported,
+                action,
             } => {
-                let source = source.unwrap_or_else(|| "unknown".into());
-                let hash = content_hash.as_deref().or(raw.as_deref());
-                // The system prompt is recomposed at every iteration: the same
-                // injection again is one observation, not two (compared in
-                // place: only a new one is copied).
-                if seen_injections.iter().any(|(s, sl, id, h)| {
-                    *s == source && *sl == slot && *id == source_id && h.as_deref() == hash
-                }) {
-                    continue;
-                }
-                seen_injections.push((
-                    source.clone(),
-                    slot.clone(),
-                    source_id.clone(),
-                    hash.map(str::to_owned),
+                let action = action.unwrap_or_else(|| "no action".into());
+                // The values are quoted from the answer: free text, shown
+                // only when text is asked for (`Run::unsupported`).
+                self.run.notes.push(format!(
+                    "framework evidence check: {} unsupported value(s); action {action}",
+                    unsupported.len()
                 ));
-                let content = text(raw);
-                let mut chunk = None;
-                if source == "rag" {
-                    let chunk_key = source_id.clone().or(content_hash).unwrap_or_default();
-                    match seen_chunks.iter().position(|k| *k == chunk_key) {
-                        Some(i) => chunk = Some((i + 1) as u32),
-                        None => {
-                            seen_chunks.push(chunk_key);
-                            let (rag, chunk_id) = match source_id.as_deref() {
-                                Some(id) => {
-                                    let (rag, c) = split_source_id(id);
-                                    (rag.map(str::to_owned), Some(c.to_owned()))
-                                }
-                                None => (None, None),
-                            };
-                            let from_text = content
-                                .as_ref()
-                                .and_then(Text::observed)
-                                .and_then(doc_attribute);
-                            let from_candidates = chunk_id.as_ref().and_then(|id| {
-                                run.candidates
-                                    .iter()
-                                    .rev()
-                                    .find(|c| &c.id == id)
-                                    .and_then(|c| c.doc_uri.clone())
-                            });
-                            run.chunks.push(RagChunk {
-                                chunk_id,
-                                document_id: from_text.or(from_candidates).or(rag),
-                                score,
-                            });
-                            chunk = Some(run.chunks.len() as u32);
-                        }
-                    }
-                }
-                run.injections.push(Injection {
-                    source,
-                    slot,
-                    source_id,
-                    score,
-                    rank,
-                    content,
-                    chunk,
-                });
+                self.run.unsupported.extend(unsupported);
             }
+            Fields::Note(s) => self.run.notes.push(s),
+            _ => {}
+        }
+    }
+
+    /// An injection into the prompt: recorded once however often the
+    /// prompt is recomposed; a RAG injection is also a chunk.
+    fn inject(&mut self, fields: Fields) {
+        let Fields::Injected {
+            source,
+            source_id,
+            slot,
+            raw,
+            content_hash,
+            score,
+            rank,
+        } = fields
+        else {
+            return;
+        };
+        let source = source.unwrap_or_else(|| "unknown".into());
+        let hash = content_hash.as_deref().or(raw.as_deref());
+        // The system prompt is recomposed at every iteration: the same
+        // injection again is one observation, not two (compared in
+        // place: only a new one is copied).
+        if self.seen_injections.iter().any(|(s, sl, id, h)| {
+            *s == source && *sl == slot && *id == source_id && h.as_deref() == hash
+        }) {
+            return;
+        }
+        self.seen_injections.push((
+            source.clone(),
+            slot.clone(),
+            source_id.clone(),
+            hash.map(str::to_owned),
+        ));
+        let content = self.text(raw);
+        let chunk = (source == "rag")
+            .then(|| self.rag_chunk(source_id.as_deref(), content_hash, content.as_ref(), score));
+        self.run.injections.push(Injection {
+            source,
+            slot,
+            source_id,
+            score,
+            rank,
+            content,
+            chunk,
+        });
+    }
+
+    /// The number (from 1) of the chunk a RAG injection is: a new chunk
+    /// unless its source id (else content hash) was injected before.
+    fn rag_chunk(
+        &mut self,
+        source_id: Option<&str>,
+        content_hash: Option<String>,
+        content: Option<&Text>,
+        score: Option<f64>,
+    ) -> u32 {
+        let chunk_key = source_id
+            .map(str::to_owned)
+            .or(content_hash)
+            .unwrap_or_default();
+        if let Some(i) = self.seen_chunks.iter().position(|k| *k == chunk_key) {
+            return (i + 1) as u32;
+        }
+        self.seen_chunks.push(chunk_key);
+        let (rag, chunk_id) = match source_id {
+            Some(id) => {
+                let (rag, c) = split_source_id(id);
+                (rag.map(str::to_owned), Some(c.to_owned()))
+            }
+            None => (None, None),
+        };
+        let from_text = content.and_then(Text::observed).and_then(doc_attribute);
+        let from_candidates = chunk_id.as_ref().and_then(|id| {
+            self.run
+                .candidates
+                .iter()
+                .rev()
+                .find(|c| &c.id == id)
+                .and_then(|c| c.doc_uri.clone())
+        });
+        self.run.chunks.push(RagChunk {
+            chunk_id,
+            document_id: from_text.or(from_candidates).or(rag),
+            score,
+        });
+        self.run.chunks.len() as u32
+    }
+
+    /// A model call's end, or the turn's.
+    fn output(&mut self, fields: Fields) {
+        match fields {
             Fields::LlmEnd {
                 withheld,
                 content,
@@ -613,13 +698,13 @@ pub(super) fn build(
                 let output = if withheld {
                     Output::Withheld
                 } else {
-                    match text(content) {
+                    match self.text(content) {
                         Some(Text::Observed(s)) => Output::Observed(s),
                         Some(Text::Bounded(n)) => Output::Bounded(n),
                         None => Output::Observed(String::new()),
                     }
                 };
-                run.model_calls.push(ModelCall {
+                self.run.model_calls.push(ModelCall {
                     iteration,
                     usage,
                     output,
@@ -628,18 +713,45 @@ pub(super) fn build(
                     tool_call_count,
                 });
             }
+            Fields::TurnEnd {
+                final_content,
+                input_tokens,
+                output_tokens,
+                duration_ms,
+                stopped_early,
+            } => {
+                self.run.turn_end = Some(TurnEnd {
+                    final_content: self.text(final_content),
+                    input_tokens,
+                    output_tokens,
+                    duration_ms,
+                    stopped_early,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// A tool call's start or end; an end without a start opens the call it ends.
+    fn tool(&mut self, fields: Fields) {
+        let tools = &mut self.run.tools;
+        let unknown = |name: Option<String>, call_id| Tool {
+            name: name.unwrap_or_else(|| "unknown".into()),
+            call_id,
+            args: None,
+            result: None,
+            duration_ms: None,
+            error: false,
+            ended: false,
+        };
+        match fields {
             Fields::ToolStart {
                 name,
                 call_id,
                 args,
-            } => run.tools.push(Tool {
-                name: name.unwrap_or_else(|| "unknown".into()),
-                call_id,
+            } => tools.push(Tool {
                 args,
-                result: None,
-                duration_ms: None,
-                error: false,
-                ended: false,
+                ..unknown(name, call_id)
             }),
             Fields::ToolEnd {
                 call_id,
@@ -648,74 +760,23 @@ pub(super) fn build(
                 result,
                 duration_ms,
             } => {
-                let open = run
-                    .tools
+                let open = tools
                     .iter()
                     .position(|t| !t.ended && call_id.is_some() && t.call_id == call_id);
                 let i = match open {
                     Some(i) => i,
                     None => {
-                        run.tools.push(Tool {
-                            name: name.unwrap_or_else(|| "unknown".into()),
-                            call_id,
-                            args: None,
-                            result: None,
-                            duration_ms: None,
-                            error: false,
-                            ended: false,
-                        });
-                        run.tools.len() - 1
+                        tools.push(unknown(name, call_id));
+                        tools.len() - 1
                     }
                 };
-                let t = &mut run.tools[i];
+                let t = &mut tools[i];
                 t.ended = true;
                 t.error = error;
                 t.result = result;
                 t.duration_ms = duration_ms;
             }
-            Fields::TurnEnd {
-                final_content,
-                input_tokens,
-                output_tokens,
-                duration_ms,
-                stopped_early,
-            } => {
-                run.turn_end = Some(TurnEnd {
-                    final_content: text(final_content),
-                    input_tokens,
-                    output_tokens,
-                    duration_ms,
-                    stopped_early,
-                });
-            }
-            Fields::EvidenceChecked {
-                unsupported,
-                action,
-            } => {
-                let action = action.unwrap_or_else(|| "no action".into());
-                // The values are quoted from the answer: free text, shown
-                // only when text is asked for (`Run::unsupported`).
-                run.notes.push(format!(
-                    "framework evidence check: {} unsupported value(s); action {action}",
-                    unsupported.len()
-                ));
-                run.unsupported.extend(unsupported);
-            }
-            Fields::Note(s) => run.notes.push(s),
             _ => {}
         }
     }
-    if let Some(end) = &run.turn_end
-        && end.stopped_early == Some(true)
-    {
-        run.notes.push("turn_end says the run stopped early".into());
-    }
-    run.agent = match agent_flag {
-        Some(a) => a.to_owned(),
-        None => configured_agent
-            .or(genesis_agent)
-            .or(composition.map(|c| c.to_string()))
-            .unwrap_or_else(|| DEFAULT_AGENT.to_owned()),
-    };
-    Ok(run)
 }

@@ -348,11 +348,94 @@ pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Tra
 /// and de-duplicating move pointers, not spans.
 #[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
 pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &AssembleOptions) -> Trace {
-    let mut facts = Facts::default();
+    let mut facts = Facts {
+        duplicates: dedup_and_sort(&mut spans),
+        ..Facts::default()
+    };
+    // The document lists move into the retrievals below: nothing else reads them.
+    let lists: Vec<_> = spans
+        .iter_mut()
+        .map(|s| (s.retrieval.take(), s.rerank_output.take()))
+        .collect();
+    let kinds = kinds_of(&spans);
+    let (root, no_root) = find_root(&spans, &mut facts);
+    let root_span: Option<&Span> = root.map(|i| &*spans[i]);
+    // The text borrows from its span until the trace is built.
+    let (reply, from_llm) = find_reply(&spans, root);
+    let reply_llm = reply.as_ref().filter(|_| from_llm).map(|(_, i, _)| *i);
+    let anchor = anchor_of(&spans, root, reply_llm);
+    // A retrieve-and-generate call (Bedrock's) is one retrieval span holding
+    // the model call: a retrieval that contains the answering span supplied it.
+    let holds_reply = reply
+        .as_ref()
+        .map(|(_, i, _)| ancestors(&spans, *i))
+        .unwrap_or_default();
+    let (mut retrievals, untimed) = collect_retrievals(&spans, lists, anchor, &holds_reply);
+    facts.untimed = untimed;
+    let answering = answering_llm(
+        &spans,
+        root,
+        reply.as_ref().map(|(t, i, _)| (&**t, *i)),
+        from_llm,
+    );
+    let (chunks, chose) = choose_chunks(&spans, &mut retrievals, answering, opts);
+    facts.chose = Some(chose);
+    let tools = tools_of(&spans);
+    let agent = agent_of(&spans, root_span, opts);
+    let conversation = first_of(&spans, root_span, &|s| s.conversation.as_deref());
+    let channel =
+        first_of(&spans, root_span, &|s| s.channel.as_deref()).unwrap_or_else(|| "chat".to_owned());
+    let start = root_span
+        .and_then(|r| r.start_ns)
+        .or_else(|| spans.iter().filter_map(|s| s.start_ns).min());
+    let created_at = match start.and_then(time_of) {
+        Some(t) => t,
+        None => {
+            facts.no_start = true;
+            DateTime::UNIX_EPOCH
+        }
+    };
+    let usage = Usage::of(&spans, root_span, reply_llm);
+    let unobserved = unobserved_of(&spans, no_root, reply.is_some());
+    let reply_from = reply
+        .as_ref()
+        .map(|(_, i, via)| (spans[*i].span_id.clone(), *via));
+    let root_span = root_span.filter(|_| !no_root).map(|r| r.span_id.clone());
+    // The reply text moves out of its span when it is a whole field (the
+    // spans are dropped with the trace's assembly), else it is copied.
+    let reply = reply.map(|(t, i, _)| owned_or_field(&spans, t, i));
+    let reply = reply.map(|r| r.unwrap_or_else(|(i, output)| take_field(&mut spans[i], output)));
+    Trace {
+        trace_id: trace_id.to_owned(),
+        agent,
+        conversation,
+        channel,
+        created_at,
+        reply,
+        unobserved,
+        root_span,
+        reply_from,
+        chunks,
+        retrievals,
+        tools,
+        model: usage.model,
+        tokens: usage.tokens,
+        cost_cents: usage.cost_cents,
+        latency_ms: usage.latency_ms,
+        span_count: spans.len(),
+        kinds,
+        facts,
+    }
+}
+
+/// Drops the repeats of a span id (the first copy read wins) and orders the
+/// spans by start time (unknown last), then end time, then span id; returns
+/// how many were dropped.
+#[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
+fn dedup_and_sort(spans: &mut Vec<Box<Span>>) -> usize {
     let read = spans.len();
-    let mut keep = first_of_each_id(&spans).into_iter();
+    let mut keep = first_of_each_id(spans).into_iter();
     spans.retain(|_| keep.next().unwrap_or(true));
-    facts.duplicates = read - spans.len();
     spans.sort_by(|a, b| {
         (a.start_ns.is_none(), a.start_ns, a.end_ns, &a.span_id).cmp(&(
             b.start_ns.is_none(),
@@ -361,17 +444,21 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             &b.span_id,
         ))
     });
-    // The document lists move into the retrievals below: nothing else reads them.
-    let lists: Vec<_> = spans
-        .iter_mut()
-        .map(|s| (s.retrieval.take(), s.rerank_output.take()))
-        .collect();
+    read - spans.len()
+}
+
+/// How many spans of each kind the trace holds.
+fn kinds_of(spans: &[Box<Span>]) -> BTreeMap<&'static str, u32> {
     let mut kinds: BTreeMap<&'static str, u32> = BTreeMap::new();
-    for s in &spans {
+    for s in spans {
         *kinds.entry(s.kind.as_str()).or_default() += 1;
     }
+    kinds
+}
 
-    // ---------------------------------------------------------------- root
+/// The root span (see the module doc), and whether it is a stand-in for a
+/// root that never arrived; records why in `facts`.
+fn find_root(spans: &[Box<Span>], facts: &mut Facts) -> (Option<usize>, bool) {
     let parentless: Vec<usize> = (0..spans.len())
         .filter(|&i| spans[i].parent_id.is_none())
         .collect();
@@ -403,14 +490,19 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         },
     };
     facts.parentless = parentless.len();
-    let root_span: Option<&Span> = root.map(|i| &*spans[i]);
-    if let Some(r) = root_span.filter(|_| !no_root) {
+    if let Some(r) = root.map(|i| &*spans[i]).filter(|_| !no_root) {
         facts.root = Some((r.name.clone(), r.kind));
     }
+    (root, no_root)
+}
 
-    // --------------------------------------------------------------- reply
-    // The text borrows from its span until the trace is built.
-    let mut reply: Option<(Cow<'_, str>, usize, Via)> = None;
+/// The reply text, its span and where it was found: the root's output,
+/// else the root's output messages, else the output of the LLM span that
+/// finished last; and whether it came from that LLM span.
+type Found<'a> = (Option<(Cow<'a, str>, usize, Via)>, bool);
+
+/// The reply of the spans with this root ([`Found`]).
+fn find_reply(spans: &[Box<Span>], root: Option<usize>) -> Found<'_> {
     if let Some(ri) = root {
         let r = &spans[ri];
         if let Some(t) = r
@@ -418,52 +510,62 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             .as_deref()
             .and_then(|o| output_text(o, r.output_mime.as_deref()))
         {
-            reply = Some((t, ri, Via::RootOutput(r.output_key)));
+            return (Some((t, ri, Via::RootOutput(r.output_key))), false);
         } else if let Some(t) = &r.llm_text {
-            reply = Some((Cow::Borrowed(t), ri, Via::RootMessages(r.llm_text_key)));
+            return (
+                Some((Cow::Borrowed(t), ri, Via::RootMessages(r.llm_text_key))),
+                false,
+            );
         }
     }
-    let mut from_llm = false;
-    if reply.is_none() {
-        let last = (0..spans.len())
-            .filter(|&i| Some(i) != root && spans[i].kind == SpanKind::Llm)
-            .filter_map(|i| {
-                let s = &spans[i];
-                let (t, key) = match &s.llm_text {
-                    Some(t) => (Cow::Borrowed(t.as_str()), s.llm_text_key),
-                    None => (
-                        output_text(s.output.as_deref()?, s.output_mime.as_deref())?,
-                        s.output_key,
-                    ),
-                };
-                Some((s.end_ns.or(s.start_ns), i, t, key))
-            })
-            .max_by_key(|(end, i, _, _)| (*end, *i));
-        if let Some((_, i, t, key)) = last {
-            from_llm = true;
-            reply = Some((t, i, Via::LastLlm(key)));
-        }
+    let last = (0..spans.len())
+        .filter(|&i| Some(i) != root && spans[i].kind == SpanKind::Llm)
+        .filter_map(|i| {
+            let s = &spans[i];
+            let (t, key) = match &s.llm_text {
+                Some(t) => (Cow::Borrowed(t.as_str()), s.llm_text_key),
+                None => (
+                    output_text(s.output.as_deref()?, s.output_mime.as_deref())?,
+                    s.output_key,
+                ),
+            };
+            Some((s.end_ns.or(s.start_ns), i, t, key))
+        })
+        .max_by_key(|(end, i, _, _)| (*end, *i));
+    match last {
+        Some((_, i, t, key)) => (Some((t, i, Via::LastLlm(key))), true),
+        None => (None, false),
     }
+}
 
-    // ------------------------------------------------------------- anchor
-    let anchor = match &reply {
-        Some((_, i, _)) if from_llm => spans[*i].start_ns,
-        _ => spans
+/// The time a retrieval must have finished by to count as before the
+/// reply: the start of the reply's LLM span (`reply_llm`); else the start
+/// of the last LLM span other than the root; else the root's end.
+fn anchor_of(spans: &[Box<Span>], root: Option<usize>, reply_llm: Option<usize>) -> Option<i128> {
+    match reply_llm {
+        Some(i) => spans[i].start_ns,
+        None => spans
             .iter()
             .enumerate()
             .filter(|(i, s)| Some(*i) != root && s.kind == SpanKind::Llm)
             .filter_map(|(_, s)| s.start_ns)
             .max()
-            .or(root_span.and_then(|r| r.end_ns)),
-    };
+            .or(root.and_then(|r| spans[r].end_ns)),
+    }
+}
 
-    // --------------------------------------------------------- retrievals
-    // A retrieve-and-generate call (Bedrock's) is one retrieval span holding
-    // the model call: a retrieval that contains the answering span supplied it.
-    let holds_reply = reply
-        .as_ref()
-        .map(|(_, i, _)| ancestors(&spans, *i))
-        .unwrap_or_default();
+/// The document lists taken out of the spans: (retrieval, reranker output).
+type Lists = Vec<(Option<Vec<Doc>>, Option<Vec<Doc>>)>;
+
+/// The trace's retrievals and rerankings, each placed against `anchor` (a
+/// span in `holds_reply` holds the reply, so counts as before it); and
+/// whether some retrieval could not be placed.
+fn collect_retrievals(
+    spans: &[Box<Span>],
+    lists: Lists,
+    anchor: Option<i128>,
+    holds_reply: &[&str],
+) -> (Vec<Retrieval>, bool) {
     let mut retrievals = Vec::new();
     let mut untimed = false;
     for (s, (retrieval, rerank_output)) in spans.iter().zip(lists) {
@@ -495,7 +597,17 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             replaced_by: None,
         });
     }
-    facts.untimed = untimed;
+    (retrievals, untimed)
+}
+
+/// The turn's chunks as (retrieval, document) pairs, by the rule of
+/// `opts.retrievals`, marking the retrievals used; and how they were chosen.
+fn choose_chunks(
+    spans: &[Box<Span>],
+    retrievals: &mut [Retrieval],
+    answering: Option<usize>,
+    opts: &AssembleOptions,
+) -> (Vec<(usize, usize)>, Chose) {
     let eligible: Vec<usize> = (0..retrievals.len())
         .filter(|&i| retrievals[i].before_reply && retrievals[i].recorded)
         .collect();
@@ -508,31 +620,8 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
                 .and_then(|s| s.end_ns.or(s.start_ns))
         })
         .collect();
-    let answering = answering_llm(
-        &spans,
-        root,
-        reply.as_ref().map(|(t, i, _)| (&**t, *i)),
-        from_llm,
-    );
     let (chunks, chose) = match opts.retrievals {
-        ChunkRule::Prompt => match answering.map(|i| (&spans[i], spans[i].input_text.as_deref())) {
-            Some((s, Some(input))) => {
-                let found = found_in_input(input, &retrievals, &eligible);
-                if found.is_empty() {
-                    (
-                        None,
-                        Chose::Last(Some(Fallback::NotFound(s.span_id.clone()))),
-                    )
-                } else {
-                    (Some(found), Chose::Prompt(s.span_id.clone()))
-                }
-            }
-            Some((s, None)) => (
-                None,
-                Chose::Last(Some(Fallback::NotRecorded(s.span_id.clone()))),
-            ),
-            None => (None, Chose::Last(Some(Fallback::NoLlm))),
-        },
+        ChunkRule::Prompt => by_prompt(spans, retrievals, &eligible, answering),
         ChunkRule::Last => (None, Chose::Last(None)),
         ChunkRule::All => (None, Chose::All),
     };
@@ -540,8 +629,8 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
     // retrieval is taken whole) when it was taken, if empty.
     let used: Vec<usize> = match &chunks {
         Some(found) => found.iter().map(|&(r, _)| r).collect(),
-        None if chose == Chose::All => all_before(&mut retrievals, &eligible),
-        None => last_before(&mut retrievals, &eligible, &ends),
+        None if chose == Chose::All => all_before(retrievals, &eligible),
+        None => last_before(retrievals, &eligible, &ends),
     };
     for &r in &used {
         retrievals[r].used = true;
@@ -551,10 +640,40 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             .flat_map(|&i| (0..retrievals[i].docs.len()).map(move |d| (i, d)))
             .collect()
     });
-    facts.chose = Some(chose);
+    (chunks, chose)
+}
 
-    // -------------------------------------------------------------- tools
-    let tools: Vec<ToolCall> = spans
+/// [`ChunkRule::Prompt`]: the documents found in the answering LLM call's
+/// input, or none and why the rule falls back to the last retrieval.
+fn by_prompt(
+    spans: &[Box<Span>],
+    retrievals: &[Retrieval],
+    eligible: &[usize],
+    answering: Option<usize>,
+) -> (Option<Vec<(usize, usize)>>, Chose) {
+    match answering.map(|i| (&spans[i], spans[i].input_text.as_deref())) {
+        Some((s, Some(input))) => {
+            let found = found_in_input(input, retrievals, eligible);
+            if found.is_empty() {
+                (
+                    None,
+                    Chose::Last(Some(Fallback::NotFound(s.span_id.clone()))),
+                )
+            } else {
+                (Some(found), Chose::Prompt(s.span_id.clone()))
+            }
+        }
+        Some((s, None)) => (
+            None,
+            Chose::Last(Some(Fallback::NotRecorded(s.span_id.clone()))),
+        ),
+        None => (None, Chose::Last(Some(Fallback::NoLlm))),
+    }
+}
+
+/// The tool calls: one per tool span, in span order.
+fn tools_of(spans: &[Box<Span>]) -> Vec<ToolCall> {
+    spans
         .iter()
         .filter(|s| s.is_tool())
         .map(|s| ToolCall {
@@ -564,17 +683,25 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
             arguments: None,
             result: None,
         })
-        .collect();
+        .collect()
+}
 
-    // ------------------------------------------------------ who and when
-    let first = |f: &dyn Fn(&Span) -> Option<&str>| -> Option<String> {
-        root_span
-            .and_then(f)
-            .or_else(|| spans.iter().find_map(|s| f(s)))
-            .map(str::to_owned)
-    };
-    let agent = opts
-        .agent_name
+/// A value `f` reads from the root first, else from the first span that has one.
+fn first_of(
+    spans: &[Box<Span>],
+    root_span: Option<&Span>,
+    f: &dyn Fn(&Span) -> Option<&str>,
+) -> Option<String> {
+    root_span
+        .and_then(f)
+        .or_else(|| spans.iter().find_map(|s| f(s)))
+        .map(str::to_owned)
+}
+
+/// The agent's name (see the module doc).
+fn agent_of(spans: &[Box<Span>], root_span: Option<&Span>, opts: &AssembleOptions) -> String {
+    let first = |f: &dyn Fn(&Span) -> Option<&str>| first_of(spans, root_span, f);
+    opts.agent_name
         .clone()
         .or_else(|| first(&|s| s.agent_name.as_deref()))
         .or_else(|| first(&|s| s.agent_meta.as_deref()))
@@ -592,72 +719,78 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         })
         .filter(|a| !a.is_empty())
         .or_else(|| first(&|s| s.service.as_deref()))
-        .unwrap_or_else(|| "unknown".to_owned());
-    let conversation = first(&|s| s.conversation.as_deref());
-    let channel = first(&|s| s.channel.as_deref()).unwrap_or_else(|| "chat".to_owned());
-    let start = root_span
-        .and_then(|r| r.start_ns)
-        .or_else(|| spans.iter().filter_map(|s| s.start_ns).min());
-    let created_at = match start.and_then(time_of) {
-        Some(t) => t,
-        None => {
-            facts.no_start = true;
-            DateTime::UNIX_EPOCH
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// The model, token and cost totals, and latency of a trace (see the module doc).
+struct Usage {
+    model: Option<String>,
+    tokens: Option<u64>,
+    cost_cents: Option<f64>,
+    latency_ms: Option<f64>,
+}
+
+impl Usage {
+    /// `reply_llm`: the LLM span the reply came from, if it came from one.
+    fn of(spans: &[Box<Span>], root_span: Option<&Span>, reply_llm: Option<usize>) -> Usage {
+        let llms: Vec<&Span> = spans
+            .iter()
+            .map(|s| &**s)
+            .filter(|s| s.kind == SpanKind::Llm)
+            .collect();
+        let model = reply_llm
+            .and_then(|i| spans[i].model.clone())
+            .or_else(|| {
+                llms.iter()
+                    .filter(|s| s.model.is_some())
+                    .max_by_key(|s| s.end_ns)
+                    .and_then(|s| s.model.clone())
+            })
+            .or_else(|| root_span.and_then(|r| r.model.clone()));
+        let tokens = llms
+            .iter()
+            .filter_map(|s| s.tokens.sum())
+            .reduce(u64::saturating_add)
+            .or_else(|| root_span.and_then(|r| r.tokens.sum()));
+        let cost_cents = llms
+            .iter()
+            .filter_map(|s| s.cost_usd)
+            .reduce(|a, b| a + b)
+            .or_else(|| root_span.and_then(|r| r.cost_usd))
+            .map(|usd| usd * 100.0)
+            .filter(|c| c.is_finite());
+        let latency_ms = root_span.and_then(Span::duration_ms);
+        Usage {
+            model,
+            tokens,
+            cost_cents,
+            latency_ms,
         }
-    };
+    }
+}
 
-    // ------------------------------------------------------ model, usage
-    let llms: Vec<&Span> = spans
-        .iter()
-        .map(|s| &**s)
-        .filter(|s| s.kind == SpanKind::Llm)
-        .collect();
-    let model = reply
-        .as_ref()
-        .filter(|_| from_llm)
-        .and_then(|(_, i, _)| spans[*i].model.clone())
-        .or_else(|| {
-            llms.iter()
-                .filter(|s| s.model.is_some())
-                .max_by_key(|s| s.end_ns)
-                .and_then(|s| s.model.clone())
-        })
-        .or_else(|| root_span.and_then(|r| r.model.clone()));
-    let tokens = llms
-        .iter()
-        .filter_map(|s| s.tokens.sum())
-        .reduce(u64::saturating_add)
-        .or_else(|| root_span.and_then(|r| r.tokens.sum()));
-    let cost_cents = llms
-        .iter()
-        .filter_map(|s| s.cost_usd)
-        .reduce(|a, b| a + b)
-        .or_else(|| root_span.and_then(|r| r.cost_usd))
-        .map(|usd| usd * 100.0)
-        .filter(|c| c.is_finite());
-    let latency_ms = root_span.and_then(Span::duration_ms);
-
-    // ------------------------------------------------------------- answer
+/// Why the turn is not graded, if it is not (see the module doc).
+fn unobserved_of(spans: &[Box<Span>], no_root: bool, has_reply: bool) -> Option<Unobserved> {
     let modelled = spans
         .iter()
         .any(|s| matches!(s.kind, SpanKind::Llm | SpanKind::Agent));
     let recorded = spans.iter().any(|s| s.content_recorded);
-    let unobserved = if no_root {
+    if no_root {
         Some(Unobserved::NoRoot)
-    } else if reply.is_some() {
+    } else if has_reply {
         None
     } else if modelled && !recorded {
         Some(Unobserved::ContentNotRecorded)
     } else {
         Some(Unobserved::NoReply)
-    };
-    let reply_from = reply
-        .as_ref()
-        .map(|(_, i, via)| (spans[*i].span_id.clone(), *via));
-    let root_span = root_span.filter(|_| !no_root).map(|r| r.span_id.clone());
-    // The reply text moves out of its span when it is a whole field (the
-    // spans are dropped with the trace's assembly), else it is copied.
-    let reply = reply.map(|(t, i, _)| match t {
+    }
+}
+
+/// The reply text when it is owned or a part of a field (copied); else the
+/// span `i` and whether the field that is the whole text is its output
+/// (`true`) or its LLM text, for [`take_field`].
+fn owned_or_field(spans: &[Box<Span>], t: Cow<'_, str>, i: usize) -> Result<String, (usize, bool)> {
+    match t {
         Cow::Owned(t) => Ok(t),
         Cow::Borrowed(b) => {
             let whole = |f: &Option<String>| f.as_deref().is_some_and(|f| std::ptr::eq(f, b));
@@ -669,39 +802,17 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
                 Ok(b.to_owned())
             }
         }
-    });
-    let reply = reply.map(|r| {
-        r.unwrap_or_else(|(i, output)| {
-            let s = &mut spans[i];
-            let field = if output {
-                &mut s.output
-            } else {
-                &mut s.llm_text
-            };
-            field.take().unwrap_or_default()
-        })
-    });
-    Trace {
-        trace_id: trace_id.to_owned(),
-        agent,
-        conversation,
-        channel,
-        created_at,
-        reply,
-        unobserved,
-        root_span,
-        reply_from,
-        chunks,
-        retrievals,
-        tools,
-        model,
-        tokens,
-        cost_cents,
-        latency_ms,
-        span_count: spans.len(),
-        kinds,
-        facts,
     }
+}
+
+/// Moves the span's output (`output`) or LLM text out of it.
+fn take_field(s: &mut Span, output: bool) -> String {
+    let field = if output {
+        &mut s.output
+    } else {
+        &mut s.llm_text
+    };
+    field.take().unwrap_or_default()
 }
 
 impl Trace {

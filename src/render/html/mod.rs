@@ -178,38 +178,7 @@ pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>, meta: &Meta) -> Result
 /// The whole page as a string.
 pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
     let mut s = String::with_capacity(64 * 1024);
-    let period = match (doc.days.first(), doc.days.last()) {
-        (Some(a), Some(b)) if a.day == b.day => a.day.clone(),
-        (Some(a), Some(b)) => format!("{} to {}", a.day, b.day),
-        _ => "no turns".to_owned(),
-    };
-    let _ = write!(
-        s,
-        r#"<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="grounding-audit {v}">
-<title>Grounding audit · {p}</title>
-<style>{STYLE}</style></head><body>
-{defs}
-<header><h1>Grounding audit</h1><p class="meta"><span>period <b>{p}</b> (by {bucket}, {tz})</span><span>grammar <b>{g}</b></span><span>grounding-audit {v}</span><span>generated {gen}</span></p>
-<p class="meta" id="inputs"><span>{files} file(s)</span><span>{lines} line(s)</span><span>{turns} turn(s)</span><span>{invalid} invalid</span><span>{dups} duplicate(s)</span><span>{skipped} skipped record(s)</span></p></header>
-"#,
-        v = html(meta.version),
-        p = html(&period),
-        defs = svg::defs(),
-        bucket = html(doc.bucket),
-        tz = html(&doc.tz),
-        g = html(&meta.grammar),
-        gen = html(&meta.generated),
-        files = doc.input.files,
-        lines = doc.input.lines,
-        turns = doc.input.turns,
-        invalid = doc.input.invalid_lines,
-        dups = doc.input.duplicates,
-        skipped = doc.input.skipped_records,
-    );
+    head(&mut s, doc, meta);
     warnings(&mut s, doc);
 
     // The trend series, on one scale for every chart of the page.
@@ -256,7 +225,72 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
 
     headline(&mut s, doc, meta, &group_series);
     tiles(&mut s, doc);
+    trend_charts(&mut s, doc, meta, scale, &overall, &group_series);
+    trend_table(&mut s, doc, first, &labels, &by_group, &group_series);
+    groups(&mut s, doc, &group_series, scale);
+    retrieval(&mut s, doc);
+    triage(&mut s, doc, meta);
+    guardrail(&mut s, doc);
+    s.push_str(r#"<section id="more"><h2>Tool calls and telemetry</h2>"#);
+    section_table(&mut s, &super::summary::tools_section(doc), MAX_ROWS);
+    section_table(&mut s, &super::summary::telemetry_section(doc), MAX_ROWS);
+    s.push_str("</section>");
+    let _ = write!(
+        s,
+        r#"<footer><p class="note">Made by grounding-audit {} from the summary view; <code>summary --format json</code> has every figure of this page. No text of a reply or chunk is in this file.</p></footer>
+<script>{SCRIPT}</script></body></html>
+"#,
+        html(meta.version)
+    );
+    s
+}
 
+/// The page's head (title, style, chart definitions) and its header: the
+/// period, grammar, version, time, and what was read.
+fn head(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
+    let period = match (doc.days.first(), doc.days.last()) {
+        (Some(a), Some(b)) if a.day == b.day => a.day.clone(),
+        (Some(a), Some(b)) => format!("{} to {}", a.day, b.day),
+        _ => "no turns".to_owned(),
+    };
+    let _ = write!(
+        s,
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="grounding-audit {v}">
+<title>Grounding audit · {p}</title>
+<style>{STYLE}</style></head><body>
+{defs}
+<header><h1>Grounding audit</h1><p class="meta"><span>period <b>{p}</b> (by {bucket}, {tz})</span><span>grammar <b>{g}</b></span><span>grounding-audit {v}</span><span>generated {gen}</span></p>
+<p class="meta" id="inputs"><span>{files} file(s)</span><span>{lines} line(s)</span><span>{turns} turn(s)</span><span>{invalid} invalid</span><span>{dups} duplicate(s)</span><span>{skipped} skipped record(s)</span></p></header>
+"#,
+        v = html(meta.version),
+        p = html(&period),
+        defs = svg::defs(),
+        bucket = html(doc.bucket),
+        tz = html(&doc.tz),
+        g = html(&meta.grammar),
+        gen = html(&meta.generated),
+        files = doc.input.files,
+        lines = doc.input.lines,
+        turns = doc.input.turns,
+        invalid = doc.input.invalid_lines,
+        dups = doc.input.duplicates,
+        skipped = doc.input.skipped_records,
+    );
+}
+
+/// The trend charts: every turns', and each charted group's.
+fn trend_charts(
+    s: &mut String,
+    doc: &SummaryDoc<'_>,
+    meta: &Meta,
+    scale: Scale,
+    overall: &[Point<'_>],
+    group_series: &[(&str, Vec<Point<'_>>)],
+) {
     // The trend.
     let _ = write!(
         s,
@@ -281,9 +315,9 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
             svg::trend(title, points, scale, meta.min_rate)
         );
     };
-    panel(&mut s, "all turns", &overall);
+    panel(s, "all turns", overall);
     for (k, p) in group_series.iter().take(MAX_PANELS) {
-        panel(&mut s, &format!("{} {k}", doc.group_by), p);
+        panel(s, &format!("{} {k}", doc.group_by), p);
     }
     s.push_str("</div>");
     if doc.groups.len() > MAX_PANELS {
@@ -294,7 +328,7 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
             html(doc.group_by)
         );
     }
-    if first > 0 {
+    if doc.days.len() > MAX_BUCKETS {
         let _ = write!(
             s,
             r#"<p class="note">The last {MAX_BUCKETS} of {} {}s are charted.</p>"#,
@@ -302,6 +336,18 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
             html(doc.bucket)
         );
     }
+}
+
+/// The trend data under the charts: every charted bucket of every turn,
+/// then of each charted group.
+fn trend_table(
+    s: &mut String,
+    doc: &SummaryDoc<'_>,
+    first: usize,
+    labels: &[&str],
+    by_group: &HashMap<&str, HashMap<&str, &DayDoc>>,
+    group_series: &[(&str, Vec<Point<'_>>)],
+) {
     s.push_str(r#"<details><summary>Trend data</summary><table class="sortable"><thead><tr><th scope="col">series</th><th scope="col">bucket</th><th scope="col" class="n">turns</th><th scope="col" class="n">with retrieval</th><th scope="col" class="n">grounded</th><th scope="col" class="n">grounded rate</th></tr></thead><tbody>"#);
     let day_row = |s: &mut String, key: &str, d: &DayDoc| {
         let _ = write!(
@@ -317,33 +363,16 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
         s.push_str("</tr>");
     };
     for d in &doc.days[first..] {
-        day_row(&mut s, "(all)", d);
+        day_row(s, "(all)", d);
     }
     for (k, _) in group_series.iter().take(MAX_PANELS) {
-        for l in &labels {
+        for l in labels {
             if let Some(d) = by_group.get(k).and_then(|m| m.get(l)) {
-                day_row(&mut s, k, d);
+                day_row(s, k, d);
             }
         }
     }
     s.push_str("</tbody></table></details></section>");
-
-    groups(&mut s, doc, &group_series, scale);
-    retrieval(&mut s, doc);
-    triage(&mut s, doc, meta);
-    guardrail(&mut s, doc);
-    s.push_str(r#"<section id="more"><h2>Tool calls and telemetry</h2>"#);
-    section_table(&mut s, &super::summary::tools_section(doc), MAX_ROWS);
-    section_table(&mut s, &super::summary::telemetry_section(doc), MAX_ROWS);
-    s.push_str("</section>");
-    let _ = write!(
-        s,
-        r#"<footer><p class="note">Made by grounding-audit {} from the summary view; <code>summary --format json</code> has every figure of this page. No text of a reply or chunk is in this file.</p></footer>
-<script>{SCRIPT}</script></body></html>
-"#,
-        html(meta.version)
-    );
-    s
 }
 
 fn warnings(s: &mut String, doc: &SummaryDoc<'_>) {

@@ -262,6 +262,22 @@ impl Builder {
             }
             return;
         }
+        // Each family is tried in turn; a model named "unknown" is no model.
+        if self.kind_leaf(key, v)
+            || self.ai_sdk_leaf(key, v)
+            || self.output_leaf(key, v)
+            || self.who_leaf(key, v)
+            || unnamed_model(key, v)
+        {
+            return;
+        }
+        self.usage_leaf(key, v);
+    }
+
+    /// The span kinds of OpenInference, Langfuse, the Vercel AI SDK, Monocle
+    /// and TruLens, and what the last three record of answers, tools,
+    /// contexts and app names; false when `key` is none of these.
+    fn kind_leaf(&mut self, key: &str, v: &Val<'_>) -> bool {
         let s = || v.as_str().map(str::to_owned);
         match key {
             "openinference.span.kind" | "span_kind" if self.oi_kind.is_none() => {
@@ -316,6 +332,15 @@ impl Builder {
             "ai.observability.app_name" if self.agent_name.is_none() => {
                 self.agent_name = v.as_id();
             }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The model, usage and telemetry metadata of the Vercel AI SDK; false
+    /// when `key` is none of them.
+    fn ai_sdk_leaf(&mut self, key: &str, v: &Val<'_>) -> bool {
+        match key {
             "ai.model.id" => set_min(&mut self.model, 1, v),
             "ai.response.model" => set_min(&mut self.model, 0, v),
             "ai.usage.promptTokens" | "ai.usage.inputTokens" => {
@@ -337,6 +362,17 @@ impl Builder {
                     self.channel = Some(c.to_owned());
                 }
             }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The OpenLLMetry and GenAI operation, the outputs and levels of
+    /// OpenInference, OpenLLMetry and Langfuse, and empty document lists;
+    /// false when `key` is none of them.
+    fn output_leaf(&mut self, key: &str, v: &Val<'_>) -> bool {
+        let s = || v.as_str().map(str::to_owned);
+        match key {
             "traceloop.span.kind" => self.tl_kind = s(),
             "gen_ai.operation.name" => self.operation = s(),
             "output.value" => {
@@ -365,6 +401,15 @@ impl Builder {
                     self.genai_docs.get_or_insert_with(BTreeMap::new);
                 }
             }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The conversation, channel and agent of every convention; false when
+    /// `key` is none of them.
+    fn who_leaf(&mut self, key: &str, v: &Val<'_>) -> bool {
+        match key {
             "session.id" | "gen_ai.conversation.id" | "langfuse.session.id" => {
                 set_min(&mut self.conversation, 0, v)
             }
@@ -394,7 +439,16 @@ impl Builder {
                 self.agent_name = v.as_id();
             }
             "gen_ai.agent.id" => self.agent_id = v.as_id(),
-            _ if unnamed_model(key, v) => {}
+            _ => return false,
+        }
+        true
+    }
+
+    /// The model, tokens, cost, tool name and error type of OpenInference,
+    /// GenAI, OpenLLMetry and Langfuse.
+    fn usage_leaf(&mut self, key: &str, v: &Val<'_>) {
+        let s = || v.as_str().map(str::to_owned);
+        match key {
             "llm.response.model_name" | "gen_ai.response.model" => set_min(&mut self.model, 0, v),
             "llm.model_name" | "gen_ai.request.model" | "langfuse.observation.model.name" => {
                 set_min(&mut self.model, 1, v)
