@@ -440,3 +440,21 @@ fn a_folder_of_other_files_is_one_note() {
     );
     assert!(notes[0].ends_with(" and 121 more"), "{}", notes[0]);
 }
+
+#[test]
+fn an_empty_window_names_when_the_input_is() {
+    let log = fixture("demo.jsonl");
+    let log = log.to_str().unwrap();
+    for cmd in ["summary", "report"] {
+        let (code, _, err) = run(&[cmd, log, "--since", "7d", "--now", "2026-12-01T00:00:00Z"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("note: no turn falls in the window 2026-11-24T00:00:00Z to 2026-12-01T00:00:00Z; the input's turns run from 2026-08-01T09:00:00Z to 2026-08-03T18:05:00Z"),
+            "{cmd}: {err}"
+        );
+    }
+    // A window that holds turns says nothing of the kind, even when
+    // another filter leaves none.
+    let (_, _, err) = run(&["report", log, "--from", "2026-08-01", "--agent", "nobody"]);
+    assert!(!err.contains("no turn falls in the window"), "{err}");
+}
