@@ -359,6 +359,14 @@ fn rate_gate(g: &Gates, min: f64, scope: Scope, r: &Rollup) -> GateResult {
             (bound, pass, message, Some((lower, upper)), rule)
         }
     };
+    let mut message = message;
+    let invented = r.cited_without_retrieval();
+    if invented > 0 {
+        // Outside the rate by its definition, never out of sight.
+        message.push_str(&format!(
+            " [{invented} turn(s) cite with nothing retrieved: orphan_marker, outside the rate]"
+        ));
+    }
     GateResult {
         gate: GateKind::MinRate,
         outcome: if pass { Outcome::Pass } else { Outcome::Fail },

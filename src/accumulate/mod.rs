@@ -31,6 +31,16 @@ impl Rollup {
             *a += b;
         }
     }
+    /// `orphan_marker` turns that cite with nothing retrieved: invented
+    /// citations that the grounded rate (turns with retrieval only) does
+    /// not count. Every `ok` and `no_marker` turn has retrieval, so they are
+    /// the orphans beyond the turns with retrieval that are neither.
+    pub fn cited_without_retrieval(&self) -> u64 {
+        let with = self.with_retrieval;
+        let rest = self.grounded() + self.count(Verdict::NoMarker);
+        self.count(Verdict::OrphanMarker)
+            .saturating_sub(with.saturating_sub(rest))
+    }
     /// Turns graded `ok`.
     pub fn grounded(&self) -> u64 {
         self.verdicts[Verdict::Ok.slot()]
@@ -61,12 +71,13 @@ impl Serialize for Rollup {
                 m.end()
             }
         }
-        let mut m = s.serialize_map(Some(6))?;
+        let mut m = s.serialize_map(Some(7))?;
         m.serialize_entry("turns", &self.turns)?;
         m.serialize_entry("with_retrieval", &self.with_retrieval)?;
         m.serialize_entry("grounded", &self.grounded())?;
         m.serialize_entry("ungrounded", &self.ungrounded())?;
         m.serialize_entry("grounded_rate", &self.grounded_rate())?;
+        m.serialize_entry("cited_without_retrieval", &self.cited_without_retrieval())?;
         m.serialize_entry("verdicts", &Counts(&self.verdicts))?;
         m.end()
     }

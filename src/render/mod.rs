@@ -159,9 +159,13 @@ pub fn rollup_lines(r: &Rollup) -> Vec<String> {
     for v in Verdict::ALL {
         verdicts.push(format!("{} {}", v.as_str(), r.count(v)));
     }
+    let invented = match r.cited_without_retrieval() {
+        0 => String::new(),
+        n => format!(" · cited with nothing retrieved {n} (orphan_marker, outside the rate)"),
+    };
     vec![
         format!(
-            "turns {} · with retrieval {} · grounded {} · ungrounded {} · grounded rate {}",
+            "turns {} · with retrieval {} · grounded {} · ungrounded {} · grounded rate {}{invented}",
             r.turns,
             r.with_retrieval,
             r.grounded(),

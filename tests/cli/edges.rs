@@ -458,3 +458,50 @@ fn an_empty_window_names_when_the_input_is() {
     let (_, _, err) = run(&["report", log, "--from", "2026-08-01", "--agent", "nobody"]);
     assert!(!err.contains("no turn falls in the window"), "{err}");
 }
+
+#[test]
+fn citations_with_nothing_retrieved_stand_beside_the_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let chunk = r#","grounding":{"chunks":[{"document_id":"d","score":0.8}]}"#;
+    let text = [
+        // Cites with nothing retrieved: orphan_marker, outside the rate.
+        r#"{"turn_id":"x1","agent_id":"a","created_at":"2026-08-01T00:00:00Z","reply":"As [KB-1] says"}"#.to_owned(),
+        format!(r#"{{"turn_id":"x2","agent_id":"a","created_at":"2026-08-01T00:00:00Z","reply":"yes [KB-1]"{chunk}}}"#),
+        // Cites past what was retrieved: orphan_marker, inside the rate.
+        format!(r#"{{"turn_id":"x3","agent_id":"b","created_at":"2026-08-01T00:00:00Z","reply":"bad [KB-4]"{chunk}}}"#),
+    ]
+    .join("\n");
+    let log = file(&dir, "inv.jsonl", &text);
+    let (_, out, _) = run(&["summary", &log, "--format", "json"]);
+    let doc = json(&out);
+    assert_eq!(doc["totals"]["cited_without_retrieval"], 1);
+    assert_eq!(doc["totals"]["verdicts"]["orphan_marker"], 2);
+    let per: Vec<(String, u64)> = doc["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["key"].as_str().unwrap().to_owned(),
+                g["cited_without_retrieval"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        per.contains(&("a".to_owned(), 1)) && per.contains(&("b".to_owned(), 0)),
+        "{per:?}"
+    );
+    let (_, out, _) = run(&["summary", &log]);
+    assert!(
+        out.contains("grounded rate 0.5000 · cited with nothing retrieved 1"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["check", &log, "--min-rate", "0.4"]);
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .contains("[1 turn(s) cite with nothing retrieved"),
+        "{out}"
+    );
+}
