@@ -491,6 +491,12 @@ fn tiles(s: &mut String, doc: &SummaryDoc<'_>) {
     tile(num(t.turns), "turns", false);
     tile(num(t.with_retrieval), "with retrieval", false);
     tile(rate(t.grounded_rate()), "grounded rate", false);
+    let invented = t.cited_without_retrieval();
+    tile(
+        num(invented),
+        "cite with nothing retrieved (orphan_marker, outside the rate)",
+        invented > 0,
+    );
     for v in Verdict::ALL {
         let n = t.count(v);
         let label = if v == Verdict::OrphanMarker {
