@@ -21,6 +21,16 @@ pub fn text(
     show_tools: bool,
 ) -> Result<()> {
     sections(out, e, color, clock)?;
+    if show_text && !e.chunks.is_empty() && !e.chunks.iter().any(|c| c.text.is_some()) {
+        // Said, not left out: a reader looking for the passage learns that
+        // the log never had it.
+        writeln!(
+            out,
+            "
+chunk text
+(the log holds no chunk text: its retrieval recorded ids and scores only)"
+        )?;
+    }
     if !show_text && (e.has_chunk_text || e.row.verdict == crate::model::Verdict::Ok) {
         writeln!(
             out,

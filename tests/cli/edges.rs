@@ -505,3 +505,15 @@ fn citations_with_nothing_retrieved_stand_beside_the_rate() {
         "{out}"
     );
 }
+
+#[test]
+fn explain_says_when_the_log_holds_no_chunk_text() {
+    let log = fixture("demo.jsonl");
+    let log = log.to_str().unwrap();
+    let (code, out, err) = run(&["explain", "t-01", log, "--show-text"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("\nchunk text\n(the log holds no chunk text: its retrieval recorded ids and scores only)\n"), "{out}");
+    // Without --show-text nothing of the kind is said.
+    let (_, out, _) = run(&["explain", "t-01", log]);
+    assert!(!out.contains("the log holds no chunk text"), "{out}");
+}
