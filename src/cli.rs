@@ -212,20 +212,7 @@ pub struct MarkerArgs {
     pub marker_base: u8,
 }
 
-/// `report` output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// A table for the terminal, with the page summary; the next-page hint goes to stderr.
-    Table,
-    /// One row per line, fixed columns, list fields joined with `;`.
-    Csv,
-    /// One document: rows, summary, next_cursor, input.
-    Json,
-    /// One JSON row per line.
-    Jsonl,
-    /// A Markdown table for tickets and pull requests.
-    Markdown,
-}
+pub use crate::render::report::Format as ReportFormat;
 
 /// Arguments of `report`.
 #[derive(Debug, Args)]

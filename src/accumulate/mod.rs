@@ -258,6 +258,7 @@ impl Accumulator for PageHeap {
     }
 }
 
+pub mod cursor;
 pub mod details;
 pub mod summary;
 

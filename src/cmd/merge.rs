@@ -117,10 +117,15 @@ pub fn run(
                     limit: report_limit(&merged.options)?,
                     conversation: conversation(&merged.options),
                     dedupe: merged.options.get("--no-dedupe").map(String::as_str) != Some("true"),
-                    columns: &args.columns,
-                    csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
-                    color: settings.color,
-                    clock,
+                    options: crate::render::report::Options {
+                        columns: &args.columns,
+                        csv: crate::render::escape::Csv::for_stdout(
+                            args.csv_raw,
+                            settings.stdout_tty,
+                        ),
+                        clock,
+                        color: settings.color,
+                    },
                     merged: true,
                 },
             )?;

@@ -1,87 +1,16 @@
 //! `report`: one page of graded rows, newest first, with the page-scoped
 //! rollup; or with `--all`, every matching row streamed in input order.
 
-use crate::accumulate::{After, PageHeap, Rollup};
+use crate::accumulate::cursor::{cursor_after, decode_cursor};
+use crate::accumulate::{PageHeap, Rollup};
 use crate::cli::{ReportArgs, ReportFormat};
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::pipeline::{self, Accumulator, Graded};
-use crate::render::columns;
+use crate::render::report::{Exporter, Options};
 use crate::render::{self, Clock, Page, ReportDoc};
 use anyhow::Result;
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chrono::DateTime;
 use std::io::Write;
-
-/// Encodes the position after which the next page starts, as base64url of
-/// `v2:{secs}:{nanos}:{seq}:{line}:{turn_id}`. The time is chrono's own
-/// representation (seconds since the epoch, and nanoseconds that run past
-/// 1e9 in a leap second), so every time a dialect accepts round-trips
-/// exactly and the cursor orders like the rows of a page.
-pub fn encode_cursor(a: &After) -> String {
-    let (secs, nanos) = (
-        a.created_at.timestamp(),
-        a.created_at.timestamp_subsec_nanos(),
-    );
-    let (seq, line) = a.pos;
-    URL_SAFE_NO_PAD.encode(format!("v2:{secs}:{nanos}:{seq}:{line}:{}", a.turn_id))
-}
-
-/// Decodes a cursor; a malformed one is a usage error. `v1` cursors (time
-/// as i64 nanoseconds, from earlier versions) are still read: they are exact
-/// for the years 1677–2262 they could hold.
-pub fn decode_cursor(s: &str) -> Result<After> {
-    let bad = || {
-        exit::usage(format!(
-            "--cursor {s:?} is not a cursor this tool wrote (pass next_cursor from a previous page)"
-        ))
-    };
-    let bytes = URL_SAFE_NO_PAD.decode(s.trim()).map_err(|_| bad())?;
-    let text = String::from_utf8(bytes).map_err(|_| bad())?;
-    let (created_at, rest) = if let Some(rest) = text.strip_prefix("v2:") {
-        let (secs, rest) = rest.split_once(':').ok_or_else(bad)?;
-        let (nanos, rest) = rest.split_once(':').ok_or_else(bad)?;
-        let time = match (secs.parse::<i64>(), nanos.parse::<u32>()) {
-            (Ok(secs), Ok(nanos)) => DateTime::from_timestamp(secs, nanos),
-            _ => None,
-        };
-        (time.ok_or_else(bad)?, rest)
-    } else if let Some(rest) = text.strip_prefix("v1:") {
-        let (nanos, rest) = rest.split_once(':').ok_or_else(bad)?;
-        let nanos = nanos.parse::<i64>().map_err(|_| bad())?;
-        (DateTime::from_timestamp_nanos(nanos), rest)
-    } else {
-        return Err(bad());
-    };
-    // The turn id comes last and may itself hold `:`.
-    let mut parts = rest.splitn(3, ':');
-    let (Some(seq), Some(line), Some(turn_id)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(bad());
-    };
-    let (Ok(seq), Ok(line)) = (seq.parse::<u64>(), line.parse::<u64>()) else {
-        return Err(bad());
-    };
-    Ok(After {
-        created_at,
-        turn_id: turn_id.to_owned(),
-        pos: (seq, line),
-    })
-}
-
-/// The position after `r` in the report order, as a cursor. Under
-/// de-duplication a turn id names one row, so the cursor leaves out its
-/// input position (written as 0:0, before every row of that id): the
-/// cursor then means the same in one pass and in a `merge` of partials,
-/// whose positions differ. With `--no-dedupe` the position tells repeated
-/// turns apart.
-fn cursor_after(r: &crate::model::Row<'_>, pos: pipeline::Pos, dedupe: bool) -> String {
-    encode_cursor(&After {
-        created_at: r.created_at,
-        turn_id: r.turn_id.as_str().to_owned(),
-        pos: if dedupe { (0, 0) } else { pos },
-    })
-}
 
 /// What one page is rendered with (`report` and `merge`).
 pub struct PageOutput<'a> {
@@ -91,10 +20,7 @@ pub struct PageOutput<'a> {
     pub conversation: bool,
     /// De-duplication was on (see [`cursor_after`]).
     pub dedupe: bool,
-    pub columns: &'a [String],
-    pub csv: render::escape::Csv,
-    pub color: bool,
-    pub clock: Clock,
+    pub options: Options<'a>,
     /// Rendered by `merge`: the next page is chosen when partials are made.
     pub merged: bool,
 }
@@ -135,9 +61,14 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     let after = args.cursor.as_deref().map(decode_cursor).transpose()?;
     let sources = config::sources(settings, &args.input, "report")?;
     let bar = settings.progress_bar(crate::input::total_bytes(&sources));
+    let options = Options {
+        columns: &args.columns,
+        csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
+        clock,
+        color: settings.color,
+    };
     if args.all {
-        let csv = render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty);
-        return run_all(args, &engine, &sources, bar.as_ref(), (&clock, csv), out);
+        return run_all(args.format, options, &engine, &sources, bar.as_ref(), out);
     }
     let limit = args.limit as usize;
     let cap = page_cap(limit, conversation);
@@ -172,10 +103,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
             limit,
             conversation,
             dedupe: engine.dedupe,
-            columns: &args.columns,
-            csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
-            color: settings.color,
-            clock,
+            options,
             merged: false,
         },
     )
@@ -248,98 +176,33 @@ pub fn render_page(
                 first: newer + 1,
             }
         },
-        columns: o.columns,
-        clock: o.clock,
+        columns: o.options.columns,
+        clock: o.options.clock,
     };
-    match o.format {
-        ReportFormat::Table => {
-            render::table::report(out, &doc, o.color)?;
-            out.flush()?;
-            if let Some(c) = &doc.next_cursor {
-                let hint = if o.merged {
-                    format!(
-                        "more rows: make the partials with --cursor {c} to see the next, older page"
-                    )
-                } else {
-                    format!("more rows: add --cursor {c} to see the next, older page")
-                };
-                pipeline::warn(None, &hint);
-            }
-        }
-        ReportFormat::Json => render::json::report(out, &doc)?,
-        ReportFormat::Markdown => render::markdown::report(out, &doc)?,
-        ReportFormat::Jsonl => {
-            let mut buf = Vec::new();
-            rows.iter()
-                .for_each(|r| render::json::row_line(&mut buf, r));
-            out.write_all(&buf)?;
-        }
-        ReportFormat::Csv => {
-            let mut w = render::csv::writer(&mut *out);
-            render::csv::header(&mut w, o.columns)?;
-            for r in &rows {
-                render::csv::row_in(&mut w, r, o.columns, o.csv, &o.clock)?;
-            }
-            w.flush()?;
-        }
+    let exporter = o.format.exporter(o.options);
+    exporter.page(out, &doc)?;
+    if let (Some(c), true) = (&doc.next_cursor, exporter.cursor_on_stderr()) {
+        out.flush()?;
+        let hint = if o.merged {
+            format!("more rows: make the partials with --cursor {c} to see the next, older page")
+        } else {
+            format!("more rows: add --cursor {c} to see the next, older page")
+        };
+        pipeline::warn(None, &hint);
     }
     Ok(())
 }
 
 /// Rows of one block rendered in the worker, plus their rollup.
-struct Rendered<'c> {
-    format: ReportFormat,
-    csv: render::escape::Csv,
-    columns: &'c [String],
-    picked: &'c [&'c str],
-    clock: Clock,
+struct Rendered<'e> {
+    exporter: &'e dyn Exporter,
     bytes: Vec<u8>,
     rollup: Rollup,
 }
 
 impl Accumulator for Rendered<'_> {
     fn add_block(&mut self, rows: &[Graded<'_>]) {
-        match self.format {
-            // Every column: written straight into the block's bytes.
-            ReportFormat::Csv if self.columns.is_empty() => {
-                let mut w = render::csv::Fields::new(&mut self.bytes);
-                for g in rows {
-                    let _ = render::csv::row(&mut w, &g.row, self.csv, &self.clock);
-                }
-            }
-            ReportFormat::Csv => {
-                let mut w = render::csv::writer(&mut self.bytes);
-                for g in rows {
-                    let _ =
-                        render::csv::row_in(&mut w, &g.row, self.columns, self.csv, &self.clock);
-                }
-                let _ = w.flush();
-            }
-            _ => {
-                for g in rows {
-                    match self.format {
-                        ReportFormat::Jsonl => render::json::row_line(&mut self.bytes, &g.row),
-                        // The separator is decided when the block is written.
-                        ReportFormat::Json => {
-                            render::json::stream::row(&mut self.bytes, &g.row, false)
-                        }
-                        ReportFormat::Markdown => render::markdown::stream::row(
-                            &mut self.bytes,
-                            &g.row,
-                            self.picked,
-                            &self.clock,
-                        ),
-                        ReportFormat::Table => render::table::stream::row(
-                            &mut self.bytes,
-                            &g.row,
-                            self.picked,
-                            &self.clock,
-                        ),
-                        ReportFormat::Csv => unreachable!("handled above"),
-                    }
-                }
-            }
-        }
+        self.exporter.rows(&mut self.bytes, rows);
         for g in rows {
             self.rollup.add(&g.row);
         }
@@ -350,126 +213,32 @@ impl Accumulator for Rendered<'_> {
     }
 }
 
+/// `--all`: every matching row streamed in input order, then the rollup.
 fn run_all(
-    args: &ReportArgs,
+    format: ReportFormat,
+    options: Options<'_>,
     engine: &pipeline::Engine,
     sources: &[crate::input::Source],
     bar: Option<&indicatif::ProgressBar>,
-    (clock, csv): (&Clock, render::escape::Csv),
     out: &mut dyn Write,
 ) -> Result<()> {
-    let format = args.format;
-    let default: &[&str] = match format {
-        ReportFormat::Markdown => &columns::MARKDOWN,
-        _ => &columns::TABLE,
-    };
-    let picked = columns::pick(&args.columns, default);
-    match format {
-        ReportFormat::Csv => {
-            let mut w = render::csv::writer(&mut *out);
-            render::csv::header(&mut w, &args.columns)?;
-            w.flush()?;
-        }
-        ReportFormat::Json => render::json::stream::open(out)?,
-        ReportFormat::Markdown => render::markdown::stream::header(out, &picked)?,
-        ReportFormat::Table => render::table::stream::header(out, &picked, clock)?,
-        ReportFormat::Jsonl => {}
-    }
+    let exporter = format.exporter(options);
+    exporter.open(out)?;
     let mut total = Rollup::default();
     let mut first = true;
     let make = || Rendered {
-        format,
-        csv,
-        columns: &args.columns,
-        picked: &picked,
-        clock: *clock,
+        exporter: exporter.as_ref(),
         bytes: Vec::new(),
         rollup: Rollup::default(),
     };
     let input = pipeline::run(engine, sources, bar, make, |block| {
-        let mut bytes = &block.bytes[..];
-        // Each JSON row was written with a leading comma; the very first drops it.
-        if format == ReportFormat::Json && first && !bytes.is_empty() {
-            bytes = &bytes[1..];
-            first = false;
-        }
-        out.write_all(bytes)?;
+        out.write_all(exporter.block(&block.bytes, first))?;
+        first &= block.bytes.is_empty();
         total.merge(&block.rollup);
         Ok(())
     })?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    match format {
-        ReportFormat::Json => render::json::stream::close(out, &total, &input)?,
-        ReportFormat::Markdown => render::markdown::stream::footer(out, &total, &input)?,
-        ReportFormat::Table => render::table::stream::footer(out, &total, &input)?,
-        ReportFormat::Csv | ReportFormat::Jsonl => {}
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(s: &str) -> DateTime<chrono::Utc> {
-        crate::dialect::native::parse_time(s).unwrap()
-    }
-
-    #[test]
-    fn cursor_round_trips_every_time_the_parser_accepts() {
-        for t in [
-            DateTime::from_timestamp(1_700_000_000, 5).unwrap(),
-            at("0000-01-01T00:00:00Z"),
-            at("0001-01-01T00:00:00Z"),
-            at("1677-09-21T00:12:43.145224191Z"),
-            at("1677-09-21T00:12:43.145224192Z"),
-            at("2262-04-11T23:47:16.854775807Z"),
-            at("2262-04-11T23:47:16.854775808Z"),
-            at("9999-12-31T23:59:59.999999999Z"),
-            at("2016-12-31T23:59:60Z"),
-            at("2016-12-31T23:59:60.999999999Z"),
-            at("9999-12-31T23:59:60.5Z"),
-        ] {
-            let a = After {
-                created_at: t,
-                turn_id: "t:9".into(),
-                pos: (3, 17),
-            };
-            let back = decode_cursor(&encode_cursor(&a)).unwrap();
-            assert_eq!(back, a, "{t:?}");
-            // Exact, so its place among the rows is exact too (leap seconds included).
-            assert_eq!(back.created_at.cmp(&t), std::cmp::Ordering::Equal);
-        }
-    }
-
-    #[test]
-    fn v1_cursors_from_earlier_versions_are_still_read() {
-        let v1 = URL_SAFE_NO_PAD.encode("v1:1785676320000000000:0:15:t-15");
-        let a = decode_cursor(&v1).unwrap();
-        assert_eq!(a.created_at, at("2026-08-02T13:12:00Z"));
-        assert_eq!((a.turn_id.as_str(), a.pos), ("t-15", (0, 15)));
-    }
-
-    #[test]
-    fn malformed_cursor_is_a_usage_error() {
-        for bad in [
-            "",
-            "!!!",
-            "djE6",
-            &URL_SAFE_NO_PAD.encode("v3:1:0:0:0:t"),
-            &URL_SAFE_NO_PAD.encode("v2:1:x"),
-            &URL_SAFE_NO_PAD.encode("v2:1:0:0:t"),
-            &URL_SAFE_NO_PAD.encode("v2:1:-1:0:0:t"),
-            &URL_SAFE_NO_PAD.encode("v2:0:1500000000:0:0:t"),
-            &URL_SAFE_NO_PAD.encode("v2:59:2000000000:0:0:t"),
-            &URL_SAFE_NO_PAD.encode("v2:99999999999999999:0:0:0:t"),
-            &URL_SAFE_NO_PAD.encode("v2:1:0:-1:0:t"),
-            &URL_SAFE_NO_PAD.encode("v1:x:y"),
-        ] {
-            let e = decode_cursor(bad).unwrap_err();
-            assert_eq!(exit::code_for(&e), exit::USAGE, "{bad}");
-        }
-    }
+    exporter.close(out, &total, &input)
 }

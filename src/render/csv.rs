@@ -4,8 +4,10 @@
 
 use super::columns::{self, Style};
 use super::escape::{Csv, csv_cell};
-use super::{Clock, push_num};
+use super::report::{Exporter, Options};
+use super::{Clock, ReportDoc, push_num};
 use crate::model::{Chunk, Row};
+use crate::pipeline::Graded;
 use anyhow::Result;
 
 /// The columns of `report --format csv`, in order: every column.
@@ -49,6 +51,45 @@ pub fn row_in<W: std::io::Write>(
     }
     w.write_record(None::<&[u8]>)?;
     Ok(())
+}
+
+/// `report --format csv`: a header record, then a record per row; a page
+/// and a stream differ only in where the rows come from.
+pub struct Report<'a>(pub Options<'a>);
+
+impl Exporter for Report<'_> {
+    fn page(&self, out: &mut dyn std::io::Write, doc: &ReportDoc<'_>) -> Result<()> {
+        let o = &self.0;
+        let mut w = writer(&mut *out);
+        header(&mut w, o.columns)?;
+        for r in doc.rows {
+            row_in(&mut w, r, o.columns, o.csv, &o.clock)?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+    fn open(&self, out: &mut dyn std::io::Write) -> Result<()> {
+        let mut w = writer(&mut *out);
+        header(&mut w, self.0.columns)?;
+        w.flush()?;
+        Ok(())
+    }
+    fn rows(&self, buf: &mut Vec<u8>, rows: &[Graded<'_>]) {
+        let o = &self.0;
+        if o.columns.is_empty() {
+            // Every column: written straight into the block's bytes.
+            let mut w = Fields::new(buf);
+            for g in rows {
+                let _ = row(&mut w, &g.row, o.csv, &o.clock);
+            }
+        } else {
+            let mut w = writer(buf);
+            for g in rows {
+                let _ = row_in(&mut w, &g.row, o.columns, o.csv, &o.clock);
+            }
+            let _ = w.flush();
+        }
+    }
 }
 
 /// Where [`row`] writes a record: the csv crate's writer, or [`Fields`].

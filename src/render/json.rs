@@ -2,7 +2,11 @@
 //! hostile ids stay data.
 
 use super::ReportDoc;
+use super::report::Exporter;
+use crate::accumulate::Rollup;
+use crate::model::InputStats;
 use crate::model::Row;
+use crate::pipeline::Graded;
 use anyhow::Result;
 use std::io::Write;
 
@@ -19,38 +23,55 @@ pub fn row_line(out: &mut Vec<u8>, row: &Row<'_>) {
     out.push(b'\n');
 }
 
-/// `report --format json`.
-pub fn report(out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
-    document(out, doc)
-}
+/// `report --format json`: one document; streamed, an opening, every row
+/// and a closing that carries the rollup.
+pub struct Report;
 
-/// Streaming `report --all --format json`: the opening, each row, the closing.
-pub mod stream {
-    use super::*;
-
-    pub fn open(out: &mut dyn Write) -> Result<()> {
+impl Exporter for Report {
+    fn page(&self, out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
+        document(out, doc)
+    }
+    fn open(&self, out: &mut dyn Write) -> Result<()> {
         out.write_all(b"{\"rows\":[")?;
         Ok(())
     }
-    pub fn row(out: &mut Vec<u8>, row: &Row<'_>, first: bool) {
-        if !first {
-            out.push(b',');
+    /// Each row with a leading separator, dropped from the very first.
+    fn rows(&self, buf: &mut Vec<u8>, rows: &[Graded<'_>]) {
+        for g in rows {
+            buf.extend_from_slice(b",\n");
+            serde_json::to_writer(&mut *buf, &g.row).expect("rows always serialise");
         }
-        out.push(b'\n');
-        serde_json::to_writer(&mut *out, row).expect("rows always serialise");
     }
-    pub fn close(
-        out: &mut dyn Write,
-        summary: &crate::accumulate::Rollup,
-        input: &crate::pipeline::InputStats,
-    ) -> Result<()> {
+    fn block<'b>(&self, bytes: &'b [u8], first: bool) -> &'b [u8] {
+        if first {
+            bytes.get(1..).unwrap_or(bytes)
+        } else {
+            bytes
+        }
+    }
+    fn close(&self, out: &mut dyn Write, total: &Rollup, input: &InputStats) -> Result<()> {
         out.write_all(b"\n],\"summary\":")?;
-        serde_json::to_writer(&mut *out, summary)?;
+        serde_json::to_writer(&mut *out, total)?;
         out.write_all(b",\"next_cursor\":null,\"matching\":")?;
-        serde_json::to_writer(&mut *out, &summary.turns)?;
+        serde_json::to_writer(&mut *out, &total.turns)?;
         out.write_all(b",\"input\":")?;
         serde_json::to_writer(&mut *out, input)?;
         out.write_all(b"}\n")?;
         Ok(())
+    }
+}
+
+/// `report --format jsonl`: one JSON row per line, nothing else.
+pub struct Lines;
+
+impl Exporter for Lines {
+    fn page(&self, out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
+        let mut buf = Vec::new();
+        doc.rows.iter().for_each(|r| row_line(&mut buf, r));
+        out.write_all(&buf)?;
+        Ok(())
+    }
+    fn rows(&self, buf: &mut Vec<u8>, rows: &[Graded<'_>]) {
+        rows.iter().for_each(|g| row_line(buf, &g.row));
     }
 }

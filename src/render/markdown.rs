@@ -3,8 +3,11 @@
 
 use super::columns::{self, Style};
 use super::escape::markdown_cell;
+use super::report::{Exporter, Options};
 use super::{Clock, Page, ReportDoc, input_line, join, page_line, rollup_lines};
-use crate::model::Row;
+use crate::accumulate::Rollup;
+use crate::model::{InputStats, Row};
+use crate::pipeline::Graded;
 use anyhow::Result;
 use std::io::Write;
 
@@ -41,61 +44,60 @@ fn cells(r: &Row<'_>, cols: &[&str], clock: &Clock) -> Vec<String> {
         .collect()
 }
 
-/// `report --format markdown`.
-pub fn report(out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
-    let cols = columns::pick(doc.columns, &columns::MARKDOWN);
-    let rows: Vec<_> = doc
-        .rows
-        .iter()
-        .map(|r| cells(r, &cols, &doc.clock))
-        .collect();
-    table(out, &cols, &rows)?;
+/// `report --format markdown`: a table of the picked columns, then what
+/// the rows are, their rollup and the input accounting.
+pub struct Report<'a> {
+    cols: Vec<&'a str>,
+    clock: Clock,
+}
+
+impl<'a> Report<'a> {
+    pub fn new(o: Options<'a>) -> Self {
+        Report {
+            cols: columns::pick(o.columns, &columns::MARKDOWN),
+            clock: o.clock,
+        }
+    }
+}
+
+/// The lines under the rows: what they are, their rollup, the input.
+fn footer(out: &mut dyn Write, page: &str, summary: &Rollup, input: &InputStats) -> Result<()> {
     writeln!(out)?;
-    writeln!(
-        out,
-        "{}  ",
-        page_line(doc.page, doc.rows.len(), doc.matching)
-    )?;
-    for line in rollup_lines(doc.summary) {
+    writeln!(out, "{page}  ")?;
+    for line in rollup_lines(summary) {
         writeln!(out, "{line}  ")?;
     }
-    writeln!(out, "{}", input_line(doc.input))?;
-    if let Some(c) = &doc.next_cursor {
-        writeln!(out, "\nnext page: `--cursor {c}`")?;
-    }
+    writeln!(out, "{}", input_line(input))?;
     Ok(())
 }
 
-/// Streaming rows for `report --all --format markdown`.
-pub mod stream {
-    use super::*;
-
-    pub fn header(out: &mut dyn Write, cols: &[&str]) -> Result<()> {
-        table(out, cols, &[])
-    }
-    pub fn row(out: &mut Vec<u8>, r: &Row<'_>, cols: &[&str], clock: &Clock) {
-        let _ = writeln!(
-            out,
-            "| {} |",
-            cells(r, cols, clock)
-                .iter()
-                .map(|c| markdown_cell(c))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        );
-    }
-    pub fn footer(
-        out: &mut dyn Write,
-        summary: &crate::accumulate::Rollup,
-        input: &crate::pipeline::InputStats,
-    ) -> Result<()> {
-        writeln!(out)?;
-        writeln!(out, "{}  ", page_line(Page::All, 0, summary.turns))?;
-        for line in rollup_lines(summary) {
-            writeln!(out, "{line}  ")?;
+impl Exporter for Report<'_> {
+    fn page(&self, out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
+        let rows: Vec<_> = doc
+            .rows
+            .iter()
+            .map(|r| cells(r, &self.cols, &doc.clock))
+            .collect();
+        table(out, &self.cols, &rows)?;
+        let page = page_line(doc.page, doc.rows.len(), doc.matching);
+        footer(out, &page, doc.summary, doc.input)?;
+        if let Some(c) = &doc.next_cursor {
+            writeln!(out, "\nnext page: `--cursor {c}`")?;
         }
-        writeln!(out, "{}", input_line(input))?;
         Ok(())
+    }
+    fn open(&self, out: &mut dyn Write) -> Result<()> {
+        table(out, &self.cols, &[])
+    }
+    fn rows(&self, buf: &mut Vec<u8>, rows: &[Graded<'_>]) {
+        for g in rows {
+            let cells = cells(&g.row, &self.cols, &self.clock);
+            let cells: Vec<_> = cells.iter().map(|c| markdown_cell(c)).collect();
+            let _ = writeln!(buf, "| {} |", cells.join(" | "));
+        }
+    }
+    fn close(&self, out: &mut dyn Write, total: &Rollup, input: &InputStats) -> Result<()> {
+        footer(out, &page_line(Page::All, 0, total.turns), total, input)
     }
 }
 

@@ -3,8 +3,11 @@
 
 use super::columns::{self, Style};
 use super::escape::terminal;
+use super::report::{Exporter, Options};
 use super::{Clock, Page, ReportDoc, input_line, page_line, rollup_lines};
-use crate::model::{Row, Verdict};
+use crate::accumulate::Rollup;
+use crate::model::{InputStats, Row, Verdict};
+use crate::pipeline::Graded;
 use anyhow::Result;
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
 use std::io::Write;
@@ -58,106 +61,115 @@ fn report_cells(r: &Row<'_>, cols: &[&str], color: bool, clock: &Clock) -> Vec<C
         .collect()
 }
 
-/// `report --format table`: the page, what it is, its summary and the input accounting.
-pub fn report(out: &mut dyn Write, doc: &ReportDoc<'_>, color: bool) -> Result<()> {
-    let cols = columns::pick(doc.columns, &columns::TABLE);
-    if doc.rows.is_empty() {
-        writeln!(out, "no matching turns")?;
-    } else {
-        let mut t = new_table(&cols);
-        if color {
-            t.enforce_styling();
+/// `report --format table`: the page, what it is, its summary and the
+/// input accounting; streamed (`--all`), fixed-width lines, since a table
+/// that must see every row first cannot stream.
+pub struct Report<'a> {
+    cols: Vec<&'a str>,
+    clock: Clock,
+    color: bool,
+}
+
+impl<'a> Report<'a> {
+    pub fn new(o: Options<'a>) -> Self {
+        Report {
+            cols: columns::pick(o.columns, &columns::TABLE),
+            clock: o.clock,
+            color: o.color,
         }
-        for r in doc.rows {
-            t.add_row(report_cells(r, &cols, color, &doc.clock));
-        }
-        writeln!(out, "{t}")?;
     }
-    writeln!(out, "{}", page_line(doc.page, doc.rows.len(), doc.matching))?;
-    for line in rollup_lines(doc.summary) {
+}
+
+/// The lines under the rows: what they are, their rollup, the input.
+fn footer(out: &mut dyn Write, page: &str, summary: &Rollup, input: &InputStats) -> Result<()> {
+    writeln!(out, "{page}")?;
+    for line in rollup_lines(summary) {
         writeln!(out, "{line}")?;
     }
-    writeln!(out, "{}", input_line(doc.input))?;
+    writeln!(out, "{}", input_line(input))?;
     Ok(())
 }
 
-/// Streaming rows for `report --all --format table`: fixed-width lines, since
-/// a table that must see every row first cannot stream.
-pub mod stream {
-    use super::*;
-
-    fn fit(s: &str, w: usize) -> String {
-        let s = terminal(s);
-        if s.chars().count() <= w {
-            format!("{s:<w$}")
+impl Exporter for Report<'_> {
+    fn page(&self, out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
+        if doc.rows.is_empty() {
+            writeln!(out, "no matching turns")?;
         } else {
-            let cut: String = s.chars().take(w - 1).collect();
-            format!("{cut}…")
-        }
-    }
-
-    /// The width of a column in the streamed listing.
-    fn width(name: &str, clock: &Clock) -> usize {
-        let w = match name {
-            "created_at" if clock.local => 25,
-            "created_at" => 20,
-            "turn_id" | "conversation_id" => 24,
-            "agent_id" | "model" => 20,
-            "channel" => 8,
-            "verdict" => 22,
-            "cited_chunks" => 12,
-            "document_ids" | "chunk_ids" | "scores" => 24,
-            _ => 0,
-        };
-        w.max(name.len())
-    }
-
-    fn line(cols: &[&str], clock: &Clock, value: impl Fn(&str) -> String) -> String {
-        let mut s = String::new();
-        for (i, &c) in cols.iter().enumerate() {
-            if i > 0 {
-                s.push_str("  ");
+            let mut t = new_table(&self.cols);
+            if self.color {
+                t.enforce_styling();
             }
-            let w = width(c, clock);
-            let v = value(c);
-            if columns::is_numeric(c) {
-                s.push_str(&format!("{:>w$}", terminal(&v)));
-            } else if matches!(c, "created_at" | "verdict") {
-                // The tool's own text: padded, never cut.
-                s.push_str(&format!("{v:<w$}"));
-            } else {
-                s.push_str(&fit(&v, w));
+            for r in doc.rows {
+                t.add_row(report_cells(r, &self.cols, self.color, &doc.clock));
             }
+            writeln!(out, "{t}")?;
         }
-        s.truncate(s.trim_end().len());
-        s
+        let page = page_line(doc.page, doc.rows.len(), doc.matching);
+        footer(out, &page, doc.summary, doc.input)
     }
-
-    pub fn header(out: &mut dyn Write, cols: &[&str], clock: &Clock) -> Result<()> {
-        writeln!(out, "{}", line(cols, clock, |c| c.to_owned()))?;
+    fn cursor_on_stderr(&self) -> bool {
+        true
+    }
+    fn open(&self, out: &mut dyn Write) -> Result<()> {
+        writeln!(out, "{}", line(&self.cols, &self.clock, |c| c.to_owned()))?;
         Ok(())
     }
-
-    pub fn row(out: &mut Vec<u8>, r: &Row<'_>, cols: &[&str], clock: &Clock) {
-        let _ = writeln!(
-            out,
-            "{}",
-            line(cols, clock, |c| columns::cell(r, c, Style::Human, clock))
-        );
-    }
-
-    pub fn footer(
-        out: &mut dyn Write,
-        summary: &crate::accumulate::Rollup,
-        input: &crate::pipeline::InputStats,
-    ) -> Result<()> {
-        writeln!(out, "{}", page_line(Page::All, 0, summary.turns))?;
-        for line in rollup_lines(summary) {
-            writeln!(out, "{line}")?;
+    fn rows(&self, buf: &mut Vec<u8>, rows: &[Graded<'_>]) {
+        for g in rows {
+            let value = |c: &str| columns::cell(&g.row, c, Style::Human, &self.clock);
+            let _ = writeln!(buf, "{}", line(&self.cols, &self.clock, value));
         }
-        writeln!(out, "{}", input_line(input))?;
-        Ok(())
     }
+    fn close(&self, out: &mut dyn Write, total: &Rollup, input: &InputStats) -> Result<()> {
+        footer(out, &page_line(Page::All, 0, total.turns), total, input)
+    }
+}
+
+fn fit(s: &str, w: usize) -> String {
+    let s = terminal(s);
+    if s.chars().count() <= w {
+        format!("{s:<w$}")
+    } else {
+        let cut: String = s.chars().take(w - 1).collect();
+        format!("{cut}…")
+    }
+}
+
+/// The width of a column in the streamed listing.
+fn width(name: &str, clock: &Clock) -> usize {
+    let w = match name {
+        "created_at" if clock.local => 25,
+        "created_at" => 20,
+        "turn_id" | "conversation_id" => 24,
+        "agent_id" | "model" => 20,
+        "channel" => 8,
+        "verdict" => 22,
+        "cited_chunks" => 12,
+        "document_ids" | "chunk_ids" | "scores" => 24,
+        _ => 0,
+    };
+    w.max(name.len())
+}
+
+fn line(cols: &[&str], clock: &Clock, value: impl Fn(&str) -> String) -> String {
+    let mut s = String::new();
+    for (i, &c) in cols.iter().enumerate() {
+        if i > 0 {
+            s.push_str("  ");
+        }
+        let w = width(c, clock);
+        let v = value(c);
+        if columns::is_numeric(c) {
+            s.push_str(&format!("{:>w$}", terminal(&v)));
+        } else if matches!(c, "created_at" | "verdict") {
+            // The tool's own text: padded, never cut.
+            s.push_str(&format!("{v:<w$}"));
+        } else {
+            s.push_str(&fit(&v, w));
+        }
+    }
+    s.truncate(s.trim_end().len());
+    s
 }
 
 /// Draws titled sections as terminal tables.
