@@ -127,6 +127,17 @@ impl Serialize for Warnings {
     }
 }
 
+/// Reads what [`Serialize`] writes: the list of warnings, counted again.
+impl<'de> serde::Deserialize<'de> for Warnings {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut warnings = Warnings::new();
+        for w in Vec::<Warning>::deserialize(d)? {
+            warnings.add(&w.kind, &w.subject, &w.unit, w.count, || w.message.clone());
+        }
+        Ok(warnings)
+    }
+}
+
 /// Run-wide counts for the misread heuristics, carried with the input
 /// accounting and merged in input order. The counting and the warnings they
 /// lead to are `pipeline::probe`'s.

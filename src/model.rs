@@ -6,7 +6,7 @@
 //! path allocates only when an escape forces a copy. Nothing here does I/O.
 
 use chrono::{DateTime, Datelike, SecondsFormat, Utc};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 
 /// Borrowed-or-owned text.
@@ -45,7 +45,8 @@ impl<'a> Id<'a> {
 
 impl Serialize for Id<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.numeric {
+        // `-0` is written as text: as a number it would read back as `0`.
+        if self.numeric && self.text != "-0" {
             if let Ok(n) = self.text.parse::<i64>() {
                 return s.serialize_i64(n);
             }
@@ -54,6 +55,36 @@ impl Serialize for Id<'_> {
             }
         }
         s.serialize_str(&self.text)
+    }
+}
+
+/// Reads what [`Serialize`] writes: a JSON integer is a numeric id, a
+/// string is not.
+impl<'de> Deserialize<'de> for Id<'_> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Id<'static>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an id: a string or an integer")
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<Self::Value, E> {
+                Ok(Id {
+                    text: Cow::Owned(n.to_string()),
+                    numeric: true,
+                })
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<Self::Value, E> {
+                Ok(Id {
+                    text: Cow::Owned(n.to_string()),
+                    numeric: true,
+                })
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(Id::string(s.to_owned()))
+            }
+        }
+        d.deserialize_any(Visit)
     }
 }
 
@@ -80,7 +111,7 @@ pub fn same_id(a: &str, b: &str) -> bool {
 }
 
 /// One retrieved chunk: pointer metadata only, never its content.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Chunk<'a> {
     /// 1-based position in retrieval order.
     pub index: u32,
@@ -401,13 +432,15 @@ pub enum MarkersFrom {
 
 /// One graded turn: the per-turn row, a public JSON contract. It never
 /// carries reply text or chunk content.
-#[derive(Debug, Clone, Serialize)]
+///
+/// It reads back from its own JSON exactly (partials carry rows so).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row<'a> {
     pub turn_id: Id<'a>,
     pub agent_id: Str<'a>,
     pub conversation_id: Option<Id<'a>>,
     pub channel: Str<'a>,
-    #[serde(serialize_with = "ser_time")]
+    #[serde(serialize_with = "ser_time", deserialize_with = "de_time")]
     pub created_at: DateTime<Utc>,
     pub verdict: Verdict,
     pub partial: bool,
@@ -425,7 +458,7 @@ pub struct Row<'a> {
     pub tokens_used: Option<u64>,
     pub cost_cents: Option<f64>,
     pub latency_ms: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unobserved_reason: Option<Unobserved>,
 }
 
@@ -519,6 +552,14 @@ fn ser_time<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&format_time(t))
 }
 
+/// Reads what [`format_time`] writes (RFC 3339 in UTC, leap seconds included).
+fn de_time<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+    let text = std::borrow::Cow::<str>::deserialize(d)?;
+    DateTime::parse_from_rfc3339(&text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| serde::de::Error::custom(format!("created_at {text:?}: {e}")))
+}
+
 /// What `explain` shows beyond the row: the parts of a turn the hot path
 /// skips. Built only for the one turn being explained.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -553,7 +594,7 @@ pub struct ToolCall {
 /// Input accounting: every line read is exactly one of
 /// turns, blank_lines, skipped_records, invalid_lines or duplicates; and
 /// the warnings about turns that were read all the same.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct InputStats {
     pub files: u64,
     pub lines: u64,
@@ -696,5 +737,52 @@ mod tests {
         assert!(!same_id("Turn-A", "turn-a"));
         assert!(!same_id("ABCDEF", "abcdef"));
         assert!(!same_id("eee19b7ec3c1b174", "eee19b7ec3c1b175"));
+    }
+
+    /// Partials carry rows as their JSON: every field must read back equal.
+    #[test]
+    fn rows_read_back_from_their_json_exactly() {
+        let time = |s: &str| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc);
+        let id = |t: &str, numeric| Id {
+            text: Cow::Owned(t.to_owned()),
+            numeric,
+        };
+        let row = Row {
+            turn_id: id("18446744073709551615", true),
+            agent_id: Cow::Borrowed("bot \"β\"\n"),
+            conversation_id: Some(id("-0", true)),
+            channel: Cow::Borrowed("voice"),
+            created_at: time("2016-12-31T23:59:60.123456789Z"),
+            verdict: Verdict::OrphanMarker,
+            partial: true,
+            cited_chunks: vec![2, 9],
+            marker_count: 3,
+            out_of_range_markers: 1,
+            malformed_markers: 0,
+            markers_from: Some(MarkersFrom::Citations),
+            chunk_count: 2,
+            confidence: Some(0.1 + 0.2),
+            chunks: vec![Chunk {
+                index: 1,
+                document_id: Some(id("-7", true)),
+                chunk_id: None,
+                score: Some(1e-300),
+            }],
+            tool_calls: 4,
+            tool_errors: 1,
+            model: None,
+            tokens_used: Some(u64::MAX),
+            cost_cents: Some(0.30000000000000004),
+            latency_ms: None,
+            unobserved_reason: None,
+        };
+        let json = serde_json::to_string(&row).unwrap();
+        let back: Row<'static> = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        assert_eq!(back.created_at, row.created_at);
+        assert_eq!(back.turn_id, row.turn_id);
+        assert_eq!(back.conversation_id.unwrap().as_str(), "-0");
+        assert_eq!(back.confidence, row.confidence);
+        assert_eq!(back.chunks[0].score, Some(1e-300));
     }
 }

@@ -29,7 +29,6 @@
 
 use crate::accumulate::summary::{Summary, SummaryOptions};
 use crate::accumulate::{Grouped, PageHeap, Rollup};
-use crate::messages::Warnings;
 use crate::model::InputStats;
 use crate::pipeline::probe::{Probe, ProbeDoc};
 use anyhow::{Context, Result, bail};
@@ -41,16 +40,16 @@ mod page;
 mod summary;
 
 pub use gate::GateState;
-pub use page::{ChunkDoc, PageState, RowDoc};
-pub use summary::{GroupDoc, SummaryState, TelemetryDoc, TriageEntry};
+pub use page::PageState;
+pub use summary::{GroupDoc, SummaryState, TelemetryDoc};
 
 /// The `format` field of every partial.
 pub const FORMAT: &str = "grounding-audit-partial";
-/// The version of the document; a reader refuses any other. Version 2
-/// added `report` and `check` partials (sections `page`, `gate`) and the
-/// score distribution of retrieval use (`scores`), which a version 1
-/// partial cannot supply.
-pub const VERSION: u32 = 2;
+/// The version of the document; a reader refuses any other. Version 3
+/// carries the rows of a page and of the triage list as the report's own
+/// JSON rows (`{"row": …, "pos": [a, b]}`); version 2 added `report` and
+/// `check` partials and the score distribution of retrieval use.
+pub const VERSION: u32 = 3;
 
 /// One partial document.
 #[derive(Debug, Serialize, Deserialize)]
@@ -76,23 +75,27 @@ pub struct Partial {
     pub gate: Option<GateState>,
 }
 
-/// [`InputStats`] as a partial carries it.
+/// [`InputStats`] as a partial carries it: the run's own accounting (its
+/// warnings without the misread heuristics, decided again after merging),
+/// and the probe counts behind those.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct InputDoc {
-    pub files: u64,
-    pub lines: u64,
-    pub turns: u64,
-    pub blank_lines: u64,
-    pub skipped_records: u64,
-    pub invalid_lines: u64,
-    pub duplicates: u64,
-    pub warnings: Vec<crate::messages::Warning>,
+    #[serde(flatten)]
+    pub stats: InputStats,
     pub probe: ProbeDoc,
     /// With `--map`: the mappings that resolved on no line of this
     /// partition (absent when no line was read through the map); `merge`
     /// refuses those that resolved in no partition, as one pass would.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map_unresolved: Option<Vec<String>>,
+}
+
+/// A row with its position in the partial's own input: (block, line) for a
+/// report page, (file, position) for the triage list.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RowAt {
+    pub row: crate::model::Row<'static>,
+    pub pos: (u64, u64),
 }
 
 /// Counts of a [`Rollup`]: turns, with_retrieval, then one per verdict in verdict order
@@ -152,47 +155,23 @@ impl InputDoc {
     /// A run's accounting as the pipeline returned it; the misread warnings
     /// are dropped (they are decided again after merging).
     pub fn of(input: &InputStats) -> Self {
-        let mut warnings = input.warnings.clone();
-        warnings.retain_kinds(|k| !crate::pipeline::probe::is_misread(k));
+        let mut stats = input.clone();
+        stats
+            .warnings
+            .retain_kinds(|k| !crate::pipeline::probe::is_misread(k));
         InputDoc {
-            files: input.files,
-            lines: input.lines,
-            turns: input.turns,
-            blank_lines: input.blank_lines,
-            skipped_records: input.skipped_records,
-            invalid_lines: input.invalid_lines,
-            duplicates: input.duplicates,
-            warnings: warnings.iter().cloned().collect(),
+            stats,
             probe: input.probe.to_doc(),
             map_unresolved: None,
         }
     }
 
     fn stats(&self) -> InputStats {
-        let mut warnings = Warnings::new();
-        for w in &self.warnings {
-            warnings.add(&w.kind, &w.subject, &w.unit, w.count, || w.message.clone());
-        }
         InputStats {
-            files: self.files,
-            lines: self.lines,
-            turns: self.turns,
-            blank_lines: self.blank_lines,
-            skipped_records: self.skipped_records,
-            invalid_lines: self.invalid_lines,
-            duplicates: self.duplicates,
-            warnings,
             probe: Probe::from_doc(&self.probe),
+            ..self.stats.clone()
         }
     }
-}
-
-fn time_doc(t: &chrono::DateTime<chrono::Utc>) -> (i64, u32) {
-    (t.timestamp(), t.timestamp_subsec_nanos())
-}
-
-fn time_of(t: (i64, u32)) -> Result<chrono::DateTime<chrono::Utc>> {
-    chrono::DateTime::from_timestamp(t.0, t.1).context("created_at out of range")
 }
 
 impl Partial {
@@ -283,8 +262,8 @@ impl Partial {
         let triage = self.summary.iter().flat_map(|s| &s.triage);
         let page = self.page.iter().flat_map(|p| &p.rows);
         triage
-            .map(|e| e.turn_id.as_str())
-            .chain(page.map(|r| r.turn_id.0.as_str()))
+            .map(|e| e.row.turn_id.as_str())
+            .chain(page.map(|r| r.row.turn_id.as_str()))
     }
 
     /// How far the input positions of the partials after this one are
@@ -293,7 +272,7 @@ impl Partial {
         let triage = self.summary.iter().flat_map(|s| &s.triage).map(|e| e.pos.0);
         let page = self.page.iter().flat_map(|p| &p.rows).map(|r| r.pos.0);
         let blocks = triage.chain(page).max().map_or(0, |b| b + 1);
-        blocks.max(self.input.files.max(1))
+        blocks.max(self.input.stats.files.max(1))
     }
 }
 

@@ -1,13 +1,11 @@
 //! The summary accumulator's state in a partial (`summary`, and `check`
 //! for `--html` and `--write-baseline`).
 
-use super::{RollupDoc, checked_rollup, rollup_doc, rollup_of, time_doc};
+use super::{RollupDoc, RowAt, checked_rollup, rollup_doc, rollup_of};
 use crate::accumulate::summary::{GroupStats, Histogram, Summary, SummaryOptions, Telemetry};
 use crate::accumulate::{PageHeap, Rollup};
-use crate::model::{Id, Row, Verdict};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Telemetry of one verdict; the latency histogram as `[bucket, count]` pairs.
@@ -33,27 +31,6 @@ pub struct GroupDoc {
     pub trend: Vec<(i64, RollupDoc)>,
 }
 
-/// One triage entry: the row fields the summary shows, and its input position.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct TriageEntry {
-    pub turn_id: String,
-    pub turn_id_numeric: bool,
-    pub agent_id: String,
-    pub conversation_id: Option<(String, bool)>,
-    pub channel: String,
-    /// Seconds and nanoseconds since 1970-01-01 UTC (exact, unlike a float).
-    pub created_at: (i64, u32),
-    pub verdict: String,
-    pub marker_count: u32,
-    pub out_of_range_markers: u32,
-    pub malformed_markers: u32,
-    pub chunk_count: u32,
-    pub confidence: Option<f64>,
-    pub tool_errors: u32,
-    /// (file, position) within the partial's own input.
-    pub pos: (u64, u64),
-}
-
 /// The summary accumulator's state.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SummaryState {
@@ -61,7 +38,7 @@ pub struct SummaryState {
     /// Groups in key order.
     pub groups: Vec<GroupDoc>,
     pub trend: Vec<(i64, RollupDoc)>,
-    pub triage: Vec<TriageEntry>,
+    pub triage: Vec<RowAt>,
     pub triage_matching: u64,
     pub triage_newer: u64,
     pub guardrail: crate::accumulate::summary::Guardrail,
@@ -106,47 +83,6 @@ fn trend_of(d: &[(i64, RollupDoc)]) -> BTreeMap<i64, Rollup> {
     d.iter().map(|(i, r)| (*i, rollup_of(r))).collect()
 }
 
-fn verdict_of(s: &str) -> Result<Verdict> {
-    Verdict::ALL
-        .into_iter()
-        .find(|v| v.as_str() == s)
-        .with_context(|| format!("unknown verdict {s:?}"))
-}
-
-fn triage_row(e: &TriageEntry) -> Result<Row<'static>> {
-    Ok(Row {
-        turn_id: Id {
-            text: Cow::Owned(e.turn_id.clone()),
-            numeric: e.turn_id_numeric,
-        },
-        agent_id: Cow::Owned(e.agent_id.clone()),
-        conversation_id: e.conversation_id.as_ref().map(|(t, n)| Id {
-            text: Cow::Owned(t.clone()),
-            numeric: *n,
-        }),
-        channel: Cow::Owned(e.channel.clone()),
-        created_at: chrono::DateTime::from_timestamp(e.created_at.0, e.created_at.1)
-            .context("created_at out of range")?,
-        verdict: verdict_of(&e.verdict)?,
-        partial: false,
-        cited_chunks: Vec::new(),
-        marker_count: e.marker_count,
-        out_of_range_markers: e.out_of_range_markers,
-        malformed_markers: e.malformed_markers,
-        markers_from: None,
-        chunk_count: e.chunk_count,
-        confidence: e.confidence,
-        chunks: Vec::new(),
-        tool_calls: 0,
-        tool_errors: e.tool_errors,
-        model: None,
-        tokens_used: None,
-        cost_cents: None,
-        latency_ms: None,
-        unobserved_reason: None,
-    })
-}
-
 impl SummaryState {
     /// The state of a finished summary.
     pub fn of(s: &Summary) -> Self {
@@ -171,23 +107,8 @@ impl SummaryState {
                 .triage
                 .entries()
                 .iter()
-                .map(|(r, pos)| TriageEntry {
-                    turn_id: r.turn_id.as_str().to_owned(),
-                    turn_id_numeric: r.turn_id.numeric,
-                    agent_id: r.agent_id.to_string(),
-                    conversation_id: r
-                        .conversation_id
-                        .as_ref()
-                        .map(|c| (c.as_str().to_owned(), c.numeric)),
-                    channel: r.channel.to_string(),
-                    created_at: time_doc(&r.created_at),
-                    verdict: r.verdict.as_str().to_owned(),
-                    marker_count: r.marker_count,
-                    out_of_range_markers: r.out_of_range_markers,
-                    malformed_markers: r.malformed_markers,
-                    chunk_count: r.chunk_count,
-                    confidence: r.confidence,
-                    tool_errors: r.tool_errors,
+                .map(|(r, pos)| RowAt {
+                    row: r.clone(),
                     pos: *pos,
                 })
                 .collect(),
@@ -221,8 +142,8 @@ impl SummaryState {
         let rows = d
             .triage
             .iter()
-            .map(|e| Ok((triage_row(e)?, (e.pos.0 + offset, e.pos.1))))
-            .collect::<Result<Vec<_>>>()?;
+            .map(|e| (e.row.clone(), (e.pos.0 + offset, e.pos.1)))
+            .collect();
         s.triage = PageHeap::from_parts(opts.triage, None, rows, d.triage_matching, d.triage_newer);
         // The totals are the groups' summed; a partial that says otherwise
         // was not written by this tool (or was edited), and is refused
