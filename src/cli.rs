@@ -371,20 +371,7 @@ pub struct MergeArgs {
     pub out: CheckOutputArgs,
 }
 
-/// `check` output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// The decision line first, then one line per gate.
-    Text,
-    /// Decision, gates, rollup and input accounting.
-    Json,
-    /// JUnit XML: a testsuite per agent plus an overall one, a testcase per gate.
-    Junit,
-    /// GitHub workflow commands; a summary table in $GITHUB_STEP_SUMMARY when set.
-    Github,
-    /// A Markdown table for pull-request comments.
-    Markdown,
-}
+pub use crate::render::check::Format as CheckFormat;
 
 /// Arguments of `check`.
 #[derive(Debug, Args)]

@@ -15,6 +15,8 @@ use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
+pub mod gates;
+
 /// Process-wide settings, resolved once.
 #[derive(Debug, Clone)]
 pub struct Settings {

@@ -36,8 +36,8 @@ pub fn run(
     // Usage and configuration errors (gates, policy, baseline) come before merging.
     let gates = match command.as_str() {
         "check" => Some(
-            super::check::resolve_gates(&args.gates)
-                .map_err(super::check::GateError::into_error)?,
+            crate::config::gates::resolve_gates(&args.gates)
+                .map_err(crate::config::gates::GateError::into_error)?,
         ),
         _ => None,
     };

@@ -2,6 +2,7 @@
 //! rows and summaries. Only this stage knows about terminals, colour and
 //! escaping; every renderer writes to a `&mut dyn Write`.
 
+pub mod check;
 pub mod columns;
 pub mod csv;
 pub use crate::escape;

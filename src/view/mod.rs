@@ -3,6 +3,7 @@
 //! takes views only. A view belongs neither to its command (which wires)
 //! nor to a renderer (which draws).
 
+pub mod check;
 pub mod explain;
 pub mod report;
 pub mod summary;

@@ -1,0 +1,185 @@
+//! Deciding a finished `check` run (or `merge` of check partials) and
+//! writing every document asked for: the `--format` document on stdout (or
+//! `--output`), the report files, the baseline, the HTML page, the step
+//! summary and the decision line.
+
+use crate::accumulate::Grouped;
+use crate::accumulate::summary::Summary;
+use crate::cli::{CheckFormat, CheckOutputArgs, GateArgs};
+use crate::config::Settings;
+use crate::exit;
+use crate::gate::{self, Gates};
+use crate::pipeline::{self, InputStats};
+use crate::render;
+use crate::render::guard::Guarded;
+use anyhow::Result;
+use std::io::Write;
+
+/// A summary document with the options it was graded under first
+/// (`"grading": {...}`), the rest byte for byte as `summary` writes it.
+fn with_grading(
+    doc: Vec<u8>,
+    grading: Option<&std::collections::BTreeMap<String, String>>,
+) -> Result<Vec<u8>> {
+    let Some(g) = grading else {
+        return Ok(doc);
+    };
+    let Some(rest) = doc.strip_prefix(b"{") else {
+        return Ok(doc);
+    };
+    let mut out = b"{\n  \"grading\": ".to_vec();
+    out.extend(serde_json::to_vec(g)?);
+    out.push(b',');
+    out.extend_from_slice(rest);
+    Ok(out)
+}
+
+/// Writes `bytes` to stdout and flushes. `Ok(false)` when the reader has
+/// gone away (`| head -1`, `| true`): the document is cut short, but a
+/// gate's decision and exit code must outlive its reader, so this is not an
+/// error here (unlike `report` and `summary`, where it ends the run quietly).
+fn deliver(out: &mut dyn Write, bytes: &[u8]) -> Result<bool> {
+    deliver_with(|| out.write_all(bytes).and_then(|()| out.flush()))
+}
+
+/// [`deliver`] of whatever `write` writes.
+fn deliver_with(write: impl FnOnce() -> std::io::Result<()>) -> Result<bool> {
+    match write() {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// What a check run is decided and rendered with (`check` and `merge`).
+pub struct Decide<'a> {
+    pub gates: &'a Gates,
+    pub args: &'a GateArgs,
+    pub format: CheckFormat,
+    pub out: &'a CheckOutputArgs,
+    /// What the `--html` page says about the run.
+    pub html: &'a render::html::Meta,
+    /// The options the run graded under, recorded in `--write-baseline`.
+    pub grading: Option<&'a std::collections::BTreeMap<String, String>>,
+}
+
+/// Evaluates the gates over a finished run (or its input error, with the
+/// accounting up to it), writes every document asked for, and returns the
+/// exit code: 0 pass, 1 a gate failed, 3 the input could not be read.
+pub fn decide(
+    d: &Decide<'_>,
+    settings: &Settings,
+    out: &mut Guarded<'_>,
+    mut data: Grouped,
+    summary: Option<Summary>,
+    result: std::result::Result<InputStats, (anyhow::Error, InputStats)>,
+) -> Result<i32> {
+    let (args, o) = (d.args, d.out);
+    let (decision, input, code) = match result {
+        Ok(input) => {
+            let d = gate::evaluate(d.gates, &data, &input);
+            let code = if d.pass { exit::SUCCESS } else { exit::FAILED };
+            (d, input, code)
+        }
+        // A gate must never pass on a log it could not read: the decision is
+        // FAIL, every format still gets its whole document, and the exit is 3.
+        // The input line still says what was read before the refusal.
+        Err((e, accounted)) if exit::code_for(&e) == exit::INPUT => {
+            data = Grouped::default();
+            let d = gate::input_failure(&format!("{e:#}"), args.max_invalid);
+            (d, accounted, exit::INPUT)
+        }
+        Err((e, _)) => return Err(e),
+    };
+    if let Some(mut s) = summary
+        && code != exit::INPUT
+    {
+        let triage =
+            std::mem::replace(&mut s.triage, crate::accumulate::PageHeap::new(0, None)).into_rows();
+        let clock = render::Clock {
+            zone: crate::filter::Zone::utc(),
+            local: false,
+        };
+        let view = crate::cmd::summary::document(&s, &triage, &input, &clock);
+        if let Some(path) = &args.write_baseline {
+            let mut doc = Vec::new();
+            render::json::document(&mut doc, &view)?;
+            let doc = with_grading(doc, d.grading)?;
+            if !args.ratchet {
+                exit::write_file(path, &doc, false, "baseline")?;
+            } else if code == exit::SUCCESS {
+                let old = args.baseline.as_deref().unwrap_or(path);
+                let doc =
+                    crate::compare::better_baseline(std::fs::read(old).ok().as_deref(), &doc)?;
+                exit::write_file(path, &doc, false, "baseline")?;
+            } else {
+                pipeline::warn(
+                    None,
+                    &format!(
+                        "warning: {} not written: a gate failed, and --ratchet writes a baseline only from a run that passed",
+                        path.display()
+                    ),
+                );
+            }
+        }
+        if let Some(path) = &o.html {
+            let page = render::html::page(&view, d.html);
+            exit::write_file(path, page.as_bytes(), false, "HTML report")?;
+        }
+    }
+    render_decision(d, settings, out, &decision, &data, &input)?;
+    Ok(code)
+}
+
+/// Writes the decision in every format asked for: the `--format` document
+/// on stdout (or `--output`), the report files, the step summary, and the
+/// decision line.
+pub(super) fn render_decision(
+    d: &Decide<'_>,
+    settings: &Settings,
+    out: &mut Guarded<'_>,
+    decision: &crate::gate::Decision,
+    data: &Grouped,
+    input: &InputStats,
+) -> Result<()> {
+    let o = d.out;
+    let doc = d.format.draw(decision, data, input)?;
+    for (path, format, what) in [
+        (&o.junit, CheckFormat::Junit, "JUnit report"),
+        (&o.json, CheckFormat::Json, "JSON report"),
+        (&o.markdown, CheckFormat::Markdown, "Markdown report"),
+    ] {
+        if let Some(path) = path {
+            let bytes = format.draw(decision, data, input)?;
+            exit::write_file(path, &bytes, false, what)?;
+        }
+    }
+    let github = o.github || d.format == CheckFormat::Github;
+    if github && let Some(path) = &settings.github_step_summary {
+        let mut summary = Vec::new();
+        render::markdown::check(&mut summary, decision, input)?;
+        exit::write_file(path, &summary, true, "GITHUB_STEP_SUMMARY")?;
+    }
+    let line = render::escape::terminal(&decision.line).into_owned();
+    let stdout_doc = match &o.output {
+        Some(path) => {
+            exit::write_file(path, &doc, false, "--output")?;
+            format!("{line}\n").into_bytes()
+        }
+        None => doc,
+    };
+    let mut delivered = deliver(out, &stdout_doc)?;
+    // --github next to another format: the workflow commands follow on stdout,
+    // where the Actions runner reads them (after any stop-commands stretch).
+    if delivered && o.github && d.format != CheckFormat::Github {
+        let commands = CheckFormat::Github.draw(decision, data, input)?;
+        delivered = deliver_with(|| out.commands(&commands).and_then(|()| out.flush()))?;
+    }
+    // The decision line goes to stderr when stdout carries a document
+    // instead, and also when stdout was closed before it could be read.
+    let on_stdout = o.output.is_some() || d.format == CheckFormat::Text;
+    if !on_stdout || !delivered {
+        pipeline::warn(None, &line);
+    }
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! `check`'s gates resolved from their flags, the `--policy` file and the
+//! `--baseline` document, before any log is read: what is wrong with a
+//! flag is a usage error (exit 2); a file the gates need that is missing,
+//! unreadable or of the wrong kind is a configuration error, decided
+//! `ERROR` with every report still written (exit 3).
+
+use crate::cli::GateArgs;
+use crate::compare::Counts;
+use crate::exit;
+use crate::gate::Gates;
+use crate::policy::Policy;
+use anyhow::Result;
+use std::collections::BTreeMap;
+
+fn unit_interval(name: &str, v: Option<f64>) -> Result<()> {
+    match v {
+        Some(x) if !(0.0..=1.0).contains(&x) => Err(exit::usage(format!(
+            "{name} must be between 0 and 1, got {x}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Validates the gate flags, with the policy's defaults filling in what the
+/// command line left out and its agents as overrides.
+pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
+    let d = policy.map(|p| p.defaults.clone()).unwrap_or_default();
+    let min_rate = args.min_rate.or(d.min_rate);
+    let max_drop = args.max_drop.or(d.max_drop);
+    let max_orphan_rate = args.max_orphan_rate.or(d.max_orphan_rate);
+    let max_orphans = args.max_orphans.or(d.max_orphans);
+    let max_unobserved_rate = args.max_unobserved_rate.or(d.max_unobserved_rate);
+    let confidence = args.confidence.or(d.confidence);
+    let agent_rules = policy.is_some_and(|p| !p.agents.is_empty());
+    if min_rate.is_none()
+        && max_drop.is_none()
+        && max_orphan_rate.is_none()
+        && max_orphans.is_none()
+        && max_unobserved_rate.is_none()
+        && !agent_rules
+    {
+        return Err(exit::usage(
+            "no gate given: pass at least one of --min-rate, --max-drop, --max-orphans, --max-orphan-rate, --max-unobserved-rate, --policy",
+        ));
+    }
+    unit_interval("--min-rate", args.min_rate)?;
+    unit_interval("--max-unobserved-rate", args.max_unobserved_rate)?;
+    unit_interval("--max-orphan-rate", args.max_orphan_rate)?;
+    unit_interval("--max-drop", args.max_drop)?;
+    if let Some(c) = args.confidence
+        && !(c > 0.0 && c < 1.0)
+    {
+        return Err(exit::usage(format!(
+            "--confidence must be strictly between 0 and 1 (e.g. 0.95), got {c}"
+        )));
+    }
+    if args.confidence.is_some() && min_rate.is_none() && max_drop.is_none() && !agent_rules {
+        return Err(exit::usage(
+            "--confidence qualifies --min-rate or --max-drop: give one of them",
+        ));
+    }
+    if args.per_agent && min_rate.is_none() && max_drop.is_none() && max_orphan_rate.is_none() {
+        return Err(exit::usage(
+            "--per-agent applies --min-rate, --max-drop or --max-orphan-rate to each agent: give one of them",
+        ));
+    }
+    if max_drop.is_some() && args.baseline.is_none() {
+        return Err(exit::usage(
+            "--max-drop (or max_drop in the policy) needs --baseline FILE",
+        ));
+    }
+    Ok(Gates {
+        min_rate,
+        per_agent: args.per_agent || policy.is_some(),
+        min_turns: args.min_turns.or(d.min_turns).unwrap_or(1),
+        confidence,
+        require_proof: args.require_proof || d.require_proof.unwrap_or(false),
+        max_orphans,
+        max_orphan_rate,
+        max_unobserved_rate,
+        max_drop,
+        baseline: None,
+        allow_empty: args.allow_empty,
+        agents: policy.map(|p| p.agents.clone()).unwrap_or_default(),
+    })
+}
+
+/// Reads a file named by a flag: unreadable is an input error (exit 3).
+fn read_flag_file(flag: &str, path: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| exit::input(format!("{flag} {}: {e}", path.display())))
+}
+
+/// Reads `--policy`: a malformed one is a configuration error (exit 2).
+fn read_policy(args: &GateArgs) -> Result<Option<Policy>> {
+    let Some(path) = &args.policy else {
+        return Ok(None);
+    };
+    let text = read_flag_file("--policy", path)?;
+    Policy::parse(&text)
+        .map(Some)
+        .map_err(|e| exit::usage(format!("--policy {}: {e}", path.display())))
+}
+
+/// Reads `--baseline`: a document that is not a summary is a configuration error.
+fn read_baseline(args: &GateArgs) -> Result<Option<Counts>> {
+    let Some(path) = &args.baseline else {
+        return Ok(None);
+    };
+    let text = read_flag_file("--baseline", path)?;
+    let counts = Counts::from_summary_json(&text)
+        .map_err(|e| exit::usage(format!("--baseline {}: {e:#}", path.display())))?;
+    if counts.group_by != "agent" {
+        return Err(exit::usage(format!(
+            "--baseline {}: groups are by {}, but check compares agents (save it with summary --by agent)",
+            path.display(),
+            counts.group_by
+        )));
+    }
+    Ok(Some(counts))
+}
+
+/// The options a baseline was graded under that differ from this run's,
+/// as the message of a configuration error; None when they match or the
+/// baseline does not say (a plain `summary --format json`).
+pub fn baseline_mismatch(
+    args: &GateArgs,
+    gates: &Gates,
+    now: &BTreeMap<String, String>,
+) -> Option<String> {
+    let then = gates.baseline.as_ref()?.grading.as_ref()?;
+    let path = args.baseline.as_ref()?;
+    let differ: Vec<String> = now
+        .iter()
+        .filter(|(k, v)| then.get(*k).is_some_and(|t| t != *v))
+        .map(|(k, v)| format!("{k} {} (this run: {v})", then[k]))
+        .collect();
+    (!differ.is_empty()).then(|| {
+        format!(
+            "--baseline {} was graded with {}: rates graded differently do not compare; grade this run the same way, or write a new baseline",
+            path.display(),
+            differ.join(", ")
+        )
+    })
+}
+
+/// Why the gates could not be resolved.
+pub enum GateError {
+    /// A flag's value or combination is wrong (exit 2, nothing rendered).
+    Usage(anyhow::Error),
+    /// A file the gates need (`--baseline`, `--policy`) is missing,
+    /// unreadable or of the wrong kind: the run is decided `ERROR`, every
+    /// report is still written, and the exit is 3.
+    Config(String),
+}
+
+impl GateError {
+    /// As an error of the exit-code contract: usage 2, configuration 3.
+    pub fn into_error(self) -> anyhow::Error {
+        match self {
+            GateError::Usage(e) => e,
+            GateError::Config(m) => exit::input(m),
+        }
+    }
+}
+
+/// The gates with their policy and baseline read: usage and configuration
+/// errors come before any log is read.
+pub fn resolve_gates(args: &GateArgs) -> std::result::Result<Gates, GateError> {
+    let config = |e: anyhow::Error| GateError::Config(format!("{e:#}"));
+    let policy = read_policy(args).map_err(config)?;
+    let mut gates = gates(args, policy.as_ref()).map_err(GateError::Usage)?;
+    gates.baseline = read_baseline(args).map_err(|e| match &args.baseline {
+        Some(path) if !path.exists() => GateError::Config(format!(
+            "{e:#}: a first run has no baseline yet; create one from a trusted run with `grounding-audit check LOGS --min-rate R {}`",
+            crate::shell::option("--write-baseline", &path.display().to_string())
+        )),
+        _ => config(e),
+    })?;
+    Ok(gates)
+}
