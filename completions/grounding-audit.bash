@@ -277,6 +277,10 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --show-tz)
+                    COMPREPLY=($(compgen -W "local utc" -- "${cur}"))
+                    return 0
+                    ;;
                 --markers)
                     COMPREPLY=($(compgen -W "kb numeric doc footnote id" -- "${cur}"))
                     return 0
@@ -495,6 +499,10 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --show-tz)
+                    COMPREPLY=($(compgen -W "local utc" -- "${cur}"))
+                    return 0
+                    ;;
                 --markers)
                     COMPREPLY=($(compgen -W "kb numeric doc footnote id" -- "${cur}"))
                     return 0
@@ -583,6 +591,10 @@ _grounding__audit() {
                     ;;
                 --tz)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show-tz)
+                    COMPREPLY=($(compgen -W "local utc" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -839,6 +851,10 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare" -- "${cur}"))
                     return 0
                     ;;
+                --show-tz)
+                    COMPREPLY=($(compgen -W "local utc" -- "${cur}"))
+                    return 0
+                    ;;
                 --columns)
                     COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason" -- "${cur}"))
                     return 0
@@ -1041,6 +1057,10 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --show-tz)
+                    COMPREPLY=($(compgen -W "local utc" -- "${cur}"))
+                    return 0
+                    ;;
                 --markers)
                     COMPREPLY=($(compgen -W "kb numeric doc footnote id" -- "${cur}"))
                     return 0
@@ -1213,6 +1233,10 @@ _grounding__audit() {
                     ;;
                 --tz)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show-tz)
+                    COMPREPLY=($(compgen -W "local utc" -- "${cur}"))
                     return 0
                     ;;
                 --markers)

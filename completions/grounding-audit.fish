@@ -113,6 +113,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l show-tz -d 'How times are printed: local (in the --tz zone, RFC 3339 with its offset; JSON adds created_at_local beside the UTC created_at) or utc. Default: local when a zone other than UTC is given (--tz or $GROUNDING_AUDIT_TZ), else utc' -r -f -a "local\t'In the --tz zone, with its offset'
+utc\t'In UTC, with `Z`'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -130,7 +132,6 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l by -d 'Breakdown key' -r -f -a "agent\t''
@@ -194,6 +195,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l show-tz -d 'How times are printed: local (in the --tz zone, RFC 3339 with its offset; JSON adds created_at_local beside the UTC created_at) or utc. Default: local when a zone other than UTC is given (--tz or $GROUNDING_AUDIT_TZ), else utc' -r -f -a "local\t'In the --tz zone, with its offset'
+utc\t'In UTC, with `Z`'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -210,7 +213,6 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l format -d 'Output format' -r -f -a "text\t'The decision line first, then one line per gate'
@@ -269,6 +271,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l show-tz -d 'How times are printed: local (in the --tz zone, RFC 3339 with its offset; JSON adds created_at_local beside the UTC created_at) or utc. Default: local when a zone other than UTC is given (--tz or $GROUNDING_AUDIT_TZ), else utc' -r -f -a "local\t'In the --tz zone, with its offset'
+utc\t'In UTC, with `Z`'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -288,7 +292,6 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
@@ -321,6 +324,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l marker-base -d 'Index base of --marker-regex captures' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l low-score -d 'Citations of chunks scoring below this are flagged as low-confidence citations' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-tz -d 'How times are printed: local (in the --tz zone, RFC 3339 with its offset; JSON adds created_at_local beside the UTC created_at) or utc. Default: local when a zone other than UTC is given (--tz or $GROUNDING_AUDIT_TZ), else utc' -r -f -a "local\t'In the --tz zone, with its offset'
+utc\t'In UTC, with `Z`'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l format -d 'Output format' -r -f -a "text\t'A readable audit of the turn'
 json\t'The same as one JSON document'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l threads -d 'Worker threads (default: all cores)' -r
@@ -331,7 +336,6 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-text -d 'Show the text the log carries: the question, the reply (markers highlighted on a terminal) and each chunk\'s text (cited chunks marked)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-tools -d 'Show tool-call arguments and results'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
@@ -368,6 +372,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l cited-below -d 'Only turns citing a chunk whose score is under S' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l confidence-below -d 'Only turns whose confidence is under S (turns without scores never are)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l tz -d 'Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l show-tz -d 'How times are printed: local (in the --tz zone, RFC 3339 with its offset; JSON adds created_at_local beside the UTC created_at) or utc. Default: local when a zone other than UTC is given (--tz or $GROUNDING_AUDIT_TZ), else utc' -r -f -a "local\t'In the --tz zone, with its offset'
+utc\t'In UTC, with `Z`'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l markers -d 'Marker grammar (default kb; id for agentfootprint input)' -r -f -a "kb\t'`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed'
 numeric\t'`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based'
 doc\t'`[docN]`, 1-based (Azure "on your data" style)'
@@ -382,7 +388,6 @@ never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l strict -d 'Make the first invalid line fatal (exit 3)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l no-dedupe -d 'Keep repeated turn ids instead of counting them as duplicates'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s s -l case-sensitive -d 'Match --grep with case, even for an all-lower-case pattern'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l show-tz -d 'Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l show-text -d 'Include the free text the log carries (question, injected chunk text, model outputs, reply); without it records hold ids, scores, lengths and statuses only'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -466,6 +471,8 @@ triage\t''
 guardrail\t'What require_citation would refuse, per group'
 scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
 compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l show-tz -d 'How times are printed: local (in the partials\' --tz zone) or utc. Default: local when the partials were made with a zone other than UTC, as one pass prints them' -r -f -a "local\t'In the --tz zone, with its offset'
+utc\t'In UTC, with `Z`'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l columns -d 'Report: table, Markdown and CSV columns, in this order (as `report --columns`)' -r -f -a "turn_id\t''
 agent_id\t''
 conversation_id\t''
@@ -511,7 +518,6 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -
 always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l csv-raw -d 'Summary and report, CSV: no spreadsheet-formula escaping'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l show-tz -d 'Show times in the partials\' time zone (as `--show-tz` does)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l per-agent -d 'Apply the rate gates (--min-rate, --max-drop, --max-orphan-rate) to each agent as well as overall'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l require-proof -d 'With --confidence: the Wilson lower bound must clear --min-rate (the stricter rule, for regulated agents)'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l ratchet -d 'With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up'

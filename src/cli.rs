@@ -144,9 +144,18 @@ pub struct ZoneArgs {
     /// Time zone of date-only times, of summary days and of --show-tz: an IANA name (Europe/Berlin, daylight saving included) or an offset (+02:00, Z). Default: $GROUNDING_AUDIT_TZ, else UTC.
     #[arg(long, value_name = "ZONE", allow_hyphen_values = true)]
     pub tz: Option<String>,
-    /// Print times in the --tz zone (RFC 3339 with its offset) instead of UTC, in tables, Markdown, CSV and explain text; JSON stays UTC.
-    #[arg(long)]
-    pub show_tz: bool,
+    /// How times are printed: local (in the --tz zone, RFC 3339 with its offset; JSON adds created_at_local beside the UTC created_at) or utc. Default: local when a zone other than UTC is given (--tz or $GROUNDING_AUDIT_TZ), else utc.
+    #[arg(long, value_enum, value_name = "local|utc")]
+    pub show_tz: Option<ShowTz>,
+}
+
+/// Which clock times are printed in (`--show-tz`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowTz {
+    /// In the --tz zone, with its offset.
+    Local,
+    /// In UTC, with `Z`.
+    Utc,
 }
 
 /// Which turns count. Parsed here, resolved and applied in one place
@@ -357,9 +366,9 @@ pub struct MergeArgs {
     /// Summary and report, CSV: no spreadsheet-formula escaping.
     #[arg(long)]
     pub csv_raw: bool,
-    /// Show times in the partials' time zone (as `--show-tz` does).
-    #[arg(long)]
-    pub show_tz: bool,
+    /// How times are printed: local (in the partials' --tz zone) or utc. Default: local when the partials were made with a zone other than UTC, as one pass prints them.
+    #[arg(long, value_enum, value_name = "local|utc")]
+    pub show_tz: Option<ShowTz>,
     /// Report: table, Markdown and CSV columns, in this order (as `report --columns`).
     #[arg(long, value_name = "A,B,C", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(crate::model::COLUMNS))]
     pub columns: Vec<String>,

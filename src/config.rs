@@ -126,12 +126,18 @@ pub fn zone_from(flag: Option<&str>, env: Option<&str>) -> Result<Zone> {
     }
 }
 
-/// How times are shown: UTC, or local in the zone with `--show-tz`.
+/// How times are shown: in the zone the run filters and groups in, when
+/// one other than UTC is given, unless `--show-tz utc`; in UTC otherwise,
+/// unless `--show-tz local`. A reader who asked for Tokyo days reads Tokyo
+/// times.
 pub fn clock(z: &ZoneArgs) -> Result<Clock> {
-    Ok(Clock {
-        zone: zone(z)?,
-        local: z.show_tz,
-    })
+    let zone = zone(z)?;
+    let local = match z.show_tz {
+        Some(crate::cli::ShowTz::Local) => true,
+        Some(crate::cli::ShowTz::Utc) => false,
+        None => !zone.is_utc(),
+    };
+    Ok(Clock { zone, local })
 }
 
 /// What `--partial` needs of a run: a window that is the same on every

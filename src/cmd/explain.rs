@@ -106,6 +106,7 @@ pub fn run(args: &ExplainArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             t.result = None;
         }
     }
+    e.created_at_local = clock.local.then(|| clock.zone.format(&e.row.created_at));
     match args.format {
         ExplainFormat::Json => render::json::document(out, &e)?,
         ExplainFormat::Text => render::explain::text(

@@ -40,7 +40,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
                 ("--format", args.format != ReportFormat::Table),
                 ("--csv-raw", args.csv_raw),
                 ("--columns", !args.columns.is_empty()),
-                ("--show-tz", args.filter.zone.show_tz),
+                ("--show-tz", args.filter.zone.show_tz.is_some()),
             ],
         )?;
     }

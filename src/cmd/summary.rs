@@ -240,7 +240,7 @@ fn check_args(args: &SummaryArgs) -> Result<()> {
                 ("--csv-raw", args.csv_raw),
                 ("--html", args.html.is_some()),
                 ("--min-rate", args.min_rate.is_some()),
-                ("--show-tz", args.filter.zone.show_tz),
+                ("--show-tz", args.filter.zone.show_tz.is_some()),
                 (
                     "--confidence",
                     args.confidence != crate::cli::DEFAULT_CONFIDENCE,

@@ -1,12 +1,13 @@
 //! JSON and JSON Lines. serde_json escapes every control character, so
 //! hostile ids stay data.
 
-use super::ReportDoc;
 use super::report::Exporter;
+use super::{Clock, ReportDoc};
 use crate::accumulate::Rollup;
 use crate::model::InputStats;
 use crate::model::Row;
 use crate::pipeline::Graded;
+use crate::view::report::JsonRow;
 use anyhow::Result;
 use std::io::Write;
 
@@ -18,14 +19,14 @@ pub fn document<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<(
 }
 
 /// One row as one line.
-pub fn row_line(out: &mut Vec<u8>, row: &Row<'_>) {
-    serde_json::to_writer(&mut *out, row).expect("rows always serialise");
+pub fn row_line(out: &mut Vec<u8>, row: &Row<'_>, clock: &Clock) {
+    serde_json::to_writer(&mut *out, &JsonRow { row, clock }).expect("rows always serialise");
     out.push(b'\n');
 }
 
 /// `report --format json`: one document; streamed, an opening, every row
 /// and a closing that carries the rollup.
-pub struct Report;
+pub struct Report(pub Clock);
 
 impl Exporter for Report {
     fn page(&self, out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
@@ -39,7 +40,11 @@ impl Exporter for Report {
     fn rows(&self, buf: &mut Vec<u8>, rows: &[Graded<'_>]) {
         for g in rows {
             buf.extend_from_slice(b",\n");
-            serde_json::to_writer(&mut *buf, &g.row).expect("rows always serialise");
+            let row = JsonRow {
+                row: &g.row,
+                clock: &self.0,
+            };
+            serde_json::to_writer(&mut *buf, &row).expect("rows always serialise");
         }
     }
     fn block<'b>(&self, bytes: &'b [u8], first: bool) -> &'b [u8] {
@@ -62,16 +67,18 @@ impl Exporter for Report {
 }
 
 /// `report --format jsonl`: one JSON row per line, nothing else.
-pub struct Lines;
+pub struct Lines(pub Clock);
 
 impl Exporter for Lines {
     fn page(&self, out: &mut dyn Write, doc: &ReportDoc<'_>) -> Result<()> {
         let mut buf = Vec::new();
-        doc.rows.iter().for_each(|r| row_line(&mut buf, r));
+        doc.rows
+            .iter()
+            .for_each(|r| row_line(&mut buf, r, &doc.clock));
         out.write_all(&buf)?;
         Ok(())
     }
     fn rows(&self, buf: &mut Vec<u8>, rows: &[Graded<'_>]) {
-        rows.iter().for_each(|g| row_line(buf, &g.row));
+        rows.iter().for_each(|g| row_line(buf, &g.row, &self.0));
     }
 }

@@ -69,8 +69,8 @@ impl Format {
         match self {
             Format::Table => Box::new(super::table::Report::new(style)),
             Format::Csv => Box::new(super::csv::Report(style)),
-            Format::Json => Box::new(super::json::Report),
-            Format::Jsonl => Box::new(super::json::Lines),
+            Format::Json => Box::new(super::json::Report(style.clock)),
+            Format::Jsonl => Box::new(super::json::Lines(style.clock)),
             Format::Markdown => Box::new(super::markdown::Report::new(style)),
         }
     }

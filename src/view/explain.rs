@@ -39,6 +39,9 @@ pub struct Explained {
     pub source: String,
     pub line: u64,
     pub row: Row<'static>,
+    /// `row.created_at` in the local zone, when times are shown local.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at_local: Option<String>,
     pub reason: String,
     pub chunks: Vec<ChunkView>,
     pub markers: Vec<MarkerView>,
@@ -219,6 +222,7 @@ pub fn explain(
         notes: extras.notes,
         reply: if show.text { text } else { None },
         has_chunk_text,
+        created_at_local: None,
         row,
     }
 }

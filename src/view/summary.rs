@@ -57,7 +57,10 @@ pub struct TriageDoc<'a> {
     pub conversation_id: Option<&'a crate::model::Id<'static>>,
     pub channel: &'a str,
     pub created_at: String,
-    /// `created_at` as tables show it (local with `--show-tz`).
+    /// `created_at` in the local zone, when times are shown local.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at_local: Option<String>,
+    /// `created_at` as tables show it (local when times are shown local).
     #[serde(skip)]
     pub shown_at: String,
     pub verdict: Verdict,
@@ -261,6 +264,7 @@ pub fn document_with<'a>(
                 conversation_id: r.conversation_id.as_ref(),
                 channel: &r.channel,
                 created_at: format_time(&r.created_at),
+                created_at_local: clock.local.then(|| clock.zone.format(&r.created_at)),
                 shown_at: clock.time(&r.created_at),
                 verdict: r.verdict,
                 marker_count: r.marker_count,

@@ -117,7 +117,7 @@ fn partials_refuse_what_only_changes_rendering() {
     for args in [
         vec!["summary", &log, "--partial", part, "--html", html],
         vec!["summary", &log, "--partial", part, "--format", "json"],
-        vec!["summary", &log, "--partial", part, "--show-tz"],
+        vec!["summary", &log, "--partial", part, "--show-tz", "local"],
         vec!["summary", &log, "--partial", part, "--confidence", "0.9"],
         vec!["report", &log, "--partial", part, "--format", "csv"],
         vec!["report", &log, "--partial", part, "--columns", "turn_id"],

@@ -273,12 +273,12 @@ fn local_days_follow_daylight_saving() {
             ("2026-08-03".into(), 1)
         ]
     );
-    // --show-tz prints local times; JSON stays UTC.
+    // --tz prints local times in every format it filters in; JSON keeps
+    // UTC in created_at and adds created_at_local beside it.
     let (_, out, _) = run(&[
         "report",
         "--tz",
         "Europe/Berlin",
-        "--show-tz",
         "--turn",
         "t-complaint",
         "--turn",
@@ -291,7 +291,6 @@ fn local_days_follow_daylight_saving() {
         "report",
         "--tz",
         "Europe/Berlin",
-        "--show-tz",
         "--format",
         "csv",
         "--turn",
@@ -299,27 +298,93 @@ fn local_days_follow_daylight_saving() {
         &log,
     ]);
     assert!(out.contains("2026-08-02T00:40:00+02:00"), "{out}");
+    let (_, out, _) = run(&["explain", "t-complaint", &log, "--tz", "Europe/Berlin"]);
+    assert!(out.contains("2026-08-02T00:40:00+02:00"), "{out}");
     let (_, out, _) = run(&[
         "explain",
         "t-complaint",
         &log,
         "--tz",
         "Europe/Berlin",
-        "--show-tz",
+        "--format",
+        "json",
     ]);
-    assert!(out.contains("2026-08-02T00:40:00+02:00"), "{out}");
+    assert_eq!(json(&out)["created_at_local"], "2026-08-02T00:40:00+02:00");
+    for format in ["json", "jsonl"] {
+        for all in [false, true] {
+            let mut args = vec![
+                "report",
+                "--tz",
+                "Europe/Berlin",
+                "--format",
+                format,
+                "--turn",
+                "t-complaint",
+                &log,
+            ];
+            if all {
+                args.push("--all");
+            }
+            let (_, out, _) = run(&args);
+            let v = if format == "json" {
+                json(&out)["rows"][0].clone()
+            } else {
+                json(out.lines().next().unwrap())
+            };
+            assert_eq!(v["created_at"], "2026-08-01T22:40:00Z", "{args:?}");
+            assert_eq!(
+                v["created_at_local"], "2026-08-02T00:40:00+02:00",
+                "{args:?}"
+            );
+        }
+    }
+    let demo = crate::common::fixture("demo.jsonl");
+    let demo = demo.to_str().unwrap();
+    let (_, out, _) = run(&["summary", "--tz", "Europe/Berlin", "--format", "json", demo]);
+    let triage = &json(&out)["triage"];
+    assert!(!triage.as_array().unwrap().is_empty(), "{out}");
+    assert!(
+        triage
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(
+                |t| t["created_at_local"].as_str().unwrap().ends_with("+02:00")
+                    || t["created_at_local"].as_str().unwrap().ends_with("+01:00")
+            ),
+        "{triage}"
+    );
+    // --show-tz utc keeps UTC on the page; JSON then has no local field.
     let (_, out, _) = run(&[
         "report",
         "--tz",
         "Europe/Berlin",
         "--show-tz",
+        "utc",
+        "--turn",
+        "t-complaint",
+        &log,
+    ]);
+    assert!(out.contains("2026-08-01T22:40:00Z"), "{out}");
+    let (_, out, _) = run(&[
+        "report",
+        "--tz",
+        "Europe/Berlin",
+        "--show-tz",
+        "utc",
         "--format",
         "json",
         "--turn",
         "t-complaint",
         &log,
     ]);
-    assert_eq!(json(&out)["rows"][0]["created_at"], "2026-08-01T22:40:00Z");
+    assert!(
+        json(&out)["rows"][0].get("created_at_local").is_none(),
+        "{out}"
+    );
+    // Without a zone, times are UTC unless --show-tz local asks otherwise.
+    let (_, out, _) = run(&["report", "--turn", "t-complaint", &log]);
+    assert!(out.contains("2026-08-01T22:40:00Z"), "{out}");
     // Bad zones are usage errors, from the flag or the environment.
     assert_eq!(run(&["report", "--tz", "Mars/Olympus", &log]).0, 2);
     let out = bin()
