@@ -28,6 +28,7 @@ mod props;
 mod realdata;
 mod regress;
 mod report;
+mod roles;
 mod run_ops;
 mod safety;
 mod summary;
