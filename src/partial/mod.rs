@@ -7,8 +7,9 @@
 //! counts behind the misread warnings (decided once, after merging, as one
 //! pass does), and one state section per accumulator its command keeps:
 //!
-//! - `summary`: the summary accumulator (totals, groups, trends, triage
-//!   heap, retrieval use, tools, guardrail, telemetry histograms);
+//! - `summary`: the summary accumulator (totals, groups, trends, the
+//!   triage turns of each severity and group, retrieval use, tools,
+//!   guardrail, telemetry histograms);
 //! - `report`: `page`, the page heap (the `--limit` + 1 newest rows after
 //!   `--cursor`, whole rows with their input positions, and the counts of
 //!   matching and passed-over rows);
@@ -49,8 +50,10 @@ pub const FORMAT: &str = "grounding-audit-partial";
 /// The version of the document; a reader refuses any other. Version 2
 /// added `report` and `check` partials (sections `page`, `gate`) and the
 /// score distribution of retrieval use (`scores`), which a version 1
-/// partial cannot supply.
-pub const VERSION: u32 = 2;
+/// partial cannot supply; version 3 keeps the triage turns by severity and
+/// group (each entry's `severity`, `group`, `model` and
+/// `invented_marker`), which a version 2 partial cannot supply.
+pub const VERSION: u32 = 3;
 
 /// One partial document.
 #[derive(Debug, Serialize, Deserialize)]
@@ -487,6 +490,7 @@ mod tests {
             cost_cents: Some(1e-300),
             latency_ms: Some(12.25),
             unobserved_reason: Some(Unobserved::NoTurnEnd),
+            invented_marker: None,
         };
         let heap = PageHeap::from_parts(5, None, vec![(row.clone(), (3, 17))], 9, 4);
         let p = Partial::of_report(&heap, &InputStats::default(), BTreeMap::new());

@@ -132,6 +132,7 @@ impl RowDoc {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             unobserved_reason: self.unobserved_reason,
+            invented_marker: None,
         })
     }
 }

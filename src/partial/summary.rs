@@ -2,8 +2,10 @@
 //! for `--html` and `--write-baseline`).
 
 use super::{RollupDoc, checked_rollup, rollup_doc, rollup_of, time_doc};
+use crate::accumulate::Rollup;
+use crate::accumulate::summary::group_of;
 use crate::accumulate::summary::{GroupStats, Histogram, Summary, SummaryOptions, Telemetry};
-use crate::accumulate::{PageHeap, Rollup};
+use crate::accumulate::triage::Severity;
 use crate::model::{Id, Row, Verdict};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -33,14 +35,20 @@ pub struct GroupDoc {
     pub trend: Vec<(i64, RollupDoc)>,
 }
 
-/// One triage entry: the row fields the summary shows, and its input position.
+/// One triage entry: its severity and group, the row fields the summary
+/// shows, and its input position.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct TriageEntry {
+    /// `invented_citation`, `missing_marker_high_score` or `missing_marker`.
+    pub severity: String,
+    /// The group (agent, channel or model) it is kept for.
+    pub group: String,
     pub turn_id: String,
     pub turn_id_numeric: bool,
     pub agent_id: String,
     pub conversation_id: Option<(String, bool)>,
     pub channel: String,
+    pub model: Option<String>,
     /// Seconds and nanoseconds since 1970-01-01 UTC (exact, unlike a float).
     pub created_at: (i64, u32),
     pub verdict: String,
@@ -50,6 +58,8 @@ pub struct TriageEntry {
     pub chunk_count: u32,
     pub confidence: Option<f64>,
     pub tool_errors: u32,
+    /// The marker an `orphan_marker` turn invented, as written.
+    pub invented_marker: Option<String>,
     /// (file, position) within the partial's own input.
     pub pos: (u64, u64),
 }
@@ -61,9 +71,8 @@ pub struct SummaryState {
     /// Groups in key order.
     pub groups: Vec<GroupDoc>,
     pub trend: Vec<(i64, RollupDoc)>,
+    /// The most recent ungrounded turns of each severity and group.
     pub triage: Vec<TriageEntry>,
-    pub triage_matching: u64,
-    pub triage_newer: u64,
     pub guardrail: crate::accumulate::summary::Guardrail,
     pub retrieval: crate::accumulate::summary::RetrievalUse,
     pub tools: crate::accumulate::summary::ToolUse,
@@ -139,11 +148,12 @@ fn triage_row(e: &TriageEntry) -> Result<Row<'static>> {
         chunks: Vec::new(),
         tool_calls: 0,
         tool_errors: e.tool_errors,
-        model: None,
+        model: e.model.clone().map(Cow::Owned),
         tokens_used: None,
         cost_cents: None,
         latency_ms: None,
         unobserved_reason: None,
+        invented_marker: e.invented_marker.clone(),
     })
 }
 
@@ -170,8 +180,10 @@ impl SummaryState {
             triage: s
                 .triage
                 .entries()
-                .iter()
-                .map(|(r, pos)| TriageEntry {
+                .into_iter()
+                .map(|(severity, group, r, pos)| TriageEntry {
+                    severity: severity.as_str().to_owned(),
+                    group: group.to_owned(),
                     turn_id: r.turn_id.as_str().to_owned(),
                     turn_id_numeric: r.turn_id.numeric,
                     agent_id: r.agent_id.to_string(),
@@ -180,6 +192,7 @@ impl SummaryState {
                         .as_ref()
                         .map(|c| (c.as_str().to_owned(), c.numeric)),
                     channel: r.channel.to_string(),
+                    model: r.model.as_deref().map(str::to_owned),
                     created_at: time_doc(&r.created_at),
                     verdict: r.verdict.as_str().to_owned(),
                     marker_count: r.marker_count,
@@ -188,11 +201,10 @@ impl SummaryState {
                     chunk_count: r.chunk_count,
                     confidence: r.confidence,
                     tool_errors: r.tool_errors,
-                    pos: *pos,
+                    invented_marker: r.invented_marker.clone(),
+                    pos,
                 })
                 .collect(),
-            triage_matching: s.triage.matching,
-            triage_newer: s.triage.newer,
             guardrail: all.guardrail,
             retrieval: all.retrieval,
             tools: all.tools,
@@ -218,12 +230,21 @@ impl SummaryState {
             );
         }
         s.trend = trend_of(&d.trend);
-        let rows = d
-            .triage
-            .iter()
-            .map(|e| Ok((triage_row(e)?, (e.pos.0 + offset, e.pos.1))))
-            .collect::<Result<Vec<_>>>()?;
-        s.triage = PageHeap::from_parts(opts.triage, None, rows, d.triage_matching, d.triage_newer);
+        for e in &d.triage {
+            let severity = Severity::from_name(&e.severity)
+                .with_context(|| format!("triage: unknown severity {:?}", e.severity))?;
+            let row = triage_row(e)?;
+            if Severity::of(&row, opts.low_score) != Some(severity)
+                || group_of(opts.by, &row) != e.group
+            {
+                bail!(
+                    "triage: turn {:?} is not of its severity and group",
+                    e.turn_id
+                );
+            }
+            s.triage
+                .insert(severity, &e.group, row, (e.pos.0 + offset, e.pos.1));
+        }
         // The totals are the groups' summed; a partial that says otherwise
         // was not written by this tool (or was edited), and is refused
         // rather than read with one of the two silently wrong.
