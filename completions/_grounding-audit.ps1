@@ -92,7 +92,8 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
         }
         'grounding-audit;summary' {
             [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'Breakdown key')
-            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'Most recent ungrounded turns to list (0 turns the list off)')
+            [CompletionResult]::new('--triage', '--triage', [CompletionResultType]::ParameterName, 'Ungrounded turns to list (0 turns the list off)')
+            [CompletionResult]::new('--triage-order', '--triage-order', [CompletionResultType]::ParameterName, 'Order of the triage list: by severity (invented citations, then missing markers on confident retrieval, then the rest; a group in a significant drop first within each; then newest), or newest first')
             [CompletionResult]::new('--low-score', '--low-score', [CompletionResultType]::ParameterName, 'Citations of chunks scoring below this count as low-confidence citations')
             [CompletionResult]::new('--bucket', '--bucket', [CompletionResultType]::ParameterName, 'Trend bucket width (at the --tz offset)')
             [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'Compare with a baseline: a saved `summary --format json` document')
@@ -163,6 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Also write the JSON document to FILE')
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown table to FILE')
             [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)')
+            [CompletionResult]::new('--triage-order', '--triage-order', [CompletionResultType]::ParameterName, 'Order of the HTML report''s and the baseline''s triage list (as `summary --triage-order`)')
             [CompletionResult]::new('--max-line-bytes', '--max-line-bytes', [CompletionResultType]::ParameterName, 'Lines longer than this are invalid lines (not read into memory)')
             [CompletionResult]::new('--max-document-bytes', '--max-document-bytes', [CompletionResultType]::ParameterName, 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it')
             [CompletionResult]::new('--input-format', '--input-format', [CompletionResultType]::ParameterName, 'Input dialect; `auto` decides per file from its first bytes')
@@ -351,6 +353,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Also write the JSON document to FILE')
             [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Also write the Markdown table to FILE')
             [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)')
+            [CompletionResult]::new('--triage-order', '--triage-order', [CompletionResultType]::ParameterName, 'Order of the HTML report''s and the baseline''s triage list (as `summary --triage-order`)')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
             [CompletionResult]::new('--csv-raw', '--csv-raw', [CompletionResultType]::ParameterName, 'Summary and report, CSV: no spreadsheet-formula escaping')

@@ -111,7 +111,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-s -q -h --format --partial --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --github --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
+            opts="-s -q -h --format --partial --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +187,10 @@ _grounding__audit() {
                     ;;
                 --html)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-order)
+                    COMPREPLY=($(compgen -W "severity recent" -- "${cur}"))
                     return 0
                     ;;
                 --max-line-bytes)
@@ -837,7 +841,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__merge)
-            opts="-q -h --format --section --csv-raw --show-tz --columns --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --github --quiet --threads --color --help"
+            opts="-q -h --format --section --csv-raw --show-tz --columns --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -921,6 +925,10 @@ _grounding__audit() {
                     ;;
                 --html)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-order)
+                    COMPREPLY=($(compgen -W "severity recent" -- "${cur}"))
                     return 0
                     ;;
                 --threads)
@@ -1089,7 +1097,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__summary)
-            opts="-s -q -h --by --triage --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
+            opts="-s -q -h --by --triage --triage-order --low-score --bucket --compare --compare-from --compare-to --compare-previous --confidence --format --section --csv-raw --html --min-rate --partial --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1101,6 +1109,10 @@ _grounding__audit() {
                     ;;
                 --triage)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --triage-order)
+                    COMPREPLY=($(compgen -W "severity recent" -- "${cur}"))
                     return 0
                     ;;
                 --low-score)

@@ -87,7 +87,8 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
         }
         &'grounding-audit;summary'= {
             cand --by 'Breakdown key'
-            cand --triage 'Most recent ungrounded turns to list (0 turns the list off)'
+            cand --triage 'Ungrounded turns to list (0 turns the list off)'
+            cand --triage-order 'Order of the triage list: by severity (invented citations, then missing markers on confident retrieval, then the rest; a group in a significant drop first within each; then newest), or newest first'
             cand --low-score 'Citations of chunks scoring below this count as low-confidence citations'
             cand --bucket 'Trend bucket width (at the --tz offset)'
             cand --compare 'Compare with a baseline: a saved `summary --format json` document'
@@ -157,6 +158,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --json 'Also write the JSON document to FILE'
             cand --markdown 'Also write the Markdown table to FILE'
             cand --html 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)'
+            cand --triage-order 'Order of the HTML report''s and the baseline''s triage list (as `summary --triage-order`)'
             cand --max-line-bytes 'Lines longer than this are invalid lines (not read into memory)'
             cand --max-document-bytes 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it'
             cand --input-format 'Input dialect; `auto` decides per file from its first bytes'
@@ -338,6 +340,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --json 'Also write the JSON document to FILE'
             cand --markdown 'Also write the Markdown table to FILE'
             cand --html 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)'
+            cand --triage-order 'Order of the HTML report''s and the baseline''s triage list (as `summary --triage-order`)'
             cand --threads 'Worker threads (default: all cores)'
             cand --color 'When to colour tables'
             cand --csv-raw 'Summary and report, CSV: no spreadsheet-formula escaping'

@@ -137,7 +137,9 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" 
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l by -d 'Breakdown key' -r -f -a "agent\t''
 channel\t''
 model\t''"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l triage -d 'Most recent ungrounded turns to list (0 turns the list off)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l triage -d 'Ungrounded turns to list (0 turns the list off)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l triage-order -d 'Order of the triage list: by severity (invented citations, then missing markers on confident retrieval, then the rest; a group in a significant drop first within each; then newest), or newest first' -r -f -a "severity\t'Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first'
+recent\t'Newest first, whatever the verdict'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l low-score -d 'Citations of chunks scoring below this count as low-confidence citations' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l bucket -d 'Trend bucket width (at the --tz offset)' -r -f -a "hour\t'One row per hour'
 day\t'One row per day'
@@ -237,6 +239,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l json -d 'Also write the JSON document to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markdown -d 'Also write the Markdown table to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l triage-order -d 'Order of the HTML report\'s and the baseline\'s triage list (as `summary --triage-order`)' -r -f -a "severity\t'Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first'
+recent\t'Newest first, whatever the verdict'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l input-format -d 'Input dialect; `auto` decides per file from its first bytes' -r -f -a "auto\t'Decide per file from its first bytes'
@@ -513,6 +517,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l json -d 'Also write the JSON document to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l markdown -d 'Also write the Markdown table to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l triage-order -d 'Order of the HTML report\'s and the baseline\'s triage list (as `summary --triage-order`)' -r -f -a "severity\t'Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first'
+recent\t'Newest first, whatever the verdict'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'

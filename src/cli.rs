@@ -281,6 +281,7 @@ pub enum SummaryFormat {
 }
 
 pub use crate::accumulate::summary::{Bucket, GroupBy};
+pub use crate::accumulate::triage::TriageOrder;
 
 pub use crate::render::summary::CsvSection as Section;
 
@@ -290,9 +291,12 @@ pub struct SummaryArgs {
     /// Breakdown key.
     #[arg(long, value_enum, default_value_t = GroupBy::Agent)]
     pub by: GroupBy,
-    /// Most recent ungrounded turns to list (0 turns the list off).
+    /// Ungrounded turns to list (0 turns the list off).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub triage: usize,
+    /// Order of the triage list: by severity (invented citations, then missing markers on confident retrieval, then the rest; a group in a significant drop first within each; then newest), or newest first.
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = TriageOrder::Severity)]
+    pub triage_order: TriageOrder,
     /// Citations of chunks scoring below this count as low-confidence citations.
     #[arg(long, value_name = "S", default_value_t = 0.5)]
     pub low_score: f64,
@@ -375,7 +379,7 @@ pub struct MergeArgs {
     /// Check: the gates (as `check` takes them); summary: only --min-rate, the HTML threshold.
     #[command(flatten)]
     pub gates: GateArgs,
-    /// Check: the documents written besides stdout; summary: only --html.
+    /// Check: the documents written besides stdout; summary: only --html and --triage-order.
     #[command(flatten)]
     pub out: CheckOutputArgs,
 }
@@ -475,6 +479,9 @@ pub struct CheckOutputArgs {
     /// Also write the HTML summary report of this run to FILE (its trend marks --min-rate).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Order of the HTML report's and the baseline's triage list (as `summary --triage-order`).
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = TriageOrder::Severity)]
+    pub triage_order: TriageOrder,
     /// Also print GitHub workflow commands (and append the job summary to $GITHUB_STEP_SUMMARY when set).
     #[arg(long)]
     pub github: bool,

@@ -85,6 +85,21 @@ impl Scope {
             Scope::Agent(a) => Some(a),
         }
     }
+
+    /// How the decision line and the gate list name the scope: `overall`,
+    /// or `agent "billing-bot"` (the id quoted, so an id with spaces or
+    /// one called `overall` reads as the one agent it is).
+    pub fn label(&self) -> String {
+        match self {
+            Scope::Overall => "overall".to_owned(),
+            Scope::Agent(a) => format!("agent {}", quoted(a)),
+        }
+    }
+}
+
+/// An agent id in double quotes, `"` and `\` escaped as in JSON.
+pub fn quoted(id: &str) -> String {
+    serde_json::to_string(id).unwrap_or_else(|_| format!("\"{id}\""))
 }
 
 /// `overall`, or `agent <id>`: how tables and test reporters name a scope.
@@ -304,11 +319,11 @@ pub fn rate_pair(observed: f64, threshold: f64) -> (String, String) {
 }
 
 /// How a scope is named at the start of a gate message: nothing for the
-/// whole log, `agent <id> ` for an agent.
-fn who(scope: &Scope) -> String {
+/// whole log, `agent "<id>" ` for an agent.
+pub fn who(scope: &Scope) -> String {
     match scope {
         Scope::Overall => String::new(),
-        Scope::Agent(a) => format!("agent {a} "),
+        Scope::Agent(_) => format!("{} ", scope.label()),
     }
 }
 
@@ -624,7 +639,10 @@ fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<Gat
                             true,
                             None,
                             Measure::Rate(max),
-                            format!("agent {agent}: not in the baseline (no drop to measure)"),
+                            format!(
+                                "agent {}: not in the baseline (no drop to measure)",
+                                quoted(agent)
+                            ),
                         );
                         s.outcome = Outcome::Skipped;
                         gates.push(s);
@@ -633,11 +651,12 @@ fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<Gat
             }
             continue;
         }
+        let who = quoted(agent);
         let mut message = if r.with_retrieval == 0 {
-            format!("agent {agent}: not enough evidence (no turn with retrieval)")
+            format!("agent {who}: not enough evidence (no turn with retrieval)")
         } else {
             format!(
-                "agent {agent}: not enough evidence ({} turn(s) with retrieval < min_turns={})",
+                "agent {who}: not enough evidence ({} turn(s) with retrieval < min_turns={})",
                 r.with_retrieval, g.min_turns
             )
         };
@@ -696,7 +715,10 @@ fn annotate(gate: &mut GateResult, data: &Grouped, baseline: Option<&Counts>) {
     if matches!(gate.gate, GateKind::MinRate | GateKind::MaxDrop)
         && let Some(c) = change_of(data, baseline, &gate.scope)
     {
-        let name = gate.scope.agent().unwrap_or("overall");
+        let name = gate
+            .scope
+            .agent()
+            .map_or_else(|| "overall".to_owned(), quoted);
         gate.message
             .push_str(&format!(" ({name}: {})", c.describe()));
     }
@@ -789,7 +811,8 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
     for agent in g.agents.keys() {
         if !data.groups.contains_key(agent) {
             warnings.push(format!(
-                "policy names agent {agent}, which has no turn in this log"
+                "policy names agent {}, which has no turn in this log",
+                quoted(agent)
             ));
         }
     }
@@ -915,7 +938,7 @@ mod tests {
         assert!(!d.pass);
         assert!(
             d.line.contains(
-                "agent liar orphan_rate=1.0000 (37/37 answered) > max_orphan_rate=0.0500"
+                r#"agent "liar" orphan_rate=1.0000 (37/37 answered) > max_orphan_rate=0.0500"#
             ),
             "{}",
             d.line
@@ -947,8 +970,9 @@ mod tests {
         let d = evaluate(&g, &d, &InputStats::default());
         assert!(d.pass, "{}", d.line);
         assert!(
-            d.warnings
-                .contains(&"policy names agent ghost, which has no turn in this log".to_owned()),
+            d.warnings.contains(
+                &r#"policy names agent "ghost", which has no turn in this log"#.to_owned()
+            ),
             "{:?}",
             d.warnings
         );
@@ -1051,7 +1075,7 @@ mod tests {
         };
         let d = evaluate(&g, &with_agent_named_overall(), &InputStats::default());
         assert!(!d.pass);
-        assert_eq!(d.line, "FAIL agent overall 0.5000 (1/2) < 0.8000");
+        assert_eq!(d.line, r#"FAIL agent "overall" 0.5000 (1/2) < 0.8000"#);
         let failing: Vec<_> = d
             .gates
             .iter()
@@ -1144,13 +1168,13 @@ mod tests {
         assert!(d.pass, "{}", d.line);
         assert_eq!(
             d.warnings,
-            ["agent quiet: not enough evidence (no turn with retrieval)"]
+            [r#"agent "quiet": not enough evidence (no turn with retrieval)"#]
         );
         let g = Gates { min_turns: 3, ..g };
         let d = evaluate(&g, &data, &InputStats::default());
         assert!(
             d.warnings.contains(
-                &"agent overall: not enough evidence (2 turn(s) with retrieval < min_turns=3)"
+                &r#"agent "overall": not enough evidence (2 turn(s) with retrieval < min_turns=3)"#
                     .to_owned()
             ),
             "{:?}",

@@ -5,7 +5,9 @@
 //! five rules in order; it never reads or writes anything.
 
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
-use crate::model::{Answer, Chunk, MarkersFrom, Row, Turn, Verdict, unsigned_zero};
+use crate::model::{
+    Answer, Chunk, CitationIndex, MarkersFrom, Row, Turn, Verdict, marker_label, unsigned_zero,
+};
 use std::borrow::Cow;
 
 /// Counts of the markers of one answer.
@@ -17,6 +19,8 @@ pub struct Tally {
     pub malformed: u32,
     /// Distinct in-range chunk indexes, in order of first appearance.
     pub cited: Vec<u32>,
+    /// The first out-of-range marker as written ([`crate::model::marker_label`]).
+    pub first_out_of_range: Option<String>,
     /// Bitset over chunk indexes, used only for long chunk lists.
     seen: Vec<u64>,
 }
@@ -51,6 +55,14 @@ impl Tally {
             MarkerKind::Malformed => self.malformed += 1,
         }
     }
+
+    /// Adds one marker found in a text, noting where the first out-of-range one is.
+    fn note(&mut self, m: crate::markers::Marker, first: &mut Option<(usize, usize)>, n: usize) {
+        if m.kind == MarkerKind::OutOfRange && first.is_none() {
+            *first = Some((m.start, m.end));
+        }
+        self.add(m.kind, n);
+    }
 }
 
 /// Scans an answer into a tally. Returns `None` when no answer was observed.
@@ -67,29 +79,56 @@ pub fn tally(
         Answer::Unobserved(_) => None,
         Answer::Reply(reply) => {
             let mut t = Tally::default();
+            // Where the first out-of-range marker is in the text scanned.
+            let mut first: Option<(usize, usize)> = None;
             let raw = match reply {
                 crate::model::Reply::Json {
                     raw,
                     unicode_escape,
-                } => grammar.scan_raw(&raw[1..raw.len() - 1], *unicode_escape, chunks, &mut |m| {
-                    t.add(m.kind, n)
-                }),
+                } => {
+                    let inner = &raw[1..raw.len() - 1];
+                    let whole = grammar.scan_raw(inner, *unicode_escape, chunks, &mut |m| {
+                        t.note(m, &mut first, n)
+                    });
+                    if whole {
+                        t.first_out_of_range = first.map(|(s, e)| marker_label(&inner[s..e]));
+                    }
+                    whole
+                }
                 crate::model::Reply::Text(_) => false,
             };
             if !raw {
                 t = Tally::default();
-                grammar.scan(&reply.decoded(), chunks, &mut |m| t.add(m.kind, n));
+                first = None;
+                let text = reply.decoded();
+                grammar.scan(&text, chunks, &mut |m| t.note(m, &mut first, n));
+                t.first_out_of_range = first.map(|(s, e)| marker_label(&text[s..e]));
             }
             Some((t, MarkersFrom::Reply))
         }
         Answer::Citations(list) => {
             let mut t = Tally::default();
-            for &index in list {
-                t.add(resolve_citation(index, n as u64), n);
+            for (i, &index) in list.iter().enumerate() {
+                let kind = resolve_citation(index, n as u64);
+                if kind == MarkerKind::OutOfRange && t.first_out_of_range.is_none() {
+                    t.first_out_of_range = Some(citation_label(i, index));
+                }
+                t.add(kind, n);
             }
             Some((t, MarkersFrom::Citations))
         }
     }
+}
+
+/// How a citation-list entry is named (as `explain` names it):
+/// `citations[2].index=9`.
+pub fn citation_label(i: usize, index: CitationIndex) -> String {
+    let shown = match index {
+        CitationIndex::Index(x) => x.to_string(),
+        CitationIndex::OutOfRange => "(negative or too large)".to_owned(),
+        CitationIndex::Malformed => "?".to_owned(),
+    };
+    format!("citations[{i}].index={shown}")
 }
 
 /// The verdict rules, first match wins.
@@ -190,6 +229,11 @@ pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
         cost_cents: turn.cost_cents,
         latency_ms: turn.latency_ms,
         unobserved_reason,
+        invented_marker: if verdict == Verdict::OrphanMarker {
+            t.first_out_of_range
+        } else {
+            None
+        },
     }
 }
 

@@ -460,6 +460,24 @@ pub struct Row<'a> {
     pub latency_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unobserved_reason: Option<Unobserved>,
+    /// The first well-formed marker that resolved to no chunk, as written
+    /// (at most [`MARKER_LABEL_CHARS`] characters; `citations[i].index=N`
+    /// for a citation list): what an `orphan_marker` turn invented, named
+    /// by the triage list. Not part of the row's JSON.
+    #[serde(skip)]
+    pub invented_marker: Option<String>,
+}
+
+/// The longest marker label a row keeps ([`Row::invented_marker`]); a
+/// longer one is cut and ends in `…`.
+pub const MARKER_LABEL_CHARS: usize = 64;
+
+/// A marker as a row keeps it: cut to [`MARKER_LABEL_CHARS`] characters.
+pub fn marker_label(text: &str) -> String {
+    match text.char_indices().nth(MARKER_LABEL_CHARS) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
 }
 
 impl Row<'_> {
@@ -488,6 +506,7 @@ impl Row<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             unobserved_reason: self.unobserved_reason,
+            invented_marker: self.invented_marker,
         }
     }
 
@@ -518,6 +537,7 @@ impl Row<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             unobserved_reason: self.unobserved_reason,
+            invented_marker: self.invented_marker.clone(),
         }
     }
 
@@ -775,6 +795,7 @@ mod tests {
             cost_cents: Some(0.30000000000000004),
             latency_ms: None,
             unobserved_reason: None,
+            invented_marker: None,
         };
         let json = serde_json::to_string(&row).unwrap();
         let back: Row<'static> = serde_json::from_str(&json).unwrap();

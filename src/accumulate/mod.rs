@@ -177,6 +177,11 @@ impl PageHeap {
         &self.rows
     }
 
+    /// Adds rows kept elsewhere (a partial's), keeping the `cap` newest.
+    pub fn insert_entries(&mut self, rows: Vec<(Row<'static>, Pos)>) {
+        self.insert_sorted(rows);
+    }
+
     /// The rows, newest first.
     pub fn into_rows(self) -> Vec<Row<'static>> {
         self.rows.into_iter().map(|(r, _)| r).collect()
@@ -206,8 +211,16 @@ impl PageHeap {
         if self.cap == 0 {
             return;
         }
+        let idx: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i].row)).collect();
+        self.offer(rows, idx);
+    }
+
+    /// Offers the rows of a block at `idx` (each counted as matching).
+    pub fn offer(&mut self, rows: &[Graded<'_>], mut idx: Vec<usize>) {
+        if self.cap == 0 {
+            return;
+        }
         // Pick the block's best `cap` by key first, so only they are copied.
-        let mut idx: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i].row)).collect();
         self.matching += idx.len() as u64;
         let before = idx.len();
         idx.retain(|&i| self.admits(&rows[i]));
@@ -261,6 +274,7 @@ impl Accumulator for PageHeap {
 pub mod cursor;
 pub mod details;
 pub mod summary;
+pub mod triage;
 
 /// Rollups keyed by a grouping value (agent, channel, model), for `check --per-agent`.
 #[derive(Debug, Clone, Default)]

@@ -5,7 +5,8 @@
 //! number of turns. Every count is an integer, so any split of the input
 //! merges to the same result.
 
-use super::{PageHeap, Rollup};
+use super::Rollup;
+use super::triage::Triage;
 use crate::model::{Row, Verdict};
 use crate::pipeline::{Accumulator, Graded};
 use chrono::{Datelike, NaiveDate};
@@ -559,7 +560,7 @@ pub struct Summary {
     pub groups: FastMap<String, GroupStats>,
     /// The trend, by bucket index (see [`Bucket::index`]).
     pub trend: BTreeMap<i64, Rollup>,
-    pub triage: PageHeap,
+    pub triage: Triage,
     pub telemetry: [Telemetry; 5],
 }
 
@@ -570,7 +571,7 @@ impl Summary {
             opts,
             groups: FastMap::default(),
             trend: BTreeMap::new(),
-            triage: PageHeap::slim(opts.triage),
+            triage: Triage::new(opts.triage, opts.low_score),
             telemetry: Default::default(),
         }
     }
@@ -581,11 +582,16 @@ impl Summary {
     }
 
     fn group_key<'r>(&self, r: &'r Row<'_>) -> &'r str {
-        match self.opts.by {
-            GroupBy::Agent => &r.agent_id,
-            GroupBy::Channel => &r.channel,
-            GroupBy::Model => r.model.as_deref().unwrap_or("(none)"),
-        }
+        group_of(self.opts.by, r)
+    }
+}
+
+/// The group of a row under `--by`.
+pub fn group_of<'r>(by: GroupBy, r: &'r Row<'_>) -> &'r str {
+    match by {
+        GroupBy::Agent => &r.agent_id,
+        GroupBy::Channel => &r.channel,
+        GroupBy::Model => r.model.as_deref().unwrap_or("(none)"),
     }
 }
 
@@ -636,7 +642,8 @@ impl Accumulator for Summary {
         if let Some((d, acc)) = run {
             self.add_day(d, &acc);
         }
-        self.triage.add_where(rows, |r| r.verdict.is_ungrounded());
+        let by = self.opts.by;
+        self.triage.add_block(rows, |r| group_of(by, r));
     }
 
     fn merge(&mut self, later: Self) {
@@ -734,6 +741,7 @@ mod tests {
             cost_cents: Some(0.25),
             latency_ms: Some((200 + i * 7919 % 5000) as f64),
             unobserved_reason: None,
+            invented_marker: None,
         }
     }
 
@@ -745,7 +753,7 @@ mod tests {
                 .iter()
                 .map(|t| t.latency.buckets())
                 .sum::<usize>()
-            + s.triage.clone().into_rows().len()
+            + s.triage.held()
     }
 
     fn feed(n: u64) -> Summary {
@@ -952,7 +960,16 @@ mod tests {
         assert_eq!(left.groups, whole.groups);
         assert_eq!(left.trend, whole.trend);
         assert_eq!(left.telemetry, whole.telemetry);
-        assert_eq!(left.triage.into_rows().len(), 20);
+        let order = crate::accumulate::triage::TriageOrder::Severity;
+        let picked = |s: &Summary| -> Vec<String> {
+            s.triage
+                .select(order, &|g| g == "agent-3")
+                .iter()
+                .map(|p| p.row.turn_id.as_str().to_owned())
+                .collect()
+        };
+        assert_eq!(picked(&left).len(), 20);
+        assert_eq!(picked(&left), picked(&whole));
         // The score distribution is part of each: a non-trivial one.
         let all = whole.overall();
         let d = &all.retrieval.scores;

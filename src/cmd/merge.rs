@@ -101,6 +101,7 @@ pub fn run(
                     csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
                     html: &meta,
                     html_file: args.out.html.as_deref(),
+                    triage_order: args.out.triage_order,
                 },
             )?;
             Ok(exit::SUCCESS)
@@ -192,6 +193,7 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
             ("--columns", false),
             ("--min-rate", true),
             ("--html", true),
+            ("--triage-order", true),
         ],
         "report" => vec![
             ("--section", false),
@@ -199,6 +201,7 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
             ("--columns", true),
             ("--min-rate", false),
             ("--html", false),
+            ("--triage-order", false),
         ],
         _ => vec![
             ("--section", false),
@@ -206,6 +209,7 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
             ("--columns", false),
             ("--min-rate", true),
             ("--html", true),
+            ("--triage-order", true),
         ],
     };
     let given = |flag: &str| match flag {
@@ -214,6 +218,7 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
         "--columns" => !args.columns.is_empty(),
         "--min-rate" => g.min_rate.is_some(),
         "--html" => o.html.is_some(),
+        "--triage-order" => o.triage_order != crate::cli::TriageOrder::Severity,
         _ => false,
     };
     let mut foreign: Vec<&str> = allowed

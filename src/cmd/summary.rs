@@ -195,6 +195,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
             html: &meta,
             html_file: args.html.as_deref(),
+            triage_order: args.triage_order,
         },
     )
 }
@@ -240,6 +241,10 @@ fn check_args(args: &SummaryArgs) -> Result<()> {
                 ("--csv-raw", args.csv_raw),
                 ("--html", args.html.is_some()),
                 ("--min-rate", args.min_rate.is_some()),
+                (
+                    "--triage-order",
+                    args.triage_order != crate::cli::TriageOrder::Severity,
+                ),
                 ("--show-tz", args.filter.zone.show_tz.is_some()),
                 (
                     "--confidence",
@@ -347,12 +352,14 @@ pub struct Output<'a> {
     pub html: &'a render::html::Meta,
     /// `--html FILE`: the page written there as well.
     pub html_file: Option<&'a std::path::Path>,
+    /// The order of the triage list (`--triage-order`).
+    pub triage_order: crate::cli::TriageOrder,
 }
 
 /// Renders a finished summary in one of its formats (`summary` and `merge`).
 pub fn render_summary(
     out: &mut dyn Write,
-    mut summary: Summary,
+    summary: Summary,
     input: &InputStats,
     clock: &render::Clock,
     comparison: Option<&Comparison>,
@@ -364,14 +371,10 @@ pub fn render_summary(
         csv,
         html,
         html_file,
+        triage_order,
     } = output;
     let html_file = html_file.map(|p| (p, html));
-    let triage = std::mem::replace(
-        &mut summary.triage,
-        crate::accumulate::PageHeap::new(0, None),
-    )
-    .into_rows();
-    let doc = document_with(&summary, &triage, input, clock, comparison);
+    let doc = document_with(&summary, input, clock, comparison, triage_order);
     if let Some((path, meta)) = html_file {
         let page = render::html::page(&doc, meta);
         exit::write_file(path, page.as_bytes(), false, "HTML report")?;

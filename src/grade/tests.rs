@@ -476,3 +476,38 @@ fn require_citation_on_graded_rows() {
     assert!(!row_refused(&reply("hello", 0)));
     assert!(!row_refused(&reply("see [KB-1]", 0)));
 }
+
+/// An `orphan_marker` row names the first marker that resolved to no chunk,
+/// as written, whether the reply was scanned raw, decoded, or is a
+/// citation list; no other verdict carries one.
+#[test]
+fn an_orphan_names_the_marker_it_invented() {
+    let r = reply("See [KB-1] and [KB-9], then [KB-12].", 0);
+    assert_eq!(r.verdict, Verdict::OrphanMarker);
+    assert_eq!(r.invented_marker.as_deref(), Some("[KB-1]"));
+    let r = reply("See [KB-9] and [KB-12].", 2);
+    assert_eq!(r.invented_marker.as_deref(), Some("[KB-9]"));
+    // Partial and plain ok turns name none.
+    assert_eq!(reply("See [KB-1] and [KB-9].", 2).invented_marker, None);
+    assert_eq!(reply("no marker", 2).invented_marker, None);
+    // Raw JSON text, and text that must be decoded first (a `\u` escape).
+    for raw in [r#""cites [KB-7] here""#, r#""caf\u00e9 [KB-7]\n""#] {
+        let t = turn(Answer::Reply(Reply::json(raw)), chunks(&[None, None]));
+        let r = grade(t, &Grammar::default());
+        assert_eq!(r.invented_marker.as_deref(), Some("[KB-7]"), "{raw}");
+    }
+    let r = citations(vec![Some(1), Some(5)], 0);
+    assert_eq!(r.invented_marker.as_deref(), Some("citations[0].index=1"));
+    let r = citations(vec![None, Some(5)], 2);
+    assert_eq!(r.invented_marker.as_deref(), Some("citations[1].index=5"));
+    // A long regex match is cut.
+    let g = Grammar::regex(r"<<(\d+)[^>]*>>", 1).unwrap();
+    let long = format!("<<9{}>>", "x".repeat(100));
+    let t = turn(
+        Answer::Reply(Reply::Text(Cow::Owned(long))),
+        chunks(&[None]),
+    );
+    let label = grade(t, &g).invented_marker.unwrap();
+    assert_eq!(label.chars().count(), crate::model::MARKER_LABEL_CHARS + 1);
+    assert!(label.ends_with('…'), "{label}");
+}

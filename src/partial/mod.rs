@@ -7,8 +7,9 @@
 //! counts behind the misread warnings (decided once, after merging, as one
 //! pass does), and one state section per accumulator its command keeps:
 //!
-//! - `summary`: the summary accumulator (totals, groups, trends, triage
-//!   heap, retrieval use, tools, guardrail, telemetry histograms);
+//! - `summary`: the summary accumulator (totals, groups, trends, the
+//!   triage turns of each severity and group, retrieval use, tools,
+//!   guardrail, telemetry histograms);
 //! - `report`: `page`, the page heap (the `--limit` + 1 newest rows after
 //!   `--cursor`, whole rows with their input positions, and the counts of
 //!   matching and passed-over rows);
@@ -41,14 +42,15 @@ mod summary;
 
 pub use gate::GateState;
 pub use page::PageState;
-pub use summary::{GroupDoc, SummaryState, TelemetryDoc};
+pub use summary::{GroupDoc, SummaryState, TelemetryDoc, TriageAt};
 
 /// The `format` field of every partial.
 pub const FORMAT: &str = "grounding-audit-partial";
 /// The version of the document; a reader refuses any other. Version 3
 /// carries the rows of a page and of the triage list as the report's own
-/// JSON rows (`{"row": …, "pos": [a, b]}`); version 2 added `report` and
-/// `check` partials and the score distribution of retrieval use.
+/// JSON rows (`{"row": …, "pos": [a, b]}`) and keeps the triage turns by
+/// severity and group; version 2 added `report` and `check` partials and
+/// the score distribution of retrieval use.
 pub const VERSION: u32 = 3;
 
 /// One partial document.
@@ -466,6 +468,7 @@ mod tests {
             cost_cents: Some(1e-300),
             latency_ms: Some(12.25),
             unobserved_reason: Some(Unobserved::NoTurnEnd),
+            invented_marker: None,
         };
         let heap = PageHeap::from_parts(5, None, vec![(row.clone(), (3, 17))], 9, 4);
         let p = Partial::of_report(&heap, &InputStats::default(), BTreeMap::new());

@@ -1,9 +1,12 @@
 //! The summary accumulator's state in a partial (`summary`, and `check`
 //! for `--html` and `--write-baseline`).
 
-use super::{RollupDoc, RowAt, checked_rollup, rollup_doc, rollup_of};
+use super::{RollupDoc, checked_rollup, rollup_doc, rollup_of};
+use crate::accumulate::Rollup;
+use crate::accumulate::summary::group_of;
 use crate::accumulate::summary::{GroupStats, Histogram, Summary, SummaryOptions, Telemetry};
-use crate::accumulate::{PageHeap, Rollup};
+use crate::accumulate::triage::Severity;
+use crate::model::Row;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -31,6 +34,21 @@ pub struct GroupDoc {
     pub trend: Vec<(i64, RollupDoc)>,
 }
 
+/// One triage entry: its severity and the group it is kept for, the row as
+/// `report --format json` writes it, the marker an `orphan_marker` turn
+/// invented (not part of the row's JSON), and its (file, position) within
+/// the partial's own input.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct TriageAt {
+    /// `invented_citation`, `missing_marker_high_score` or `missing_marker`.
+    pub severity: String,
+    /// The group (agent, channel or model) it is kept for.
+    pub group: String,
+    pub row: Row<'static>,
+    pub invented_marker: Option<String>,
+    pub pos: (u64, u64),
+}
+
 /// The summary accumulator's state.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SummaryState {
@@ -38,9 +56,8 @@ pub struct SummaryState {
     /// Groups in key order.
     pub groups: Vec<GroupDoc>,
     pub trend: Vec<(i64, RollupDoc)>,
-    pub triage: Vec<RowAt>,
-    pub triage_matching: u64,
-    pub triage_newer: u64,
+    /// The most recent ungrounded turns of each severity and group.
+    pub triage: Vec<TriageAt>,
     pub guardrail: crate::accumulate::summary::Guardrail,
     pub retrieval: crate::accumulate::summary::RetrievalUse,
     pub tools: crate::accumulate::summary::ToolUse,
@@ -106,14 +123,15 @@ impl SummaryState {
             triage: s
                 .triage
                 .entries()
-                .iter()
-                .map(|(r, pos)| RowAt {
+                .into_iter()
+                .map(|(severity, group, r, pos)| TriageAt {
+                    severity: severity.as_str().to_owned(),
+                    group: group.to_owned(),
                     row: r.clone(),
-                    pos: *pos,
+                    invented_marker: r.invented_marker.clone(),
+                    pos,
                 })
                 .collect(),
-            triage_matching: s.triage.matching,
-            triage_newer: s.triage.newer,
             guardrail: all.guardrail,
             retrieval: all.retrieval,
             tools: all.tools,
@@ -139,12 +157,24 @@ impl SummaryState {
             );
         }
         s.trend = trend_of(&d.trend);
-        let rows = d
-            .triage
-            .iter()
-            .map(|e| (e.row.clone(), (e.pos.0 + offset, e.pos.1)))
-            .collect();
-        s.triage = PageHeap::from_parts(opts.triage, None, rows, d.triage_matching, d.triage_newer);
+        for e in &d.triage {
+            let severity = Severity::from_name(&e.severity)
+                .with_context(|| format!("triage: unknown severity {:?}", e.severity))?;
+            let row = Row {
+                invented_marker: e.invented_marker.clone(),
+                ..e.row.clone()
+            };
+            if Severity::of(&row, opts.low_score) != Some(severity)
+                || group_of(opts.by, &row) != e.group
+            {
+                bail!(
+                    "triage: turn {:?} is not of its severity and group",
+                    row.turn_id.as_str()
+                );
+            }
+            s.triage
+                .insert(severity, &e.group, row, (e.pos.0 + offset, e.pos.1));
+        }
         // The totals are the groups' summed; a partial that says otherwise
         // was not written by this tool (or was edited), and is refused
         // rather than read with one of the two silently wrong.

@@ -51,7 +51,7 @@ const DAY_HEADER: [&str; 6] = [
     "grounded_rate",
     "trend",
 ];
-const TRIAGE_HEADER: [&str; 9] = [
+const TRIAGE_HEADER: [&str; 11] = [
     "created_at",
     "turn_id",
     "agent_id",
@@ -61,6 +61,8 @@ const TRIAGE_HEADER: [&str; 9] = [
     "malformed_markers",
     "confidence",
     "tool_errors",
+    "severity",
+    "reason",
 ];
 
 fn group_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
@@ -224,11 +226,13 @@ pub fn compare_lines(c: &Comparison) -> Vec<String> {
     lines
 }
 
-fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
+/// The triage list's rows: every column of [`TRIAGE_HEADER`], or without
+/// `severity` (which the reason says in words) for the tables.
+fn triage_rows(doc: &SummaryDoc<'_>, severity: bool) -> Vec<Vec<String>> {
     doc.triage
         .iter()
         .map(|t| {
-            vec![
+            let mut row = vec![
                 t.shown_at.clone(),
                 t.turn_id.as_str().to_owned(),
                 t.agent_id.to_owned(),
@@ -239,9 +243,25 @@ fn triage_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
                 t.confidence
                     .map_or_else(|| "-".into(), |c| format!("{c:.2}")),
                 t.tool_errors.to_string(),
-            ]
+            ];
+            if severity {
+                row.push(t.severity.to_owned());
+            }
+            row.push(t.reason.clone());
+            row
         })
         .collect()
+}
+
+/// The triage section's title: what the list is and in which order.
+pub fn triage_title(doc: &SummaryDoc<'_>) -> String {
+    match doc.triage_order {
+        "recent" => format!("Triage: {} most recent ungrounded turns", doc.triage.len()),
+        _ => format!(
+            "Triage: {} ungrounded turns, most severe first",
+            doc.triage.len()
+        ),
+    }
 }
 
 const SCORE_HEADER: [&str; 6] = [
@@ -348,12 +368,13 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     )
     .numeric(&[1, 2, 3, 4]);
     guardrail.rows = guardrail_rows(doc);
-    let mut triage = Section::new(
-        format!("Triage: {} most recent ungrounded turns", doc.triage.len()),
-        &TRIAGE_HEADER,
-    )
-    .numeric(&[4, 5, 6, 7, 8]);
-    triage.rows = triage_rows(doc);
+    let header: Vec<&str> = TRIAGE_HEADER
+        .iter()
+        .copied()
+        .filter(|h| *h != "severity")
+        .collect();
+    let mut triage = Section::new(triage_title(doc), &header).numeric(&[4, 5, 6, 7, 8]);
+    triage.rows = triage_rows(doc, false);
     let mut retrieval = Section::new(
         format!("Retrieval use (low score < {})", doc.low_score),
         &[
@@ -422,7 +443,7 @@ pub fn csv(
         CsvSection::Groups => (&GROUP_HEADER, group_rows(doc)),
         CsvSection::Days => (&DAY_HEADER[..5], day_rows(doc, false)),
         CsvSection::GroupDays => (&GROUP_DAY_HEADER, group_day_rows(doc)),
-        CsvSection::Triage => (&TRIAGE_HEADER, triage_rows(doc)),
+        CsvSection::Triage => (&TRIAGE_HEADER, triage_rows(doc, true)),
         CsvSection::Guardrail => (&GUARDRAIL_HEADER, guardrail_rows(doc)),
         CsvSection::Scores => (&SCORE_HEADER, score_rows(doc)),
         CsvSection::Compare => (

@@ -1,4 +1,6 @@
-//! Plain text for `check`: the decision line first, then one line per gate.
+//! Plain text for `check`: the decision line first, then one line per
+//! gate, each naming its scope: `min_rate (overall): …`, `min_rate (agent
+//! "billing-bot"): …`.
 
 use super::escape::terminal;
 use crate::gate::{Decision, Outcome};
@@ -15,7 +17,19 @@ pub fn gate_list(out: &mut dyn Write, d: &Decision, input: &InputStats) -> Resul
             Outcome::Skipped => "skip",
             Outcome::Error => "ERROR",
         };
-        writeln!(out, "  {mark}  {}: {}", g.gate, terminal(&g.message))?;
+        // The scope once, before the message (which names an agent's at its start).
+        let who = crate::gate::who(&g.scope);
+        let message = g.message.strip_prefix(&who).unwrap_or(&g.message);
+        let message = message
+            .strip_prefix(&format!("{}: ", g.scope.label()))
+            .unwrap_or(message);
+        writeln!(
+            out,
+            "  {mark}  {} ({}): {}",
+            g.gate,
+            terminal(&g.scope.label()),
+            terminal(message)
+        )?;
         if !g.turns.is_empty() {
             writeln!(out, "        turns: {}", terminal(&g.turns.join(" ")))?;
         }

@@ -4,7 +4,7 @@
 
 use crate::grade::grade;
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
-use crate::model::{Answer, CitationIndex, Extras, Row, Turn};
+use crate::model::{Answer, Extras, Row, Turn};
 use serde::Serialize;
 
 /// One marker as `explain` shows it.
@@ -165,13 +165,8 @@ pub fn explain(
                     MarkerKind::OutOfRange => ("out_of_range", None),
                     MarkerKind::Malformed => ("malformed", None),
                 };
-                let shown = match idx {
-                    CitationIndex::Index(x) => x.to_string(),
-                    CitationIndex::OutOfRange => "(negative or too large)".to_owned(),
-                    CitationIndex::Malformed => "?".to_owned(),
-                };
                 markers.push(MarkerView {
-                    text: format!("citations[{i}].index={shown}"),
+                    text: crate::grade::citation_label(i, idx),
                     offset: None,
                     resolves,
                     chunk,

@@ -5,9 +5,10 @@ use crate::accumulate::Rollup;
 use crate::accumulate::summary::{
     GroupBy, GroupStats, Guardrail, RetrievalUse, Summary, Telemetry, ToolUse,
 };
+use crate::accumulate::triage::{Picked, Severity, TriageOrder};
 use crate::compare::Comparison;
 use crate::filter::Clock;
-use crate::model::{Row, Verdict, format_time};
+use crate::model::{Verdict, format_time};
 use crate::pipeline::InputStats;
 use serde::Serialize;
 
@@ -49,9 +50,16 @@ pub struct DayDoc {
     pub grounded_rate: Option<f64>,
 }
 
-/// One triage entry: the row fields that matter for triage.
+/// One triage entry: the row fields that matter for triage, and why it is
+/// where it is in the list.
 #[derive(Debug, Serialize)]
 pub struct TriageDoc<'a> {
+    /// `invented_citation`, `missing_marker_high_score` or `missing_marker`.
+    pub severity: &'static str,
+    /// Why the turn is listed, in words: `invented citation [KB-9]`,
+    /// `missing marker, top score 0.91`, and `; agent billing-bot in a
+    /// significant drop` when its group shows one.
+    pub reason: String,
     pub turn_id: &'a crate::model::Id<'static>,
     pub agent_id: &'a str,
     pub conversation_id: Option<&'a crate::model::Id<'static>>,
@@ -163,6 +171,8 @@ pub struct SummaryDoc<'a> {
     /// The zone days are counted in (`--tz`).
     pub tz: String,
     pub groups: Vec<GroupDoc<'a>>,
+    /// The order of `triage`: `severity` or `recent` (`--triage-order`).
+    pub triage_order: &'static str,
     pub triage: Vec<TriageDoc<'a>>,
     /// The trend's bucket width: `hour`, `day` or `week`.
     pub bucket: &'static str,
@@ -198,24 +208,111 @@ pub(crate) fn day_doc(label: String, r: &Rollup) -> DayDoc {
 /// The rule the guardrail section applies, as the JSON document states it.
 pub const GUARDRAIL_RULE: &str = "require_citation: refuse an answer given with retrieval and no well-formed marker of the grammar";
 
-/// Builds the document from a finished summary.
+/// Builds the document from a finished summary, its triage list in `order`.
 pub fn document<'a>(
     s: &'a Summary,
-    triage: &'a [Row<'static>],
     input: &'a InputStats,
     clock: &Clock,
+    order: TriageOrder,
 ) -> SummaryDoc<'a> {
-    document_with(s, triage, input, clock, None)
+    document_with(s, input, clock, None, order)
+}
+
+/// The groups that show a significant drop: with a comparison, those whose
+/// rate fell significantly against the baseline; without one, those whose
+/// own trend in this run has a change point where the rate fell
+/// ([`crate::compare::drop_in`], the test that dates a drop). Only groups
+/// with a turn in the triage state are looked at.
+pub fn dropped_groups<'a>(
+    s: &'a Summary,
+    compare: Option<&Comparison>,
+) -> std::collections::BTreeSet<&'a str> {
+    let (bucket, tz) = (s.opts.bucket, s.opts.tz);
+    let listed: std::collections::BTreeSet<&str> = s
+        .triage
+        .entries()
+        .into_iter()
+        .map(|(_, g, _, _)| g)
+        .collect();
+    listed
+        .into_iter()
+        .filter(|g| match compare {
+            Some(c) => c
+                .groups
+                .iter()
+                .any(|r| r.key.as_deref() == Some(*g) && r.significant_drop()),
+            None => s.groups.get(*g).is_some_and(|stats| {
+                let series = crate::compare::joined(
+                    None,
+                    stats.trend.iter().map(|(i, r)| (bucket.label(*i, &tz), r)),
+                );
+                crate::compare::drop_in(&series).is_some()
+            }),
+        })
+        .collect()
+}
+
+/// A score as a reason prints it: as many decimals as it takes not to
+/// print like `high` when it differs from it, trailing zeros dropped.
+fn score_text(score: f64, high: f64) -> String {
+    let (text, _) = crate::gate::rate_pair(score, high);
+    match text.find('.') {
+        Some(dot) => {
+            let t = text.trim_end_matches('0');
+            if t.len() == dot + 1 {
+                format!("{t}0")
+            } else {
+                t.to_owned()
+            }
+        }
+        None => text,
+    }
+}
+
+/// Why a turn is in the triage list, in words.
+pub fn triage_reason(p: &Picked<'_>, by: &str, high: f64) -> String {
+    let r = p.row;
+    let mut reason = match p.severity {
+        Severity::InventedCitation => {
+            let mut s = "invented citation".to_owned();
+            if let Some(m) = &r.invented_marker {
+                s.push(' ');
+                s.push_str(m);
+            }
+            if r.chunk_count == 0 {
+                s.push_str(", nothing retrieved");
+            }
+            s
+        }
+        Severity::MissingMarkerHighScore => match r.confidence {
+            Some(c) => format!("missing marker, top score {}", score_text(c, high)),
+            None => "missing marker".to_owned(),
+        },
+        Severity::MissingMarker => match r.confidence {
+            Some(c) => format!(
+                "missing marker, top score {} (below {})",
+                score_text(c, high),
+                score_text(high, high)
+            ),
+            None => "missing marker, no chunk scores".to_owned(),
+        },
+    };
+    if p.dropped {
+        reason.push_str(&format!("; {by} {} in a significant drop", p.group));
+    }
+    reason
 }
 
 /// [`document`] with a comparison.
 pub fn document_with<'a>(
     s: &'a Summary,
-    triage: &'a [Row<'static>],
     input: &'a InputStats,
     clock: &Clock,
     compare: Option<&'a Comparison>,
+    order: TriageOrder,
 ) -> SummaryDoc<'a> {
+    let dropped = dropped_groups(s, compare);
+    let triage = s.triage.select(order, &|g| dropped.contains(g));
     let groups: Vec<(&String, &GroupStats)> = s.sorted_groups();
     let (bucket, tz) = (s.opts.bucket, s.opts.tz);
     let all = s.overall();
@@ -256,9 +353,13 @@ pub fn document_with<'a>(
                 tools: &g.tools,
             })
             .collect(),
+        triage_order: order.as_str(),
         triage: triage
             .iter()
-            .map(|r| TriageDoc {
+            .map(|p| (p, p.row))
+            .map(|(p, r)| TriageDoc {
+                severity: p.severity.as_str(),
+                reason: triage_reason(p, by_name(s.opts.by), s.opts.low_score),
                 turn_id: &r.turn_id,
                 agent_id: &r.agent_id,
                 conversation_id: r.conversation_id.as_ref(),

@@ -79,7 +79,7 @@ fn documented_fail_line() {
     let (code, out, _) = check(&f, &["--min-rate", "0.9", "--per-agent"]);
     assert_eq!(code, 1);
     assert!(
-        out.starts_with("FAIL grounded_rate=0.8125 (13/16) < min_rate=0.9000; agent billing-bot 0.6000 (3/5) < 0.9000"),
+        out.starts_with("FAIL grounded_rate=0.8125 (13/16) < min_rate=0.9000; agent \"billing-bot\" 0.6000 (3/5) < 0.9000"),
         "{out}"
     );
 }
@@ -118,8 +118,8 @@ fn per_agent_pass_fail_boundary_and_not_enough_evidence() {
         &["--min-rate", "0.76", "--per-agent", "--min-turns", "2"],
     );
     assert_eq!(code, 1);
-    assert!(out.contains("agent a 0.7500 (3/4) < 0.7600"), "{out}");
-    assert!(out.contains("tiny: not enough evidence"), "{out}");
+    assert!(out.contains(r#"agent "a" 0.7500 (3/4) < 0.7600"#), "{out}");
+    assert!(out.contains(r#""tiny": not enough evidence"#), "{out}");
     // Without the evidence floor, the tiny agent is gated and fails.
     assert_eq!(check(&f, &["--min-rate", "0.75", "--per-agent"]).0, 1);
 }
@@ -579,9 +579,8 @@ fn a_reader_that_leaves_after_one_byte_does_not_change_the_exit_code() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{format}: {err}");
         assert!(
-            err.lines()
-                .any(|l| l.starts_with("FAIL ")
-                    && l.contains("agent z-failing 0.0000 (0/1) < 0.5000")),
+            err.lines().any(|l| l.starts_with("FAIL ")
+                && l.contains(r#"agent "z-failing" 0.0000 (0/1) < 0.5000"#)),
             "{format}: {err}"
         );
     }
@@ -599,7 +598,7 @@ fn an_agent_named_overall_is_never_the_overall_scope() {
     assert_eq!(code, 1);
     assert_eq!(
         out.lines().next().unwrap(),
-        "FAIL agent overall 0.5000 (1/2) < 0.8000"
+        r#"FAIL agent "overall" 0.5000 (1/2) < 0.8000"#
     );
 
     let (code, out, _) = run(&[&["check", p, "--format", "json"][..], &gate].concat());
@@ -705,7 +704,7 @@ fn min_turns_0_lists_an_agent_without_retrieval_sensibly() {
     );
     assert_eq!(code, 0);
     assert!(
-        out.contains("agent quiet: not enough evidence (no turn with retrieval)"),
+        out.contains(r#"agent "quiet": not enough evidence (no turn with retrieval)"#),
         "{out}"
     );
     assert!(!out.contains("< 1)"), "{out}");
@@ -714,7 +713,7 @@ fn min_turns_0_lists_an_agent_without_retrieval_sensibly() {
         &["--min-rate", "0.5", "--per-agent", "--min-turns", "5"],
     );
     assert!(
-        out.contains("agent a: not enough evidence (3 turn(s) with retrieval < min_turns=5)"),
+        out.contains(r#"agent "a": not enough evidence (3 turn(s) with retrieval < min_turns=5)"#),
         "{out}"
     );
 }
@@ -874,4 +873,43 @@ fn every_ci_recipe_runs() {
             }
         }
     }
+}
+
+/// The text gate list names each gate's scope, and the decision line and
+/// the list quote agent ids: an id with a space, one with a quote, and one
+/// called `overall` each read as the one agent they are.
+#[test]
+fn the_gate_list_names_each_scope_and_agent_ids_are_quoted() {
+    let f = log(&[
+        ("billing bot", 1, 3, 0, 0, 0),
+        (r#"say \"hi\""#, 4, 0, 0, 0, 0),
+        ("overall", 1, 1, 1, 0, 0),
+    ]);
+    let (code, out, _) = check(
+        &f,
+        &["--min-rate", "0.5", "--per-agent", "--max-orphans", "0"],
+    );
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        r#"FAIL orphan_marker=1 > max_orphans=0; agent "billing bot" 0.2500 (1/4) < 0.5000; agent "overall" 0.3333 (1/3) < 0.5000"#
+    );
+    let gates: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("  pass ") || l.starts_with("  FAIL "))
+        .copied()
+        .collect();
+    assert_eq!(
+        gates,
+        [
+            "  pass  min_turns (overall): turns_with_retrieval=11 >= min_turns=1",
+            "  pass  min_rate (overall): grounded_rate=0.5455 (6/11) >= min_rate=0.5000 [wilson95_lower=0.2801]",
+            "  FAIL  max_orphans (overall): orphan_marker=1 > max_orphans=0",
+            r#"  FAIL  min_rate (agent "billing bot"): 0.2500 (1/4) < 0.5000"#,
+            r#"  FAIL  min_rate (agent "overall"): 0.3333 (1/3) < 0.5000"#,
+            r#"  pass  min_rate (agent "say \"hi\""): 1.0000 (4/4) >= 0.5000"#,
+        ],
+        "{out}"
+    );
 }

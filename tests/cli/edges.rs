@@ -67,7 +67,7 @@ fn a_policy_sets_the_count_gates_per_agent_and_overall() {
     let (code, out, _) = run(&["check", &log, "--policy", &policy]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.starts_with("FAIL agent a orphan_marker=1 > max_orphans=0"),
+        out.starts_with(r#"FAIL agent "a" orphan_marker=1 > max_orphans=0"#),
         "{out}"
     );
     // In [defaults] the count gates are overall, as their flags are.

@@ -25,6 +25,8 @@ enum Kind {
     Ok,
     Partial,
     NoMarker,
+    /// No marker, on retrieval whose top chunk scores 0.2 (a weak match).
+    NoMarkerWeak,
     OrphanNoChunks,
     OrphanOutOfRange,
     Empty,
@@ -36,10 +38,11 @@ enum Kind {
 }
 
 impl Kind {
-    const ALL: [Kind; 10] = [
+    const ALL: [Kind; 11] = [
         Kind::Ok,
         Kind::Partial,
         Kind::NoMarker,
+        Kind::NoMarkerWeak,
         Kind::OrphanNoChunks,
         Kind::OrphanOutOfRange,
         Kind::Empty,
@@ -52,7 +55,7 @@ impl Kind {
     fn verdict(self) -> Verdict {
         match self {
             Kind::Ok | Kind::Partial | Kind::CitationsOk | Kind::EscapedOk => Verdict::Ok,
-            Kind::NoMarker => Verdict::NoMarker,
+            Kind::NoMarker | Kind::NoMarkerWeak => Verdict::NoMarker,
             Kind::OrphanNoChunks | Kind::OrphanOutOfRange | Kind::CitationsOrphan => {
                 Verdict::OrphanMarker
             }
@@ -72,6 +75,9 @@ impl Kind {
             }
             Kind::NoMarker => {
                 r#""reply":"no cite","grounding":{"chunks":[{"document_id":"a.md","score":0.7},{"document_id":"b.md","score":1.5}]}"#
+            }
+            Kind::NoMarkerWeak => {
+                r#""reply":"no cite","grounding":{"chunks":[{"document_id":"a.md","score":0.2},{"document_id":"b.md","score":null}]}"#
             }
             Kind::OrphanNoChunks => r#""reply":"made up [KB-1]""#,
             Kind::OrphanOutOfRange => {
@@ -117,15 +123,20 @@ impl Line {
                 agent,
                 kind,
             } => {
+                let (id_n, agent_n) = (u32::from(*id), u32::from(*agent));
                 // `9` and `"9"` are the same turn.
                 let id = if *numeric {
                     id.to_string()
                 } else {
                     format!("\"{id}\"")
                 };
+                // Each agent's turns spread over three days and a few
+                // hours, so an agent's trend can fall (the triage list
+                // puts a group in a significant drop first).
                 format!(
-                    r#"{{"turn_id":{id},"agent_id":"agent-{agent}","created_at":"2026-08-0{}T10:00:00+02:00",{}}}"#,
-                    1 + agent % 3,
+                    r#"{{"turn_id":{id},"agent_id":"agent-{agent}","created_at":"2026-08-0{}T1{}:00:00+02:00",{}}}"#,
+                    1 + (agent_n + id_n / 4) % 3,
+                    id_n % 4,
                     kind.body()
                 )
             }
@@ -698,6 +709,11 @@ fn output_runs(command: &str, side: &str) -> Vec<Vec<String>> {
         .map(|f| vec!["--format".to_owned(), (*f).to_owned()])
         .collect();
     if command == "summary" {
+        runs.push(
+            ["--format", "json", "--triage-order", "recent"]
+                .map(str::to_owned)
+                .to_vec(),
+        );
         for s in [
             "groups",
             "days",
@@ -882,6 +898,7 @@ proptest! {
         cuts in prop::collection::vec(0usize..40, 0..4),
         triage in 0usize..6,
         by in 0usize..3,
+        low_score in 0usize..3,
         limit in 1usize..8,
         gates in 0usize..3,
     ) {
@@ -893,7 +910,8 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let triage = triage.to_string();
         let by = ["agent", "channel", "model"][by];
-        let summary = ["--triage", &triage, "--by", by];
+        let low_score = ["0.5", "0.1", "0.95"][low_score];
+        let summary = ["--triage", &triage, "--by", by, "--low-score", low_score];
         for case in cases(&summary, &["--no-dedupe", "--tz", "Europe/Berlin"], limit, gates) {
             check_partials(dir.path(), &log.bytes(0..n), &parts, &case)?;
         }

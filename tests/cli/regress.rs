@@ -212,10 +212,10 @@ fn check_baseline_fails_naming_the_agent_and_the_day() {
     // The line docs/summary.md shows.
     assert_eq!(
         out.lines().next().unwrap(),
-        "FAIL agent billing-bot drop=0.1500 > max_drop=0.0500 [0.9500 (399/420) → 0.8000 (336/420)] (billing-bot: 0.95 → 0.80 since 2026-07-27)"
+        r#"FAIL agent "billing-bot" drop=0.1500 > max_drop=0.0500 [0.9500 (399/420) → 0.8000 (336/420)] ("billing-bot": 0.95 → 0.80 since 2026-07-27)"#
     );
     assert!(
-        out.contains("pass  max_drop: agent support-bot drop=0.0000"),
+        out.contains(r#"pass  max_drop (agent "support-bot"): drop=0.0000"#),
         "{out}"
     );
     // The failure names its first ten offending turns.
@@ -356,7 +356,7 @@ fn a_quiet_perfect_night_passes_and_a_small_terrible_one_fails() {
     let (code, out, _) = run(&[&["check", terrible.to_str().unwrap()][..], &gate].concat());
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("agent a wilson95_upper=0.6650 < min_rate=0.9000"),
+        out.contains(r#"agent "a" wilson95_upper=0.6650 < min_rate=0.9000"#),
         "{out}"
     );
     // The stricter rule fails the quiet night too.
@@ -386,13 +386,16 @@ fn policy_file_gates_per_agent_and_names_unknown_keys() {
     // Agent a has its own bar; b the default (--min-rate on the command line wins over [defaults]).
     let (code, out, _) = run(&["check", log, "--policy", p]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("agent b 0.8000 (20/25) < 0.9000"), "{out}");
     assert!(
-        out.contains("pass  min_rate: agent a 0.8000 (20/25) >= 0.7500"),
+        out.contains(r#"agent "b" 0.8000 (20/25) < 0.9000"#),
         "{out}"
     );
     assert!(
-        out.contains("warning: policy names agent ghost, which has no turn in this log"),
+        out.contains(r#"pass  min_rate (agent "a"): 0.8000 (20/25) >= 0.7500"#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"warning: policy names agent "ghost", which has no turn in this log"#),
         "{out}"
     );
     // A policy that does not read decides the run ERROR, naming the key.

@@ -46,16 +46,25 @@ fn json_has_every_section() {
 }
 
 #[test]
-fn triage_is_newest_ungrounded_first_and_bounded() {
-    let v = summary_json(&["--triage", "3", &demo()]);
-    let ids: Vec<&str> = v["triage"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["turn_id"].as_str().unwrap())
-        .collect();
-    assert_eq!(ids, ["t-20", "t-17", "t-13"]);
-    let v = summary_json(&["--triage", "0", &demo()]);
+fn triage_is_bounded_and_recent_order_is_newest_ungrounded_first() {
+    let ids = |args: &[&str]| -> Vec<String> {
+        let v = summary_json(args);
+        v["triage"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["turn_id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let demo = demo();
+    assert_eq!(
+        ids(&["--triage", "3", "--triage-order", "recent", &demo]),
+        ["t-20", "t-17", "t-13"]
+    );
+    // By severity (the default), the demo's three invented citations come
+    // first, t-11 and t-03 before newer missing markers.
+    assert_eq!(ids(&["--triage", "3", &demo]), ["t-20", "t-11", "t-03"]);
+    let v = summary_json(&["--triage", "0", &demo]);
     assert!(v["triage"].as_array().unwrap().is_empty());
 }
 

@@ -677,3 +677,320 @@ fn explain_shows_what_was_in_front_of_the_model_only_when_asked() {
         "{err}"
     );
 }
+
+/// A native turn for the triage order: `kind` is `ok`, `miss` (no marker)
+/// or `orphan` (cites `[KB-9]` of two chunks); every chunk scores `score`.
+fn graded(id: &str, agent: &str, at: &str, kind: &str, score: f64) -> String {
+    let reply = match kind {
+        "ok" => "See [KB-1].",
+        "miss" => "Refunds take 5 days.",
+        _ => "See [KB-9].",
+    };
+    serde_json::json!({
+        "turn_id": id, "agent_id": agent, "created_at": at, "reply": reply,
+        "grounding": {"chunks": [
+            {"document_id": "a.md", "score": score},
+            {"document_id": "b.md", "score": score / 2.0}
+        ]}
+    })
+    .to_string()
+}
+
+/// Six days of three agents: billing-bot answers grounded for four days,
+/// then mostly without a marker on confident retrieval (a significant
+/// drop); support-bot misses a marker twice a day, late in the day, on
+/// confident retrieval, and invented one citation on the first night;
+/// faq-bot, on the last evening, misses a dozen markers on weak retrieval.
+fn severity_log() -> Vec<String> {
+    let mut lines = vec![graded(
+        "s-orphan",
+        "support-bot",
+        "2026-08-01T00:05:00Z",
+        "orphan",
+        0.8,
+    )];
+    for day in 1..=6 {
+        for i in 0..8 {
+            let miss = day >= 5 && i >= 2;
+            lines.push(graded(
+                &format!("b-{day}-{i}"),
+                "billing-bot",
+                &format!("2026-08-0{day}T08:{i:02}:00Z"),
+                if miss { "miss" } else { "ok" },
+                0.9,
+            ));
+            lines.push(graded(
+                &format!("s-{day}-{i}"),
+                "support-bot",
+                &format!("2026-08-0{day}T23:{i:02}:00Z"),
+                if i >= 6 { "miss" } else { "ok" },
+                0.95,
+            ));
+        }
+    }
+    for i in 0..12 {
+        lines.push(graded(
+            &format!("f-{i:02}"),
+            "faq-bot",
+            &format!("2026-08-06T20:{i:02}:00Z"),
+            "miss",
+            0.2,
+        ));
+    }
+    lines
+}
+
+fn write_lines(dir: &std::path::Path, name: &str, lines: &[String]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    p.to_str().unwrap().to_owned()
+}
+
+/// (turn id, reason) of a summary document's triage list.
+fn triage_of(doc: &Value) -> Vec<(String, String)> {
+    doc["triage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["turn_id"].as_str().unwrap().to_owned(),
+                t["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn summary_doc(args: &[&str]) -> Value {
+    let mut a = vec!["summary", "--format", "json"];
+    a.extend_from_slice(args);
+    let (code, out, err) = run(&a);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    json(&out)
+}
+
+#[test]
+fn triage_reads_invented_citations_first_then_confident_misses_of_a_dropping_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write_lines(dir.path(), "log.jsonl", &severity_log());
+    let v = summary_doc(&["--triage", "5", &log]);
+    assert_eq!(v["triage_order"], "severity");
+    let drop = "; agent billing-bot in a significant drop";
+    let want: Vec<(String, String)> = [
+        ("s-orphan", "invented citation [KB-9]".to_owned()),
+        ("b-6-7", format!("missing marker, top score 0.9{drop}")),
+        ("b-6-6", format!("missing marker, top score 0.9{drop}")),
+        ("b-6-5", format!("missing marker, top score 0.9{drop}")),
+        ("b-6-4", format!("missing marker, top score 0.9{drop}")),
+    ]
+    .into_iter()
+    .map(|(a, b)| (a.to_owned(), b))
+    .collect();
+    assert_eq!(triage_of(&v), want);
+    let severities: Vec<&str> = v["triage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["severity"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        severities,
+        [
+            "invented_citation",
+            "missing_marker_high_score",
+            "missing_marker_high_score",
+            "missing_marker_high_score",
+            "missing_marker_high_score"
+        ]
+    );
+    // Past billing-bot's twelve, support-bot's newer misses; the weak
+    // retrieval misses of faq-bot come last, though they are the newest.
+    let all = triage_of(&summary_doc(&["--triage", "40", &log]));
+    let ids: Vec<&str> = all.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(&ids[13..15], ["s-6-7", "s-6-6"]);
+    assert_eq!(all[13].1, "missing marker, top score 0.95");
+    assert_eq!(ids[25], "f-11");
+    assert_eq!(all[25].1, "missing marker, top score 0.2 (below 0.5)");
+    assert_eq!(ids.len(), 1 + 12 + 12 + 12);
+    // The old order: the newest, whatever they are.
+    let recent = triage_of(&summary_doc(&[
+        "--triage",
+        "5",
+        "--triage-order",
+        "recent",
+        &log,
+    ]));
+    let ids: Vec<&str> = recent.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, ["s-6-7", "s-6-6", "f-11", "f-10", "f-09"]);
+    // "High" is the top score at or above --low-score.
+    let strict = triage_of(&summary_doc(&[
+        "--triage",
+        "2",
+        "--low-score",
+        "0.92",
+        &log,
+    ]));
+    assert_eq!(strict[1].0, "s-6-7", "{strict:?}");
+    // Against a baseline, the drop is the comparison's: billing-bot fell
+    // from 24/24 to 12/24 against the three days before (the invented
+    // citation is before the window).
+    let compared = summary_doc(&[
+        "--triage",
+        "2",
+        "--from",
+        "2026-08-04",
+        "--compare-from",
+        "2026-08-01",
+        "--compare-to",
+        "2026-08-04",
+        &log,
+    ]);
+    assert_eq!(
+        triage_of(&compared)[0],
+        (
+            "b-6-7".to_owned(),
+            format!("missing marker, top score 0.9{drop}")
+        )
+    );
+}
+
+#[test]
+fn every_format_shows_why_a_turn_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write_lines(dir.path(), "log.jsonl", &severity_log());
+    for format in ["table", "markdown", "json", "html"] {
+        let (code, out, err) = run(&["summary", "--triage", "3", "--format", format, &log]);
+        assert_eq!(code, 0, "{format}: {err}");
+        let why = if format == "markdown" {
+            r"invented citation \[KB-9\]"
+        } else {
+            "invented citation [KB-9]"
+        };
+        assert!(out.contains(why), "{format}: {out}");
+        assert!(
+            out.contains("missing marker, top score 0.9; agent billing-bot in a significant drop"),
+            "{format}"
+        );
+    }
+    let (_, csv, _) = run(&[
+        "summary",
+        "--triage",
+        "2",
+        "--format",
+        "csv",
+        "--section",
+        "triage",
+        &log,
+    ]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",severity,reason"), "{csv}");
+    assert!(
+        lines[1].starts_with("2026-08-01T00:05:00Z,s-orphan,support-bot,orphan_marker,")
+            && lines[1].ends_with(",invented_citation,invented citation [KB-9]"),
+        "{csv}"
+    );
+    // The HTML page's headline names the turn to read first and why, for
+    // `summary` and for `check --html` alike.
+    let read_first = "Read first: turn <b>s-orphan</b> of support-bot (invented citation [KB-9]), the most severe of";
+    let (_, page, _) = run(&["summary", "--format", "html", &log]);
+    assert!(page.contains(read_first), "{page}");
+    let html = dir.path().join("check.html");
+    let (code, _, err) = run(&[
+        "check",
+        "--min-rate",
+        "0.5",
+        "--html",
+        html.to_str().unwrap(),
+        &log,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains(read_first), "{page}");
+    let (code, _, err) = run(&[
+        "check",
+        "--min-rate",
+        "0.5",
+        "--triage-order",
+        "recent",
+        "--html",
+        html.to_str().unwrap(),
+        &log,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("Read first: turn <b>s-6-7</b> of support-bot (missing marker, top score 0.95), the most recent of"),
+        "{page}"
+    );
+}
+
+/// The list merged from partials is the one pass's, in both orders,
+/// however the input is split: each partial keeps the most recent turns
+/// of each severity and agent, and the drop is judged on the merged trend.
+#[test]
+fn triage_from_partials_is_the_one_pass_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = severity_log();
+    let log = write_lines(dir.path(), "log.jsonl", &lines);
+    // Three parts: by line, round robin, and by agent.
+    let splits: [fn(usize, &str) -> usize; 3] = [
+        |i, _| i * 3 / 111,
+        |i, _| i % 3,
+        |_, l| usize::from(l.contains("billing")) + 2 * usize::from(l.contains("faq")),
+    ];
+    for (k, split) in splits.iter().enumerate() {
+        let mut parts = vec![Vec::new(); 3];
+        for (i, l) in lines.iter().enumerate() {
+            parts[split(i, l) % 3].push(l.clone());
+        }
+        for (triage, by) in [
+            ("4", "agent"),
+            ("9", "agent"),
+            ("30", "model"),
+            ("1", "channel"),
+        ] {
+            let state = ["--triage", triage, "--by", by];
+            let mut partials = Vec::new();
+            for (j, part) in parts.iter().enumerate() {
+                let path = write_lines(dir.path(), &format!("p{k}{j}.jsonl"), part);
+                let out = dir.path().join(format!("p{k}{j}.json"));
+                let out = out.to_str().unwrap().to_owned();
+                let mut a = vec!["summary", "--partial", &out];
+                a.extend(state);
+                a.push(&path);
+                let (code, _, err) = run(&a);
+                assert_eq!(code, 0, "{err}");
+                partials.push(out);
+            }
+            for order in ["severity", "recent"] {
+                let mut a = vec!["--triage-order", order];
+                a.extend(state);
+                a.push(&log);
+                let one = summary_doc(&a);
+                let mut m = vec!["merge", "--format", "json", "--triage-order", order];
+                m.extend(partials.iter().map(String::as_str));
+                let (code, out, err) = run(&m);
+                assert_eq!(code, 0, "{err}");
+                let merged = json(&out);
+                assert_eq!(
+                    merged["triage"], one["triage"],
+                    "split {k}, {state:?}, {order}"
+                );
+                assert_eq!(merged["triage_order"], order);
+            }
+        }
+    }
+    // The order is rendered, not kept: a partial refuses it, `merge` of a
+    // report's partials refuses it.
+    let p = dir.path().join("x.json");
+    let (code, _, err) = run(&[
+        "summary",
+        "--partial",
+        p.to_str().unwrap(),
+        "--triage-order",
+        "recent",
+        &log,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--triage-order"), "{err}");
+}

@@ -91,16 +91,14 @@ pub fn decide(
         }
         Err((e, _)) => return Err(e),
     };
-    if let Some(mut s) = summary
+    if let Some(s) = summary
         && code != exit::INPUT
     {
-        let triage =
-            std::mem::replace(&mut s.triage, crate::accumulate::PageHeap::new(0, None)).into_rows();
         let clock = render::Clock {
             zone: crate::filter::Zone::utc(),
             local: false,
         };
-        let view = crate::cmd::summary::document(&s, &triage, &input, &clock);
+        let view = crate::cmd::summary::document(&s, &input, &clock, o.triage_order);
         if let Some(path) = &args.write_baseline {
             let mut doc = Vec::new();
             render::json::document(&mut doc, &view)?;

@@ -191,6 +191,10 @@ fn refuse_outputs_with_partial(args: &CheckArgs) -> Result<()> {
         ("--min-rate", g.min_rate.is_some()),
         ("--format", args.format != CheckFormat::Text),
         ("--html", o.html.is_some()),
+        (
+            "--triage-order",
+            o.triage_order != crate::cli::TriageOrder::Severity,
+        ),
     ];
     given.extend(crate::cli::check_flags_given(g, o));
     match given.iter().find(|(_, on)| *on) {

@@ -460,11 +460,16 @@ fn headline(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta, series: &[(&str, 
         }
     }
     if let Some(t) = doc.triage.first() {
+        let which = if doc.triage_order == "recent" {
+            "the most recent"
+        } else {
+            "the most severe"
+        };
         items.push(format!(
-            "Read first: turn <b>{}</b> of {} ({}), the most recent of {} in the <a href=\"#triage\">triage list</a>.",
+            "Read first: turn <b>{}</b> of {} ({}), {which} of {} in the <a href=\"#triage\">triage list</a>.",
             html(t.turn_id.as_str()),
             html(t.agent_id),
-            t.verdict.as_str(),
+            html(&t.reason),
             doc.triage.len()
         ));
     }
@@ -716,23 +721,24 @@ fn scores(s: &mut String, doc: &SummaryDoc<'_>) {
 fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
     let _ = write!(
         s,
-        r#"<section id="triage"><h2>Triage: the {} most recent ungrounded turns</h2>"#,
-        doc.triage.len()
+        r#"<section id="triage"><h2>{}</h2>"#,
+        html(&super::summary::triage_title(doc))
     );
     if doc.triage.is_empty() {
         s.push_str(r#"<p class="note">No ungrounded turn (or the list is off: <code>--triage 0</code>).</p></section>"#);
         return;
     }
-    s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><table class="sortable"><thead><tr><th scope="col">time</th><th scope="col">turn</th><th scope="col">agent</th><th scope="col">verdict</th><th scope="col" class="n">markers</th><th scope="col" class="n">chunks</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
+    s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><table class="sortable"><thead><tr><th scope="col">time</th><th scope="col">turn</th><th scope="col">agent</th><th scope="col">verdict</th><th scope="col">reason</th><th scope="col" class="n">markers</th><th scope="col" class="n">chunks</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
     let options: Vec<&str> = meta.grammar_args.iter().map(String::as_str).collect();
     for t in &doc.triage {
         let verdict = t.verdict.as_str();
         let _ = write!(
             s,
-            r#"<tr><td>{}</td><td class="key">{}</td><td class="key">{}</td><td>{verdict}</td>"#,
+            r#"<tr><td>{}</td><td class="key">{}</td><td class="key">{}</td><td>{verdict}</td><td>{}</td>"#,
             html(&t.shown_at),
             html(t.turn_id.as_str()),
-            html(t.agent_id)
+            html(t.agent_id),
+            html(&t.reason)
         );
         td_num(s, t.marker_count);
         td_num(s, t.chunk_count);
