@@ -259,6 +259,7 @@ impl Accumulator for PageHeap {
 }
 
 pub mod details;
+pub mod guess;
 pub mod summary;
 
 /// Rollups keyed by a grouping value (agent, channel, model), for `check --per-agent`.

@@ -622,6 +622,8 @@ pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
 
 mod merge;
 pub mod probe;
+pub mod sample;
+pub mod survey;
 mod unit;
 
 use merge::Merger;

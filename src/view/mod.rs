@@ -4,4 +4,5 @@
 //! nor to a renderer (which draws).
 
 pub mod explain;
+pub mod inspect;
 pub mod summary;

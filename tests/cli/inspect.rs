@@ -61,7 +61,10 @@ fn every_near_miss_shape_gets_a_command_that_grades_it_like_the_demo() {
     assert_eq!(demo["format"], "turns");
     assert_eq!(
         demo["command"],
-        format!("grounding-audit report {}", fixture("demo.jsonl").display())
+        format!(
+            "grounding-audit report {} --markers kb",
+            fixture("demo.jsonl").display()
+        )
     );
     let (want, _) = run_suggested(&demo);
     assert_eq!(want.len(), 22);
@@ -69,18 +72,28 @@ fn every_near_miss_shape_gets_a_command_that_grades_it_like_the_demo() {
         (
             "answer.jsonl",
             "turns",
-            &["--map", "reply=/answer"][..],
+            &["--map", "reply=/answer", "--markers", "kb"][..],
             &[][..],
         ),
         (
             "top-chunks.jsonl",
             "turns",
-            &["--map", "chunks=/chunks"],
+            &["--map", "chunks=/chunks", "--markers", "kb"],
             &[],
         ),
         ("numeric.jsonl", "turns", &["--markers", "numeric"], &[]),
-        ("array.json", "json_array", &[], &["input_shape"]),
-        ("utf16.jsonl", "utf16", &[], &["input_shape"]),
+        (
+            "array.json",
+            "json_array",
+            &["--markers", "kb"],
+            &["input_shape"],
+        ),
+        (
+            "utf16.jsonl",
+            "utf16",
+            &["--markers", "kb"],
+            &["input_shape"],
+        ),
     ] {
         let path = fixture(&format!("misread/{file}"));
         let r = inspect(&path);
