@@ -62,7 +62,7 @@ pub enum Command {
     /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events, Phoenix span annotations, Langfuse scores or LangSmith feedback.
     #[command(after_help = crate::exit::HELP)]
     Convert(ConvertArgs),
-    /// Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it.
+    /// Say what a file is before grading it: format, field coverage, the map that reads it (try one with --map, --set, --map-file), marker grammar, and a command line that grades it.
     #[command(after_help = crate::exit::HELP)]
     Inspect(InspectArgs),
     /// Print a shell completion script.
@@ -615,7 +615,7 @@ pub struct InspectArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
     pub format: InspectFormat,
-    /// A map to try (`--map`, `--set`, `--map-file`): it replaces what inspect would propose for the fields it names.
+    /// A map to try (`--map`, `--set`, `--map-file`): the fields it names are read as it says, the others as inspect proposes.
     #[command(flatten)]
     pub maps: MapArgs,
 }

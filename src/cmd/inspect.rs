@@ -37,6 +37,8 @@ pub fn run(args: &InspectArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         max_lines: limit,
         silent: true,
         detail: true,
+        // A mapping that resolves nowhere is reported, not an error.
+        deferred: true,
         warn_limit: 0,
         ..Engine::default()
     };
@@ -119,5 +121,6 @@ fn read(
         stats,
         guess,
         default_grammar: grammar_name(&default),
+        unresolved: map.map(|m| m.unresolved()).unwrap_or_default(),
     })
 }

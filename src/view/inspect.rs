@@ -66,6 +66,8 @@ pub struct Read {
     pub guess: MarkerGuess,
     /// The grammar of the dialect that read it.
     pub default_grammar: &'static str,
+    /// `field=pointer` of each mapping that resolved on no record.
+    pub unresolved: Vec<String>,
 }
 
 impl FileReport {
@@ -188,7 +190,7 @@ pub fn build(
         .cloned()
         .collect();
     (r.grammar, r.grammar_reason) = (Some(choice.preset), Some(choice.why.clone()));
-    if let Some(note) = no_turn_note(&r, sample) {
+    if let Some(note) = no_turn_note(&r, sample).or_else(|| unresolved_note(&read.unresolved)) {
         r.note = Some(note);
         return r;
     }
@@ -226,6 +228,19 @@ fn format_name(sample: &Sample) -> String {
     } else {
         sample.dialect.name().into()
     }
+}
+
+/// What to do when a mapping points at nothing: the command would stop
+/// on it.
+fn unresolved_note(unresolved: &[String]) -> Option<String> {
+    let first = unresolved.first()?;
+    let more = match unresolved.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(format!(
+        "--map {first}{more} points at nothing on the records read: grading with it stops with an error; fix the pointer or leave it out"
+    ))
 }
 
 /// What to do when records were sampled but no turn was read from them.

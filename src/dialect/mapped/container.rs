@@ -194,7 +194,9 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 mod tests {
     use super::*;
 
-    fn elements(c: &str, raw: &str) -> Result<(bool, Vec<(Option<String>, String)>), Unfit> {
+    type Elements = Vec<(Option<String>, String)>;
+
+    fn elements(c: &str, raw: &str) -> Result<(bool, Elements), Unfit> {
         let (c, _) = Container::split(&format!("{c}/x")).unwrap();
         let mut out = Vec::new();
         let any = c.each(raw, &mut |k, e| {
@@ -233,9 +235,9 @@ mod tests {
 
     #[test]
     fn no_chunks_and_the_wrong_shapes() {
-        assert_eq!(elements("json:", "null").unwrap().0, false);
-        assert_eq!(elements("json:", r#""""#).unwrap().0, false);
-        assert_eq!(elements("json:", r#"" null ""#).unwrap().0, false);
+        assert!(!elements("json:", "null").unwrap().0);
+        assert!(!elements("json:", r#""""#).unwrap().0);
+        assert!(!elements("json:", r#"" null ""#).unwrap().0);
         assert_eq!(elements("json:", "[1]"), Err(Unfit::Found("an array")));
         assert_eq!(elements("json:", r#""not json""#), Err(Unfit::NotJson));
         assert_eq!(

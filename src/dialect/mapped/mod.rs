@@ -633,11 +633,11 @@ impl Mapped {
         for (k, f) in fields.iter().enumerate() {
             seen[k] |= f.is_some();
         }
-        if let Some(key) = key {
-            if fields[C_ID].is_none_or(|r| r.text == "null") {
-                key_text = serde_json::to_string(key).expect("a string serialises");
-                fields[C_ID] = Some(Raw::unknown(&key_text));
-            }
+        if let Some(key) = key
+            && fields[C_ID].is_none_or(|r| r.text == "null")
+        {
+            key_text = serde_json::to_string(key).expect("a string serialises");
+            fields[C_ID] = Some(Raw::unknown(&key_text));
         }
         let fields = (is_object || key.is_some()).then_some(fields);
         self.chunk(fields, index).map(Chunk::into_owned)

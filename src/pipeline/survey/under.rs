@@ -94,10 +94,7 @@ pub(super) fn entries(
         }
         let (value, have) = match map.constants.iter().find(|(f, _)| f == field) {
             Some((_, v)) => (v.clone(), records),
-            None => (
-                map.turn[i].clone(),
-                holding(&r.values, &map.turn[i], *field),
-            ),
+            None => (map.turn[i].clone(), holding(&r.values, &map.turn[i], field)),
         };
         out.push(entry((*field).to_owned(), value, have, records, "records"));
     }
