@@ -109,8 +109,7 @@ pub fn unreadable(file: &str, sample: &Sample) -> Option<FileReport> {
         ("csv", format!("the file {}", Shape::Csv.message()))
     } else if !sample.records.iter().any(|l| {
         l.trim_start().starts_with('{') && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok()
-    }) && sample.count > 0
-    {
+    }) {
         let note = "no line is a JSON object: not a turn log, nor any dialect this tool reads";
         ("unknown", note.to_owned())
     } else {
