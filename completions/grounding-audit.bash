@@ -789,7 +789,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__inspect)
-            opts="-q -h --all --sample --format --quiet --threads --color --help"
+            opts="-q -h --all --sample --format --map --set --map-file --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,6 +801,18 @@ _grounding__audit() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --map-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --threads)

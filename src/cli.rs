@@ -62,7 +62,7 @@ pub enum Command {
     /// Convert any log to the native turn log, or write verdicts back as OTel evaluation events, Phoenix span annotations, Langfuse scores or LangSmith feedback.
     #[command(after_help = crate::exit::HELP)]
     Convert(ConvertArgs),
-    /// Say what a file is before grading it: format, field coverage, marker grammar, and a command line that grades it.
+    /// Say what a file is before grading it: format, field coverage, the map that reads it (try one with --map, --set, --map-file), marker grammar, and a command line that grades it.
     #[command(after_help = crate::exit::HELP)]
     Inspect(InspectArgs),
     /// Print a shell completion script.
@@ -108,9 +108,20 @@ pub struct InputArgs {
     /// Agent name for assembled turns (agentfootprint runs, traces) when the data should not decide it.
     #[arg(long, value_name = "NAME")]
     pub agent_name: Option<String>,
+    /// `--map`, `--set`, `--map-file`.
+    #[command(flatten)]
+    pub maps: MapArgs,
+}
+
+/// Where the fields of a home-grown log live (`--map`, `--set`,
+/// `--map-file`): read by every command that reads logs, and tried by
+/// `inspect`.
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Input")]
+pub struct MapArgs {
     /// Where a turn field lives in your lines, as a JSON Pointer (repeatable): reply=/answer, chunks=/sources, chunk.score=/relevance.
     ///
-    /// Fields: turn_id, agent_id, conversation_id, channel, created_at, reply, chunks, citations, tools, model, tokens_used, cost_cents, latency_ms; within a chunk chunk.id, chunk.document_id, chunk.score, chunk.content; within a tool call tool.name, tool.status. Unmapped fields stay where the native log has them. Mapped times may also be Unix seconds or milliseconds, or date-times without an offset (UTC). A mapping that points at nothing on every line is an error.
+    /// Fields: turn_id, agent_id, conversation_id, channel, created_at, reply, chunks, citations, tools, model, tokens_used, cost_cents, latency_ms; within a chunk chunk.id, chunk.document_id, chunk.score, chunk.content; within a tool call tool.name, tool.status. The chunks may be a JSON string (chunks=json:/context), an object of chunks keyed by their ids (chunks=keyed:/docs), or both (chunks=json:keyed:/context). Unmapped fields stay where the native log has them. Mapped times may also be Unix seconds or milliseconds, or date-times without an offset (UTC). A mapping that points at nothing on every line is an error.
     #[arg(long = "map", value_name = "FIELD=POINTER")]
     pub map: Vec<String>,
     /// A constant for a turn field the lines do not hold (repeatable): agent_id=support-bot, channel=voice, created_at=2026-01-31T00:00:00Z, conversation_id=eval-1.
@@ -594,6 +605,9 @@ pub struct InspectArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
     pub format: InspectFormat,
+    /// A map to try (`--map`, `--set`, `--map-file`): the fields it names are read as it says, the others as inspect proposes.
+    #[command(flatten)]
+    pub maps: MapArgs,
 }
 
 /// The gate and document flags of `check`, each with whether it was given

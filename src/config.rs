@@ -3,7 +3,7 @@
 //! (terminals, `NO_COLOR`, `TERM`, `CI`, `GITHUB_ACTIONS`, `GROUNDING_AUDIT_TZ`, the clock for
 //! `--since`) and validates option combinations.
 
-use crate::cli::{ColorChoice, FilterArgs, InputArgs, MarkerArgs, ZoneArgs};
+use crate::cli::{ColorChoice, FilterArgs, InputArgs, MapArgs, MarkerArgs, ZoneArgs};
 use crate::exit;
 use crate::filter::{Filter, Zone, parse_bound, parse_span};
 use crate::input::{self, Source};
@@ -255,7 +255,7 @@ pub fn engine(
         strict: input.strict,
         input_format: input_format(input),
         assembly_window: input.assembly_window,
-        map: field_map(input)?,
+        map: field_map(&input.maps)?,
         assemble: crate::dialect::AssembleOptions {
             agent_name: input.agent_name.clone(),
             retrievals: match input.retrievals {
@@ -268,10 +268,21 @@ pub fn engine(
     })
 }
 
-/// The mapped dialect of `--map-file` and `--map`, or None when neither is given.
-pub fn field_map(input: &InputArgs) -> Result<Option<&'static crate::dialect::mapped::Mapped>> {
-    use crate::dialect::mapped::{FieldMap, Mapped};
-    let mut map = FieldMap::default();
+/// The mapped dialect of `--map-file`, `--map` and `--set`, or None when none is given.
+pub fn field_map(input: &MapArgs) -> Result<Option<&'static crate::dialect::mapped::Mapped>> {
+    let map = map_args(input)?;
+    if map.is_empty() {
+        return Ok(None);
+    }
+    let mapped = crate::dialect::mapped::Mapped::new(map).map_err(exit::usage)?;
+    // Made once per run, like the built-in dialects it stands beside.
+    Ok(Some(Box::leak(Box::new(mapped))))
+}
+
+/// The field map of `--map-file`, then `--map` and `--set` (a flag
+/// overrides the file), checked but not compiled.
+pub fn map_args(input: &MapArgs) -> Result<crate::dialect::mapped::FieldMap> {
+    let mut map = crate::dialect::mapped::FieldMap::default();
     if let Some(path) = &input.map_file {
         // A file named by a flag that cannot be read is an input error.
         let text = std::fs::read_to_string(path)
@@ -285,12 +296,7 @@ pub fn field_map(input: &InputArgs) -> Result<Option<&'static crate::dialect::ma
     for arg in &input.set {
         map.set_constant_arg(arg).map_err(exit::usage)?;
     }
-    if map.is_empty() {
-        return Ok(None);
-    }
-    let mapped = Mapped::new(map).map_err(exit::usage)?;
-    // Made once per run, like the built-in dialects it stands beside.
-    Ok(Some(Box::leak(Box::new(mapped))))
+    Ok(map)
 }
 
 /// The dialect `--input-format` forces; None for `auto`.
@@ -384,9 +390,9 @@ pub fn run_options(
         ("--retrievals", format!("{:?}", i.retrievals)),
         ("--assembly-window", i.assembly_window.to_string()),
         ("--agent-name", format!("{:?}", i.agent_name)),
-        ("--map", format!("{:?}", i.map)),
-        ("--map-file", format!("{:?}", i.map_file)),
-        ("--set", format!("{:?}", i.set)),
+        ("--map", format!("{:?}", i.maps.map)),
+        ("--map-file", format!("{:?}", i.maps.map_file)),
+        ("--set", format!("{:?}", i.maps.set)),
         ("--markers", markers_text(markers)),
         ("--from", time(engine.filter.from)),
         ("--to", time(engine.filter.to)),

@@ -32,6 +32,14 @@ pub struct Source {
     pub path: Option<PathBuf>,
 }
 
+/// When a file source was last written: None for stdin, or when the file
+/// system does not say.
+pub fn modified(source: &Source) -> Option<chrono::DateTime<chrono::Utc>> {
+    let path = source.path.as_ref()?;
+    let time = std::fs::metadata(path).ok()?.modified().ok()?;
+    Some(time.into())
+}
+
 /// The file names a directory walk picks up (Parquet: a bulk export's
 /// `runs/year=…/…` tree).
 pub fn is_log_name(name: &str) -> bool {

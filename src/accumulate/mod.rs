@@ -273,6 +273,7 @@ impl Accumulator for PageHeap {
 
 pub mod cursor;
 pub mod details;
+pub mod guess;
 pub mod summary;
 pub mod triage;
 

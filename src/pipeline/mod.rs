@@ -130,7 +130,8 @@ pub struct Engine {
     pub silent: bool,
     /// A partial run (`--partial`): what can only be judged over the whole
     /// input — a `--map` pointer that resolves on no line, `--strict`'s
-    /// misread check — is left to `merge`, which sees every partition.
+    /// misread check — is left to `merge`, which sees every partition
+    /// (and `inspect` reports each mapping's coverage itself).
     pub deferred: bool,
 }
 
@@ -622,6 +623,8 @@ pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
 
 mod merge;
 pub mod probe;
+pub mod sample;
+pub mod survey;
 mod unit;
 
 use merge::Merger;

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod github;
 pub mod guard;
 pub mod html;
+pub mod inspect;
 pub mod json;
 pub mod junit;
 pub mod markdown;

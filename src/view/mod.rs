@@ -5,5 +5,6 @@
 
 pub mod check;
 pub mod explain;
+pub mod inspect;
 pub mod report;
 pub mod summary;

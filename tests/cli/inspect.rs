@@ -61,7 +61,10 @@ fn every_near_miss_shape_gets_a_command_that_grades_it_like_the_demo() {
     assert_eq!(demo["format"], "turns");
     assert_eq!(
         demo["command"],
-        format!("grounding-audit report {}", fixture("demo.jsonl").display())
+        format!(
+            "grounding-audit report {} --markers kb",
+            fixture("demo.jsonl").display()
+        )
     );
     let (want, _) = run_suggested(&demo);
     assert_eq!(want.len(), 22);
@@ -69,18 +72,28 @@ fn every_near_miss_shape_gets_a_command_that_grades_it_like_the_demo() {
         (
             "answer.jsonl",
             "turns",
-            &["--map", "reply=/answer"][..],
+            &["--map", "reply=/answer", "--markers", "kb"][..],
             &[][..],
         ),
         (
             "top-chunks.jsonl",
             "turns",
-            &["--map", "chunks=/chunks"],
+            &["--map", "chunks=/chunks", "--markers", "kb"],
             &[],
         ),
         ("numeric.jsonl", "turns", &["--markers", "numeric"], &[]),
-        ("array.json", "json_array", &[], &["input_shape"]),
-        ("utf16.jsonl", "utf16", &[], &["input_shape"]),
+        (
+            "array.json",
+            "json_array",
+            &["--markers", "kb"],
+            &["input_shape"],
+        ),
+        (
+            "utf16.jsonl",
+            "utf16",
+            &["--markers", "kb"],
+            &["input_shape"],
+        ),
     ] {
         let path = fixture(&format!("misread/{file}"));
         let r = inspect(&path);
@@ -302,4 +315,338 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
             out.push(p);
         }
     }
+}
+
+/// A copy of `fixtures/NAME` in a fresh directory, last written at a fixed
+/// time (the time a proposed `--set created_at` takes), and `inspect` run
+/// there on it with `args`: (exit code, stdout, stderr).
+fn inspect_copy(name: &str, args: &[&str]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = Path::new(name).file_name().unwrap();
+    let copy = dir.path().join(file);
+    std::fs::copy(fixture(name), &copy).unwrap();
+    let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_717_243_200);
+    std::fs::File::options()
+        .write(true)
+        .open(&copy)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .arg("inspect")
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An evaluator's rows (question, answer, a JSON string of products keyed
+/// by id, no id, agent or time): the map printed in text and JSON is the
+/// one the command uses, in `--map`'s own syntax, and pasted into
+/// `report` it reads every record, citing by id.
+#[test]
+fn the_proposed_map_is_printed_and_pasted_it_reads_every_record() {
+    let (code, text, err) = inspect_copy("misread/eval-context.jsonl", &[]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!("inspect_eval_text", text);
+    let (code, out, _) = inspect_copy("misread/eval-context.jsonl", &["--format", "json"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("inspect_eval_json", out);
+    let r = &json(&out)[0];
+    let want_map = [
+        "turn_id=/question",
+        "reply=/answer",
+        "chunks=json:keyed:/context",
+    ];
+    let want_set = ["agent_id=eval-context", "created_at=2024-06-01T12:00:00Z"];
+    assert_eq!(r["map"], serde_json::json!(want_map));
+    assert_eq!(r["set"], serde_json::json!(want_set));
+    // The text prints the same arguments on one line, to paste.
+    let line: Vec<String> = want_map
+        .iter()
+        .map(|m| format!("--map {m}"))
+        .chain(want_set.iter().map(|s| format!("--set {s}")))
+        .collect();
+    assert!(
+        text.contains(&format!("\n    {}\n", line.join(" "))),
+        "{text}"
+    );
+    // Every mapped field is on every record; every chunk has an id (its key).
+    for f in r["map_fields"].as_array().unwrap() {
+        assert_eq!(f["have"], f["of"], "{f}");
+    }
+    assert_eq!((&r["turns"], &r["records"]), (&json!(6), &json!(6)));
+    // The command names its grammar: the ids are what the replies cite.
+    assert_eq!(r["grammar"], "id");
+    assert!(
+        r["argv"]
+            .as_array()
+            .unwrap()
+            .ends_with(&[json!("--markers"), json!("id")])
+    );
+    assert!(
+        text.contains("grammar: id — cites a chunk in 5 of 6 replies"),
+        "{text}"
+    );
+    // Pasted as printed, the map reads and grades every record.
+    let path = fixture("misread/eval-context.jsonl");
+    let mut args = vec![
+        "report",
+        path.to_str().unwrap(),
+        "--all",
+        "--format",
+        "json",
+    ];
+    for m in &want_map {
+        args.extend(["--map", m]);
+    }
+    for s in &want_set {
+        args.extend(["--set", s]);
+    }
+    args.extend(["--markers", "id"]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let doc = json(&out);
+    assert_eq!(doc["input"]["turns"], 6, "{err}");
+    assert_eq!(doc["input"]["invalid_lines"], 0);
+    let verdicts: Vec<&str> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts.iter().filter(|v| **v == "ok").count(),
+        5,
+        "{verdicts:?}"
+    );
+    assert_eq!(verdicts.iter().filter(|v| **v == "no_marker").count(), 1);
+}
+
+use serde_json::json;
+
+/// `--map`, `--set` and `--map-file` are tried: the given fields are kept,
+/// the others proposed, and each is reported with the records holding it.
+#[test]
+fn a_given_map_is_tried_field_by_field() {
+    let log = fixture("misread/home-grown.jsonl");
+    let log = log.to_str().unwrap();
+    let field = |r: &Value, name: &str| {
+        r["map_fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["field"] == name)
+            .unwrap_or_else(|| panic!("{name} in {r}"))
+            .clone()
+    };
+    // Without a map, the nested agent and reply are not found: no turn.
+    let r = inspect(Path::new(log));
+    assert_eq!(r["turns"], 0);
+    assert!(r["command"].is_null());
+    let note = r["note"].as_str().unwrap();
+    assert!(
+        note.contains("under the map proposed") && note.contains("agent_id (/agent_id)"),
+        "{note}"
+    );
+    // The fields it could not find, given; the rest proposed.
+    let (code, out, err) = run(&[
+        "inspect",
+        "--format",
+        "json",
+        log,
+        "--map",
+        "agent_id=/bot/name",
+        "--map",
+        "reply=/output/text",
+        "--map",
+        "chunks=/retrieval/hits",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let r = &json(&out)[0];
+    assert_eq!((&r["turns"], &r["records"]), (&json!(22), &json!(22)));
+    let agent = field(r, "agent_id");
+    assert_eq!(
+        (&agent["origin"], &agent["have"], &agent["of"]),
+        (&json!("given"), &json!(22), &json!(22))
+    );
+    let reply = field(r, "reply");
+    assert_eq!(
+        (&reply["origin"], &reply["have"]),
+        (&json!("given"), &json!(20))
+    );
+    let id = field(r, "turn_id");
+    assert_eq!(
+        (&id["origin"], &id["value"]),
+        (&json!("proposed"), &json!("/id"))
+    );
+    let score = field(r, "chunk.score");
+    assert_eq!(
+        (&score["value"], &score["have"], &score["unit"]),
+        (&json!("/relevance"), &json!(42), &json!("chunks"))
+    );
+    // The map file: every field given, nothing proposed, the same turns.
+    let map = fixture("misread/home-grown.map.toml");
+    let (code, out, _) = run(&[
+        "inspect",
+        "--format",
+        "json",
+        log,
+        "--map-file",
+        map.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let r = &json(&out)[0];
+    assert_eq!(r["turns"], 22);
+    assert!(
+        r["map_fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["origin"] == "given"),
+        "{r}"
+    );
+    let (_, text, _) = run(&["inspect", log, "--map-file", map.to_str().unwrap()]);
+    assert!(
+        text.contains("map (given):") && text.contains("22 of 22 records read as a turn"),
+        "{text}"
+    );
+    // A field given that no record holds says so.
+    let (_, out, _) = run(&[
+        "inspect",
+        "--format",
+        "json",
+        log,
+        "--map",
+        "reply=/answr",
+        "--set",
+        "agent_id=bot",
+    ]);
+    let r = &json(&out)[0];
+    assert_eq!(field(r, "reply")["have"], 0);
+    assert_eq!(field(r, "agent_id")["value"], "bot");
+    assert!(r["command"].is_null(), "{r}");
+    assert!(
+        r["note"]
+            .as_str()
+            .unwrap()
+            .contains("--map reply=/answr points at nothing"),
+        "{r}"
+    );
+    // The map flags parse as everywhere: errors are usage errors, a map
+    // file that cannot be read an input error.
+    for (args, want) in [
+        (&["--map", "reply=answer"][..], 2),
+        (&["--map", "agent_id=/a", "--set", "agent_id=b"], 2),
+        (&["--map", "reply=json:/a"], 2),
+        (&["--map-file", "/nonexistent/map.toml"], 3),
+    ] {
+        let mut a = vec!["inspect", log];
+        a.extend(args);
+        assert_eq!(run(&a).0, want, "{args:?}");
+    }
+    // A file of another dialect is read as it is, and says so.
+    let r = {
+        let runs = fixture("langsmith/runs.parquet");
+        let (_, out, _) = run(&[
+            "inspect",
+            "--format",
+            "json",
+            runs.to_str().unwrap(),
+            "--map",
+            "reply=/x",
+        ]);
+        json(&out)[0].clone()
+    };
+    assert!(
+        r["map_note"]
+            .as_str()
+            .unwrap()
+            .contains("read as langsmith"),
+        "{r}"
+    );
+    assert!(r["map"].as_array().unwrap().is_empty());
+}
+
+/// Turn lines that name their own grammar (what `convert` writes) keep it:
+/// the command adds no `--markers`, and the text says why.
+#[test]
+fn records_that_name_their_grammar_keep_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, converted, _) = run(&[
+        "convert",
+        fixture("misread/numeric.jsonl").to_str().unwrap(),
+        "--to",
+        "turns",
+        "--markers",
+        "numeric",
+    ]);
+    assert_eq!(code, 0);
+    let file = dir.path().join("converted.jsonl");
+    std::fs::write(&file, converted).unwrap();
+    let r = inspect(&file);
+    assert_eq!(r["grammar"], "numeric");
+    assert!(
+        !r["argv"].as_array().unwrap().contains(&json!("--markers")),
+        "{r}"
+    );
+    assert!(
+        r["grammar_reason"]
+            .as_str()
+            .unwrap()
+            .contains("`markers` field"),
+        "{r}"
+    );
+}
+
+/// The real exports of other tools in ../shared/external: each dialect's
+/// file gets a command, and the evaluator's output, read as a turn log,
+/// gets a proposed map that reads every row as a turn (the one such file
+/// whose records are turns; the two span attribute maps are not).
+#[test]
+fn real_exports_of_other_tools_get_a_map_or_a_command() {
+    let Some(root) = shared("external") else {
+        return;
+    };
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    files.sort();
+    assert!(files.len() >= 11, "{files:?}");
+    let (mut commands, mut mapped_turns) = (0, 0);
+    for f in &files {
+        let r = inspect(f);
+        let name = f.display().to_string();
+        if r["command"].is_string() {
+            commands += 1;
+            let (rows, input) = run_suggested(&r);
+            assert_eq!(
+                rows.len() as u64,
+                input["turns"].as_u64().unwrap(),
+                "{name}"
+            );
+            assert_eq!(input["turns"], r["turns"], "{name}");
+        }
+        if r["reads_as"] == "mapped" && r["turns"].as_u64() > Some(0) {
+            mapped_turns += 1;
+        }
+    }
+    assert_eq!((commands, mapped_turns), (9, 1));
+    let r = inspect(&root.join("azure-rag-postgres-evals/eval_results.jsonl"));
+    assert_eq!((&r["turns"], &r["records"]), (&json!(10), &json!(10)));
+    assert_eq!(r["grammar"], "id");
+    assert!(
+        r["map"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("chunks=json:keyed:/context")),
+        "{r}"
+    );
+    let (rows, _) = run_suggested(&r);
+    assert_eq!(rows.values().filter(|v| *v == "ok").count(), 10, "{rows:?}");
 }

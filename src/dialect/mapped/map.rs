@@ -1,7 +1,7 @@
 //! The field map: `--map FIELD=POINTER`, `--map-file` (JSON or a small
 //! TOML) and JSON Pointers, checked and kept as the user gave them.
 
-use super::{CHUNK_FIELDS, N_CHUNK, N_TOOL, N_TOP, TOOL_FIELDS, TURN_FIELDS};
+use super::{CHUNK_FIELDS, Container, N_CHUNK, N_TOOL, N_TOP, TOOL_FIELDS, TURN_FIELDS};
 
 /// Where each field lives: a pointer per field, and which ones the user
 /// gave (only those must resolve somewhere).
@@ -46,7 +46,18 @@ impl FieldMap {
     /// Places `field` at `pointer`. The field is a turn field, `chunk.F` or
     /// `tool.F`; the pointer must be a JSON Pointer (`/a/b/0`).
     pub fn set(&mut self, field: &str, pointer: &str) -> Result<(), String> {
-        parse_pointer(pointer).map_err(|e| format!("--map {field}={pointer}: {e}"))?;
+        let bare = if field == "chunks" {
+            Container::split(pointer)
+                .map_err(|e| format!("--map {field}={pointer}: {e}"))?
+                .1
+        } else if Container::split(pointer).is_ok_and(|(c, _)| !c.is_array()) {
+            return Err(format!(
+                "--map {field}={pointer}: the json: and keyed: prefixes are for chunks only"
+            ));
+        } else {
+            pointer
+        };
+        parse_pointer(bare).map_err(|e| format!("--map {field}={pointer}: {e}"))?;
         let slot = if let Some(f) = field.strip_prefix("chunk.") {
             CHUNK_FIELDS
                 .iter()

@@ -27,6 +27,7 @@
 //! a pointer that points at nothing on every line is an error naming it
 //! ([`Mapped::unresolved`]), never a silent null.
 
+mod container;
 mod map;
 mod scan;
 mod values;
@@ -35,6 +36,7 @@ mod walk;
 #[cfg(test)]
 mod diff_tests;
 
+pub use container::{Container, Unfit};
 pub use map::{FieldMap, field_names, parse_pointer};
 pub use values::parse_time;
 
@@ -220,6 +222,9 @@ pub struct Mapped {
     /// Turn fields with a constant (`--set`): (field, the value as JSON
     /// text, made once for the run).
     constants: Vec<(usize, &'static str)>,
+    /// How the chunks value is written; other than an array, it is kept
+    /// raw by either reader and read by [`Container::each`].
+    container: Container,
 }
 
 impl fmt::Debug for Mapped {
@@ -245,6 +250,8 @@ impl Mapped {
                 Some((turn_index(f)?, &*Box::leak(text.into_boxed_str())))
             })
             .collect();
+        let (container, chunks_at) = Container::split(&map.turn[CHUNKS])?;
+        let pointer = |i: usize| if i == CHUNKS { chunks_at } else { &map.turn[i] };
         let mut top = Node::default();
         let mut shared = Vec::new();
         for (i, (name, _)) in TURN_FIELDS.iter().enumerate() {
@@ -252,7 +259,7 @@ impl Mapped {
                 continue;
             }
             let leaf = match i {
-                CHUNKS => Leaf::Chunks,
+                CHUNKS if container.is_array() => Leaf::Chunks,
                 TOOLS => Leaf::Tools,
                 _ => Leaf::Raw(i),
             };
@@ -267,7 +274,7 @@ impl Mapped {
                 shared.push((i, j));
                 continue;
             }
-            top.insert(&parse_pointer(&map.turn[i])?, leaf, name)
+            top.insert(&parse_pointer(pointer(i))?, leaf, name)
                 .map_err(|e| format!("--map: {e}"))?;
         }
         let mut chunk = Node::default();
@@ -326,6 +333,7 @@ impl Mapped {
             explicit_slots,
             shared,
             constants,
+            container,
             map,
             top,
             chunk,
@@ -409,6 +417,11 @@ impl Mapped {
                 Err(reason) => return Parsed::Invalid(reason),
             };
         }
+        if !self.container.is_array()
+            && let Some(raw) = caps.top[CHUNKS].take()
+        {
+            caps.chunks = Some(Ok(self.contained(raw, &mut caps.chunk_seen)));
+        }
         for &(i, from) in &self.shared {
             caps.top[i] = caps.top[from];
         }
@@ -459,7 +472,10 @@ impl Mapped {
             .map_err(|e| e.unwrap_or_else(|f| wrong(CREATED_AT, "a string or a number", f)))?;
         let chunks = match caps.chunks.take() {
             None => Vec::new(),
-            Some(Err(found)) => return Err(wrong(CHUNKS, "an array", found)),
+            Some(Err(found)) => {
+                let hint = self.container_hint(Unfit::Found(found));
+                return Err(wrong(CHUNKS, "an array", found) + &hint);
+            }
             Some(Ok(list)) => list?,
         };
         let answer = match raw(REPLY) {
@@ -546,6 +562,85 @@ impl Mapped {
             latency_ms,
             markers: None,
         })
+    }
+
+    /// The chunks of a value kept raw under a `json:` or `keyed:` map, owned
+    /// (a `json:` string's elements live in its decoded text); `seen` notes
+    /// the chunk fields found. The reason names the field and its pointer.
+    fn contained(
+        &self,
+        raw: Raw<'_>,
+        seen: &mut [bool; N_CHUNK],
+    ) -> Result<Vec<Chunk<'static>>, String> {
+        let mut chunks = Vec::new();
+        let mut failed = None;
+        let read = self
+            .container
+            .each(raw.text, &mut |key, element| match self.chunk_element(
+                element,
+                key,
+                seen,
+                chunks.len() + 1,
+            ) {
+                Ok(c) if failed.is_none() => chunks.push(c),
+                Ok(_) => {}
+                Err(e) => {
+                    failed.get_or_insert(e);
+                }
+            });
+        let unfit = match read {
+            Ok(_) => return failed.map_or(Ok(chunks), Err),
+            Err(u) => u,
+        };
+        let found = match unfit {
+            Unfit::Found(f) => f.to_owned(),
+            Unfit::Holds(f) => format!("a string holding {f}"),
+            Unfit::NotJson => "a string that is not JSON".to_owned(),
+        };
+        Err(format!(
+            "field `{}`: expected {}, found {found}{}",
+            self.name(CHUNKS),
+            self.container.expected(),
+            self.container_hint(unfit)
+        ))
+    }
+
+    /// How a chunks value of another shape may read, when the map placed
+    /// the chunks and the kind found says: ` (try --map chunks=keyed:/x)`.
+    fn container_hint(&self, unfit: Unfit) -> String {
+        let spec = &self.map.turn[CHUNKS];
+        let fitting = self.container.fitting(unfit);
+        match (fitting, Container::split(spec)) {
+            (Some(c), Ok((_, at))) if spec != TURN_FIELDS[CHUNKS].1 => {
+                format!(" (try --map chunks={}{at})", c.prefix())
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// One element of a `json:` or `keyed:` container as a chunk: an
+    /// object read with the chunk trie; under `keyed:` any value, its key
+    /// standing for the chunk id it does not hold itself.
+    fn chunk_element(
+        &self,
+        element: &str,
+        key: Option<&str>,
+        seen: &mut [bool; N_CHUNK],
+        index: usize,
+    ) -> Result<Chunk<'static>, String> {
+        let key_text;
+        let (is_object, mut fields) = self.element_fields(element)?;
+        for (k, f) in fields.iter().enumerate() {
+            seen[k] |= f.is_some();
+        }
+        if let Some(key) = key
+            && fields[C_ID].is_none_or(|r| r.text == "null")
+        {
+            key_text = serde_json::to_string(key).expect("a string serialises");
+            fields[C_ID] = Some(Raw::unknown(&key_text));
+        }
+        let fields = (is_object || key.is_some()).then_some(fields);
+        self.chunk(fields, index).map(Chunk::into_owned)
     }
 
     fn chunk<'a>(&self, c: ChunkCaps<'a>, index: usize) -> Result<Chunk<'a>, String> {
@@ -664,6 +759,14 @@ pub fn diff_maps() -> Vec<Mapped> {
             "turn_id=/model",
             "reply=/grounding/chunks/0",
             "chunk.score=/index",
+        ],
+        // Chunks in a JSON string, keyed by id, and both.
+        &["chunks=keyed:/grounding/chunks", "chunk.score=/s"],
+        &["chunks=json:/reply", "reply=/answer"],
+        &[
+            "chunks=json:keyed:/grounding/model",
+            "model=/m",
+            "chunk.id=/id",
         ],
     ];
     sets.iter()
@@ -941,6 +1044,118 @@ mod tests {
         }
         assert_eq!(as_number("true"), None);
         assert_eq!(as_number("\"1\""), None);
+    }
+
+    fn chunk_ids(t: &Turn<'_>) -> Vec<String> {
+        t.chunks
+            .iter()
+            .map(|c| {
+                c.chunk_id
+                    .as_ref()
+                    .map_or("-".into(), |i| i.as_str().to_owned())
+            })
+            .collect()
+    }
+
+    fn invalid(m: &Mapped, line: &str) -> String {
+        match m.parse(line, &mut Warnings::new()) {
+            Parsed::Invalid(r) => r,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    const HEAD: &str = r#""turn_id":"t","agent_id":"a","created_at":"2026-08-01T00:00:00Z""#;
+
+    #[test]
+    fn chunks_keyed_by_id_and_in_a_json_string() {
+        let keyed = r#"{"34": {"id": 34, "score": 0.5}, "58": {"score": 0.25}, "7": "text only"}"#;
+        let m = mapped(&["chunks=keyed:/context"]);
+        let line = format!(r#"{{{HEAD},"context":{keyed}}}"#);
+        let t = turn(&m, &line);
+        // The key stands for the id a chunk does not hold at chunk.id.
+        assert_eq!(chunk_ids(&t), ["34", "58", "7"]);
+        assert_eq!(t.chunks[1].score, Some(0.25));
+        assert_eq!(
+            t.chunks.iter().map(|c| c.index).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        // The same object as a JSON string; a chunk's own id wins over its key.
+        let m = mapped(&["chunks=json:keyed:/context", "chunk.id=/id"]);
+        let line = format!(
+            r#"{{{HEAD},"context":{}}}"#,
+            serde_json::to_string(keyed).unwrap()
+        );
+        let t = turn(&m, &line);
+        assert_eq!(chunk_ids(&t), ["34", "58", "7"]);
+        assert!(t.chunks[0].chunk_id.as_ref().unwrap().numeric);
+        assert!(!t.chunks[1].chunk_id.as_ref().unwrap().numeric);
+        assert!(m.unresolved().is_empty());
+        // An array in a JSON string; null and an empty string hold no chunks.
+        let m = mapped(&["chunks=json:/docs", "chunk.id=/k"]);
+        let docs = serde_json::to_string(r#"[{"k":"a"},{"k":"b"}]"#).unwrap();
+        let line = format!(r#"{{{HEAD},"docs":{docs}}}"#);
+        let t = turn(&m, &line);
+        assert_eq!(chunk_ids(&t), ["a", "b"]);
+        for empty in ["null", "\"\"", "\"null\""] {
+            assert!(
+                turn(&m, &format!(r#"{{{HEAD},"docs":{empty}}}"#))
+                    .chunks
+                    .is_empty()
+            );
+        }
+    }
+
+    #[test]
+    fn a_container_of_another_shape_is_an_invalid_line_that_names_the_fitting_map() {
+        let m = mapped(&["chunks=/context"]);
+        let line = format!(r#"{{{HEAD},"context":"{{\"a\":{{}}}}"}}"#);
+        assert_eq!(
+            invalid(&m, &line),
+            "field `chunks (/context)`: expected an array, found a string (try --map chunks=json:/context)"
+        );
+        let m = mapped(&["chunks=json:/context"]);
+        assert_eq!(
+            invalid(&m, &line),
+            "field `chunks (json:/context)`: expected a string holding a JSON array, found a string holding an object (try --map chunks=json:keyed:/context)"
+        );
+        let m = mapped(&["chunks=keyed:/context"]);
+        assert_eq!(
+            invalid(&m, &format!(r#"{{{HEAD},"context":[]}}"#)),
+            "field `chunks (keyed:/context)`: expected an object of chunks keyed by id, found an array"
+        );
+        let m = mapped(&["chunks=json:keyed:/context"]);
+        assert_eq!(
+            invalid(&m, &format!(r#"{{{HEAD},"context":"{{nope"}}"#)),
+            "field `chunks (json:keyed:/context)`: expected a string holding a JSON object of chunks keyed by id, found a string that is not JSON"
+        );
+        // An element of an array in a string is an object, as in any array;
+        // a chunk's fields are typed as anywhere.
+        let m = mapped(&["chunks=json:/context"]);
+        assert_eq!(
+            invalid(&m, &format!(r#"{{{HEAD},"context":"[1]"}}"#)),
+            "field `chunks (json:/context)[]`: expected an object, found something else"
+        );
+        let m = mapped(&["chunks=keyed:/context"]);
+        assert_eq!(
+            invalid(
+                &m,
+                &format!(r#"{{{HEAD},"context":{{"a":{{"score":"high"}}}}}}"#)
+            ),
+            "field `chunks[].score`: expected a number or null, found a string"
+        );
+        // The native place keeps the native reader's words.
+        let m = mapped(&["reply=/answer"]);
+        assert_eq!(
+            invalid(&m, &format!(r#"{{{HEAD},"grounding":{{"chunks":{{}}}}}}"#)),
+            "field `chunks`: expected an array, found an object"
+        );
+        assert!(FieldMap::default().set_arg("reply=json:/x").is_err());
+        assert!(
+            FieldMap::default()
+                .set_arg("chunks=keyed:keyed:/x")
+                .is_err()
+        );
+        assert!(FieldMap::default().set_arg("chunks=keyed:x").is_err());
     }
 
     #[test]

@@ -31,16 +31,38 @@ impl Mapped {
         }
         .deserialize(&mut de)
         .and_then(|()| de.end())
-        .map_err(|e| {
-            let what = e.to_string();
-            let what = what.rsplit_once(" at line ").map_or(&*what, |(b, _)| b);
-            if what.starts_with(DUPLICATE) {
-                crate::dialect::redact_reason(what)
-            } else {
-                crate::dialect::redact_reason(&format!("not valid JSON: {what}"))
-            }
-        })?;
+        .map_err(reason)?;
         Ok(caps)
+    }
+
+    /// The fields of one element of a `json:` or `keyed:` chunks container,
+    /// found with the chunk trie, and whether it is an object.
+    pub(super) fn element_fields<'a>(
+        &self,
+        element: &'a str,
+    ) -> Result<(bool, [Option<Raw<'a>>; N_CHUNK]), String> {
+        let mut fields = [None; N_CHUNK];
+        let mut de = serde_json::Deserializer::from_str(element);
+        let is_object = Element {
+            node: &self.chunk,
+            fields: &mut fields,
+            names: &CHUNK_FIELDS,
+        }
+        .deserialize(&mut de)
+        .map_err(reason)?;
+        Ok((is_object, fields))
+    }
+}
+
+/// The reason of a line serde_json did not read: a field met twice, or
+/// what is not valid JSON (without serde_json's position).
+fn reason(e: serde_json::Error) -> String {
+    let what = e.to_string();
+    let what = what.rsplit_once(" at line ").map_or(&*what, |(b, _)| b);
+    if what.starts_with(DUPLICATE) {
+        crate::dialect::redact_reason(what)
+    } else {
+        crate::dialect::redact_reason(&format!("not valid JSON: {what}"))
     }
 }
 

@@ -1,0 +1,266 @@
+//! Chunks held in another shape than an array: a string holding the chunks
+//! as JSON (`json:`), an object of chunks keyed by their ids (`keyed:`), or
+//! both (`json:keyed:`), as evaluators and RAG samples write a `context`:
+//! `"context": "{\"34\": {\"id\": 34, …}, \"58\": {…}}"`. The prefixes go
+//! before the pointer (`--map chunks=json:keyed:/context`).
+//!
+//! Both readers of a mapped line keep such a value raw; [`Container::each`]
+//! then hands over its elements, so the two agree by construction, and
+//! `inspect` surveys a sample with the same function.
+
+use super::values::kind_of;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+/// How the chunks value is written: an array, unless `json` (a string
+/// holding JSON) or `keyed` (an object whose members are the chunks, each
+/// key the chunk's id when the chunk has none of its own).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Container {
+    pub json: bool,
+    pub keyed: bool,
+}
+
+/// Why a value is not the container the map says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfit {
+    /// It is another kind of value (`an array`, `a number` …).
+    Found(&'static str),
+    /// A `json:` string holding another kind of value.
+    Holds(&'static str),
+    /// A `json:` string whose text is not JSON.
+    NotJson,
+}
+
+impl Container {
+    /// A plain array.
+    pub const ARRAY: Container = Container {
+        json: false,
+        keyed: false,
+    };
+
+    /// Splits the `json:` and `keyed:` prefixes (in either order) off a
+    /// chunks pointer.
+    pub fn split(spec: &str) -> Result<(Container, &str), String> {
+        let mut c = Container::ARRAY;
+        let mut rest = spec;
+        loop {
+            let (flag, r) = if let Some(r) = rest.strip_prefix("json:") {
+                (&mut c.json, r)
+            } else if let Some(r) = rest.strip_prefix("keyed:") {
+                (&mut c.keyed, r)
+            } else {
+                return Ok((c, rest));
+            };
+            if *flag {
+                return Err(format!("`{spec}`: a prefix given twice"));
+            }
+            *flag = true;
+            rest = r;
+        }
+    }
+
+    /// True for a plain array, read as it streams by.
+    pub fn is_array(self) -> bool {
+        self == Container::ARRAY
+    }
+
+    /// The prefixes as written before a pointer (`json:keyed:`).
+    pub fn prefix(self) -> &'static str {
+        match (self.json, self.keyed) {
+            (false, false) => "",
+            (true, false) => "json:",
+            (false, true) => "keyed:",
+            (true, true) => "json:keyed:",
+        }
+    }
+
+    /// The container a value that is not this one reads as, when the
+    /// kind found says (a string: `json:`; an object: `keyed:`).
+    pub fn fitting(self, unfit: Unfit) -> Option<Container> {
+        let c = match unfit {
+            Unfit::Found("a string") => Container { json: true, ..self },
+            Unfit::Found("an object") | Unfit::Holds("an object") => Container {
+                keyed: true,
+                ..self
+            },
+            _ => return None,
+        };
+        (c != self).then_some(c)
+    }
+
+    /// What a value must be, for messages.
+    pub fn expected(self) -> &'static str {
+        match (self.json, self.keyed) {
+            (false, false) => "an array",
+            (true, false) => "a string holding a JSON array",
+            (false, true) => "an object of chunks keyed by id",
+            (true, true) => "a string holding a JSON object of chunks keyed by id",
+        }
+    }
+
+    /// Hands each element of the chunks value `raw` (its JSON text) to `f`,
+    /// with its key when keyed. False when the value stands for no chunks
+    /// (null; under `json:` also an empty string or one holding null).
+    pub fn each(self, raw: &str, f: &mut dyn FnMut(Option<&str>, &str)) -> Result<bool, Unfit> {
+        let raw = raw.trim();
+        if raw == "null" {
+            return Ok(false);
+        }
+        let decoded;
+        let text = if self.json {
+            if !raw.starts_with('"') {
+                return Err(Unfit::Found(kind_of(raw)));
+            }
+            decoded = crate::model::decode_json_string(raw);
+            let t = decoded.trim();
+            if t.is_empty() || t == "null" {
+                return Ok(false);
+            }
+            if serde_json::from_str::<IgnoredAny>(t).is_err() {
+                return Err(Unfit::NotJson);
+            }
+            t
+        } else {
+            raw
+        };
+        let wanted = if self.keyed { b'{' } else { b'[' };
+        if text.as_bytes().first() != Some(&wanted) {
+            let kind = kind_of(text);
+            return Err(if self.json {
+                Unfit::Holds(kind)
+            } else {
+                Unfit::Found(kind)
+            });
+        }
+        if self.keyed {
+            let mut de = serde_json::Deserializer::from_str(text);
+            de.deserialize_map(Members(f))
+                .and_then(|()| de.end())
+                .map_err(|_| Unfit::NotJson)?;
+        } else {
+            let list: Vec<&RawValue> = serde_json::from_str(text).map_err(|_| Unfit::NotJson)?;
+            for e in list {
+                f(None, e.get());
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The members of a keyed container, each handed over as it is read.
+struct Members<'f>(&'f mut dyn FnMut(Option<&str>, &str));
+
+impl<'de> Visitor<'de> for Members<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let f = self.0;
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let value: &'de RawValue = map.next_value()?;
+            f(Some(&key.0), value.get());
+        }
+        Ok(())
+    }
+}
+
+/// An object key, borrowed unless it has escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Elements = Vec<(Option<String>, String)>;
+
+    fn elements(c: &str, raw: &str) -> Result<(bool, Elements), Unfit> {
+        let (c, _) = Container::split(&format!("{c}/x")).unwrap();
+        let mut out = Vec::new();
+        let any = c.each(raw, &mut |k, e| {
+            out.push((k.map(str::to_owned), e.to_owned()))
+        })?;
+        Ok((any, out))
+    }
+
+    #[test]
+    fn prefixes_in_either_order_once_each() {
+        assert_eq!(
+            Container::split("json:keyed:/a").unwrap(),
+            Container::split("keyed:json:/a").unwrap()
+        );
+        let (c, p) = Container::split("json:keyed:/context").unwrap();
+        assert_eq!((c.prefix(), p), ("json:keyed:", "/context"));
+        assert!(Container::split("json:json:/a").is_err());
+        assert_eq!(Container::split("/a").unwrap().0, Container::ARRAY);
+    }
+
+    #[test]
+    fn each_container_gives_its_elements_in_order() {
+        let keyed = r#"{"34": {"id": 34}, "58": "text", "34": {}}"#;
+        let (any, got) = elements("keyed:", keyed).unwrap();
+        assert!(any);
+        let keys: Vec<_> = got.iter().map(|(k, _)| k.clone().unwrap()).collect();
+        assert_eq!(keys, ["34", "58", "34"]);
+        assert_eq!(got[0].1, r#"{"id": 34}"#);
+        let inner = serde_json::to_string(keyed).unwrap();
+        assert_eq!(elements("json:keyed:", &inner).unwrap(), (true, got));
+        let array = serde_json::to_string(r#"[{"a":1},{"a":2}]"#).unwrap();
+        let (_, got) = elements("json:", &array).unwrap();
+        assert_eq!(got.len(), 2);
+        assert!(got.iter().all(|(k, _)| k.is_none()));
+    }
+
+    #[test]
+    fn no_chunks_and_the_wrong_shapes() {
+        assert!(!elements("json:", "null").unwrap().0);
+        assert!(!elements("json:", r#""""#).unwrap().0);
+        assert!(!elements("json:", r#"" null ""#).unwrap().0);
+        assert_eq!(elements("json:", "[1]"), Err(Unfit::Found("an array")));
+        assert_eq!(elements("json:", r#""not json""#), Err(Unfit::NotJson));
+        assert_eq!(
+            elements("json:keyed:", r#""[1]""#),
+            Err(Unfit::Holds("an array"))
+        );
+        assert_eq!(elements("json:", r#""{}""#), Err(Unfit::Holds("an object")));
+        let fit = |c: Container, u| c.fitting(u).map(Container::prefix);
+        assert_eq!(
+            fit(Container::ARRAY, Unfit::Found("a string")),
+            Some("json:")
+        );
+        assert_eq!(
+            fit(Container::ARRAY, Unfit::Found("an object")),
+            Some("keyed:")
+        );
+        let json = Container {
+            json: true,
+            keyed: false,
+        };
+        assert_eq!(fit(json, Unfit::Holds("an object")), Some("json:keyed:"));
+        assert_eq!(fit(json, Unfit::Holds("an array")), None);
+        assert_eq!(elements("keyed:", "[1]"), Err(Unfit::Found("an array")));
+        assert_eq!(elements("keyed:", "{\"a\":1}").unwrap().1.len(), 1);
+    }
+}
