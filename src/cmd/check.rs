@@ -320,7 +320,8 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
     let filter = config::filter(&args.filter)?;
     let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    let zone = config::clock(&args.filter.zone)?.zone;
+    let clock = config::clock(&args.filter.zone)?;
+    let zone = clock.zone;
     let grading = crate::config::grading_options(
         &args.input,
         &args.filter,
@@ -394,6 +395,8 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
             format: args.format,
             out: &args.out,
             html: &meta,
+            clock,
+            window: crate::view::summary::window_doc(engine.filter.from, engine.filter.to, &zone),
             grading: Some(&grading),
         },
         settings,
@@ -419,6 +422,8 @@ fn config_error(
         format: args.format,
         out: &args.out,
         html: &meta,
+        clock: render::Clock::default(),
+        window: Default::default(),
         grading: None,
     };
     let decision = crate::gate::config_failure(message);
@@ -459,6 +464,10 @@ pub struct Decide<'a> {
     pub out: &'a CheckOutputArgs,
     /// What the `--html` page says about the run.
     pub html: &'a render::html::Meta,
+    /// How the `--html` page shows times (`--tz`, `--show-tz`), as `summary` does.
+    pub clock: render::Clock,
+    /// The time window the turns were taken from.
+    pub window: crate::view::summary::WindowDoc,
     /// The options the run graded under, recorded in `--write-baseline`.
     pub grading: Option<&'a std::collections::BTreeMap<String, String>>,
 }
@@ -496,11 +505,7 @@ pub fn decide(
     {
         let triage =
             std::mem::replace(&mut s.triage, crate::accumulate::PageHeap::new(0, None)).into_rows();
-        let clock = render::Clock {
-            zone: crate::filter::Zone::utc(),
-            local: false,
-        };
-        let view = crate::cmd::summary::document(&s, &triage, &input, &clock);
+        let view = crate::cmd::summary::document(&s, &triage, &input, &d.clock, d.window.clone());
         if let Some(path) = &args.write_baseline {
             let mut doc = Vec::new();
             render::json::document(&mut doc, &view)?;

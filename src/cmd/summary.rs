@@ -17,14 +17,14 @@ use std::io::Write;
 use crate::view::summary::by_name;
 pub use crate::view::summary::*;
 
-/// What the HTML page says about its run: grammar, inputs, threshold, version, time.
+/// What the HTML page says about its run besides the view: how the
+/// grammar was chosen, inputs, threshold, version, time.
 pub fn html_meta(
     input: &crate::cli::InputArgs,
     markers: &crate::cli::MarkerArgs,
     min_rate: Option<f64>,
 ) -> Result<render::html::Meta> {
-    use clap::ValueEnum;
-    let (grammar, grammar_args) = match (&markers.marker_regex, markers.markers) {
+    let grammar_args = match (&markers.marker_regex, markers.markers) {
         (Some(re), _) => {
             // `--marker-regex=-x`: a value that reads as a flag stays a value.
             let mut a = if render::shell::flag_like(re) {
@@ -35,18 +35,10 @@ pub fn html_meta(
             if markers.marker_base != 1 {
                 a.extend(["--marker-base".to_owned(), markers.marker_base.to_string()]);
             }
-            (format!("regex {re} (base {})", markers.marker_base), a)
+            a
         }
-        (None, Some(p)) => {
-            let name = p
-                .to_possible_value()
-                .map_or_else(String::new, |v| v.get_name().to_owned());
-            (name.clone(), vec!["--markers".to_owned(), name])
-        }
-        (None, None) => (
-            "kb (default; id for agentfootprint input)".to_owned(),
-            vec![],
-        ),
+        (None, Some(p)) => vec!["--markers".to_owned(), p.name().to_owned()],
+        (None, None) => vec![],
     };
     let paths = if input.paths.is_empty() {
         vec!["LOGS".to_owned()]
@@ -60,7 +52,7 @@ pub fn html_meta(
     Ok(render::html::Meta {
         generated: format_time(&config::generated_at()?),
         version: env!("CARGO_PKG_VERSION"),
-        grammar,
+        grammar_flag: config::grammar_flag(markers),
         grammar_args,
         min_rate,
         paths,
@@ -170,9 +162,9 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             (
                 Some(b),
                 format!(
-                    "turns from {} to {}",
-                    crate::model::format_time(&from),
-                    crate::model::format_time(&to)
+                    "turns from {} to {} (the end excluded)",
+                    clock.zone.format(&from),
+                    clock.zone.format(&to)
                 ),
             )
         }
@@ -183,6 +175,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         hints.explain_nothing(&engine, &sources)?;
     }
     let meta = html_meta(&args.input, &args.markers, args.min_rate)?;
+    let window = window_doc(engine.filter.from, engine.filter.to, &clock.zone);
     render_summary(
         out,
         summary,
@@ -195,6 +188,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
             html: &meta,
             html_file: args.html.as_deref(),
+            window,
         },
     )
 }
@@ -347,6 +341,8 @@ pub struct Output<'a> {
     pub html: &'a render::html::Meta,
     /// `--html FILE`: the page written there as well.
     pub html_file: Option<&'a std::path::Path>,
+    /// The time window the turns were taken from.
+    pub window: WindowDoc,
 }
 
 /// Renders a finished summary in one of its formats (`summary` and `merge`).
@@ -364,6 +360,7 @@ pub fn render_summary(
         csv,
         html,
         html_file,
+        window,
     } = output;
     let html_file = html_file.map(|p| (p, html));
     let triage = std::mem::replace(
@@ -371,7 +368,7 @@ pub fn render_summary(
         crate::accumulate::PageHeap::new(0, None),
     )
     .into_rows();
-    let doc = document_with(&summary, &triage, input, clock, comparison);
+    let doc = document_with(&summary, &triage, input, clock, window, comparison);
     if let Some((path, meta)) = html_file {
         let page = render::html::page(&doc, meta);
         exit::write_file(path, page.as_bytes(), false, "HTML report")?;

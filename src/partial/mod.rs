@@ -49,8 +49,9 @@ pub const FORMAT: &str = "grounding-audit-partial";
 /// The version of the document; a reader refuses any other. Version 2
 /// added `report` and `check` partials (sections `page`, `gate`) and the
 /// score distribution of retrieval use (`scores`), which a version 1
-/// partial cannot supply.
-pub const VERSION: u32 = 2;
+/// partial cannot supply. Version 3 added the turns counted per marker
+/// grammar (`input.graded_with`), which the reports name.
+pub const VERSION: u32 = 3;
 
 /// One partial document.
 #[derive(Debug, Serialize, Deserialize)]
@@ -87,6 +88,8 @@ pub struct InputDoc {
     pub invalid_lines: u64,
     pub duplicates: u64,
     pub warnings: Vec<crate::messages::Warning>,
+    /// The turns counted, by the marker grammar each was graded with.
+    pub graded_with: BTreeMap<String, u64>,
     pub probe: ProbeDoc,
     /// With `--map`: the mappings that resolved on no line of this
     /// partition (absent when no line was read through the map); `merge`
@@ -163,6 +166,7 @@ impl InputDoc {
             invalid_lines: input.invalid_lines,
             duplicates: input.duplicates,
             warnings: warnings.iter().cloned().collect(),
+            graded_with: input.graded_with.clone(),
             probe: input.probe.to_doc(),
             map_unresolved: None,
         }
@@ -182,6 +186,7 @@ impl InputDoc {
             invalid_lines: self.invalid_lines,
             duplicates: self.duplicates,
             warnings,
+            graded_with: self.graded_with.clone(),
             probe: Probe::from_doc(&self.probe),
         }
     }
