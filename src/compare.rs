@@ -207,11 +207,15 @@ pub struct Change {
 }
 
 impl Change {
-    /// `0.94 → 0.79 since 2026-08-02`.
+    /// `change day 2026-08-02, 0.9400 before it and 0.7900 from it on`:
+    /// the rates of the series split at its change day (not the baseline
+    /// and current rates of a comparison).
     pub fn describe(&self) -> String {
         format!(
-            "{:.2} → {:.2} since {}",
-            self.before_rate, self.after_rate, self.since
+            "change day {}, {} before it and {} from it on",
+            self.since,
+            crate::stats::rate_text(Some(self.before_rate)),
+            crate::stats::rate_text(Some(self.after_rate))
         )
     }
 }
@@ -287,20 +291,22 @@ impl Row {
     }
 }
 
-/// `billing-bot: 0.94 → 0.79 since 2026-08-02`, or the two rates when no
-/// change day is known.
+/// `billing-bot: 0.9257 → 0.8000 (baseline → this window)`, and when the
+/// change day is known `; change day 2026-08-02, 0.9400 before it and
+/// 0.7900 from it on`: each pair of rates named for what it compares.
 impl fmt::Display for Row {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.change {
-            Some(c) => write!(f, "{}: {}", self.name(), c.describe()),
-            None => write!(
-                f,
-                "{}: {} → {}",
-                self.name(),
-                crate::stats::rate_text(self.baseline_rate),
-                crate::stats::rate_text(self.current_rate)
-            ),
+        write!(
+            f,
+            "{}: {} → {} (baseline → this window)",
+            self.name(),
+            crate::stats::rate_text(self.baseline_rate),
+            crate::stats::rate_text(self.current_rate)
+        )?;
+        if let Some(c) = &self.change {
+            write!(f, "; {}", c.describe())?;
         }
+        Ok(())
     }
 }
 
@@ -478,6 +484,32 @@ mod tests {
         assert!(!c.groups[1].significant);
         assert!(c.groups[3].significant && !c.groups[3].significant_drop());
         assert!(c.overall.significant_drop());
+    }
+
+    /// The two pairs of rates a drop line holds are named for what they
+    /// compare, at the precision of the table.
+    #[test]
+    fn a_drop_names_both_pairs_of_rates() {
+        let mut r = Row::new(
+            Some("billing-bot".into()),
+            Some(side(1000, 1080)),
+            Some(side(800, 1000)),
+            stats::z_for(0.95),
+        );
+        assert_eq!(
+            r.to_string(),
+            "billing-bot: 0.9259 → 0.8000 (baseline → this window)"
+        );
+        r.change = Some(Change {
+            before_rate: 0.93,
+            after_rate: 0.73,
+            since: "2026-07-29".into(),
+            lr: 12.0,
+        });
+        assert_eq!(
+            r.to_string(),
+            "billing-bot: 0.9259 → 0.8000 (baseline → this window); change day 2026-07-29, 0.9300 before it and 0.7300 from it on"
+        );
     }
 
     #[test]

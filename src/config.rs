@@ -429,15 +429,22 @@ pub fn grading_options(
     options
 }
 
-/// The marker grammar as a partial records it and `merge`'s HTML page shows
-/// it: the preset, or the regex with its index base.
+/// What `--markers` records in a partial when no grammar flag is given.
+pub const DEFAULT_GRAMMAR: &str = "each input format's default";
+
+/// The marker grammar as a partial records it: the preset, the regex with
+/// its index base, or [`DEFAULT_GRAMMAR`].
 fn markers_text(m: &MarkerArgs) -> String {
-    use clap::ValueEnum;
+    grammar_flag(m).unwrap_or_else(|| DEFAULT_GRAMMAR.to_owned())
+}
+
+/// The grammar the flags set for every input, as reports name it (`numeric`,
+/// `regex PATTERN (base N)`); None when no flag is given and each input
+/// format's default grammar (or a turn's own `markers` field) decides.
+pub fn grammar_flag(m: &MarkerArgs) -> Option<String> {
     match (&m.marker_regex, m.markers) {
-        (Some(re), _) => format!("regex {re} (base {})", m.marker_base),
-        (None, Some(p)) => p
-            .to_possible_value()
-            .map_or_else(String::new, |v| v.get_name().to_owned()),
-        (None, None) => "kb (default; id for agentfootprint input)".to_owned(),
+        (Some(re), _) => Some(format!("regex {re} (base {})", m.marker_base)),
+        (None, Some(p)) => Some(p.name().to_owned()),
+        (None, None) => None,
     }
 }

@@ -53,6 +53,15 @@ pub const MAX_RANGE: u64 = 100;
 const MAX_BRACKET: usize = 256;
 
 impl Grammar {
+    /// How reports name the grammar: the preset's `--markers` name, or
+    /// `regex PATTERN (base N)`.
+    pub fn label(&self) -> std::borrow::Cow<'static, str> {
+        match self {
+            Grammar::Preset(p) => p.name().into(),
+            Grammar::Regex { re, base } => format!("regex {} (base {base})", re.as_str()).into(),
+        }
+    }
+
     /// Builds a regex grammar, checking it has exactly one capture group and
     /// that the index base is 0 or 1.
     pub fn regex(pattern: &str, base: u8) -> Result<Grammar, String> {

@@ -625,6 +625,11 @@ pub struct InputStats {
     pub duplicates: u64,
     /// Counted warnings (e.g. an optional field of the wrong type, dropped).
     pub warnings: crate::messages::Warnings,
+    /// The turns counted (those the filters kept), by the marker grammar
+    /// each was graded with (`kb`, `numeric`, …, `regex PATTERN (base N)`):
+    /// the grammar a run actually used, which `--markers` or each input
+    /// format's default (or a turn's own `markers` field) decides.
+    pub graded_with: std::collections::BTreeMap<String, u64>,
     /// Counts for the misread heuristics, turned into warnings at the end
     /// of a run (never serialised).
     #[serde(skip)]
@@ -651,6 +656,7 @@ impl PartialEq for InputStats {
             o.invalid_lines,
             o.duplicates,
         ) && self.warnings == o.warnings
+            && self.graded_with == o.graded_with
     }
 }
 impl Eq for InputStats {}
@@ -666,7 +672,20 @@ impl InputStats {
         self.invalid_lines += o.invalid_lines;
         self.duplicates += o.duplicates;
         self.warnings.merge(&o.warnings);
+        for (k, n) in &o.graded_with {
+            self.count_graded(k, *n);
+        }
         self.probe.merge(&o.probe);
+    }
+
+    /// Counts `n` turns graded with the grammar labelled `label`.
+    pub fn count_graded(&mut self, label: &str, n: u64) {
+        match self.graded_with.get_mut(label) {
+            Some(c) => *c += n,
+            None => {
+                self.graded_with.insert(label.to_owned(), n);
+            }
+        }
     }
 }
 

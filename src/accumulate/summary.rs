@@ -160,6 +160,19 @@ impl ScoreSeries {
         let n = self.binned();
         (n > 0).then(|| self.bins[i] as f64 / n as f64)
     }
+    /// The bin holding the median score of the chunks in the bins (the
+    /// lower median for an even count); `None` when no chunk is binned.
+    pub fn median_bin(&self) -> Option<usize> {
+        let n = self.binned();
+        if n == 0 {
+            return None;
+        }
+        let mut seen = 0;
+        self.bins.iter().position(|&c| {
+            seen += c;
+            seen * 2 >= n
+        })
+    }
     /// Every chunk of the series.
     pub fn total(&self) -> u64 {
         self.binned() + self.unscored + self.out_of_range
@@ -697,6 +710,25 @@ mod tests {
     use super::*;
     use crate::model::{Chunk, Id, Row};
     use chrono::{DateTime, Duration};
+
+    #[test]
+    fn median_bin_holds_the_lower_median() {
+        let mut s = ScoreSeries::default();
+        assert_eq!(s.median_bin(), None);
+        s.bins[3] = 1;
+        assert_eq!(s.median_bin(), Some(3));
+        // Four chunks: the second (lower median) is in bin 3.
+        s.bins[3] = 2;
+        s.bins[10] = 2;
+        assert_eq!(s.median_bin(), Some(3));
+        // Five: the third is in bin 10.
+        s.bins[10] = 3;
+        assert_eq!(s.median_bin(), Some(10));
+        // Chunks outside the bins do not count.
+        s.unscored = 100;
+        s.out_of_range = 100;
+        assert_eq!(s.median_bin(), Some(10));
+    }
 
     fn row(i: u64) -> Row<'static> {
         let verdict = Verdict::ALL[(i % 5) as usize];

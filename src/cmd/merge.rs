@@ -70,15 +70,16 @@ pub fn run(
     let meta = crate::render::html::Meta {
         generated: crate::model::format_time(&config::generated_at()?),
         version: env!("CARGO_PKG_VERSION"),
-        grammar: merged
+        grammar_flag: merged
             .options
             .get("--markers")
-            .cloned()
-            .unwrap_or_else(|| "-".to_owned()),
+            .filter(|m| *m != config::DEFAULT_GRAMMAR)
+            .cloned(),
         grammar_args: Vec::new(),
         min_rate: args.gates.min_rate,
         paths: vec!["LOGS".to_owned()],
     };
+    let window = window_of(&merged.options, &clock.zone)?;
     let format = args.format.as_deref();
     match command.as_str() {
         "summary" => {
@@ -102,6 +103,7 @@ pub fn run(
                     html: &meta,
                     html_file: args.out.html.as_deref(),
                     triage_order: args.out.triage_order,
+                    window,
                 },
             )?;
             Ok(exit::SUCCESS)
@@ -151,6 +153,8 @@ pub fn run(
                     format,
                     out: &args.out,
                     html: &meta,
+                    clock,
+                    window,
                     grading: None,
                 },
                 settings,
@@ -161,6 +165,26 @@ pub fn run(
             )
         }
     }
+}
+
+/// The time window the partials recorded (`--from`, `--to`, resolved).
+fn window_of(
+    options: &BTreeMap<String, String>,
+    zone: &crate::filter::Zone,
+) -> Result<crate::view::summary::WindowDoc> {
+    let bound = |k: &str| -> Result<Option<chrono::DateTime<chrono::Utc>>> {
+        match options.get(k).map(String::as_str) {
+            None | Some("-") => Ok(None),
+            Some(t) => chrono::DateTime::parse_from_rfc3339(t)
+                .map(|t| Some(t.to_utc()))
+                .map_err(|_| exit::usage(format!("partial: option {k} is not a time"))),
+        }
+    };
+    Ok(crate::view::summary::window_doc(
+        bound("--from")?,
+        bound("--to")?,
+        zone,
+    ))
 }
 
 /// `--format` as one of `command`'s formats.

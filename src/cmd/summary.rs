@@ -17,14 +17,14 @@ use std::io::Write;
 use crate::view::summary::by_name;
 pub use crate::view::summary::*;
 
-/// What the HTML page says about its run: grammar, inputs, threshold, version, time.
+/// What the HTML page says about its run besides the view: how the
+/// grammar was chosen, inputs, threshold, version, time.
 pub fn html_meta(
     input: &crate::cli::InputArgs,
     markers: &crate::cli::MarkerArgs,
     min_rate: Option<f64>,
 ) -> Result<render::html::Meta> {
-    use clap::ValueEnum;
-    let (grammar, grammar_args) = match (&markers.marker_regex, markers.markers) {
+    let grammar_args = match (&markers.marker_regex, markers.markers) {
         (Some(re), _) => {
             // `--marker-regex=-x`: a value that reads as a flag stays a value.
             let mut a = if render::shell::flag_like(re) {
@@ -35,18 +35,10 @@ pub fn html_meta(
             if markers.marker_base != 1 {
                 a.extend(["--marker-base".to_owned(), markers.marker_base.to_string()]);
             }
-            (format!("regex {re} (base {})", markers.marker_base), a)
+            a
         }
-        (None, Some(p)) => {
-            let name = p
-                .to_possible_value()
-                .map_or_else(String::new, |v| v.get_name().to_owned());
-            (name.clone(), vec!["--markers".to_owned(), name])
-        }
-        (None, None) => (
-            "kb (default; id for agentfootprint input)".to_owned(),
-            vec![],
-        ),
+        (None, Some(p)) => vec!["--markers".to_owned(), p.name().to_owned()],
+        (None, None) => vec![],
     };
     let paths = if input.paths.is_empty() {
         vec!["LOGS".to_owned()]
@@ -60,7 +52,7 @@ pub fn html_meta(
     Ok(render::html::Meta {
         generated: format_time(&config::generated_at()?),
         version: env!("CARGO_PKG_VERSION"),
-        grammar,
+        grammar_flag: config::grammar_flag(markers),
         grammar_args,
         min_rate,
         paths,
@@ -170,9 +162,9 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             (
                 Some(b),
                 format!(
-                    "turns from {} to {}",
-                    crate::model::format_time(&from),
-                    crate::model::format_time(&to)
+                    "turns from {} to {} (the end excluded)",
+                    clock.zone.format(&from),
+                    clock.zone.format(&to)
                 ),
             )
         }
@@ -183,6 +175,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         hints.explain_nothing(&engine, &sources)?;
     }
     let meta = html_meta(&args.input, &args.markers, args.min_rate)?;
+    let window = window_doc(engine.filter.from, engine.filter.to, &clock.zone);
     render_summary(
         out,
         summary,
@@ -196,6 +189,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             html: &meta,
             html_file: args.html.as_deref(),
             triage_order: args.triage_order,
+            window,
         },
     )
 }
@@ -354,6 +348,8 @@ pub struct Output<'a> {
     pub html_file: Option<&'a std::path::Path>,
     /// The order of the triage list (`--triage-order`).
     pub triage_order: crate::cli::TriageOrder,
+    /// The time window the turns were taken from.
+    pub window: WindowDoc,
 }
 
 /// Renders a finished summary in one of its formats (`summary` and `merge`).
@@ -372,9 +368,10 @@ pub fn render_summary(
         html,
         html_file,
         triage_order,
+        window,
     } = output;
     let html_file = html_file.map(|p| (p, html));
-    let doc = document_with(&summary, input, clock, comparison, triage_order);
+    let doc = document_with(&summary, input, clock, window, comparison, triage_order);
     if let Some((path, meta)) = html_file {
         let page = render::html::page(&doc, meta);
         exit::write_file(path, page.as_bytes(), false, "HTML report")?;

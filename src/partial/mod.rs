@@ -49,8 +49,9 @@ pub const FORMAT: &str = "grounding-audit-partial";
 /// The version of the document; a reader refuses any other. Version 3
 /// carries the rows of a page and of the triage list as the report's own
 /// JSON rows (`{"row": …, "pos": [a, b]}`) and keeps the triage turns by
-/// severity and group; version 2 added `report` and `check` partials and
-/// the score distribution of retrieval use.
+/// severity and group, and the turns counted per marker grammar
+/// (`input.graded_with`, which the reports name); version 2 added `report`
+/// and `check` partials and the score distribution of retrieval use.
 pub const VERSION: u32 = 3;
 
 /// One partial document.

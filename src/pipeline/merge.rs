@@ -338,6 +338,7 @@ impl Merger<'_> {
                 });
                 let row = grade(turn, &grammar);
                 if engine.filter.keep_row(&row) {
+                    self.total.count_graded(&grammar.label(), 1);
                     rows.push(Graded {
                         row,
                         pos: b.pos,

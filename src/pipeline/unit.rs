@@ -114,6 +114,7 @@ impl<'a> UnitState<'a> {
         let detail = detail(&turn);
         let row = grade(turn, grammar);
         if engine.filter.keep_row(&row) {
+            self.stats.count_graded(&grammar.label(), 1);
             self.rows.push(Graded { row, pos, detail });
         }
         true

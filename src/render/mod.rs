@@ -167,6 +167,21 @@ pub fn input_line(s: &InputStats) -> String {
     )
 }
 
+/// The marker grammars the counted turns were graded with, with their
+/// turns: `numeric (8 turns)`, `kb (14 turns), numeric (8 turns)`, or
+/// `none (no turn counted)`.
+pub fn grammar_text(s: &InputStats) -> String {
+    if s.graded_with.is_empty() {
+        return "none (no turn counted)".to_owned();
+    }
+    let parts: Vec<String> = s
+        .graded_with
+        .iter()
+        .map(|(g, n)| format!("{g} ({n} turn{})", if *n == 1 { "" } else { "s" }))
+        .collect();
+    parts.join(", ")
+}
+
 /// A titled table of text cells: the one shape that `table`, `markdown` and
 /// `csv` renderers all know how to draw, so a command describes its tables once.
 #[derive(Debug, Clone)]

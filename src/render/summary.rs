@@ -206,24 +206,73 @@ fn compare_rows(c: &Comparison) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The comparison's headline lines: each significant drop, worst first
-/// (`billing-bot: 0.94 → 0.79 since 2026-08-02`).
+/// A comparison row's change in words, each number named for what it
+/// compares: `0.9257 → 0.8000 (baseline → this window), difference -0.1257,
+/// 95 % Newcombe interval [-0.1600, -0.0900]: a significant drop`.
+pub fn change_text(r: &compare::Row, confidence: f64) -> String {
+    let rates = format!(
+        "{} → {} (baseline → this window)",
+        rate(r.baseline_rate),
+        rate(r.current_rate)
+    );
+    let Some(d) = r.difference else {
+        return format!("{rates}, no difference: a side has no turn with retrieval");
+    };
+    let verdict = if r.significant_drop() {
+        "a significant drop"
+    } else if r.significant {
+        "a significant rise"
+    } else {
+        "not significant"
+    };
+    format!(
+        "{rates}, difference {d:+.4}, {} % Newcombe interval [{}, {}]: {verdict}",
+        crate::gate::percent(confidence),
+        signed(r.low),
+        signed(r.high)
+    )
+}
+
+/// The comparison's lines: the baseline and what the intervals are, the
+/// overall change, then each significant drop, worst first
+/// (`significant drop: billing-bot: 0.9257 → 0.8000 (baseline → this
+/// window); change day 2026-08-02, 0.9400 before it and 0.7900 from it on`).
 pub fn compare_lines(c: &Comparison) -> Vec<String> {
-    let mut lines = vec![format!(
-        "baseline: {} · {} % Newcombe intervals for current − baseline",
-        c.baseline,
-        crate::gate::percent(c.confidence)
-    )];
-    let drops: Vec<String> = std::iter::once(&c.overall)
-        .chain(&c.groups)
+    let mut overall = format!("overall: {}", change_text(&c.overall, c.confidence));
+    if let Some(ch) = &c.overall.change {
+        overall.push_str(&format!("; {}", ch.describe()));
+    }
+    let mut lines = vec![
+        format!(
+            "baseline: {} · differences are this window − baseline, with {} % Newcombe intervals",
+            c.baseline,
+            crate::gate::percent(c.confidence)
+        ),
+        overall,
+    ];
+    let drops: Vec<String> = c
+        .groups
+        .iter()
         .filter(|r| r.significant_drop())
         .map(|r| format!("significant drop: {r}"))
         .collect();
-    if drops.is_empty() {
+    if drops.is_empty() && !c.overall.significant_drop() {
         lines.push("no significant drop".to_owned());
     }
     lines.extend(drops);
     lines
+}
+
+/// What the run read and how: its time window and the marker grammars
+/// its turns were graded with.
+pub fn run_lines(doc: &SummaryDoc<'_>) -> Vec<String> {
+    vec![
+        format!(
+            "time window: {} · trend by {} in {}",
+            doc.window.shown, doc.bucket, doc.tz
+        ),
+        format!("marker grammar: {}", super::grammar_text(doc.input)),
+    ]
 }
 
 /// The triage list's rows: every column of [`TRIAGE_HEADER`], or without
@@ -332,6 +381,103 @@ pub fn scores_section(doc: &SummaryDoc<'_>) -> Section {
     sec
 }
 
+/// One kind of chunk's bins in a line of text, a character per bin of
+/// 0.05 from 0 to 1: `·` for an empty bin, `▁` to `█` for its share of
+/// the kind's binned chunks, up to `max` (the largest share of the row).
+pub fn score_strip(s: &ScoreSeries, max: f64) -> String {
+    const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    (0..SCORE_BINS)
+        .map(|i| match s.share(i) {
+            Some(x) if s.bins[i] > 0 && max > 0.0 => {
+                let level = ((x / max) * 8.0).ceil().clamp(1.0, 8.0) as usize;
+                LEVELS[level - 1]
+            }
+            _ => '·',
+        })
+        .collect()
+}
+
+/// The largest bin share of either kind in a distribution.
+pub fn top_share(d: &ScoreDistribution) -> f64 {
+    [&d.cited, &d.uncited]
+        .iter()
+        .flat_map(|s| (0..SCORE_BINS).filter_map(|i| s.share(i)))
+        .fold(0.0, f64::max)
+}
+
+/// The bin holding a kind's median score, as `0.80-0.85`, or `-`.
+pub fn median_text(s: &ScoreSeries) -> String {
+    s.median_bin().map_or_else(
+        || "-".to_owned(),
+        |i| {
+            let (lo, hi) = ScoreSeries::bin_range(i);
+            format!("{lo:.2}-{hi:.2}")
+        },
+    )
+}
+
+const SCORE_GROUP_HEADER: [&str; 9] = [
+    "group",
+    "cited",
+    "cited_median",
+    "cited_scores",
+    "uncited",
+    "uncited_median",
+    "uncited_scores",
+    "unscored",
+    "out_of_range",
+];
+
+/// The score distribution of each group (and all), one row each: per kind
+/// the chunks in the bins, the bin of their median score and the bins as
+/// a strip ([`score_strip`]), then the chunks of both kinds without a
+/// score and scored outside [0, 1].
+pub fn score_groups_section(doc: &SummaryDoc<'_>) -> Section {
+    let mut sec = Section::new(
+        format!(
+            "Chunk scores by {}, cited against uncited (a character per bin of 0.05 from 0 to 1, · empty, ▁ to █ its share of the kind's chunks scored in [0, 1], up to the row's largest share)",
+            doc.group_by
+        ),
+        &SCORE_GROUP_HEADER,
+    )
+    .numeric(&[1, 4, 7, 8]);
+    let row = |key: &str, d: &ScoreDistribution| {
+        let max = top_share(d);
+        vec![
+            key.to_owned(),
+            d.cited.binned().to_string(),
+            median_text(&d.cited),
+            score_strip(&d.cited, max),
+            d.uncited.binned().to_string(),
+            median_text(&d.uncited),
+            score_strip(&d.uncited, max),
+            (d.cited.unscored + d.uncited.unscored).to_string(),
+            (d.cited.out_of_range + d.uncited.out_of_range).to_string(),
+        ]
+    };
+    sec.rows
+        .push(row("(all)", &doc.retrieval_use.counts.scores));
+    sec.rows.extend(
+        doc.groups
+            .iter()
+            .map(|g| row(g.key, &g.retrieval_use.counts.scores)),
+    );
+    sec
+}
+
+/// The comparison as a table: overall, then each group, worst
+/// significant drop first, with the notes of [`compare_lines`].
+pub fn compare_section(c: &Comparison) -> Section {
+    let mut s = Section::new(
+        "Compared with the baseline, worst significant drop first",
+        &COMPARE_HEADER,
+    )
+    .numeric(&[1, 2, 3, 4, 5, 6, 7]);
+    s.rows = compare_rows(c);
+    s.notes = compare_lines(c);
+    s
+}
+
 /// The human sections (table and markdown formats).
 pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     let mut totals = Section::new("Totals", &[]);
@@ -409,16 +555,10 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     let (tools, telemetry) = (tools_section(doc), telemetry_section(doc));
     let mut input = Section::new("Input", &[]);
     input.notes = vec![super::input_line(doc.input)];
+    input.notes.extend(run_lines(doc));
     let mut out = vec![totals];
     if let Some(c) = doc.compare {
-        let mut s = Section::new(
-            "Compared with the baseline, worst significant drop first",
-            &COMPARE_HEADER,
-        )
-        .numeric(&[1, 2, 3, 4, 5, 6, 7]);
-        s.rows = compare_rows(c);
-        s.notes = compare_lines(c);
-        out.push(s);
+        out.push(compare_section(c));
     }
     out.extend([groups, days, group_days]);
     if !doc.triage.is_empty() || doc.totals.turns == 0 {
@@ -427,6 +567,7 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     out.extend([guardrail, retrieval]);
     if doc.retrieval_use.counts.chunks_retrieved > 0 {
         out.push(scores_section(doc));
+        out.push(score_groups_section(doc));
     }
     out.extend([tools, telemetry, input]);
     out
@@ -516,4 +657,26 @@ pub fn telemetry_section(doc: &SummaryDoc<'_>) -> Section {
         })
         .collect();
     telemetry
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_strip_scales_both_kinds_to_the_rows_largest_share() {
+        let mut d = ScoreDistribution::default();
+        d.cited.bins[0] = 1;
+        d.cited.bins[19] = 3;
+        d.uncited.bins[10] = 100;
+        let max = top_share(&d);
+        assert_eq!(max, 1.0);
+        let cited = score_strip(&d.cited, max);
+        assert_eq!(cited.chars().count(), SCORE_BINS);
+        // 0.25 and 0.75 of the largest share; an empty bin is a dot.
+        assert_eq!(cited, "▂··················▆");
+        assert_eq!(score_strip(&d.uncited, max), "··········█·········");
+        assert_eq!(median_text(&d.cited), "0.95-1.00");
+        assert_eq!(median_text(&ScoreSeries::default()), "-");
+    }
 }

@@ -160,11 +160,48 @@ pub struct GuardrailDoc<'a> {
     pub by_group: Vec<GuardrailRow<'a>>,
 }
 
+/// The time window a run applied (`--from`/`--to`, `--since`/`--now`):
+/// turns at or after `from` and before `to`, in UTC; an open end is None.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WindowDoc {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// As a reader reads it, in the `--tz` zone: `all time`,
+    /// `from 2026-08-02T00:00:00+09:00 to 2026-08-09T00:00:00+09:00 (the end excluded)`.
+    #[serde(skip)]
+    pub shown: String,
+}
+
+/// The window of `from` and `to`, shown in `zone`.
+pub fn window_doc(
+    from: Option<chrono::DateTime<chrono::Utc>>,
+    to: Option<chrono::DateTime<chrono::Utc>>,
+    zone: &crate::filter::Zone,
+) -> WindowDoc {
+    let shown = match (from, to) {
+        (None, None) => "all time".to_owned(),
+        (Some(f), None) => format!("from {} on", zone.format(&f)),
+        (None, Some(t)) => format!("before {}", zone.format(&t)),
+        (Some(f), Some(t)) => format!(
+            "from {} to {} (the end excluded)",
+            zone.format(&f),
+            zone.format(&t)
+        ),
+    };
+    WindowDoc {
+        from: from.as_ref().map(format_time),
+        to: to.as_ref().map(format_time),
+        shown,
+    }
+}
+
 /// The `summary --format json` document.
 #[derive(Debug, Serialize)]
 pub struct SummaryDoc<'a> {
     pub totals: Rollup,
     pub group_by: &'static str,
+    /// The time window the turns were taken from.
+    pub window: WindowDoc,
     /// Present with a baseline: the comparison, worst significant drop first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compare: Option<&'a Comparison>,
@@ -208,14 +245,16 @@ pub(crate) fn day_doc(label: String, r: &Rollup) -> DayDoc {
 /// The rule the guardrail section applies, as the JSON document states it.
 pub const GUARDRAIL_RULE: &str = "require_citation: refuse an answer given with retrieval and no well-formed marker of the grammar";
 
-/// Builds the document from a finished summary, its triage list in `order`.
+/// Builds the document from a finished summary of the turns in `window`,
+/// its triage list in `order`.
 pub fn document<'a>(
     s: &'a Summary,
     input: &'a InputStats,
     clock: &Clock,
+    window: WindowDoc,
     order: TriageOrder,
 ) -> SummaryDoc<'a> {
-    document_with(s, input, clock, None, order)
+    document_with(s, input, clock, window, None, order)
 }
 
 /// The groups that show a significant drop: with a comparison, those whose
@@ -308,6 +347,7 @@ pub fn document_with<'a>(
     s: &'a Summary,
     input: &'a InputStats,
     clock: &Clock,
+    window: WindowDoc,
     compare: Option<&'a Comparison>,
     order: TriageOrder,
 ) -> SummaryDoc<'a> {
@@ -319,6 +359,7 @@ pub fn document_with<'a>(
     SummaryDoc {
         totals: all.rollup.clone(),
         group_by: by_name(s.opts.by),
+        window,
         compare,
         bucket: bucket.as_str(),
         group_days: groups
@@ -397,5 +438,33 @@ pub fn document_with<'a>(
             Verdict::ALL.map(|v| telemetry_doc(s.telemetry_of(v), all.rollup.count(v))),
         ),
         input,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_is_shown_in_the_zone_and_kept_in_utc() {
+        let utc = crate::filter::Zone::utc();
+        assert_eq!(window_doc(None, None, &utc).shown, "all time");
+        let tokyo = crate::filter::Zone::parse("Asia/Tokyo").unwrap();
+        let t = |s: &str| chrono::DateTime::parse_from_rfc3339(s).unwrap().to_utc();
+        let w = window_doc(Some(t("2026-08-01T15:00:00Z")), None, &tokyo);
+        assert_eq!(w.shown, "from 2026-08-02T00:00:00+09:00 on");
+        assert_eq!(w.from.as_deref(), Some("2026-08-01T15:00:00Z"));
+        assert_eq!(w.to, None);
+        let w = window_doc(None, Some(t("2026-08-03T00:00:00Z")), &utc);
+        assert_eq!(w.shown, "before 2026-08-03T00:00:00Z");
+        let w = window_doc(
+            Some(t("2026-08-01T00:00:00Z")),
+            Some(t("2026-08-03T00:00:00Z")),
+            &utc,
+        );
+        assert_eq!(
+            w.shown,
+            "from 2026-08-01T00:00:00Z to 2026-08-03T00:00:00Z (the end excluded)"
+        );
     }
 }

@@ -375,8 +375,11 @@ fn check_dates_a_change_by_the_local_day() {
     assert_eq!(code, 1, "{utc}");
     let (code, berlin, _) = run(&["check", &log, "--min-rate", "0.9", "--tz", "Europe/Berlin"]);
     assert_eq!(code, 1, "{berlin}");
-    assert!(berlin.contains("1.00 → 0.00 since 2026-08-06"), "{berlin}");
-    assert!(!utc.contains("1.00 → 0.00"), "{utc}");
+    assert!(
+        berlin.contains("change day 2026-08-06, 1.0000 before it and 0.0000 from it on"),
+        "{berlin}"
+    );
+    assert!(!utc.contains("1.0000 before it and 0.0000"), "{utc}");
 }
 
 #[test]

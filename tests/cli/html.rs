@@ -10,7 +10,7 @@
 //! it is missing the test says so on stderr and skips, unless
 //! `GROUNDING_AUDIT_REQUIRE_BROWSER` is set (as `.ci/run` does), when it fails.
 
-use crate::common::{bin, fixture, run};
+use crate::common::{bin, fixture, json, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -82,7 +82,7 @@ fn demo_page_has_the_figures_and_is_self_contained() {
         "<b>18</b><span>with retrieval</span>",
         "<b>0.6667</b><span>grounded rate</span>",
         "generated 2026-07-25T17:20:00Z",
-        "agent support-bot</b> at <b>0.50</b>",
+        "agent support-bot</b> at <b>0.5000</b>",
         "grounding-audit explain t-20 fixtures/demo.jsonl",
         "min 0.80",
     ] {
@@ -263,6 +263,11 @@ fn chromium() -> Option<PathBuf> {
 }
 
 fn browser(chrome: &Path, extra: &[String], page: &Path) -> std::process::Output {
+    browser_at(chrome, 1280, extra, page)
+}
+
+/// [`browser`] in a window `width` pixels wide.
+fn browser_at(chrome: &Path, width: u32, extra: &[String], page: &Path) -> std::process::Output {
     Command::new(chrome)
         .args([
             "--headless",
@@ -274,8 +279,8 @@ fn browser(chrome: &Path, extra: &[String], page: &Path) -> std::process::Output
             "--disable-background-networking",
             "--disable-component-update",
             "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--window-size=1280,2400",
         ])
+        .arg(format!("--window-size={width},2400"))
         .args(extra)
         .arg(format!("file://{}", page.display()))
         .output()
@@ -408,6 +413,116 @@ fn check_in_browser(chrome: &Path, page: &Path, charts: usize, shot: &Path) -> S
     dom
 }
 
+/// Written into a copy of a page, this script puts what the layout came to
+/// into the DOM once the page has loaded (`<pre id="layout">`, read with
+/// `--dump-dom`): the window's inner width, the document's scroll width,
+/// how many chart labels (SVG `<text>`) it measured, and every pair of
+/// labels of one chart whose boxes overlap (by more than half a pixel),
+/// each box from `getBoundingClientRect`, as drawn.
+const LAYOUT_PROBE: &str = r#"<script>addEventListener('load',function(){
+var r={inner:window.innerWidth,scroll:document.documentElement.scrollWidth,labels:0,overlaps:[]};
+document.querySelectorAll('svg.chart').forEach(function(svg,k){
+ var t=Array.prototype.map.call(svg.querySelectorAll('text'),function(x){return [x.textContent,x.getBoundingClientRect()]});
+ r.labels+=t.length;
+ for(var i=0;i<t.length;i++)for(var j=i+1;j<t.length;j++){var a=t[i][1],b=t[j][1];
+  if(a.left<b.right-0.5&&b.left<a.right-0.5&&a.top<b.bottom-0.5&&b.top<a.bottom-0.5)
+   r.overlaps.push('chart '+k+' ('+svg.getAttribute('class')+'): '+t[i][0]+' / '+t[j][0]);}});
+var p=document.createElement('pre');p.id='layout';p.textContent=JSON.stringify(r);document.body.appendChild(p);});</script>"#;
+
+/// What [`LAYOUT_PROBE`] measured of `page` at `width` pixels.
+fn layout_at(chrome: &Path, page: &Path, width: u32) -> serde_json::Value {
+    let html = std::fs::read_to_string(page).unwrap();
+    let probed = page.with_extension(format!("{width}.html"));
+    std::fs::write(
+        &probed,
+        html.replace("</body>", &format!("{LAYOUT_PROBE}</body>")),
+    )
+    .unwrap();
+    let out = browser_at(chrome, width, &["--dump-dom".to_owned()], &probed);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dom = String::from_utf8(out.stdout).unwrap();
+    let at =
+        dom.find(r#"<pre id="layout">"#).expect("the probe ran") + r#"<pre id="layout">"#.len();
+    let text = &dom[at..at + dom[at..].find("</pre>").unwrap()];
+    serde_json::from_str(
+        &text
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">"),
+    )
+    .expect("the probe wrote JSON")
+}
+
+/// At 600 and 1280 pixels the page does not scroll sideways, and no two
+/// labels of a chart overlap: the demo page, a page of 42 days whose last
+/// rate sits beside the threshold's label, and a page with a comparison.
+#[test]
+fn readable_at_600_and_1280_pixels() {
+    let Some(chrome) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("weeks.jsonl");
+    multi_week_log(&log, 42, 12);
+    let log = log.to_str().unwrap();
+    let demo = [
+        "summary",
+        "--format",
+        "html",
+        "--min-rate",
+        "0.8",
+        "fixtures/demo.jsonl",
+    ];
+    // The last day's rate is 0.75 overall, 0.58 for sliding-bot and 0.83
+    // for the two others: each threshold puts one of them beside its label.
+    let mut pages: Vec<Vec<&str>> = vec![demo.to_vec()];
+    for min in ["0.85", "0.8", "0.6"] {
+        pages.push(vec!["summary", "--format", "html", "--min-rate", min, log]);
+    }
+    pages.push(vec![
+        "summary",
+        "--format",
+        "html",
+        "--bucket",
+        "week",
+        "--from",
+        "2026-06-29",
+        "--compare-from",
+        "2026-06-01",
+        "--compare-to",
+        "2026-06-15",
+        "--low-score",
+        "0.05",
+        log,
+    ]);
+    for (i, args) in pages.iter().enumerate() {
+        let (code, page, err) = html_of(args);
+        assert_eq!(code, 0, "{err}");
+        let path = dir.path().join(format!("page{i}.html"));
+        std::fs::write(&path, page).unwrap();
+        for width in [600, 1280] {
+            let l = layout_at(&chrome, &path, width);
+            assert_eq!(l["inner"], width, "{args:?}: the window is {width} px wide");
+            assert!(
+                l["scroll"].as_u64() <= l["inner"].as_u64(),
+                "{args:?} at {width} px scrolls sideways: {l}"
+            );
+            assert!(
+                l["labels"].as_u64().unwrap() > 20,
+                "{args:?}: labels measured: {l}"
+            );
+            assert_eq!(
+                l["overlaps"],
+                serde_json::json!([]),
+                "{args:?} at {width} px"
+            );
+        }
+    }
+}
+
 #[test]
 fn renders_in_a_real_browser() {
     let Some(chrome) = chromium() else { return };
@@ -492,7 +607,10 @@ fn comparison_shows_change_and_significance() {
         log.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(page.contains("change vs baseline") && page.contains("significance"));
+    assert!(
+        page.contains("change: this window − baseline [95 % Newcombe interval]")
+            && page.contains("significance")
+    );
     let row = &page[page
         .find(r#"<th scope="row" class="key">sliding-bot</th>"#)
         .unwrap()..];
@@ -502,4 +620,397 @@ fn comparison_shows_change_and_significance() {
         page.contains("significant drop: sliding-bot"),
         "named in the headline"
     );
+}
+
+/// The text of the element with `id` (its first child text up to a tag).
+fn by_id<'a>(page: &'a str, id: &str) -> &'a str {
+    let open = format!(r#"id="{id}">"#);
+    let at = page.find(&open).unwrap_or_else(|| panic!("no #{id}")) + open.len();
+    &page[at..at + page[at..].find('<').unwrap()]
+}
+
+/// The header names the grammar each turn was graded with (counted per
+/// turn, whatever chose it), the zone of the trend and the time window the
+/// filters applied; the text and Markdown summaries say the same.
+#[test]
+fn page_states_the_grammar_zone_and_window_used() {
+    let demo = "fixtures/demo.jsonl";
+    let af = "fixtures/agentfootprint/interleaved.ndjson";
+    let (code, page, err) = html_of(&["summary", "--format", "html", demo, af]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(by_id(&page, "grammar"), "id (3 turns), kb (22 turns)");
+    assert!(
+        page.contains("each input format&#39;s default"),
+        "how it was chosen"
+    );
+    assert!(!page.contains("kb (default"), "not the --help text");
+    assert_eq!(by_id(&page, "window"), "all time");
+    assert_eq!(by_id(&page, "zone"), "UTC");
+    // A flag sets it for every input.
+    let (_, page, _) = html_of(&[
+        "summary",
+        "--format",
+        "html",
+        "--markers",
+        "numeric",
+        demo,
+        af,
+    ]);
+    assert_eq!(by_id(&page, "grammar"), "numeric (25 turns)");
+    assert!(page.contains("(--markers, for every input)"));
+    let (_, page, _) = html_of(&[
+        "summary",
+        "--format",
+        "html",
+        "--marker-regex",
+        r"\[(\d+)\]",
+        "--marker-base",
+        "0",
+        demo,
+    ]);
+    assert_eq!(
+        by_id(&page, "grammar"),
+        r"regex \[(\d+)\] (base 0) (22 turns)"
+    );
+    // The window and zone actually applied, and only the turns in it counted.
+    let window = [
+        "--tz",
+        "Asia/Tokyo",
+        "--from",
+        "2026-08-02",
+        "--to",
+        "2026-08-03",
+    ];
+    let (_, page, _) = html_of(&[&["summary", "--format", "html", demo][..], &window[..]].concat());
+    assert_eq!(
+        by_id(&page, "window"),
+        "from 2026-08-02T00:00:00+09:00 to 2026-08-03T00:00:00+09:00 (the end excluded)"
+    );
+    assert_eq!(by_id(&page, "zone"), "Asia/Tokyo");
+    let (_, js, _) = html_of(&[&["summary", "--format", "json", demo][..], &window[..]].concat());
+    let js = json(&js);
+    let turns = js["totals"]["turns"].as_u64().unwrap();
+    assert!(turns > 0 && turns < 22, "{turns}");
+    assert_eq!(by_id(&page, "grammar"), format!("kb ({turns} turns)"));
+    assert_eq!(js["window"]["from"], "2026-08-01T15:00:00Z");
+    assert_eq!(js["window"]["to"], "2026-08-02T15:00:00Z");
+    // --since counts back from --now, which also ends the window.
+    let (_, page, _) = html_of(&[
+        "summary",
+        "--format",
+        "html",
+        "--since",
+        "2d",
+        "--now",
+        "2026-08-03T12:00:00Z",
+        demo,
+    ]);
+    assert_eq!(
+        by_id(&page, "window"),
+        "from 2026-08-01T12:00:00Z to 2026-08-03T12:00:00Z (the end excluded)"
+    );
+    for format in ["table", "markdown"] {
+        let (code, out, err) =
+            html_of(&[&["summary", "--format", format, demo, af][..], &window[..]].concat());
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("time window: from 2026-08-02T00:00:00+09:00 to 2026-08-03T00:00:00+09:00 (the end excluded) · trend by day in Asia/Tokyo"),
+            "{format}:\n{out}"
+        );
+        assert!(
+            out.contains(&format!("marker grammar: kb ({turns} turns)")),
+            "{format}:\n{out}"
+        );
+    }
+}
+
+/// A trace export is graded with its format's grammar (`numeric`), and the
+/// page says so, not the native log's `kb`.
+#[test]
+fn trace_page_names_the_grammar_it_was_graded_with() {
+    let Some(trace) = crate::common::shared("traces/phoenix-openinference-langchain/spans.jsonl")
+    else {
+        return;
+    };
+    let (code, page, err) = html_of(&["summary", "--format", "html", trace.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(by_id(&page, "grammar"), "numeric (8 turns)");
+}
+
+/// Merged partials state the grammars and the window of all of them.
+#[test]
+fn merged_page_states_the_grammars_and_window_of_its_partials() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut parts = Vec::new();
+    for (i, log) in [
+        "fixtures/demo.jsonl",
+        "fixtures/agentfootprint/interleaved.ndjson",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let p = dir.path().join(format!("p{i}.json"));
+        let ps = p.to_str().unwrap().to_owned();
+        let (code, _, err) = html_of(&["summary", "--partial", &ps, "--from", "2026-01-01", log]);
+        assert_eq!(code, 0, "{err}");
+        parts.push(ps);
+    }
+    let mut args = vec!["merge", "--format", "html"];
+    args.extend(parts.iter().map(String::as_str));
+    let (code, page, err) = html_of(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(by_id(&page, "grammar"), "id (3 turns), kb (22 turns)");
+    assert_eq!(by_id(&page, "window"), "from 2026-01-01T00:00:00Z on");
+}
+
+/// `check --html` draws the page `summary` draws with the same flags: the
+/// same zone for days and times, the same window, byte for byte.
+#[test]
+fn check_page_is_the_summary_page_in_the_same_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("check.html");
+    let file = path.to_str().unwrap();
+    let cases: [&[&str]; 4] = [
+        &[],
+        &["--tz", "Asia/Tokyo"],
+        &["--tz", "Asia/Tokyo", "--show-tz", "utc"],
+        &["--tz", "America/New_York", "--from", "2026-08-02"],
+    ];
+    for extra in cases {
+        let summary = [
+            &["summary", "--format", "html", "--min-rate", "0.5"][..],
+            extra,
+            &["fixtures/demo.jsonl"],
+        ]
+        .concat();
+        let (code, want, err) = html_of(&summary);
+        assert_eq!(code, 0, "{err}");
+        let check = [
+            &["check", "--min-rate", "0.5", "--html", file][..],
+            extra,
+            &["fixtures/demo.jsonl"],
+        ]
+        .concat();
+        let (code, _, err) = html_of(&check);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), want, "{extra:?}");
+    }
+    // In Tokyo the demo's last turns fall on 4 August, and the page says so.
+    let (_, page, _) = html_of(&[
+        "summary",
+        "--format",
+        "html",
+        "--tz",
+        "Asia/Tokyo",
+        "fixtures/demo.jsonl",
+    ]);
+    assert!(page.contains(
+        "trend <b>2026-08-01 to 2026-08-04</b> (by day in <b id=\"zone\">Asia/Tokyo</b>)"
+    ));
+    assert!(
+        page.contains("<td>2026-08-04</td>"),
+        "the Tokyo day in the trend data"
+    );
+}
+
+/// The comparison names each number for what it compares, at one
+/// precision: baseline → this window (from the two windows' counts), and
+/// the change day's before and after (from the series split at that day);
+/// the baseline window and the intervals' level are stated.
+#[test]
+fn each_rate_is_named_for_what_it_compares() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("weeks.jsonl");
+    multi_week_log(&log, 42, 12);
+    let log = log.to_str().unwrap();
+    let flags = [
+        "--from",
+        "2026-06-29",
+        "--compare-from",
+        "2026-06-01",
+        "--compare-to",
+        "2026-06-15",
+        "--confidence",
+        "0.9",
+        log,
+    ];
+    let (code, js, err) = html_of(&[&["summary", "--format", "json"][..], &flags[..]].concat());
+    assert_eq!(code, 0, "{err}");
+    let c = json(&js)["compare"].clone();
+    let r4 = |v: &serde_json::Value| format!("{:.4}", v.as_f64().unwrap());
+    let s4 = |v: &serde_json::Value| format!("{:+.4}", v.as_f64().unwrap());
+    let o = &c["overall"];
+    let overall = format!(
+        "overall: {} → {} (baseline → this window), difference {}, 90 % Newcombe interval [{}, {}]",
+        r4(&o["baseline_rate"]),
+        r4(&o["current_rate"]),
+        s4(&o["difference"]),
+        s4(&o["low"]),
+        s4(&o["high"])
+    );
+    let mut drops = Vec::new();
+    for g in c["groups"].as_array().unwrap() {
+        if g["significant"] == true && g["difference"].as_f64().unwrap() < 0.0 {
+            let ch = &g["change"];
+            drops.push(format!(
+                "significant drop: {}: {} → {} (baseline → this window); change day {}, {} before it and {} from it on",
+                g["key"].as_str().unwrap(), r4(&g["baseline_rate"]), r4(&g["current_rate"]),
+                ch["since"].as_str().unwrap(), r4(&ch["before_rate"]), r4(&ch["after_rate"])
+            ));
+        }
+    }
+    assert!(!drops.is_empty(), "sliding-bot falls: {c}");
+    let (_, page, _) = html_of(&[&["summary", "--format", "html"][..], &flags[..]].concat());
+    assert!(page.contains(
+        "baseline: turns from 2026-06-01T00:00:00Z to 2026-06-15T00:00:00Z (the end excluded)"
+    ));
+    assert!(page.contains("This window: from 2026-06-29T00:00:00Z on."));
+    assert!(page.contains("change: this window − baseline [90 % Newcombe interval]"));
+    for want in std::iter::once(&overall).chain(&drops) {
+        assert!(page.contains(want.as_str()), "the page lacks {want}");
+    }
+    // The change day's rates are not the two windows' rates: the page never
+    // puts the change day's rates beside "since" alone, as if they were.
+    assert!(
+        !page.contains(" since 2026-"),
+        "a rate pair without its name"
+    );
+    for format in ["table", "markdown"] {
+        let (_, out, _) = html_of(&[&["summary", "--format", format][..], &flags[..]].concat());
+        for want in std::iter::once(&overall).chain(&drops) {
+            let want = if format == "markdown" {
+                want.replace('[', r"\[").replace(']', r"\]")
+            } else {
+                want.clone()
+            };
+            assert!(out.contains(&want), "{format} lacks {want}:\n{out}");
+        }
+    }
+}
+
+/// A row's trend and its change against the baseline compare different
+/// periods; each says which, and the trend's number is the one its label
+/// names: the mean rate of the last third of the window's days − the first third's.
+#[test]
+fn trend_and_change_in_a_row_say_what_they_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("weeks.jsonl");
+    multi_week_log(&log, 42, 12);
+    let log = log.to_str().unwrap();
+    let flags = [
+        "--from",
+        "2026-06-29",
+        "--compare-from",
+        "2026-06-01",
+        "--compare-to",
+        "2026-06-15",
+        log,
+    ];
+    let (_, js, _) = html_of(&[&["summary", "--format", "json"][..], &flags[..]].concat());
+    let js = json(&js);
+    let (code, page, err) = html_of(&[&["summary", "--format", "html"][..], &flags[..]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(page.contains("trend in this window (last third − first third of days)"));
+    assert!(page.contains("change: this window − baseline [95 % Newcombe interval]"));
+    for g in js["groups"].as_array().unwrap() {
+        let key = g["key"].as_str().unwrap();
+        let rates: Vec<f64> = js["group_days"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["key"] == key)
+            .filter_map(|d| d["grounded_rate"].as_f64())
+            .collect();
+        let k = rates.len().div_ceil(3);
+        let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+        let d = mean(&rates[rates.len() - k..]) - mean(&rates[..k]);
+        let row = &page[page
+            .find(&format!(r#"<th scope="row" class="key">{key}</th>"#))
+            .unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        let word = if d > 0.02 {
+            "▲ rising"
+        } else if d < -0.02 {
+            "▼ falling"
+        } else {
+            "→ steady"
+        };
+        assert!(
+            row.contains(&format!("{word} {d:+.4}</td>")),
+            "{key}: {d:+.4}: {row}"
+        );
+        let change = js["compare"]["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"] == key)
+            .unwrap();
+        assert!(
+            row.contains(&format!("{:+.4} [", change["difference"].as_f64().unwrap())),
+            "{key}: {row}"
+        );
+    }
+}
+
+/// Each group's score distribution, in every human format: the chunks of
+/// each kind and the bin of their median score, from the same bins as the JSON.
+#[test]
+fn score_distribution_per_group_in_every_human_format() {
+    let demo = "fixtures/demo.jsonl";
+    let (_, js, _) = html_of(&["summary", "--format", "json", demo]);
+    let js = json(&js);
+    let (_, table, _) = html_of(&["summary", demo]);
+    let (_, md, _) = html_of(&["summary", "--format", "markdown", demo]);
+    let (_, page, _) = html_of(&["summary", "--format", "html", demo]);
+    let scores = &page[page
+        .find(r#"id="scores-by-group""#)
+        .expect("the per-group section")..];
+    let groups = js["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 3);
+    for g in groups {
+        let key = g["key"].as_str().unwrap();
+        let median = |kind: &str| {
+            let bins: Vec<u64> = g["retrieval_use"]["scores"][kind]["bins"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.as_u64().unwrap())
+                .collect();
+            let n: u64 = bins.iter().sum();
+            let mut seen = 0;
+            let i = bins
+                .iter()
+                .position(|c| {
+                    seen += c;
+                    seen * 2 >= n
+                })
+                .unwrap();
+            (
+                n,
+                format!("{:.2}-{:.2}", i as f64 * 0.05, (i + 1) as f64 * 0.05),
+            )
+        };
+        let ((c, cm), (u, um)) = (median("cited"), median("uncited"));
+        let md_row = format!("| {key} | {c} | {cm} | ");
+        assert!(md.contains(&md_row), "markdown lacks {md_row}:\n{md}");
+        assert!(
+            md.contains(&format!(" | {u} | {um} | ")),
+            "markdown: {key} uncited"
+        );
+        let line = table
+            .lines()
+            .find(|l| l.contains(key) && l.contains(&cm) && l.contains(&um));
+        assert!(line.is_some(), "table lacks {key} {cm} {um}:\n{table}");
+        let row = &scores[scores
+            .find(&format!(r#"<th scope="row" class="key">{key}</th>"#))
+            .unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        for want in [
+            format!(r#"<td class="n">{c}</td><td>{cm}</td>"#),
+            format!(r#"<td class="n">{u}</td><td>{um}</td>"#),
+            r#"<svg class="chart score-mini""#.to_owned(),
+        ] {
+            assert!(row.contains(&want), "{key}: {want} in {row}");
+        }
+    }
 }

@@ -129,7 +129,7 @@ fn summary_compare_ranks_the_fallen_agent_first_and_names_the_day() {
         "{c}"
     );
     // Every human format carries it, the headline first.
-    let line = "significant drop: billing-bot: 0.95 → 0.80 since 2026-07-27";
+    let line = "significant drop: billing-bot: 0.9500 → 0.8000 (baseline → this window); change day 2026-07-27, 0.9500 before it and 0.8000 from it on";
     for format in ["table", "markdown"] {
         let out = ok(&[
             "summary",
@@ -212,7 +212,7 @@ fn check_baseline_fails_naming_the_agent_and_the_day() {
     // The line docs/summary.md shows.
     assert_eq!(
         out.lines().next().unwrap(),
-        r#"FAIL agent "billing-bot" drop=0.1500 > max_drop=0.0500 [0.9500 (399/420) → 0.8000 (336/420)] ("billing-bot": 0.95 → 0.80 since 2026-07-27)"#
+        r#"FAIL agent "billing-bot" drop=0.1500 > max_drop=0.0500 [0.9500 (399/420) → 0.8000 (336/420)] ("billing-bot": change day 2026-07-27, 0.9500 before it and 0.8000 from it on)"#
     );
     assert!(
         out.contains(r#"pass  max_drop (agent "support-bot"): drop=0.0000"#),

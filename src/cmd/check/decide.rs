@@ -59,6 +59,10 @@ pub struct Decide<'a> {
     pub out: &'a CheckOutputArgs,
     /// What the `--html` page says about the run.
     pub html: &'a render::html::Meta,
+    /// How the `--html` page shows times (`--tz`, `--show-tz`), as `summary` does.
+    pub clock: render::Clock,
+    /// The time window the turns were taken from.
+    pub window: crate::view::summary::WindowDoc,
     /// The options the run graded under, recorded in `--write-baseline`.
     pub grading: Option<&'a std::collections::BTreeMap<String, String>>,
 }
@@ -94,11 +98,8 @@ pub fn decide(
     if let Some(s) = summary
         && code != exit::INPUT
     {
-        let clock = render::Clock {
-            zone: crate::filter::Zone::utc(),
-            local: false,
-        };
-        let view = crate::cmd::summary::document(&s, &input, &clock, o.triage_order);
+        let view =
+            crate::cmd::summary::document(&s, &input, &d.clock, d.window.clone(), o.triage_order);
         if let Some(path) = &args.write_baseline {
             let mut doc = Vec::new();
             render::json::document(&mut doc, &view)?;

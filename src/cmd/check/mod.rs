@@ -70,7 +70,8 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
     let filter = config::filter(&args.filter)?;
     let hints = super::hints::Hints::of(&filter);
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
-    let zone = config::clock(&args.filter.zone)?.zone;
+    let clock = config::clock(&args.filter.zone)?;
+    let zone = clock.zone;
     let grading = crate::config::grading_options(
         &args.input,
         &args.filter,
@@ -144,6 +145,8 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
             format: args.format,
             out: &args.out,
             html: &meta,
+            clock,
+            window: crate::view::summary::window_doc(engine.filter.from, engine.filter.to, &zone),
             grading: Some(&grading),
         },
         settings,
@@ -169,6 +172,8 @@ fn config_error(
         format: args.format,
         out: &args.out,
         html: &meta,
+        clock: crate::render::Clock::default(),
+        window: Default::default(),
         grading: None,
     };
     let decision = crate::gate::config_failure(message);

@@ -11,6 +11,7 @@
 //! [`MAX_BUCKETS`] buckets and [`MAX_ROWS`] rows per table (the page says
 //! what it left out and where to find it).
 
+mod groups;
 pub mod svg;
 
 use super::escape::html;
@@ -38,8 +39,10 @@ pub struct Meta {
     /// When the report was made (RFC 3339).
     pub generated: String,
     pub version: &'static str,
-    /// The marker grammar, as a reader would name it.
-    pub grammar: String,
+    /// The grammar a flag set for every input (`numeric`, `regex RE (base
+    /// 1)`); None: each input format's default (or a turn's own `markers`
+    /// field). The grammars actually used are counted in the view's input.
+    pub grammar_flag: Option<String>,
     /// Flags that pick the grammar, repeated in each `explain` line.
     pub grammar_args: Vec<String>,
     /// The threshold marked on the trend (`--min-rate`).
@@ -54,7 +57,7 @@ const STYLE: &str = r#"
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:1180px;padding:1.2rem;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
 h1{font-size:1.5rem;margin:0 0 .3rem}h2{font-size:1.15rem;margin:1.8rem 0 .5rem;border-bottom:1px solid var(--border);padding-bottom:.2rem}
-.meta,.note{color:var(--muted)}.meta span{display:inline-block;margin-right:1rem;white-space:nowrap}
+.meta,.note{color:var(--muted)}.meta span{display:inline-block;margin-right:1rem}
 .headline{font-size:1.05rem;margin:.8rem 0;padding:.6rem .8rem;border-left:4px solid var(--accent);background:var(--tile)}
 .headline li{margin:.15rem 0}
 .warn{background:var(--warn-bg);border:1px solid var(--border);padding:.5rem .8rem;margin:.8rem 0}
@@ -62,7 +65,7 @@ h1{font-size:1.5rem;margin:0 0 .3rem}h2{font-size:1.15rem;margin:1.8rem 0 .5rem;
 .tile{background:var(--tile);border:1px solid var(--border);border-radius:6px;padding:.5rem .7rem}
 .tile b{display:block;font-size:1.45rem;font-variant-numeric:tabular-nums}.tile span{color:var(--muted)}
 .tile.alert{border:2px solid var(--bad)}
-.panels{display:flex;flex-wrap:wrap;gap:.8rem}.panel{border:1px solid var(--border);border-radius:6px;padding:.4rem}
+.panels{display:flex;flex-wrap:wrap;gap:.8rem}.panel{border:1px solid var(--border);border-radius:6px;padding:.4rem;margin:0}
 .panel h3{font-size:.95rem;margin:0 0 .2rem;overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.4rem 0;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid var(--border);padding:.25rem .5rem;text-align:left;vertical-align:middle}
@@ -75,6 +78,10 @@ details{margin:.4rem 0}summary{cursor:pointer;color:var(--accent)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .drop{color:var(--bad);font-weight:600}
 svg.defs{position:absolute}
+.wide{max-width:100%;overflow-x:auto}
+svg.trend,svg.scores{max-width:100%;height:auto}
+@media (max-width:720px){body{padding:.6rem;font-size:13px}table{font-size:12px}th,td{padding:.15rem .25rem}td.key{max-width:10rem}details table{font-size:11px}details th,details td{padding:.1rem .2rem}
+svg.mix{width:64px;height:auto}svg.spark{width:56px;height:auto}}
 svg text{font:10px system-ui,sans-serif;fill:var(--muted)}svg text.value{fill:var(--fg);font-weight:600}
 .grid{stroke:var(--border);stroke-width:1}
 .line{fill:none;stroke:var(--accent);stroke-width:2}
@@ -115,14 +122,19 @@ fn td_rate(s: &mut String, x: Option<f64>) {
 
 /// A section's table as HTML (cells escaped); `limit` rows at most.
 fn section_table(s: &mut String, sec: &Section, limit: usize) {
-    s.push_str(r#"<table class="sortable"><thead><tr>"#);
+    s.push_str(r#"<div class="wide"><table class="sortable"><thead><tr>"#);
     for (i, h) in sec.header.iter().enumerate() {
         let class = if sec.numeric.contains(&i) {
             r#" class="n""#
         } else {
             ""
         };
-        let _ = write!(s, r#"<th scope="col"{class}>{}</th>"#, html(h));
+        // A break allowed after each `_`, so `with_retrieval` can wrap.
+        let _ = write!(
+            s,
+            r#"<th scope="col"{class}>{}</th>"#,
+            html(h).replace('_', "_<wbr>")
+        );
     }
     s.push_str("</tr></thead><tbody>");
     for row in sec.rows.iter().take(limit) {
@@ -136,7 +148,7 @@ fn section_table(s: &mut String, sec: &Section, limit: usize) {
         }
         s.push_str("</tr>");
     }
-    s.push_str("</tbody></table>");
+    s.push_str("</tbody></table></div>");
     if sec.rows.len() > limit {
         let _ = write!(
             s,
@@ -225,9 +237,10 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
 
     headline(&mut s, doc, meta, &group_series);
     tiles(&mut s, doc);
+    groups::comparison(&mut s, doc);
     trend_charts(&mut s, doc, meta, scale, &overall, &group_series);
     trend_table(&mut s, doc, first, &labels, &by_group, &group_series);
-    groups(&mut s, doc, &group_series, scale);
+    groups::groups(&mut s, doc, &group_series, scale);
     retrieval(&mut s, doc);
     triage(&mut s, doc, meta);
     guardrail(&mut s, doc);
@@ -246,12 +259,18 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
 }
 
 /// The page's head (title, style, chart definitions) and its header: the
-/// period, grammar, version, time, and what was read.
+/// time window, the trend's buckets and zone, the grammars used, version,
+/// time, and what was read.
 fn head(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
     let period = match (doc.days.first(), doc.days.last()) {
         (Some(a), Some(b)) if a.day == b.day => a.day.clone(),
         (Some(a), Some(b)) => format!("{} to {}", a.day, b.day),
         _ => "no turns".to_owned(),
+    };
+    let chosen = match &meta.grammar_flag {
+        Some(g) if g.starts_with("regex ") => "--marker-regex, for every input".to_owned(),
+        Some(_) => "--markers, for every input".to_owned(),
+        None => "each input format's default, or a turn's own markers field".to_owned(),
     };
     let _ = write!(
         s,
@@ -263,15 +282,17 @@ fn head(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
 <title>Grounding audit · {p}</title>
 <style>{STYLE}</style></head><body>
 {defs}
-<header><h1>Grounding audit</h1><p class="meta"><span>period <b>{p}</b> (by {bucket}, {tz})</span><span>grammar <b>{g}</b></span><span>grounding-audit {v}</span><span>generated {gen}</span></p>
-<p class="meta" id="inputs"><span>{files} file(s)</span><span>{lines} line(s)</span><span>{turns} turn(s)</span><span>{invalid} invalid</span><span>{dups} duplicate(s)</span><span>{skipped} skipped record(s)</span></p></header>
+<header><h1>Grounding audit</h1><p class="meta"><span>time window <b id="window">{w}</b></span><span>trend <b>{p}</b> (by {bucket} in <b id="zone">{tz}</b>)</span><span>marker grammar <b id="grammar">{g}</b> ({chosen})</span><span>grounding-audit {v}</span><span>generated {gen}</span></p>
+<p class="meta" id="inputs"><span>{files} file(s)</span><span>{lines} line(s)</span><span>{turns} turn(s) read</span><span>{invalid} invalid</span><span>{dups} duplicate(s)</span><span>{skipped} skipped record(s)</span></p></header>
 "#,
         v = html(meta.version),
+        w = html(&doc.window.shown),
         p = html(&period),
         defs = svg::defs(),
         bucket = html(doc.bucket),
         tz = html(&doc.tz),
-        g = html(&meta.grammar),
+        g = html(&super::grammar_text(doc.input)),
+        chosen = html(&chosen),
         gen = html(&meta.generated),
         files = doc.input.files,
         lines = doc.input.lines,
@@ -348,7 +369,7 @@ fn trend_table(
     by_group: &HashMap<&str, HashMap<&str, &DayDoc>>,
     group_series: &[(&str, Vec<Point<'_>>)],
 ) {
-    s.push_str(r#"<details><summary>Trend data</summary><table class="sortable"><thead><tr><th scope="col">series</th><th scope="col">bucket</th><th scope="col" class="n">turns</th><th scope="col" class="n">with retrieval</th><th scope="col" class="n">grounded</th><th scope="col" class="n">grounded rate</th></tr></thead><tbody>"#);
+    s.push_str(r#"<details><summary>Trend data</summary><div class="wide"><table class="sortable"><thead><tr><th scope="col">series</th><th scope="col">bucket</th><th scope="col" class="n">turns</th><th scope="col" class="n">with retrieval</th><th scope="col" class="n">grounded</th><th scope="col" class="n">grounded rate</th></tr></thead><tbody>"#);
     let day_row = |s: &mut String, key: &str, d: &DayDoc| {
         let _ = write!(
             s,
@@ -372,7 +393,7 @@ fn trend_table(
             }
         }
     }
-    s.push_str("</tbody></table></details></section>");
+    s.push_str("</tbody></table></div></details></section>");
 }
 
 fn warnings(s: &mut String, doc: &SummaryDoc<'_>) {
@@ -412,7 +433,7 @@ fn headline(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta, series: &[(&str, 
         .min_by(|a, b| a.0.total_cmp(&b.0));
     if let Some((r, g)) = worst {
         items.push(format!(
-            "Lowest grounded rate: <b>{} {}</b> at <b>{r:.2}</b> ({} of {} turns with retrieval grounded).",
+            "Lowest grounded rate: <b>{} {}</b> at <b>{r:.4}</b> ({} of {} turns with retrieval grounded).",
             html(doc.group_by),
             html(g.key),
             g.rollup.grounded(),
@@ -424,14 +445,14 @@ fn headline(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta, series: &[(&str, 
         let rates: Vec<Option<f64>> = p.iter().map(|p| p.rate).collect();
         let (word, d) = direction(&rates);
         if word.starts_with('▼') || word.starts_with('▲') {
-            moves.push(format!("{} {word} ({d:+.2})", html(k)));
+            moves.push(format!("{} {word} ({d:+.4})", html(k)));
         }
     }
     if !moves.is_empty() {
         items.push(format!(
-            "Early {}s against late: {}.",
-            html(doc.bucket),
-            moves.join(", ")
+            "Within this window, the mean rate of the last third of {b}s against the first third: {}.",
+            moves.join(", "),
+            b = html(doc.bucket),
         ));
     }
     if let Some(m) = meta.min_rate {
@@ -455,8 +476,13 @@ fn headline(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta, series: &[(&str, 
         });
     }
     if let Some(c) = doc.compare {
+        // The overall change, and each significant drop (the baseline and
+        // its intervals are named in the comparison section).
         for l in super::summary::compare_lines(c).iter().skip(1) {
-            items.push(html(l).into_owned());
+            items.push(format!(
+                r##"{} (<a href="#compare">comparison</a>)"##,
+                html(l)
+            ));
         }
     }
     if let Some(t) = doc.triage.first() {
@@ -528,135 +554,10 @@ fn legend() -> String {
     s
 }
 
-fn groups(s: &mut String, doc: &SummaryDoc<'_>, series: &[(&str, Vec<Point<'_>>)], scale: Scale) {
-    let by = html(doc.group_by);
-    let changes: HashMap<&str, &crate::compare::Row> = doc
-        .compare
-        .map(|c| {
-            c.groups
-                .iter()
-                .filter_map(|r| r.key.as_deref().map(|k| (k, r)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let _ = write!(
-        s,
-        r#"<section id="groups"><h2>By {by}, most ungrounded first</h2>{}<table class="sortable"><thead><tr><th scope="col">{by}</th><th scope="col" class="n">turns</th><th scope="col" class="n">with retrieval</th><th scope="col">verdict mix</th><th scope="col" class="n">grounded rate</th><th scope="col">trend</th>{}</tr></thead><tbody>"#,
-        legend(),
-        if doc.compare.is_some() {
-            r#"<th scope="col" class="n">change vs baseline</th><th scope="col">significance</th>"#
-        } else {
-            ""
-        }
-    );
-    for (g, (_, points)) in doc.groups.iter().zip(series) {
-        let counts = Verdict::ALL.map(|v| g.rollup.count(v));
-        let mix: Vec<String> = Verdict::ALL
-            .iter()
-            .zip(&counts)
-            .map(|(v, c)| format!("{} {c}", v.as_str()))
-            .collect();
-        let rates: Vec<Option<f64>> = points.iter().map(|p| p.rate).collect();
-        let (word, d) = direction(&rates);
-        let _ = write!(s, r#"<tr><th scope="row" class="key">{}</th>"#, html(g.key));
-        td_num(s, g.rollup.turns);
-        td_num(s, g.rollup.with_retrieval);
-        let _ = write!(
-            s,
-            r#"<td data-v="{}">{}<span class="sr">{}</span></td>"#,
-            g.rollup.ungrounded(),
-            svg::stacked(&counts),
-            mix.join(", ")
-        );
-        td_rate(s, g.rollup.grounded_rate());
-        let _ = write!(
-            s,
-            r#"<td data-v="{d:.4}">{} {word}</td>"#,
-            svg::sparkline(&rates, scale)
-        );
-        if doc.compare.is_some() {
-            match changes.get(g.key) {
-                Some(r) => {
-                    let diff = r.difference.map_or_else(
-                        || "n/a".to_owned(),
-                        |d| {
-                            format!(
-                                "{d:+.4} [{:+.4}, {:+.4}]",
-                                r.low.unwrap_or(f64::NAN),
-                                r.high.unwrap_or(f64::NAN)
-                            )
-                        },
-                    );
-                    let _ = write!(
-                        s,
-                        r#"<td class="n" data-v="{}">{diff}</td>"#,
-                        r.difference.unwrap_or(0.0)
-                    );
-                    let sig = if r.significant_drop() {
-                        format!(
-                            r#"<span class="drop">▼ significant drop{}</span>"#,
-                            r.change
-                                .as_ref()
-                                .map_or_else(String::new, |c| format!(" since {}", html(&c.since)))
-                        )
-                    } else if r.significant {
-                        "▲ significant rise".to_owned()
-                    } else {
-                        "not significant".to_owned()
-                    };
-                    let _ = write!(s, "<td>{sig}</td>");
-                }
-                None => s.push_str("<td>–</td><td>not in the baseline</td>"),
-            }
-        }
-        s.push_str("</tr>");
-    }
-    s.push_str("</tbody></table>");
-    if doc.groups.len() > MAX_ROWS {
-        let _ = write!(
-            s,
-            r#"<p class="note">{} more {by}s not shown; <code>--format csv</code> has them all.</p>"#,
-            doc.groups.len() - MAX_ROWS
-        );
-    }
-    s.push_str(r#"<details><summary>Verdict counts</summary>"#);
-    let mut counts = Section::new(
-        "",
-        &[
-            "group",
-            "turns",
-            "with_retrieval",
-            "ok",
-            "no_marker",
-            "orphan_marker",
-            "empty_retrieval",
-            "unobserved",
-            "grounded_rate",
-        ],
-    )
-    .numeric(&[1, 2, 3, 4, 5, 6, 7, 8]);
-    counts.rows = doc
-        .groups
-        .iter()
-        .map(|g| {
-            let mut r = vec![
-                g.key.to_owned(),
-                g.rollup.turns.to_string(),
-                g.rollup.with_retrieval.to_string(),
-            ];
-            r.extend(Verdict::ALL.iter().map(|v| g.rollup.count(*v).to_string()));
-            r.push(rate(g.rollup.grounded_rate()));
-            r
-        })
-        .collect();
-    section_table(s, &counts, MAX_ROWS);
-    s.push_str("</details></section>");
-}
-
 fn retrieval(s: &mut String, doc: &SummaryDoc<'_>) {
     let _ = write!(
         s,
-        r#"<section id="retrieval"><h2>Retrieval use</h2><p class="note">Cited share: distinct chunks cited of chunks retrieved. A low-confidence citation cites a chunk scoring below {}.</p><table class="sortable"><thead><tr><th scope="col">group</th><th scope="col" class="n">chunks retrieved</th><th scope="col" class="n">chunks cited</th><th scope="col">cited share</th><th scope="col" class="n">only the top chunk</th><th scope="col" class="n">mean cited rank</th><th scope="col" class="n">low-confidence citations</th><th scope="col" class="n">mixed-confidence turns</th></tr></thead><tbody>"#,
+        r#"<section id="retrieval"><h2>Retrieval use</h2><p class="note">Cited share: distinct chunks cited of chunks retrieved. A low-confidence citation cites a chunk scoring below {}.</p><div class="wide"><table class="sortable"><thead><tr><th scope="col">group</th><th scope="col" class="n">chunks retrieved</th><th scope="col" class="n">chunks cited</th><th scope="col">cited share</th><th scope="col" class="n">only the top chunk</th><th scope="col" class="n">mean cited rank</th><th scope="col" class="n">low-confidence citations</th><th scope="col" class="n">mixed-confidence turns</th></tr></thead><tbody>"#,
         doc.low_score
     );
     let mut row = |key: &str, r: &crate::view::summary::RetrievalDoc| {
@@ -684,7 +585,7 @@ fn retrieval(s: &mut String, doc: &SummaryDoc<'_>) {
     for g in doc.groups.iter().take(MAX_ROWS) {
         row(g.key, &g.retrieval_use);
     }
-    s.push_str("</tbody></table>");
+    s.push_str("</tbody></table></div>");
     scores(s, doc);
     s.push_str("</section>");
 }
@@ -716,6 +617,45 @@ fn scores(s: &mut String, doc: &SummaryDoc<'_>) {
     s.push_str("<details><summary>Score distribution</summary>");
     section_table(s, &super::summary::scores_section(doc), SCORE_BINS + 2);
     s.push_str("</details>");
+    score_groups(s, doc);
+}
+
+/// Each group's score distribution: chunks of each kind, the bin of
+/// their median score, and a small chart of both kinds' bins.
+fn score_groups(s: &mut String, doc: &SummaryDoc<'_>) {
+    use super::summary::median_text;
+    let by = html(doc.group_by);
+    let _ = write!(
+        s,
+        r#"<h3 id="scores-by-group">Chunk scores by {by}</h3><p class="note">Per {by}, the chunks of each kind scored in [0, 1] and the bin of their median score; the chart has a column per bin of 0.05 from 0 (left) to 1 (right), cited chunks rising above the line and uncited ones (hatched) hanging below it, each as a share of its own kind, scaled to the row's largest share.</p><div class="wide"><table class="sortable"><thead><tr><th scope="col">{by}</th><th scope="col" class="n">cited</th><th scope="col">cited median</th><th scope="col" class="n">uncited</th><th scope="col">uncited median</th><th scope="col">scores, cited above uncited</th><th scope="col" class="n">unscored</th><th scope="col" class="n">outside [0, 1]</th></tr></thead><tbody>"#
+    );
+    let mut row = |key: &str, d: &crate::accumulate::summary::ScoreDistribution| {
+        let _ = write!(s, r#"<tr><th scope="row" class="key">{}</th>"#, html(key));
+        td_num(s, d.cited.binned());
+        let _ = write!(s, "<td>{}</td>", median_text(&d.cited));
+        td_num(s, d.uncited.binned());
+        let _ = write!(
+            s,
+            "<td>{}</td><td>{}</td>",
+            median_text(&d.uncited),
+            svg::score_mini(d)
+        );
+        td_num(s, d.cited.unscored + d.uncited.unscored);
+        td_num(s, d.cited.out_of_range + d.uncited.out_of_range);
+        s.push_str("</tr>");
+    };
+    row("(all)", &doc.retrieval_use.counts.scores);
+    for g in doc.groups.iter().take(MAX_ROWS) {
+        row(g.key, &g.retrieval_use.counts.scores);
+    }
+    s.push_str("</tbody></table></div>");
+    if doc.groups.len() > MAX_ROWS {
+        let _ = write!(
+            s,
+            r#"<p class="note">{} more {by}s not shown; <code>--format csv --section scores</code> has every bin of every {by}.</p>"#,
+            doc.groups.len() - MAX_ROWS
+        );
+    }
 }
 
 fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
@@ -728,14 +668,16 @@ fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
         s.push_str(r#"<p class="note">No ungrounded turn (or the list is off: <code>--triage 0</code>).</p></section>"#);
         return;
     }
-    s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><table class="sortable"><thead><tr><th scope="col">time</th><th scope="col">turn</th><th scope="col">agent</th><th scope="col">verdict</th><th scope="col">reason</th><th scope="col" class="n">markers</th><th scope="col" class="n">chunks</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
+    s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><div class="wide"><table class="sortable"><thead><tr><th scope="col">time</th><th scope="col">turn</th><th scope="col">agent</th><th scope="col">verdict</th><th scope="col">reason</th><th scope="col" class="n">markers</th><th scope="col" class="n">chunks</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
     let options: Vec<&str> = meta.grammar_args.iter().map(String::as_str).collect();
     for t in &doc.triage {
-        let verdict = t.verdict.as_str();
+        // A break allowed after each `_`, so `orphan_marker` can wrap.
+        let verdict = t.verdict.as_str().replace('_', "_<wbr>");
         let _ = write!(
             s,
             r#"<tr><td>{}</td><td class="key">{}</td><td class="key">{}</td><td>{verdict}</td><td>{}</td>"#,
-            html(&t.shown_at),
+            // The date and the time of day may go on two lines.
+            html(&t.shown_at).replacen('T', "<wbr>T", 1),
             html(t.turn_id.as_str()),
             html(t.agent_id),
             html(&t.reason)
@@ -758,7 +700,7 @@ fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
             html(&cmd)
         );
     }
-    s.push_str("</tbody></table></section>");
+    s.push_str("</tbody></table></div></section>");
 }
 
 fn guardrail(s: &mut String, doc: &SummaryDoc<'_>) {

@@ -203,17 +203,18 @@ pub fn trend(title: &str, points: &[Point<'_>], scale: Scale, threshold: Option<
             );
         }
     }
-    if let Some((i, r)) = points
-        .iter()
-        .enumerate()
-        .rev()
-        .find_map(|(i, p)| p.rate.map(|r| (i, r)))
-    {
+    // The last rate, in the right margin at its height, beside the
+    // threshold's label there: moved a line clear of it when they would touch.
+    if let Some(r) = points.iter().rev().find_map(|p| p.rate) {
         let _ = write!(
             s,
             r#"<text class="value" x="{}" y="{}" dy="3">{r:.2}</text>"#,
-            f1(x(i) + 5.0),
-            f1((scale.y(r, TOP, BOTTOM) - 8.0).max(6.0))
+            W - RIGHT + 3.0,
+            f1(value_label_y(
+                scale.y(r, TOP, BOTTOM),
+                threshold.map(|m| scale.y(m, TOP, BOTTOM)),
+                (TOP - 8.0, BOTTOM + 8.0)
+            ))
         );
     }
     // The volume beneath, scaled to this panel's busiest bucket.
@@ -242,12 +243,18 @@ pub fn trend(title: &str, points: &[Point<'_>], scale: Scale, threshold: Option<
         VOL_TOP,
         LEFT - 3.0
     );
-    if let (Some(first), Some(last)) = (points.first(), points.last()) {
+    if let Some(first) = points.first() {
         let _ = write!(
             s,
-            r#"<text class="axis" x="{LEFT}" y="{}">{}</text><text class="axis" x="{}" y="{}" text-anchor="end">{}</text>"#,
+            r#"<text class="axis" x="{LEFT}" y="{}">{}</text>"#,
             H - 3.0,
-            html(first.label),
+            html(first.label)
+        );
+    }
+    if let Some(last) = points.last().filter(|_| points.len() > 1) {
+        let _ = write!(
+            s,
+            r#"<text class="axis" x="{}" y="{}" text-anchor="end">{}</text>"#,
             W - RIGHT,
             H - 3.0,
             html(last.label)
@@ -255,6 +262,24 @@ pub fn trend(title: &str, points: &[Point<'_>], scale: Scale, threshold: Option<
     }
     s.push_str("</svg>");
     s
+}
+
+/// Where the last rate's label goes: at its point's height `y`, unless the
+/// threshold's label (at `threshold`) is less than a line away; then a line
+/// above it (when the rate is above the threshold, or there is no room
+/// below) or below it, within `bounds`.
+fn value_label_y(y: f64, threshold: Option<f64>, bounds: (f64, f64)) -> f64 {
+    const LINE: f64 = 12.0;
+    let Some(t) = threshold else { return y };
+    if (y - t).abs() >= LINE {
+        return y;
+    }
+    let (above, below) = (t - LINE, t + LINE);
+    if (y <= t && above >= bounds.0) || below > bounds.1 {
+        above
+    } else {
+        below
+    }
 }
 
 /// The verdict mix of a group as one stacked bar, a patterned segment per
@@ -337,11 +362,11 @@ pub fn sparkline(rates: &[Option<f64>], scale: Scale) -> String {
 
 /// A share (0..1) as a horizontal bar with its value written beside it.
 pub fn share_bar(share: Option<f64>) -> String {
-    const W: f64 = 120.0;
+    const W: f64 = 80.0;
     let mut s = format!(
         r#"<svg class="chart share" viewBox="0 0 {} 12" width="{}" height="12" aria-hidden="true"><rect class="track" width="{W}" height="12"/>"#,
-        W + 40.0,
-        W + 40.0
+        W + 30.0,
+        W + 30.0
     );
     if let Some(x) = share {
         let _ = write!(
@@ -371,6 +396,8 @@ pub fn scores(d: &ScoreDistribution, low_score: f64) -> Option<String> {
     const RIGHT: f64 = 12.0;
     const TOP: f64 = 26.0;
     const BOTTOM: f64 = 150.0;
+    // The axis title at the top left ("share of its kind"), 10 px text.
+    const TITLE_W: f64 = 60.0;
     let series: [(&str, &ScoreSeries, &str); 2] = [
         ("cited", &d.cited, &format!(r#"class="{CITED_FILL}""#)),
         ("uncited", &d.uncited, &format!(r#"fill="{UNCITED_FILL}""#)),
@@ -426,17 +453,32 @@ pub fn scores(d: &ScoreDistribution, low_score: f64) -> Option<String> {
         }
     }
     if (0.0..=1.0).contains(&low_score) {
-        let lx = f1(x(low_score));
+        let label = format!("low score {low_score}");
+        // Its label centred on the line, but kept inside the plot, right of
+        // the axis title and clear of the share axis's labels.
+        let half = 3.0 * label.chars().count() as f64;
+        let lx = x(low_score);
+        let at = lx.clamp(LEFT + TITLE_W + half, W - RIGHT - half);
         let _ = write!(
             s,
-            r#"<line class="threshold" x1="{lx}" x2="{lx}" y1="{TOP}" y2="{BOTTOM}"/><text class="threshold-label" x="{lx}" y="{}" text-anchor="middle">low score {low_score}</text>"#,
+            r#"<line class="threshold" x1="{}" x2="{}" y1="{TOP}" y2="{BOTTOM}"/><text class="threshold-label" x="{}" y="{}" text-anchor="middle">{label}</text>"#,
+            f1(lx),
+            f1(lx),
+            f1(at),
             TOP - 4.0
         );
     }
-    for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
+    // The ends anchored inwards, clear of the share axis's labels.
+    for (t, anchor) in [
+        (0.0, "start"),
+        (0.25, "middle"),
+        (0.5, "middle"),
+        (0.75, "middle"),
+        (1.0, "end"),
+    ] {
         let _ = write!(
             s,
-            r#"<text class="axis" x="{}" y="{}" text-anchor="middle">{t:.2}</text>"#,
+            r#"<text class="axis" x="{}" y="{}" text-anchor="{anchor}">{t:.2}</text>"#,
             f1(x(t)),
             BOTTOM + 12.0
         );
@@ -463,6 +505,43 @@ pub fn scores(d: &ScoreDistribution, low_score: f64) -> Option<String> {
     }
     s.push_str("</svg>");
     Some(s)
+}
+
+/// One group's score distribution in a table cell: a column per bin of
+/// 0.05 from 0 to 1, cited chunks as solid bars rising from the middle
+/// line and uncited ones as hatched bars hanging from it, each as a share
+/// of its own kind's binned chunks, scaled to the row's largest share.
+pub fn score_mini(d: &ScoreDistribution) -> String {
+    const BIN: f64 = 5.0;
+    const W: f64 = BIN * SCORE_BINS as f64;
+    const H: f64 = 30.0;
+    const MID: f64 = H / 2.0;
+    let max = crate::render::summary::top_share(d);
+    let mut s = format!(
+        r#"<svg class="chart score-mini" viewBox="0 0 {W} {H}" width="{W}" height="{H}" aria-hidden="true"><line class="grid" x1="0" x2="{W}" y1="{MID}" y2="{MID}"/>"#
+    );
+    for (ser, fill, up) in [
+        (&d.cited, format!(r#"class="{CITED_FILL}""#), true),
+        (&d.uncited, format!(r#"fill="{UNCITED_FILL}""#), false),
+    ] {
+        for i in 0..SCORE_BINS {
+            let (Some(share), true) = (ser.share(i), ser.bins[i] > 0 && max > 0.0) else {
+                continue;
+            };
+            let h = ((MID - 1.0) * share / max).max(1.0);
+            let y = if up { MID - h } else { MID };
+            let _ = write!(
+                s,
+                r#"<rect {fill} x="{}" y="{}" width="{}" height="{}"/>"#,
+                f1(i as f64 * BIN + 0.5),
+                f1(y),
+                f1(BIN - 1.0),
+                f1(h)
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
 }
 
 #[cfg(test)]
@@ -507,6 +586,44 @@ mod tests {
         assert!(svg.contains("class=\"mark below\""));
         assert!(svg.contains("min 0.90"));
         assert!(svg.contains("&lt;x&gt;") && !svg.contains("<x>"));
+    }
+
+    /// The last rate's label keeps its height unless the threshold's label
+    /// is less than a line away; then it moves a line clear of it, above
+    /// when the rate is above the threshold or there is no room below.
+    #[test]
+    fn the_last_rate_label_moves_clear_of_the_threshold_label() {
+        let bounds = (6.0, 106.0);
+        assert_eq!(value_label_y(40.0, None, bounds), 40.0);
+        assert_eq!(value_label_y(40.0, Some(60.0), bounds), 40.0);
+        assert_eq!(value_label_y(55.0, Some(60.0), bounds), 48.0);
+        assert_eq!(value_label_y(65.0, Some(60.0), bounds), 72.0);
+        assert_eq!(value_label_y(60.0, Some(60.0), bounds), 48.0);
+        // No room above: below; no room below: above.
+        assert_eq!(value_label_y(10.0, Some(12.0), bounds), 24.0);
+        assert_eq!(value_label_y(100.0, Some(98.0), bounds), 86.0);
+        // In a chart: the label sits in the margin, a line from "min 0.85".
+        let p = [
+            Point {
+                label: "d1",
+                rate: Some(0.9),
+                turns: 10,
+            },
+            Point {
+                label: "d2",
+                rate: Some(0.84),
+                turns: 10,
+            },
+        ];
+        let scale = Scale::of([0.84, 0.9].into_iter(), Some(0.85));
+        let svg = trend("t", &p, scale, Some(0.85));
+        let y_of = |marker: &str| -> f64 {
+            let at = svg.find(marker).unwrap();
+            let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+            let y = &tag[tag.find(" y=\"").unwrap() + 4..];
+            y[..y.find('"').unwrap()].parse().unwrap()
+        };
+        assert!((y_of(">0.84<") - y_of(">min 0.85<")).abs() >= 12.0, "{svg}");
     }
 
     #[test]
