@@ -106,7 +106,7 @@ pub fn tally(
             }
             Some((t, MarkersFrom::Reply))
         }
-        Answer::Citations(list) => {
+        Answer::Citations(list, from) => {
             let mut t = Tally::default();
             for (i, &index) in list.iter().enumerate() {
                 let kind = resolve_citation(index, n as u64);
@@ -115,7 +115,7 @@ pub fn tally(
                 }
                 t.add(kind, n);
             }
-            Some((t, MarkersFrom::Citations))
+            Some((t, *from))
         }
     }
 }

@@ -157,7 +157,7 @@ pub fn explain(
                 });
             });
         }
-        (Answer::Citations(list), _) => {
+        (Answer::Citations(list, _), _) => {
             for (i, &idx) in list.iter().enumerate() {
                 let kind = resolve_citation(idx, turn.chunks.len() as u64);
                 let (resolves, chunk) = match kind {
