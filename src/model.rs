@@ -443,6 +443,17 @@ pub enum MarkersFrom {
 }
 
 impl MarkersFrom {
+    /// Every source of markers.
+    pub const ALL: [MarkersFrom; 8] = [
+        MarkersFrom::Reply,
+        MarkersFrom::Citations,
+        MarkersFrom::Anthropic,
+        MarkersFrom::Cohere,
+        MarkersFrom::Openai,
+        MarkersFrom::Gemini,
+        MarkersFrom::Bedrock,
+        MarkersFrom::Perplexity,
+    ];
     /// The name written in every output (`reply`, `citations`, or a provider).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -324,3 +324,33 @@ fn each_stream_grades_like_its_twin() {
     }
     assert!(twins >= 4, "{twins} streams with a non-streamed twin");
 }
+
+/// `--partial` and `merge` over any split of the fixture print what one
+/// pass over the same files prints, for summary and report.
+#[test]
+fn partials_of_exchange_lines_merge_to_one_pass() {
+    let text = std::fs::read_to_string(fixture("exchange/providers.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dir = tempfile::tempdir().unwrap();
+    for cut in [1, lines.len() / 3, lines.len() / 2, lines.len() - 1] {
+        let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+        std::fs::write(&a, lines[..cut].join("\n") + "\n").unwrap();
+        std::fs::write(&b, lines[cut..].join("\n") + "\n").unwrap();
+        let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+        for command in ["summary", "report"] {
+            let mut partials = Vec::new();
+            for (i, part) in [a, b].into_iter().enumerate() {
+                let p = dir.path().join(format!("{command}{i}.json"));
+                let p = p.to_str().unwrap().to_owned();
+                let (code, _, err) = run(&[command, "--partial", &p, part]);
+                assert_eq!(code, 0, "{err}");
+                partials.push(p);
+            }
+            let (_, merged, err) = run(&["merge", "--format", "json", &partials[0], &partials[1]]);
+            assert!(err.is_empty() || !merged.is_empty(), "{err}");
+            let (_, one, _) = run(&[command, "--format", "json", a, b]);
+            assert_eq!(merged, one, "{command} split at {cut}");
+            assert!(one.contains("\"markers_from\": \"gemini\"") || command == "summary");
+        }
+    }
+}
