@@ -224,6 +224,10 @@ fn shared_recordings_grade_as_the_manifest_checked() {
     eprintln!("recordings graded, citation-bearing: {per_provider:?}");
 }
 
+/// A Perplexity `[n]` marker.
+static MARKER: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"\[(\d+)\]").unwrap());
+
 /// Points every citation of a response outside what was given or returned.
 fn mutate(v: &mut Value, parent: &str) {
     match v {
@@ -250,9 +254,8 @@ fn mutate(v: &mut Value, parent: &str) {
                     ("id", _) if parent == "sources" => *x = json!("outside"),
                     ("text", _) if parent == "document" => *x = json!("outside"),
                     ("content", _) if x.is_string() && parent == "message" => {
-                        let re = regex::Regex::new(r"\[(\d+)\]").unwrap();
                         let s = x.as_str().unwrap();
-                        *x = json!(re.replace_all(s, "[${1}000]").into_owned());
+                        *x = json!(MARKER.replace_all(s, "[${1}000]").into_owned());
                     }
                     _ => mutate(x, k),
                 }
@@ -291,6 +294,7 @@ fn citations_pointed_outside_are_orphans() {
         assert_eq!(row["verdict"], want, "{}: {row}", r.stem);
         orphans += u32::from(!unchecked);
     }
+    eprintln!("{orphans} of {} recordings turn orphan_marker when pointed outside", recs.len());
     assert!(orphans >= 25, "{orphans} recordings checked for orphans");
 }
 
@@ -322,6 +326,7 @@ fn each_stream_grades_like_its_twin() {
         }
         twins += 1;
     }
+    eprintln!("{twins} streams grade like their non-streamed twin");
     assert!(twins >= 4, "{twins} streams with a non-streamed twin");
 }
 

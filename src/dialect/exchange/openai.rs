@@ -51,22 +51,19 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
         .collect();
     let named_by = |kind: &str, key: &str| -> Vec<Source> {
         let mut out: Vec<Source> = Vec::new();
+        let title = if kind == "file_citation" {
+            "filename"
+        } else {
+            "title"
+        };
         for a in annotations.iter().filter(|a| a["type"] == kind) {
-            if let Some(k) = text(a, key) {
-                if !out.iter().any(|s| s.doc.as_deref() == Some(&k)) {
-                    out.push(Source {
-                        doc: Some(k),
-                        id: text(
-                            a,
-                            if kind == "file_citation" {
-                                "filename"
-                            } else {
-                                "title"
-                            },
-                        ),
-                        ..Source::default()
-                    });
-                }
+            let Some(k) = text(a, key) else { continue };
+            if !out.iter().any(|s| s.doc.as_deref() == Some(&k)) {
+                out.push(Source {
+                    doc: Some(k),
+                    id: text(a, title),
+                    ..Source::default()
+                });
             }
         }
         out
