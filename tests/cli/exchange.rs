@@ -294,7 +294,10 @@ fn citations_pointed_outside_are_orphans() {
         assert_eq!(row["verdict"], want, "{}: {row}", r.stem);
         orphans += u32::from(!unchecked);
     }
-    eprintln!("{orphans} of {} recordings turn orphan_marker when pointed outside", recs.len());
+    eprintln!(
+        "{orphans} of {} recordings turn orphan_marker when pointed outside",
+        recs.len()
+    );
     assert!(orphans >= 25, "{orphans} recordings checked for orphans");
 }
 
@@ -357,5 +360,32 @@ fn partials_of_exchange_lines_merge_to_one_pass() {
             assert_eq!(merged, one, "{command} split at {cut}");
             assert!(one.contains("\"markers_from\": \"gemini\"") || command == "summary");
         }
+    }
+}
+
+/// `convert` writes exchange turns as native lines whose
+/// `grounding.citations` grade to the same verdicts.
+#[test]
+fn converted_exchange_lines_keep_their_verdicts() {
+    let f = fixture("exchange/providers.jsonl");
+    let (code, native, err) = run(&["convert", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("native.jsonl");
+    std::fs::write(&out, native).unwrap();
+    let (code, text, err) = run(&["report", "--all", "--format", "json", out.to_str().unwrap()]);
+    assert!(code == 0 || code == 1, "{err}");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let back: BTreeMap<String, Value> = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["turn_id"].as_str().unwrap().to_owned(), r.clone()))
+        .collect();
+    let first = rows(&f);
+    assert_eq!(back.len(), first.len());
+    for (id, row) in first {
+        assert_eq!(back[&id]["verdict"], row["verdict"], "{id}");
+        assert_eq!(back[&id]["markers_from"], "citations", "{id}");
     }
 }
