@@ -106,10 +106,18 @@ pub(super) fn from_events(events: &[Value]) -> Value {
                 }
             }
             Some("content_block_start") => {
-                let Some(i) = e.get("index").and_then(Value::as_u64) else {
+                // A block's index is below the number of events; a larger
+                // one names no block this stream could have built.
+                let Some(i) = e
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .filter(|&i| i < events.len() as u64)
+                else {
                     continue;
                 };
-                let content = body["content"].as_array_mut().expect("content is a list");
+                let Some(content) = body["content"].as_array_mut() else {
+                    continue;
+                };
                 if content.len() <= i as usize {
                     content.resize(i as usize + 1, Value::Null);
                 }
@@ -129,6 +137,12 @@ pub(super) fn from_events(events: &[Value]) -> Value {
 }
 
 fn delta(block: &mut Value, d: &Value) {
+    if block.is_null() {
+        *block = json!({"type": "text"});
+    }
+    if !block.is_object() {
+        return;
+    }
     match d.get("type").and_then(Value::as_str) {
         Some("text_delta") => {
             let add = d.get("text").and_then(Value::as_str).unwrap_or("");

@@ -58,7 +58,7 @@ pub(super) fn from_events(events: &[Value]) -> Value {
         .flat_map(|m| arr(m.get("groundingSupports")))
         .cloned()
         .collect();
-    if !supports.is_empty() {
+    if !supports.is_empty() && meta.is_object() {
         meta["groundingSupports"] = Value::Array(supports);
     }
     json!({"candidates": [{"groundingMetadata": meta}]})

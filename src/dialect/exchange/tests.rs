@@ -84,3 +84,49 @@ fn unknown_shapes_are_invalid_lines() {
         Parsed::Invalid(_)
     ));
 }
+
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+            out.push(p.clone());
+            pointers(x, p, out);
+        }),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+            let p = format!("{at}/{i}");
+            out.push(p.clone());
+            pointers(x, p, out);
+        }),
+        _ => {}
+    }
+}
+
+/// Any value of any type at any place of every fixture line reads as a
+/// turn or an invalid line, never a panic.
+#[test]
+fn any_value_anywhere_never_panics() {
+    let fixture = include_str!("../../../fixtures/exchange/providers.jsonl");
+    let odd = [
+        json!(null),
+        json!(u64::MAX),
+        json!(-1),
+        json!(1e300),
+        json!("x"),
+        json!([]),
+        json!({}),
+        json!([[null]]),
+    ];
+    for line in fixture.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let mut paths = Vec::new();
+        pointers(&v, String::new(), &mut paths);
+        for p in &paths {
+            for o in &odd {
+                let mut w = v.clone();
+                *w.pointer_mut(p).unwrap() = o.clone();
+                let _ = turn(&w.to_string());
+                let _ = EXCHANGE.extras(&w.to_string());
+            }
+        }
+    }
+}
