@@ -34,8 +34,11 @@ fn reference(r: &Value) -> Source {
     }
 }
 
-/// Reads a RetrieveAndGenerate body.
-pub(super) fn read(_req: &Value, resp: &Value) -> Found {
+/// Reads a RetrieveAndGenerate or Converse body.
+pub(super) fn read(req: &Value, resp: &Value) -> Found {
+    if resp.pointer("/output/message").is_some() {
+        return super::converse::read(req, resp);
+    }
     let mut found = Found::new(MarkersFrom::Bedrock, "RetrieveAndGenerate");
     for c in arr(resp.get("citations")) {
         let refs = arr(c.get("retrievedReferences"));
@@ -61,6 +64,15 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
 /// text and the `citation` frames' citations, in order (frames as decoded
 /// from the AWS event stream: `{headers{":event-type"}, payload}`).
 pub(super) fn from_events(events: &[Value]) -> Value {
+    let rag = events.iter().any(|e| {
+        matches!(
+            e.pointer("/headers/:event-type").and_then(Value::as_str),
+            Some("output" | "citation")
+        )
+    });
+    if !rag {
+        return super::converse::from_events(events);
+    }
     let mut text = String::new();
     let mut citations = Vec::new();
     for e in events {

@@ -14,6 +14,7 @@
 mod anthropic;
 mod bedrock;
 mod cohere;
+mod converse;
 mod gemini;
 mod openai;
 mod perplexity;
@@ -121,6 +122,7 @@ fn provider(req: &Value, resp: &Value) -> Option<MarkersFrom> {
         Some(MarkersFrom::Openai)
     } else if has("citations") && has("output")
         || req.get("retrieveAndGenerateConfiguration").is_some()
+        || resp.pointer("/output/message").is_some()
     {
         Some(MarkersFrom::Bedrock)
     } else if has("choices") {
@@ -153,7 +155,7 @@ fn event_provider(e: &Value) -> Option<MarkersFrom> {
         Some(MarkersFrom::Gemini)
     } else if matches!(
         e.pointer("/headers/:event-type").and_then(Value::as_str),
-        Some("output" | "citation")
+        Some("output" | "citation" | "messageStart" | "contentBlockDelta")
     ) {
         Some(MarkersFrom::Bedrock)
     } else if e.get("choices").is_some() {
@@ -173,7 +175,7 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
     let events = resp.get("events").and_then(Value::as_array);
     let from = provider(req, resp).ok_or_else(|| {
         "exchange: the response is not one of a provider this dialect reads \
-         (Anthropic, OpenAI, Cohere, Gemini, Bedrock RetrieveAndGenerate, Perplexity)"
+         (Anthropic, OpenAI, Cohere, Gemini, Bedrock RetrieveAndGenerate and Converse, Perplexity)"
             .to_owned()
     })?;
     let body;
