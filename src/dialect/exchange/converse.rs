@@ -49,13 +49,14 @@ pub(super) fn read(req: &Value, resp: &Value) -> Found {
         .collect();
     let mut web: Vec<Source> = Vec::new();
     for c in &citations {
-        if let Some(url) = c.pointer("/location/web/url").and_then(Value::as_str) {
-            if !web.iter().any(|w| w.doc.as_deref() == Some(url)) {
-                web.push(Source {
-                    doc: Some(url.to_owned()),
-                    ..Source::default()
-                });
-            }
+        let Some(url) = c.pointer("/location/web/url").and_then(Value::as_str) else {
+            continue;
+        };
+        if !web.iter().any(|w| w.doc.as_deref() == Some(url)) {
+            web.push(Source {
+                doc: Some(url.to_owned()),
+                ..Source::default()
+            });
         }
     }
     if !web.is_empty() {
