@@ -202,7 +202,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse exchange turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -350,7 +350,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse exchange turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -424,7 +424,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse exchange turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -550,7 +550,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse exchange turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -998,7 +998,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse exchange turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -1180,7 +1180,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events otel-sdk-json langsmith langfuse exchange turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)

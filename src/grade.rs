@@ -106,23 +106,28 @@ pub fn tally(
             }
             Some((t, MarkersFrom::Reply))
         }
-        Answer::Citations(list) => {
+        Answer::Citations(list, from) => {
             let mut t = Tally::default();
             for (i, &index) in list.iter().enumerate() {
                 let kind = resolve_citation(index, n as u64);
                 if kind == MarkerKind::OutOfRange && t.first_out_of_range.is_none() {
-                    t.first_out_of_range = Some(citation_label(i, index));
+                    t.first_out_of_range = Some(citation_label(i, index, *from));
                 }
                 t.add(kind, n);
             }
-            Some((t, MarkersFrom::Citations))
+            Some((t, *from))
         }
     }
 }
 
 /// How a citation-list entry is named (as `explain` names it):
-/// `citations[2].index=9`.
-pub fn citation_label(i: usize, index: CitationIndex) -> String {
+/// `citations[2].index=9`, or for a provider's structured citations
+/// `anthropic citation 3` (it resolves to a chunk, or to nothing the
+/// request gave or the response returned).
+pub fn citation_label(i: usize, index: CitationIndex, from: MarkersFrom) -> String {
+    if !matches!(from, MarkersFrom::Citations | MarkersFrom::Reply) {
+        return format!("{} citation {}", from.as_str(), i + 1);
+    }
     let shown = match index {
         CitationIndex::Index(x) => x.to_string(),
         CitationIndex::OutOfRange => "(negative or too large)".to_owned(),

@@ -253,8 +253,10 @@ impl Unobserved {
 pub enum Answer<'a> {
     /// The reply text (markers are scanned from it).
     Reply(Reply<'a>),
-    /// No reply, but a citations list: each element's `index`.
-    Citations(Vec<CitationIndex>),
+    /// No reply, but a citations list: each element's `index`, and where
+    /// the list came from ([`MarkersFrom::Citations`] for the native log's
+    /// `grounding.citations`, a provider for its structured citations).
+    Citations(Vec<CitationIndex>, MarkersFrom),
     /// No answer was observed.
     Unobserved(Unobserved),
 }
@@ -349,7 +351,7 @@ impl Turn<'_> {
             created_at: self.created_at,
             answer: match self.answer {
                 Answer::Reply(r) => Answer::Reply(Reply::Text(own(r.decoded()))),
-                Answer::Citations(c) => Answer::Citations(c),
+                Answer::Citations(c, from) => Answer::Citations(c, from),
                 Answer::Unobserved(u) => Answer::Unobserved(u),
             },
             chunks: self.chunks.into_iter().map(Chunk::into_owned).collect(),
@@ -426,8 +428,45 @@ impl Verdict {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MarkersFrom {
+    /// Markers scanned from the reply text.
     Reply,
+    /// The native log's `grounding.citations` list.
     Citations,
+    /// A provider's structured citations, read from a recorded API call
+    /// (the `exchange` dialect): the provider's name.
+    Anthropic,
+    Cohere,
+    Openai,
+    Gemini,
+    Bedrock,
+    Perplexity,
+}
+
+impl MarkersFrom {
+    /// Every source of markers.
+    pub const ALL: [MarkersFrom; 8] = [
+        MarkersFrom::Reply,
+        MarkersFrom::Citations,
+        MarkersFrom::Anthropic,
+        MarkersFrom::Cohere,
+        MarkersFrom::Openai,
+        MarkersFrom::Gemini,
+        MarkersFrom::Bedrock,
+        MarkersFrom::Perplexity,
+    ];
+    /// The name written in every output (`reply`, `citations`, or a provider).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MarkersFrom::Reply => "reply",
+            MarkersFrom::Citations => "citations",
+            MarkersFrom::Anthropic => "anthropic",
+            MarkersFrom::Cohere => "cohere",
+            MarkersFrom::Openai => "openai",
+            MarkersFrom::Gemini => "gemini",
+            MarkersFrom::Bedrock => "bedrock",
+            MarkersFrom::Perplexity => "perplexity",
+        }
+    }
 }
 
 /// One graded turn: the per-turn row, a public JSON contract. It never

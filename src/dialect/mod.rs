@@ -9,6 +9,7 @@ pub mod agentfootprint;
 pub mod assembly;
 pub(crate) mod checked;
 mod cursor;
+pub mod exchange;
 pub mod mapped;
 pub mod native;
 pub mod short_id;
@@ -38,6 +39,7 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::OTEL_SDK,
     &spans::LANGSMITH,
     &spans::LANGFUSE,
+    &exchange::EXCHANGE,
     &native::NATIVE,
 ];
 

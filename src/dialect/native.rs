@@ -16,7 +16,7 @@
 
 use super::Parsed;
 use crate::messages::Warnings;
-use crate::model::{Answer, Chunk, CitationIndex, Id, Reply, Turn, Unobserved};
+use crate::model::{Answer, Chunk, CitationIndex, Id, MarkersFrom, Reply, Turn, Unobserved};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
@@ -783,7 +783,7 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
             return Err(wrong("reply", "a string or null", kind_of(raw)));
         }
         _ => match citations {
-            Some(c) => Answer::Citations(c.0),
+            Some(c) => Answer::Citations(c.0, MarkersFrom::Citations),
             None => Answer::Unobserved(
                 lenient(p.unobserved, Lenient::Unobserved, dropped)
                     .and_then(|s| unobserved_reason(&s.0, dropped))

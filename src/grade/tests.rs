@@ -55,7 +55,10 @@ fn citations(list: Vec<Option<u64>>, n: usize) -> Row<'static> {
         .map(|i| i.map_or(CitationIndex::Malformed, CitationIndex::Index))
         .collect();
     grade(
-        turn(Answer::Citations(list), chunks(&vec![None; n])),
+        turn(
+            Answer::Citations(list, MarkersFrom::Citations),
+            chunks(&vec![None; n]),
+        ),
         &Grammar::default(),
     )
 }

@@ -485,6 +485,18 @@ mod tests {
         assert_eq!(r.confidence, row.confidence);
     }
 
+    /// Every `markers_from` value, provider names included, reads back from
+    /// a partial as written, and as the name every output uses.
+    #[test]
+    fn every_markers_from_round_trips() {
+        for from in MarkersFrom::ALL {
+            let json = serde_json::to_string(&from).unwrap();
+            assert_eq!(json, format!("\"{}\"", from.as_str()));
+            let back: MarkersFrom = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, from);
+        }
+    }
+
     /// A summary partial's totals must be its groups' summed: one that
     /// says otherwise is refused, not read with either silently wrong.
     #[test]

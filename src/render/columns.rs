@@ -100,11 +100,7 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
         "marker_count" => r.marker_count.to_string(),
         "out_of_range_markers" => r.out_of_range_markers.to_string(),
         "malformed_markers" => r.malformed_markers.to_string(),
-        "markers_from" => match r.markers_from {
-            Some(crate::model::MarkersFrom::Reply) => "reply".to_owned(),
-            Some(crate::model::MarkersFrom::Citations) => "citations".to_owned(),
-            None => none.to_owned(),
-        },
+        "markers_from" => r.markers_from.map_or(none, |m| m.as_str()).to_owned(),
         "chunk_count" => r.chunk_count.to_string(),
         "confidence" if human => r
             .confidence

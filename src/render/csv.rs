@@ -192,11 +192,7 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, mode: Csv, clock: &Clock) -> Re
     w.plain(int.format(r.marker_count).as_bytes())?;
     w.plain(int.format(r.out_of_range_markers).as_bytes())?;
     w.plain(int.format(r.malformed_markers).as_bytes())?;
-    w.plain(match r.markers_from {
-        Some(crate::model::MarkersFrom::Reply) => b"reply",
-        Some(crate::model::MarkersFrom::Citations) => b"citations",
-        None => b"",
-    })?;
+    w.plain(r.markers_from.map_or("", |m| m.as_str()).as_bytes())?;
     w.plain(int.format(r.chunk_count).as_bytes())?;
     num(w, &mut tmp, r.confidence)?;
     let ids = |tmp: &mut String, pick: for<'c> fn(&'c Chunk<'_>) -> Option<&'c str>| {

@@ -191,7 +191,8 @@ fn markers_section(e: &Explained) -> Section {
         Some(crate::model::MarkersFrom::Citations) => {
             " (from the citations list; orphans cannot be seen this way)"
         }
-        _ => "",
+        Some(crate::model::MarkersFrom::Reply) | None => "",
+        Some(_) => " (the provider's structured citations)",
     };
     let mut markers = Section::new(
         format!("markers{from}"),

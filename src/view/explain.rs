@@ -157,7 +157,7 @@ pub fn explain(
                 });
             });
         }
-        (Answer::Citations(list), _) => {
+        (Answer::Citations(list, from), _) => {
             for (i, &idx) in list.iter().enumerate() {
                 let kind = resolve_citation(idx, turn.chunks.len() as u64);
                 let (resolves, chunk) = match kind {
@@ -166,7 +166,7 @@ pub fn explain(
                     MarkerKind::Malformed => ("malformed", None),
                 };
                 markers.push(MarkerView {
-                    text: crate::grade::citation_label(i, idx),
+                    text: crate::grade::citation_label(i, idx, *from),
                     offset: None,
                     resolves,
                     chunk,

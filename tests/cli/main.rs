@@ -12,6 +12,7 @@ mod corpus;
 mod determinism;
 mod docs;
 mod edges;
+mod exchange;
 mod explain;
 mod formats;
 mod generate;

@@ -49,7 +49,7 @@ fn answer(a: &Answer<'_>, m: &mut Map<String, Value>) -> Option<Value> {
             m.insert("unobserved".into(), json!(reason));
             None
         }
-        Answer::Citations(list) => {
+        Answer::Citations(list, _) => {
             m.insert("reply".into(), Value::Null);
             // Written so that reading the line back grades the same:
             // out of range as a negative index, malformed as null.

@@ -484,7 +484,10 @@ impl Mapped {
             None => match raw(CITATIONS).map(|r| r.text) {
                 Some(r) if r.starts_with('[') => {
                     let list: Vec<&RawValue> = serde_json::from_str(r).unwrap_or_default();
-                    Answer::Citations(list.iter().map(|c| citation(c.get())).collect())
+                    Answer::Citations(
+                        list.iter().map(|c| citation(c.get())).collect(),
+                        crate::model::MarkersFrom::Citations,
+                    )
                 }
                 Some(r) => return Err(wrong(CITATIONS, "an array", kind_of(r))),
                 None => Answer::Unobserved(Unobserved::NoReply),

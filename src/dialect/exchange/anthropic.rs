@@ -1,0 +1,162 @@
+//! Anthropic Messages: `document` and `search_result` blocks of the request,
+//! `web_search_tool_result` blocks of the conversation and the response.
+//!
+//! `document_index` counts the request's `document` blocks only (a document
+//! that is the second block of its message is still document 0), and
+//! `search_result_index` its `search_result` blocks only; a web search
+//! citation names its result by URL. Character, page and block offsets point
+//! into the document and do not change which chunk is cited.
+
+use super::{Found, Source, arr, at, named, text};
+use crate::model::{CitationIndex, MarkersFrom};
+use serde_json::{Value, json};
+
+/// The chunks of one conversation, by kind.
+#[derive(Default)]
+struct Given {
+    docs: Vec<Source>,
+    results: Vec<Source>,
+    web: Vec<Source>,
+}
+
+impl Given {
+    fn block(&mut self, b: &Value) {
+        match b.get("type").and_then(Value::as_str) {
+            Some("document") => self.docs.push(Source {
+                doc: text(b, "title"),
+                text: b
+                    .pointer("/source/data")
+                    .filter(|_| b.pointer("/source/type").and_then(Value::as_str) == Some("text"))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                ..Source::default()
+            }),
+            Some("search_result") => self.results.push(Source {
+                doc: text(b, "source"),
+                id: text(b, "title"),
+                text: Some(
+                    arr(b.get("content"))
+                        .iter()
+                        .filter_map(|c| c.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                ),
+                ..Source::default()
+            }),
+            Some("tool_result") => arr(b.get("content")).iter().for_each(|c| self.block(c)),
+            Some("web_search_tool_result") => {
+                for r in arr(b.get("content")) {
+                    self.web.push(Source {
+                        doc: text(r, "url"),
+                        id: text(r, "title"),
+                        ..Source::default()
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Reads a Messages request and response body.
+pub(super) fn read(req: &Value, resp: &Value) -> Found {
+    let mut found = Found::new(MarkersFrom::Anthropic, "messages");
+    let mut given = Given::default();
+    for m in arr(req.get("messages")) {
+        arr(m.get("content")).iter().for_each(|b| given.block(b));
+    }
+    let content = arr(resp.get("content"));
+    content.iter().for_each(|b| given.block(b));
+    let (nd, nr) = (given.docs.len(), given.results.len());
+    found.notes.push(format!(
+        "{nd} document blocks and {nr} search results given, {} web search results",
+        given.web.len()
+    ));
+    found.chunks = [given.docs, given.results, given.web].concat();
+    for b in content.iter().filter(|b| b["type"] == "text") {
+        for c in arr(b.get("citations")) {
+            let cite = match c.get("type").and_then(Value::as_str) {
+                Some("char_location" | "page_location" | "content_block_location") => {
+                    at(c.get("document_index"), 0, nd)
+                }
+                Some("search_result_location") => at(c.get("search_result_index"), nd, nr),
+                Some("web_search_result_location") => match c.get("url").and_then(Value::as_str) {
+                    Some(url) => named(&found.chunks, nd + nr, url),
+                    None => CitationIndex::Malformed,
+                },
+                _ => CitationIndex::Malformed,
+            };
+            found.citations.push(cite);
+        }
+    }
+    found
+}
+
+/// The body a stream adds up to: `message_start`'s message, each
+/// `content_block_start`'s block at its index, `text_delta`s appended and
+/// `citations_delta`s pushed (a citation may come before its text).
+pub(super) fn from_events(events: &[Value]) -> Value {
+    let mut body = json!({"type": "message", "content": []});
+    for e in events {
+        match e.get("type").and_then(Value::as_str) {
+            Some("message_start") => {
+                if let Some(m) = e.get("message").filter(|m| m.is_object()) {
+                    body = m.clone();
+                    body["content"] = json!([]);
+                }
+            }
+            Some("content_block_start") => {
+                // A block's index is below the number of events; a larger
+                // one names no block this stream could have built.
+                let Some(i) = e
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .filter(|&i| i < events.len() as u64)
+                else {
+                    continue;
+                };
+                let Some(content) = body["content"].as_array_mut() else {
+                    continue;
+                };
+                if content.len() <= i as usize {
+                    content.resize(i as usize + 1, Value::Null);
+                }
+                content[i as usize] = e.get("content_block").cloned().unwrap_or(Value::Null);
+            }
+            Some("content_block_delta") => {
+                let i = e.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
+                let Some(block) = body["content"].get_mut(i) else {
+                    continue;
+                };
+                delta(block, e.get("delta").unwrap_or(&Value::Null));
+            }
+            _ => {}
+        }
+    }
+    body
+}
+
+fn delta(block: &mut Value, d: &Value) {
+    if block.is_null() {
+        *block = json!({"type": "text"});
+    }
+    if !block.is_object() {
+        return;
+    }
+    match d.get("type").and_then(Value::as_str) {
+        Some("text_delta") => {
+            let add = d.get("text").and_then(Value::as_str).unwrap_or("");
+            let old = block.get("text").and_then(Value::as_str).unwrap_or("");
+            block["text"] = Value::String(format!("{old}{add}"));
+        }
+        Some("citations_delta") => {
+            if !block.get("citations").is_some_and(Value::is_array) {
+                block["citations"] = json!([]);
+            }
+            if let (Some(list), Some(c)) = (block["citations"].as_array_mut(), d.get("citation")) {
+                list.push(c.clone());
+            }
+        }
+        _ => {}
+    }
+}

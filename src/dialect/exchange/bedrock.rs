@@ -1,0 +1,93 @@
+//! Bedrock Agent Runtime RetrieveAndGenerate: `citations[].retrievedReferences[]`.
+//!
+//! Chunks are the references the response returned, each once (the same
+//! content at the same location is one chunk), in order of first mention; a
+//! citation cites each of its references, and a citation that names no
+//! reference cites nothing (out of range). `span` offsets point into the
+//! answer (`end` inclusive in the body, exclusive in the stream) and do not
+//! change which chunk is cited.
+
+use super::{Found, Source, arr, text};
+use crate::model::{CitationIndex, MarkersFrom};
+use serde_json::{Value, json};
+
+fn reference(r: &Value) -> Source {
+    let loc = r.get("location").unwrap_or(&Value::Null);
+    let doc = loc
+        .pointer("/s3Location/uri")
+        .or(loc.pointer("/customDocumentLocation/id"))
+        .or(loc.pointer("/webLocation/url"))
+        .or(loc.pointer("/confluenceLocation/url"))
+        .or(loc.pointer("/salesforceLocation/url"))
+        .or(loc.pointer("/sharePointLocation/url"))
+        .or(loc.pointer("/kendraDocumentLocation/uri"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    Source {
+        doc,
+        id: r
+            .pointer("/metadata/x-amz-bedrock-kb-chunk-id")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        text: r.get("content").and_then(|c| text(c, "text")),
+        ..Source::default()
+    }
+}
+
+/// Reads a RetrieveAndGenerate or Converse body.
+pub(super) fn read(req: &Value, resp: &Value) -> Found {
+    if resp.pointer("/output/message").is_some() {
+        return super::converse::read(req, resp);
+    }
+    let mut found = Found::new(MarkersFrom::Bedrock, "RetrieveAndGenerate");
+    for c in arr(resp.get("citations")) {
+        let refs = arr(c.get("retrievedReferences"));
+        if refs.is_empty() {
+            found.citations.push(CitationIndex::OutOfRange);
+        }
+        for r in refs {
+            let s = reference(r);
+            let pos = match found.chunks.iter().position(|c| *c == s) {
+                Some(p) => p,
+                None => {
+                    found.chunks.push(s);
+                    found.chunks.len() - 1
+                }
+            };
+            found.citations.push(CitationIndex::Index(pos as u64 + 1));
+        }
+    }
+    found
+}
+
+/// The body a RetrieveAndGenerateStream adds up to: the `output` frames'
+/// text and the `citation` frames' citations, in order (frames as decoded
+/// from the AWS event stream: `{headers{":event-type"}, payload}`).
+pub(super) fn from_events(events: &[Value]) -> Value {
+    let rag = events.iter().any(|e| {
+        matches!(
+            e.pointer("/headers/:event-type").and_then(Value::as_str),
+            Some("output" | "citation")
+        )
+    });
+    if !rag {
+        return super::converse::from_events(events);
+    }
+    let mut text = String::new();
+    let mut citations = Vec::new();
+    for e in events {
+        let payload = e.get("payload").unwrap_or(&Value::Null);
+        match e.pointer("/headers/:event-type").and_then(Value::as_str) {
+            Some("output") => {
+                text.push_str(payload.get("text").and_then(Value::as_str).unwrap_or(""))
+            }
+            Some("citation") => {
+                if let Some(c) = payload.get("citation") {
+                    citations.push(c.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    json!({"output": {"text": text}, "citations": citations})
+}

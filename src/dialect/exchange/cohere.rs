@@ -1,0 +1,127 @@
+//! Cohere chat, v2 (`message.citations[].sources[]`) and v1
+//! (`citations[].document_ids[]`).
+//!
+//! v2 chunks are the request's `documents` and the documents of its tool
+//! messages; a source names its chunk by id (a tool document given without
+//! one is `<tool_call_id>:<position>`), or, failing that, by its text. v1
+//! chunks are the `documents` the response echoes (ids assigned as `doc_0`
+//! where the request gave none), else the request's. Offsets (`start`,
+//! `end`) point into the answer and do not change which chunk is cited.
+
+use super::{Found, Source, arr, named, text};
+use crate::model::{CitationIndex, MarkersFrom};
+use serde_json::{Value, json};
+
+/// A document given as `{id, data{...}}` (v2), `{id, text, ...}` (v1) or a
+/// string; `fallback` is its id when it has none.
+fn document(d: &Value, fallback: String) -> Source {
+    let data = d.get("data").unwrap_or(d);
+    Source {
+        doc: Some(text(d, "id").unwrap_or(fallback)),
+        id: text(data, "title"),
+        text: data
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| text(data, "text").or_else(|| text(data, "snippet"))),
+        ..Source::default()
+    }
+}
+
+/// Reads a v1 or v2 chat body.
+pub(super) fn read(req: &Value, resp: &Value) -> Found {
+    if resp.get("message").is_some_and(Value::is_object) {
+        v2(req, resp)
+    } else {
+        v1(req, resp)
+    }
+}
+
+fn v2(req: &Value, resp: &Value) -> Found {
+    let mut found = Found::new(MarkersFrom::Cohere, "v2 chat");
+    for (i, d) in arr(req.get("documents")).iter().enumerate() {
+        found.chunks.push(document(d, format!("doc:{i}")));
+    }
+    for m in arr(req.get("messages"))
+        .iter()
+        .filter(|m| m["role"] == "tool")
+    {
+        let call = m.get("tool_call_id").and_then(Value::as_str).unwrap_or("");
+        for (k, c) in arr(m.get("content")).iter().enumerate() {
+            if c["type"] == "document" {
+                let d = c.get("document").unwrap_or(&Value::Null);
+                found.chunks.push(document(d, format!("{call}:{k}")));
+            }
+        }
+    }
+    for c in arr(resp.pointer("/message/citations")) {
+        for s in arr(c.get("sources")) {
+            let cite = match s.get("id").and_then(Value::as_str) {
+                Some(id) => match named(&found.chunks, 0, id) {
+                    CitationIndex::OutOfRange => by_text(&found.chunks, s),
+                    hit => hit,
+                },
+                None => CitationIndex::Malformed,
+            };
+            found.citations.push(cite);
+        }
+    }
+    found
+}
+
+/// The chunk whose text is the text a source embeds, else out of range.
+fn by_text(chunks: &[Source], s: &Value) -> CitationIndex {
+    let embedded = s
+        .pointer("/document/text")
+        .or(s.pointer("/document/snippet"))
+        .and_then(Value::as_str);
+    embedded
+        .and_then(|t| chunks.iter().position(|c| c.text.as_deref() == Some(t)))
+        .map_or(CitationIndex::OutOfRange, |p| {
+            CitationIndex::Index(p as u64 + 1)
+        })
+}
+
+fn v1(req: &Value, resp: &Value) -> Found {
+    let mut found = Found::new(MarkersFrom::Cohere, "v1 chat");
+    let echoed = arr(resp.get("documents"));
+    let given = if echoed.is_empty() {
+        arr(req.get("documents"))
+    } else {
+        echoed
+    };
+    for (i, d) in given.iter().enumerate() {
+        found.chunks.push(document(d, format!("doc_{i}")));
+    }
+    for c in arr(resp.get("citations")) {
+        for id in arr(c.get("document_ids")) {
+            found.citations.push(match id.as_str() {
+                Some(id) => named(&found.chunks, 0, id),
+                None => CitationIndex::Malformed,
+            });
+        }
+    }
+    found
+}
+
+/// The body a v2 stream adds up to: each `citation-start`'s citation (one
+/// object, or a list) under `message.citations`.
+pub(super) fn from_events(events: &[Value]) -> Value {
+    let mut citations = Vec::new();
+    for e in events.iter().filter(|e| e["type"] == "citation-start") {
+        match e.pointer("/delta/message/citations") {
+            Some(Value::Array(list)) => citations.extend(list.iter().cloned()),
+            Some(c @ Value::Object(_)) => citations.push(c.clone()),
+            _ => {}
+        }
+    }
+    // v1 streams end with `stream-end`, whose `response` is the whole body.
+    if let Some(r) = events
+        .iter()
+        .rev()
+        .find(|e| e["event_type"] == "stream-end")
+        .and_then(|e| e.get("response"))
+    {
+        return r.clone();
+    }
+    json!({"message": {"role": "assistant", "citations": citations}})
+}

@@ -1,0 +1,380 @@
+//! The `exchange` dialect: recorded provider API calls, one per line,
+//! graded by the provider's structured citations rather than by markers in
+//! the reply text.
+//!
+//! A line is `{"id", "created_at", "agent_id", "request", "response"}`, the
+//! response either the body or, for a stream, `{"events": [...]}` in order.
+//! The provider is told from the shapes; its reader ([`anthropic`],
+//! [`openai`], [`cohere`], [`gemini`], [`bedrock`], [`perplexity`]) lists the
+//! chunks the request gave or the response returned and turns each citation
+//! into the 1-based position of the chunk it resolves to, or out of range.
+//! The verdict rules (`grade`) then read that list like a native citations
+//! list; nothing here decides a verdict.
+
+mod anthropic;
+mod bedrock;
+mod cohere;
+mod converse;
+mod gemini;
+mod openai;
+mod perplexity;
+
+use super::{Dialect, Parsed, Record};
+use crate::markers::{Grammar, Preset};
+use crate::messages::Warnings;
+use crate::model::{Answer, Chunk, CitationIndex, Extras, Id, MarkersFrom, Turn};
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// The `exchange` dialect.
+pub static EXCHANGE: Exchange = Exchange;
+
+/// Recorded provider API calls (see the module documentation).
+pub struct Exchange;
+
+/// One chunk the request gave or the response returned.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct Source {
+    /// The document it came from (a title, a file, a URL, an id).
+    pub doc: Option<String>,
+    /// Its own id, when the provider gives one.
+    pub id: Option<String>,
+    pub score: Option<f64>,
+    /// Its text, when the recording holds it (shown only with `--show-text`).
+    pub text: Option<String>,
+}
+
+/// What a provider's reader found in one exchange.
+#[derive(Debug)]
+pub(crate) struct Found {
+    pub from: MarkersFrom,
+    /// Which API shape was read (for `explain`).
+    pub api: &'static str,
+    pub chunks: Vec<Source>,
+    pub citations: Vec<CitationIndex>,
+    /// Facts for `explain`; never free text from the log.
+    pub notes: Vec<String>,
+}
+
+impl Found {
+    fn new(from: MarkersFrom, api: &'static str) -> Found {
+        Found {
+            from,
+            api,
+            chunks: Vec::new(),
+            citations: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// The citation of position `i` in a list of `len` chunks that starts at
+/// chunk `offset` (0-based): in range, or out of range. `None` (no index,
+/// or not a whole number) is malformed; a negative number is out of range.
+pub(crate) fn at(i: Option<&Value>, offset: usize, len: usize) -> CitationIndex {
+    match i {
+        Some(v) => match v.as_u64() {
+            Some(i) if (i as usize) < len => CitationIndex::Index((offset + i as usize + 1) as u64),
+            Some(_) => CitationIndex::OutOfRange,
+            None if v.as_i64().is_some() => CitationIndex::OutOfRange,
+            None => CitationIndex::Malformed,
+        },
+        None => CitationIndex::Malformed,
+    }
+}
+
+/// The citation of the first chunk, from `offset` on, whose document is
+/// `key`; out of range when none is.
+pub(crate) fn named(chunks: &[Source], offset: usize, key: &str) -> CitationIndex {
+    chunks
+        .iter()
+        .skip(offset)
+        .position(|c| c.doc.as_deref() == Some(key) || c.id.as_deref() == Some(key))
+        .map_or(CitationIndex::OutOfRange, |p| {
+            CitationIndex::Index((offset + p + 1) as u64)
+        })
+}
+
+/// The elements of an array (none when `v` is not one).
+pub(crate) fn arr(v: Option<&Value>) -> &[Value] {
+    v.and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+/// A string field.
+pub(crate) fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Which provider wrote this exchange, told from the shapes of its request
+/// and response (or stream events).
+fn provider(req: &Value, resp: &Value) -> Option<MarkersFrom> {
+    if let Some(events) = resp.get("events").and_then(Value::as_array) {
+        return events.iter().find_map(event_provider);
+    }
+    let has = |k: &str| resp.get(k).is_some();
+    if resp.get("type").and_then(Value::as_str) == Some("message") && has("content") {
+        Some(MarkersFrom::Anthropic)
+    } else if has("candidates") {
+        Some(MarkersFrom::Gemini)
+    } else if resp.get("object").and_then(Value::as_str) == Some("response")
+        || has("output") && resp["output"].is_array()
+    {
+        Some(MarkersFrom::Openai)
+    } else if has("citations") && has("output")
+        || req.get("retrieveAndGenerateConfiguration").is_some()
+        || resp.pointer("/output/message").is_some()
+    {
+        Some(MarkersFrom::Bedrock)
+    } else if has("choices") {
+        let cites = resp.get("citations").is_some() || resp.get("search_results").is_some();
+        Some(if cites {
+            MarkersFrom::Perplexity
+        } else {
+            MarkersFrom::Openai
+        })
+    } else if has("message") && resp["message"].get("role").is_some()
+        || has("generation_id")
+        || has("text") && has("finish_reason")
+    {
+        Some(MarkersFrom::Cohere)
+    } else {
+        None
+    }
+}
+
+/// The provider one stream event names.
+fn event_provider(e: &Value) -> Option<MarkersFrom> {
+    let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+    if kind == "message_start" {
+        Some(MarkersFrom::Anthropic)
+    } else if kind.starts_with("response.") {
+        Some(MarkersFrom::Openai)
+    } else if kind == "message-start" || kind == "citation-start" || e.get("event_type").is_some() {
+        Some(MarkersFrom::Cohere)
+    } else if e.get("candidates").is_some() {
+        Some(MarkersFrom::Gemini)
+    } else if matches!(
+        e.pointer("/headers/:event-type").and_then(Value::as_str),
+        Some("output" | "citation" | "messageStart" | "contentBlockDelta")
+    ) {
+        Some(MarkersFrom::Bedrock)
+    } else if e.get("choices").is_some() {
+        let cites = e.get("citations").is_some() || e.get("search_results").is_some();
+        Some(if cites {
+            MarkersFrom::Perplexity
+        } else {
+            MarkersFrom::Openai
+        })
+    } else {
+        None
+    }
+}
+
+/// Reads one exchange: its provider's chunks and citations.
+pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
+    let events = resp.get("events").and_then(Value::as_array);
+    let from = provider(req, resp).ok_or_else(|| {
+        "exchange: the response is not one of a provider this dialect reads \
+         (Anthropic, OpenAI, Cohere, Gemini, Bedrock RetrieveAndGenerate and Converse, Perplexity)"
+            .to_owned()
+    })?;
+    let body;
+    let resp = match events {
+        Some(events) => {
+            body = match from {
+                MarkersFrom::Anthropic => anthropic::from_events(events),
+                MarkersFrom::Openai => openai::from_events(events),
+                MarkersFrom::Cohere => cohere::from_events(events),
+                MarkersFrom::Gemini => gemini::from_events(events),
+                MarkersFrom::Bedrock => bedrock::from_events(events),
+                _ => perplexity::from_events(events),
+            };
+            &body
+        }
+        None => resp,
+    };
+    let mut found = match from {
+        MarkersFrom::Anthropic => anthropic::read(req, resp),
+        MarkersFrom::Openai => openai::read(req, resp),
+        MarkersFrom::Cohere => cohere::read(req, resp),
+        MarkersFrom::Gemini => gemini::read(req, resp),
+        MarkersFrom::Bedrock => bedrock::read(req, resp),
+        _ => perplexity::read(req, resp),
+    };
+    if events.is_some() {
+        found.notes.push(format!(
+            "a stream of {} events, read as the body they add up to",
+            events.map_or(0, Vec::len)
+        ));
+    }
+    Ok(found)
+}
+
+/// The parts of a line every provider shares.
+struct Line {
+    id: Id<'static>,
+    agent: String,
+    created_at: chrono::DateTime<chrono::Utc>,
+    request: Value,
+    response: Value,
+}
+
+fn line_parts(line: &str) -> Result<Line, String> {
+    let mut v: Value =
+        serde_json::from_str(line).map_err(|e| format!("exchange: not JSON ({e})"))?;
+    let obj = v
+        .as_object_mut()
+        .ok_or("exchange: a line must be a JSON object")?;
+    let id = match obj.get("id") {
+        Some(Value::String(s)) if !s.is_empty() => Id::string(s.clone()),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Id {
+            text: Cow::Owned(n.to_string()),
+            numeric: true,
+        },
+        _ => return Err("exchange: `id` must be a non-empty string or an integer".into()),
+    };
+    let agent = match obj.get("agent_id") {
+        Some(Value::String(s)) => s.clone(),
+        _ => return Err("exchange: `agent_id` must be a string".into()),
+    };
+    let created_at = obj
+        .get("created_at")
+        .and_then(Value::as_str)
+        .and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok())
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .ok_or("exchange: `created_at` must be an RFC 3339 time")?;
+    let request = obj.remove("request").unwrap_or(Value::Null);
+    let response = match obj.remove("response") {
+        Some(r @ Value::Object(_)) => r,
+        _ => return Err("exchange: `response` must be an object (a body, or `events`)".into()),
+    };
+    Ok(Line {
+        id,
+        agent,
+        created_at,
+        request,
+        response,
+    })
+}
+
+fn model(l: &Line) -> Option<String> {
+    [&l.response, &l.request]
+        .into_iter()
+        .find_map(|v| v.get("model").and_then(Value::as_str))
+        .or_else(|| {
+            arr(l.response.get("events"))
+                .iter()
+                .find_map(|e| {
+                    e.pointer("/message/model")
+                        .or(e.pointer("/response/model"))
+                        .or(e.get("model"))
+                })
+                .and_then(Value::as_str)
+        })
+        .map(str::to_owned)
+}
+
+impl Dialect for Exchange {
+    fn name(&self) -> &'static str {
+        "exchange"
+    }
+    fn about(&self) -> &'static str {
+        "Recorded provider API calls (request and response), graded by their structured citations"
+    }
+    fn sniff(&self, first: &[u8]) -> bool {
+        sniff(first)
+    }
+    fn grammar(&self) -> Grammar {
+        Grammar::Preset(Preset::Numeric)
+    }
+    fn parse_line<'a>(
+        &self,
+        line: &'a str,
+        _out: &mut Vec<Record>,
+        _warnings: &mut Warnings,
+    ) -> Parsed<'a> {
+        match turn(line) {
+            Ok(t) => Parsed::Turn(t),
+            Err(e) => Parsed::Invalid(e),
+        }
+    }
+    fn extras(&self, line: &str) -> Extras {
+        let mut extras = Extras::default();
+        let Ok(l) = line_parts(line) else {
+            return extras;
+        };
+        if let Ok(found) = read(&l.request, &l.response) {
+            extras.notes.push(format!(
+                "{} {}: {} chunks given or returned, {} citations",
+                found.from.as_str(),
+                found.api,
+                found.chunks.len(),
+                found.citations.len()
+            ));
+            extras.notes.extend(found.notes);
+            extras.chunk_texts = found.chunks.into_iter().map(|c| c.text).collect();
+        }
+        extras
+    }
+}
+
+/// One line as a turn.
+fn turn(line: &str) -> Result<Turn<'static>, String> {
+    let l = line_parts(line)?;
+    let found = read(&l.request, &l.response)?;
+    let chunks = found
+        .chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Chunk {
+            index: i as u32 + 1,
+            document_id: c.doc.clone().map(Id::string),
+            chunk_id: c.id.clone().map(Id::string),
+            score: c.score,
+        })
+        .collect();
+    let model = model(&l).map(Cow::Owned);
+    Ok(Turn {
+        turn_id: l.id,
+        agent_id: Cow::Owned(l.agent),
+        conversation_id: None,
+        channel: Cow::Borrowed(""),
+        created_at: l.created_at,
+        answer: Answer::Citations(found.citations, found.from),
+        chunks,
+        tool_calls: 0,
+        tool_errors: 0,
+        model,
+        tokens_used: None,
+        cost_cents: None,
+        latency_ms: None,
+        markers: None,
+    })
+}
+
+/// True when the first line is an object with a `request` and a
+/// `response`: parsed when it is whole within the block, else told from
+/// its keys' text.
+fn sniff(first: &[u8]) -> bool {
+    let data = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
+    let start = match data.iter().position(|b| !b.is_ascii_whitespace()) {
+        Some(s) if data[s] == b'{' => s,
+        _ => return false,
+    };
+    let rest = &data[start..];
+    match memchr::memchr(b'\n', rest) {
+        Some(end) => serde_json::from_slice::<
+            std::collections::HashMap<String, serde::de::IgnoredAny>,
+        >(&rest[..end])
+        .is_ok_and(|m| {
+            m.contains_key("request") && m.contains_key("response") && m.contains_key("id")
+        }),
+        None => {
+            let has = |k: &[u8]| memchr::memmem::find(rest, k).is_some();
+            has(b"\"request\":") && has(b"\"response\":")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,86 @@
+//! Perplexity chat completions: `citations[]` (URLs) with
+//! `search_results[]` in the same order, cited by `[n]` markers in
+//! `choices[0].message.content`, 1-based into `citations`.
+//!
+//! The markers are read by the `numeric` grammar of the marker rules, so a
+//! marker past the list is out of range exactly as it is in a reply.
+
+use super::{Found, Source, arr, text};
+use crate::markers::{Grammar, MarkerKind, Preset};
+use crate::model::{Chunk, CitationIndex, MarkersFrom};
+use serde_json::{Value, json};
+
+/// Reads a chat completion body.
+pub(super) fn read(_req: &Value, resp: &Value) -> Found {
+    let mut found = Found::new(MarkersFrom::Perplexity, "chat completions");
+    let results = arr(resp.get("search_results"));
+    let cites = arr(resp.get("citations"));
+    let n = cites.len().max(results.len());
+    for i in 0..n {
+        let r = results.get(i).unwrap_or(&Value::Null);
+        found.chunks.push(Source {
+            doc: cites
+                .get(i)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .or_else(|| text(r, "url")),
+            id: text(r, "title"),
+            text: text(r, "snippet"),
+            ..Source::default()
+        });
+    }
+    let content = resp
+        .pointer("/choices/0/message/content")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let chunks: Vec<Chunk<'_>> = (1..=n as u32)
+        .map(|index| Chunk {
+            index,
+            document_id: None,
+            chunk_id: None,
+            score: None,
+        })
+        .collect();
+    Grammar::Preset(Preset::Numeric).scan(content, &chunks, &mut |m| {
+        found.citations.push(match m.kind {
+            MarkerKind::Cited(i) => CitationIndex::Index(u64::from(i)),
+            MarkerKind::OutOfRange => CitationIndex::OutOfRange,
+            MarkerKind::Malformed => CitationIndex::Malformed,
+        });
+    });
+    found
+}
+
+/// The body a stream adds up to: the last message (else every delta's content), and
+/// the last `citations` and `search_results` (every chunk repeats them).
+pub(super) fn from_events(events: &[Value]) -> Value {
+    // Each chunk carries the message so far beside its delta: the last
+    // message is the whole answer, even of a stream kept only in part.
+    let whole = events.iter().rev().find_map(|e| {
+        e.pointer("/choices/0/message/content")
+            .and_then(Value::as_str)
+    });
+    let content: String = match whole {
+        Some(w) => w.to_owned(),
+        None => events
+            .iter()
+            .filter_map(|e| {
+                e.pointer("/choices/0/delta/content")
+                    .and_then(Value::as_str)
+            })
+            .collect(),
+    };
+    let last = |k: &str| {
+        events
+            .iter()
+            .rev()
+            .find_map(|e| e.get(k))
+            .cloned()
+            .unwrap_or(json!([]))
+    };
+    json!({
+        "citations": last("citations"),
+        "search_results": last("search_results"),
+        "choices": [{"message": {"content": content}}],
+    })
+}
