@@ -449,6 +449,53 @@ pub fn better_baseline(old: Option<&[u8]>, new: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The counts of a finished summary, as a baseline holds them.
+pub fn counts_of(s: &crate::accumulate::summary::Summary) -> Counts {
+    let (bucket, tz) = (s.opts.bucket, s.opts.tz);
+    let series = |t: &std::collections::BTreeMap<i64, crate::accumulate::Rollup>| {
+        joined(None, t.iter().map(|(i, r)| (bucket.label(*i, &tz), r)))
+    };
+    Counts {
+        bucket: bucket.as_str().to_owned(),
+        days: series(&s.trend),
+        group_days: s
+            .groups
+            .iter()
+            .map(|(k, g)| (k.clone(), series(&g.trend)))
+            .collect(),
+        ..Counts::from_rollups(
+            s.opts.by.as_str(),
+            &s.overall().rollup,
+            s.groups.iter().map(|(k, g)| (k, &g.rollup)),
+        )
+    }
+}
+
+/// The summary compared with the baseline `b` (named `base_name`).
+pub fn compare_summary(
+    summary: &crate::accumulate::summary::Summary,
+    base_name: String,
+    b: &Counts,
+    confidence: f64,
+) -> Comparison {
+    let (bucket, tz) = (summary.opts.bucket, summary.opts.tz);
+    compare(base_name, b, &counts_of(summary), confidence, |key| {
+        let current = match key {
+            None => &summary.trend,
+            Some(k) => &summary.groups.get(k)?.trend,
+        };
+        // The change is dated over the baseline's trend and the current
+        // one together, when their buckets agree.
+        let before = (b.bucket == bucket.as_str())
+            .then(|| b.series(key))
+            .flatten();
+        drop_in(&joined(
+            before,
+            current.iter().map(|(i, r)| (bucket.label(*i, &tz), r)),
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
 pub mod gates;
+pub mod recorded;
+pub mod summary;
 
 /// Process-wide settings, resolved once.
 #[derive(Debug, Clone)]

@@ -489,6 +489,17 @@ pub enum GroupBy {
     Model,
 }
 
+impl GroupBy {
+    /// The name of the grouping, as `--by` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GroupBy::Agent => "agent",
+            GroupBy::Channel => "channel",
+            GroupBy::Model => "model",
+        }
+    }
+}
+
 /// The width of a trend bucket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Bucket {

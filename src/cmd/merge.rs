@@ -117,8 +117,8 @@ pub fn run(
                 &merged.input,
                 &super::report::PageOutput {
                     format,
-                    limit: report_limit(&merged.options)?,
-                    conversation: conversation(&merged.options),
+                    limit: config::recorded::report_limit(&merged.options)?,
+                    conversation: config::recorded::conversation(&merged.options),
                     dedupe: merged.options.get("--no-dedupe").map(String::as_str) != Some("true"),
                     options: crate::render::report::Options {
                         columns: &args.columns,
@@ -265,39 +265,19 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
 fn merge_options(command: &str, options: &BTreeMap<String, String>) -> Result<MergeOptions> {
     Ok(match command {
         "summary" => MergeOptions {
-            summary: super::summary::summary_options(options)?,
+            summary: config::recorded::summary_options(options)?,
             page_cap: 0,
         },
         "report" => MergeOptions {
-            summary: super::check::baseline_options(zone_of(options)?),
-            page_cap: super::report::page_cap(report_limit(options)?, conversation(options)),
+            summary: super::check::baseline_options(config::recorded::zone_of(options)?),
+            page_cap: super::report::page_cap(
+                config::recorded::report_limit(options)?,
+                config::recorded::conversation(options),
+            ),
         },
         _ => MergeOptions {
-            summary: super::check::baseline_options(zone_of(options)?),
+            summary: super::check::baseline_options(config::recorded::zone_of(options)?),
             page_cap: 0,
         },
     })
-}
-
-/// The `--tz` the partials were made in.
-fn zone_of(options: &BTreeMap<String, String>) -> Result<crate::filter::Zone> {
-    let tz = options.get("--tz").map(String::as_str);
-    config::zone_from(tz, None).map_err(|_| exit::usage("partial: option --tz is not valid"))
-}
-
-/// The `--limit` report partials were made with.
-fn report_limit(options: &BTreeMap<String, String>) -> Result<usize> {
-    options
-        .get("--limit")
-        .and_then(|l| l.parse::<usize>().ok())
-        .filter(|&l| l > 0)
-        .ok_or_else(|| exit::usage("partial: option --limit is missing or not valid"))
-}
-
-/// Whether report partials list a conversation (`--conversation`): the
-/// whole conversation, oldest first, on one page.
-fn conversation(options: &BTreeMap<String, String>) -> bool {
-    options
-        .get("--conversation")
-        .is_some_and(|c| c != "[]" && !c.is_empty())
 }

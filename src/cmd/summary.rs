@@ -2,7 +2,6 @@
 //! breakdown by agent (or channel, or model), the daily trend, the triage
 //! list, retrieval use, tool calls and telemetry per verdict.
 
-use crate::accumulate::Rollup;
 use crate::accumulate::summary::{Summary, SummaryOptions};
 use crate::cli::{GroupBy, Section as CsvSection, SummaryArgs, SummaryFormat};
 use crate::compare::{self, Comparison, Counts};
@@ -84,27 +83,6 @@ fn summarise(
     Ok((summary, input))
 }
 
-fn counts_of(s: &Summary) -> Counts {
-    let (bucket, tz) = (s.opts.bucket, s.opts.tz);
-    let series = |t: &std::collections::BTreeMap<i64, Rollup>| {
-        compare::joined(None, t.iter().map(|(i, r)| (bucket.label(*i, &tz), r)))
-    };
-    Counts {
-        bucket: bucket.as_str().to_owned(),
-        days: series(&s.trend),
-        group_days: s
-            .groups
-            .iter()
-            .map(|(k, g)| (k.clone(), series(&g.trend)))
-            .collect(),
-        ..Counts::from_rollups(
-            by_name(s.opts.by),
-            &s.overall().rollup,
-            s.groups.iter().map(|(k, g)| (k, &g.rollup)),
-        )
-    }
-}
-
 /// Where the baseline comes from, resolved from the flags.
 enum Baseline {
     None,
@@ -116,7 +94,7 @@ enum Baseline {
 
 /// Runs `summary`.
 pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
-    check_args(args)?;
+    config::summary::check_args(args)?;
     let filter = config::filter(&args.filter)?;
     let clock = config::clock(&args.filter.zone)?;
     let hints = super::hints::Hints::of(&filter);
@@ -147,8 +125,11 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     let sources = config::sources(settings, &args.input, "summary")?;
     let (summary, input) = summarise(&engine, &sources, settings, opts)?;
     if let Some(path) = &args.partial {
-        let doc =
-            crate::partial::Partial::of_summary(&summary, &input, options_of(args, &engine, opts));
+        let doc = crate::partial::Partial::of_summary(
+            &summary,
+            &input,
+            config::summary::options_of(args, &engine, opts),
+        );
         return crate::partial::write(path, doc, &engine, out);
     }
     let (base, base_name) = match baseline {
@@ -170,7 +151,8 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         }
         _ => (base, base_name),
     };
-    let comparison = base.map(|b| compare_with(&summary, base_name, &b, args.confidence));
+    let comparison =
+        base.map(|b| compare::compare_summary(&summary, base_name, &b, args.confidence));
     if summary.overall().rollup.turns == 0 {
         hints.explain_nothing(&engine, &sources)?;
     }
@@ -192,62 +174,6 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             window,
         },
     )
-}
-
-/// Refuses the flag values `summary` cannot run with, and (with
-/// `--partial`) the flags a partial run does not take.
-fn check_args(args: &SummaryArgs) -> Result<()> {
-    if let Some(r) = args.min_rate
-        && !(0.0..=1.0).contains(&r)
-    {
-        return Err(exit::usage(format!(
-            "--min-rate must be between 0 and 1, got {r}"
-        )));
-    }
-    if !(args.low_score.is_finite()) {
-        return Err(exit::usage("--low-score must be a number"));
-    }
-    if args.section.is_some() && args.format != SummaryFormat::Csv {
-        return Err(exit::usage(
-            "--section picks the table of --format csv; the other formats print every section",
-        ));
-    }
-    if !(args.confidence > 0.0 && args.confidence < 1.0) {
-        return Err(exit::usage(format!(
-            "--confidence must be strictly between 0 and 1 (e.g. 0.95), got {}",
-            args.confidence
-        )));
-    }
-    if args.partial.is_some()
-        && (args.compare.is_some() || args.compare_from.is_some() || args.compare_previous)
-    {
-        return Err(exit::usage(
-            "--partial writes the current run's state only: compare after `merge` (write its --format json and pass it to --compare)",
-        ));
-    }
-    if args.partial.is_some() {
-        config::partial_run(
-            "summary",
-            &args.filter,
-            &[
-                ("--format", args.format != SummaryFormat::Table),
-                ("--section", args.section.is_some()),
-                ("--csv-raw", args.csv_raw),
-                ("--html", args.html.is_some()),
-                ("--min-rate", args.min_rate.is_some()),
-                (
-                    "--triage-order",
-                    args.triage_order != crate::cli::TriageOrder::Severity,
-                ),
-                ("--show-tz", args.filter.zone.show_tz.is_some()),
-                (
-                    "--confidence",
-                    args.confidence != crate::cli::DEFAULT_CONFIDENCE,
-                ),
-            ],
-        )?;
-    }
-    Ok(())
 }
 
 /// The baseline the flags ask for: a file, a window of the same logs, the
@@ -314,27 +240,7 @@ fn summarise_window(
     e.filter.from = Some(from);
     e.filter.to = Some(to);
     let (b, _) = summarise(&e, sources, settings, SummaryOptions { triage: 0, ..opts })?;
-    Ok(counts_of(&b))
-}
-
-/// The summary compared with the baseline `b` (named `base_name`).
-fn compare_with(summary: &Summary, base_name: String, b: &Counts, confidence: f64) -> Comparison {
-    let (bucket, tz) = (summary.opts.bucket, summary.opts.tz);
-    compare::compare(base_name, b, &counts_of(summary), confidence, |key| {
-        let current = match key {
-            None => &summary.trend,
-            Some(k) => &summary.groups.get(k)?.trend,
-        };
-        // The change is dated over the baseline's trend and the current
-        // one together, when their buckets agree.
-        let before = (b.bucket == bucket.as_str())
-            .then(|| b.series(key))
-            .flatten();
-        compare::drop_in(&compare::joined(
-            before,
-            current.iter().map(|(i, r)| (bucket.label(*i, &tz), r)),
-        ))
-    })
+    Ok(compare::counts_of(&b))
 }
 
 /// How a finished summary is written (`summary` and `merge` alike).
@@ -387,45 +293,4 @@ pub fn render_summary(
         }
         SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv),
     }
-}
-
-/// The options a summary partial records: those of every partial (see
-/// [`crate::config::run_options`]) and the summary's own.
-pub fn options_of(
-    args: &SummaryArgs,
-    engine: &crate::pipeline::Engine,
-    opts: SummaryOptions,
-) -> std::collections::BTreeMap<String, String> {
-    let mut o = crate::config::run_options(&args.input, &args.filter, &args.markers, engine);
-    for (k, v) in [
-        ("--tz", opts.tz.name()),
-        ("--by", by_name(opts.by).to_owned()),
-        ("--triage", opts.triage.to_string()),
-        ("--low-score", opts.low_score.to_string()),
-        ("--bucket", opts.bucket.as_str().to_owned()),
-    ] {
-        o.insert(k.to_owned(), v);
-    }
-    o
-}
-
-/// The summary options recorded in a partial's options.
-pub fn summary_options(o: &std::collections::BTreeMap<String, String>) -> Result<SummaryOptions> {
-    use clap::ValueEnum;
-    let get = |k: &str| {
-        o.get(k)
-            .map(String::as_str)
-            .ok_or_else(|| exit::usage(format!("partial: option {k} is missing")))
-    };
-    let bad = |k: &str| exit::usage(format!("partial: option {k} is not valid"));
-    Ok(SummaryOptions {
-        by: GroupBy::from_str(get("--by")?, false).map_err(|_| bad("--by"))?,
-        triage: get("--triage")?.parse().map_err(|_| bad("--triage"))?,
-        tz: config::zone_from(Some(get("--tz")?), None).map_err(|_| bad("--tz"))?,
-        low_score: get("--low-score")?
-            .parse()
-            .map_err(|_| bad("--low-score"))?,
-        bucket: crate::accumulate::summary::Bucket::from_str(get("--bucket")?, false)
-            .map_err(|_| bad("--bucket"))?,
-    })
 }

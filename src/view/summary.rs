@@ -225,11 +225,7 @@ pub struct SummaryDoc<'a> {
 }
 
 pub(crate) fn by_name(b: GroupBy) -> &'static str {
-    match b {
-        GroupBy::Agent => "agent",
-        GroupBy::Channel => "channel",
-        GroupBy::Model => "model",
-    }
+    b.as_str()
 }
 
 pub(crate) fn day_doc(label: String, r: &Rollup) -> DayDoc {

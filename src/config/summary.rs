@@ -1,0 +1,84 @@
+//! `summary`'s flags checked, and the options its partials record and
+//! `merge` reads back.
+
+use crate::accumulate::summary::SummaryOptions;
+use crate::cli::{SummaryArgs, SummaryFormat};
+use crate::exit;
+use anyhow::Result;
+use std::collections::BTreeMap;
+
+/// Refuses the flag values `summary` cannot run with, and (with
+/// `--partial`) the flags a partial run does not take.
+pub fn check_args(args: &SummaryArgs) -> Result<()> {
+    if let Some(r) = args.min_rate
+        && !(0.0..=1.0).contains(&r)
+    {
+        return Err(exit::usage(format!(
+            "--min-rate must be between 0 and 1, got {r}"
+        )));
+    }
+    if !(args.low_score.is_finite()) {
+        return Err(exit::usage("--low-score must be a number"));
+    }
+    if args.section.is_some() && args.format != SummaryFormat::Csv {
+        return Err(exit::usage(
+            "--section picks the table of --format csv; the other formats print every section",
+        ));
+    }
+    if !(args.confidence > 0.0 && args.confidence < 1.0) {
+        return Err(exit::usage(format!(
+            "--confidence must be strictly between 0 and 1 (e.g. 0.95), got {}",
+            args.confidence
+        )));
+    }
+    if args.partial.is_some()
+        && (args.compare.is_some() || args.compare_from.is_some() || args.compare_previous)
+    {
+        return Err(exit::usage(
+            "--partial writes the current run's state only: compare after `merge` (write its --format json and pass it to --compare)",
+        ));
+    }
+    if args.partial.is_some() {
+        super::partial_run(
+            "summary",
+            &args.filter,
+            &[
+                ("--format", args.format != SummaryFormat::Table),
+                ("--section", args.section.is_some()),
+                ("--csv-raw", args.csv_raw),
+                ("--html", args.html.is_some()),
+                ("--min-rate", args.min_rate.is_some()),
+                (
+                    "--triage-order",
+                    args.triage_order != crate::cli::TriageOrder::Severity,
+                ),
+                ("--show-tz", args.filter.zone.show_tz.is_some()),
+                (
+                    "--confidence",
+                    args.confidence != crate::cli::DEFAULT_CONFIDENCE,
+                ),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// The options a summary partial records: those of every partial (see
+/// [`crate::config::run_options`]) and the summary's own.
+pub fn options_of(
+    args: &SummaryArgs,
+    engine: &crate::pipeline::Engine,
+    opts: SummaryOptions,
+) -> BTreeMap<String, String> {
+    let mut o = super::run_options(&args.input, &args.filter, &args.markers, engine);
+    for (k, v) in [
+        ("--tz", opts.tz.name()),
+        ("--by", opts.by.as_str().to_owned()),
+        ("--triage", opts.triage.to_string()),
+        ("--low-score", opts.low_score.to_string()),
+        ("--bucket", opts.bucket.as_str().to_owned()),
+    ] {
+        o.insert(k.to_owned(), v);
+    }
+    o
+}
