@@ -18,18 +18,7 @@ pub fn run(
     settings: &Settings,
     out: &mut crate::render::guard::Guarded<'_>,
 ) -> Result<i32> {
-    let mut parts = Vec::with_capacity(args.partials.len());
-    for path in &args.partials {
-        let name = path.display().to_string();
-        let text = if path.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin())
-        } else {
-            std::fs::read_to_string(path)
-        }
-        .map_err(|e| exit::input(format!("{name}: {e}")))?;
-        let p = Partial::read(&text, &name).map_err(|e| exit::input(format!("{e:#}")))?;
-        parts.push((name, p));
-    }
+    let parts = read_partials(args)?;
     let (command, options) = partial::agreed(&parts).map_err(|e| exit::usage(format!("{e:#}")))?;
     let command = command.to_owned();
     refuse_foreign_flags(args, &command)?;
@@ -43,26 +32,7 @@ pub fn run(
     };
     let opts = merge_options(&command, options)?;
     let merged = partial::merge(&parts, opts).map_err(|e| exit::usage(format!("{e:#}")))?;
-    // Warnings go to stderr as a single pass names them, once each.
-    for w in merged.input.warnings.iter() {
-        eprintln!("{}", w.line());
-    }
-    if merged.cross_partial_duplicates > 0 {
-        eprintln!(
-            "warning: {} turn id(s) listed by more than one partial: partition the input by turn key so duplicates meet in one partial (docs/scale-out.md)",
-            merged.cross_partial_duplicates
-        );
-    }
-    // Judged over every partition, as one pass judges the whole input.
-    if !merged.map_unresolved.is_empty() {
-        return Err(crate::pipeline::unresolved_map(&merged.map_unresolved));
-    }
-    if merged.options.get("--strict").is_some_and(|s| s == "true") {
-        let misread = crate::pipeline::misread_subjects(&merged.input.warnings);
-        if !misread.is_empty() {
-            return Err(crate::pipeline::misread_strict(&misread));
-        }
-    }
+    judge_whole_input(&merged)?;
     let clock = config::clock(&crate::cli::ZoneArgs {
         tz: merged.options.get("--tz").cloned(),
         show_tz: args.show_tz,
@@ -165,6 +135,50 @@ pub fn run(
             )
         }
     }
+}
+
+/// Reads every partial named (`-` for stdin).
+fn read_partials(args: &MergeArgs) -> Result<Vec<(String, Partial)>> {
+    let mut parts = Vec::with_capacity(args.partials.len());
+    for path in &args.partials {
+        let name = path.display().to_string();
+        let text = if path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin())
+        } else {
+            std::fs::read_to_string(path)
+        }
+        .map_err(|e| exit::input(format!("{name}: {e}")))?;
+        let p = Partial::read(&text, &name).map_err(|e| exit::input(format!("{e:#}")))?;
+        parts.push((name, p));
+    }
+    Ok(parts)
+}
+
+/// What only the whole input decides, decided over every partition as one
+/// pass decides it: the warnings (each once, on stderr), ids seen in more
+/// than one partial, map pointers that resolved nowhere, `--strict`.
+fn judge_whole_input(merged: &partial::Merged) -> Result<()> {
+    // Warnings go to stderr as a single pass names them, once each.
+    for w in merged.input.warnings.iter() {
+        eprintln!("{}", w.line());
+    }
+    if merged.cross_partial_duplicates > 0 {
+        eprintln!(
+            "warning: {} turn id(s) listed by more than one partial: partition the input by turn key so duplicates meet in one partial (docs/scale-out.md)",
+            merged.cross_partial_duplicates
+        );
+    }
+    // Judged over every partition, as one pass judges the whole input.
+    if !merged.map_unresolved.is_empty() {
+        return Err(crate::pipeline::unresolved_map(&merged.map_unresolved));
+    }
+    if merged.options.get("--strict").is_some_and(|s| s == "true") {
+        let misread = crate::pipeline::misread_subjects(&merged.input.warnings);
+        if !misread.is_empty() {
+            return Err(crate::pipeline::misread_strict(&misread));
+        }
+    }
+    Ok(())
 }
 
 /// The time window the partials recorded (`--from`, `--to`, resolved).

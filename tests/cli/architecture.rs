@@ -257,3 +257,70 @@ fn a_wrong_import_is_caught_with_its_file_and_line() {
         "test code is exempt: {bad:?}"
     );
 }
+
+/// A command module is wiring: at most this many lines (`src/cmd/`).
+const CMD_LINES: usize = 300;
+/// No function may be longer than this many lines, anywhere in `src/`.
+const FN_LINES: usize = 150;
+
+#[test]
+fn command_modules_are_wiring_sized() {
+    let mut files = Vec::new();
+    rust_files(&src().join("cmd"), &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
+            (n > CMD_LINES).then(|| format!("{} has {n} lines", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "over {CMD_LINES} lines: {long:#?}");
+}
+
+/// The functions of `text` longer than [`FN_LINES`]: a `fn` at the start of
+/// a line (after indentation) runs to the first `}` line at its indentation.
+fn long_functions(text: &str) -> Vec<(usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let is_fn = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
+            .iter()
+            .any(|p| code.starts_with(p));
+        if !is_fn || code.ends_with(';') {
+            continue;
+        }
+        let close = format!("{indent}}}");
+        // Lines from the `fn` line to its closing `}` line, both included.
+        if let Some(n) = lines[i + 1..]
+            .iter()
+            .position(|l| *l == close)
+            .map(|e| e + 2)
+            && n > FN_LINES
+        {
+            found.push((i + 1, n));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_function_is_longer_than_a_screenful_or_two() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut long = Vec::new();
+    for f in files {
+        for (line, n) in long_functions(&std::fs::read_to_string(&f).unwrap()) {
+            long.push(format!("{}:{line}: {n} lines", f.display()));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {FN_LINES} lines: {long:#?}"
+    );
+    // The rule itself: a 151-line function is found, a 150-line one is not.
+    let body = |n: usize| format!("fn f() {{\n{}}}\n", "    x();\n".repeat(n - 2));
+    assert_eq!(long_functions(&body(151)), [(1, 151)]);
+    assert!(long_functions(&body(150)).is_empty());
+}
