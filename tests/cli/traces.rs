@@ -527,3 +527,110 @@ fn an_unreadable_time_is_an_invalid_line_never_the_epoch() {
     let (code, _, _) = run_stdin(&["summary", "--strict", "-"], lines.as_bytes());
     assert_eq!(code, 3);
 }
+
+/// The questions of the toy agent's eight turns, in time order (the
+/// captures' README).
+const QUESTIONS: [&str; 8] = [
+    "How long do refunds take?",
+    "Do you price match a competitor's price?",
+    "What does the warranty cover?",
+    "How much does express shipping cost?",
+    "Thanks, that's all for today!",
+    "Where is the refund for order A-12345?",
+    "Can you fly a parcel to Antarctica by drone?",
+    "can i get money back on sale stuff",
+];
+
+fn explained(id: &str, f: &Path, flags: &[&str]) -> Value {
+    let mut a = vec!["explain", id, p(f), "--format", "json"];
+    a.extend_from_slice(flags);
+    let (code, out, err) = run(&a);
+    assert_eq!(code, 0, "{}: {err}", f.display());
+    json(&out)
+}
+
+/// `explain` shows what each genuine capture recorded: every turn's
+/// question (from the root span, run or observation) with `--show-text`,
+/// and the one tool call's arguments with `--show-tools`; neither without
+/// its flag.
+#[test]
+fn explain_shows_the_question_and_tool_arguments_each_capture_recorded() {
+    let Some(mut files) = exports() else { return };
+    let dir = shared("traces").unwrap();
+    files.extend(
+        [
+            "phoenix-openinference-langchain/spans_dataframe.parquet",
+            "langsmith-langchain/runs.jsonl",
+            "langsmith-traceable/runs.jsonl",
+        ]
+        .iter()
+        .map(|f| dir.join(f)),
+    );
+    let (mut questions, mut with_arguments) = (0, 0);
+    for f in &files {
+        let rows = rows(&[p(f)]);
+        assert_eq!(rows.len(), 8, "{}", f.display());
+        for (i, row) in rows.iter().enumerate() {
+            let id = row["turn_id"].as_str().unwrap();
+            let v = explained(id, f, &["--show-text", "--show-tools"]);
+            assert_eq!(
+                v["question"],
+                QUESTIONS[i],
+                "{} turn {}",
+                f.display(),
+                i + 1
+            );
+            questions += 1;
+            let tools = v["tools"].as_array().unwrap();
+            if i != 5 {
+                assert!(tools.is_empty(), "{} turn {}", f.display(), i + 1);
+                continue;
+            }
+            assert_eq!(tools.len(), 1, "{}", f.display());
+            assert_eq!(tools[0]["name"], "lookup_order", "{}", f.display());
+            assert_eq!(tools[0]["status"], "error", "{}", f.display());
+            let args = &tools[0]["arguments"];
+            assert!(
+                args.to_string().contains("A-12345"),
+                "{}: {args}",
+                f.display()
+            );
+            // It raised: no capture records a result.
+            assert!(tools[0]["result"].is_null(), "{}", f.display());
+            with_arguments += 1;
+            // Each flag shows only what it names.
+            let plain = explained(id, f, &[]);
+            assert!(plain.get("question").is_none(), "{}", f.display());
+            assert!(plain["tools"][0]["arguments"].is_null(), "{}", f.display());
+            let text = explained(id, f, &["--show-text"]);
+            assert_eq!(text["question"], QUESTIONS[5]);
+            assert!(text["tools"][0]["arguments"].is_null(), "{}", f.display());
+            let tools_only = explained(id, f, &["--show-tools"]);
+            assert!(tools_only.get("question").is_none(), "{}", f.display());
+            assert_eq!(tools_only["tools"][0]["arguments"], *args);
+            // The text format prints both.
+            let (_, out, _) = run(&["explain", id, p(f), "--show-text", "--show-tools"]);
+            assert!(
+                out.contains("question: Where is the refund for order A-12345?"),
+                "{out}"
+            );
+            assert!(
+                out.lines()
+                    .any(|l| l.starts_with("  arguments: ") && l.contains("A-12345")),
+                "{out}"
+            );
+        }
+    }
+    assert_eq!(questions, 8 * files.len());
+    assert_eq!(with_arguments, files.len());
+    assert_eq!(files.len(), 13);
+    // The REST page holds one trace: its question is the turn's.
+    let page = dir.join("phoenix-openinference-langchain/rest_page_envelope.json");
+    let rows = rows(&[p(&page)]);
+    let v = explained(
+        rows[0]["turn_id"].as_str().unwrap(),
+        &page,
+        &["--show-text"],
+    );
+    assert!(QUESTIONS.contains(&v["question"].as_str().unwrap()), "{v}");
+}

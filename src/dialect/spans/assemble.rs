@@ -46,6 +46,10 @@
 //!   `unknown`.
 //! - **Channel**: a `channel` metadata value, else `chat` (what the native
 //!   dialect uses when a turn has none).
+//! - **Question**: the root's (a stand-in root's never): the last user
+//!   message of its input messages, else what its recorded input holds
+//!   ([`super::json::question_of`]). **Tools**: one call per tool span, its
+//!   recorded input the arguments and its output the result.
 //! - **Model** from the reply span, else the last LLM span that names one;
 //!   **tokens** and **cost** summed over LLM spans (the root's own counts
 //!   when no LLM span has any); **latency** is the root's duration.
@@ -97,6 +101,8 @@ pub struct Trace {
     chunks: Vec<(usize, usize)>,
     retrievals: Vec<Retrieval>,
     tools: Vec<ToolCall>,
+    /// The question the root span recorded ([`question_of`]).
+    question: Option<String>,
     model: Option<String>,
     tokens: Option<u64>,
     cost_cents: Option<f64>,
@@ -381,6 +387,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
     let (chunks, chose) = choose_chunks(&spans, &mut retrievals, answering, opts);
     facts.chose = Some(chose);
     let tools = tools_of(&spans);
+    let question = root_span.filter(|_| !no_root).and_then(question_of);
     let agent = agent_of(&spans, root_span, opts);
     let conversation = first_of(&spans, root_span, &|s| s.conversation.as_deref());
     let channel =
@@ -418,6 +425,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         chunks,
         retrievals,
         tools,
+        question,
         model: usage.model,
         tokens: usage.tokens,
         cost_cents: usage.cost_cents,
@@ -671,7 +679,8 @@ fn by_prompt(
     }
 }
 
-/// The tool calls: one per tool span, in span order.
+/// The tool calls: one per tool span, in span order, with the arguments
+/// (its input) and result (its output) it recorded.
 fn tools_of(spans: &[Box<Span>]) -> Vec<ToolCall> {
     spans
         .iter()
@@ -680,10 +689,31 @@ fn tools_of(spans: &[Box<Span>]) -> Vec<ToolCall> {
             name: s.tool_name.clone().unwrap_or_else(|| s.name.clone()),
             status: if s.failed() { "error" } else { "ok" }.to_owned(),
             duration_ms: s.duration_ms(),
-            arguments: None,
-            result: None,
+            arguments: s.input.as_deref().map(recorded_value),
+            result: s.output.as_deref().map(recorded_value),
         })
         .collect()
+}
+
+/// A recorded value as JSON: JSON text read as the object or list it
+/// holds, anything else as a string.
+fn recorded_value(text: &str) -> Value {
+    let t = text.trim_start();
+    if (t.starts_with('{') || t.starts_with('['))
+        && let Ok(v) = serde_json::from_str::<Value>(text)
+    {
+        return v;
+    }
+    Value::String(text.to_owned())
+}
+
+/// The question a root span recorded: the last user message of its input
+/// messages, else what its recorded input holds ([`super::json::question_of`]).
+fn question_of(root: &Span) -> Option<String> {
+    root.question
+        .clone()
+        .filter(|q| !q.trim().is_empty())
+        .or_else(|| root.input.as_deref().and_then(super::json::question_of))
 }
 
 /// A value `f` reads from the root first, else from the first span that has one.
@@ -864,7 +894,7 @@ impl Trace {
     /// What `explain` shows beyond the row.
     pub fn extras(&self) -> Extras {
         Extras {
-            question: None,
+            question: self.question.clone(),
             tools: self.tools.clone(),
             notes: self.notes(),
             chunk_texts: self.chunk_texts(),
@@ -1080,6 +1110,7 @@ impl Trace {
         });
         if show_text {
             v["reply"] = json!(self.reply);
+            v["question"] = json!(self.question);
         }
         v
     }

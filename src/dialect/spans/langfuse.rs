@@ -14,7 +14,10 @@
 //! - A RETRIEVER's documents: its free-form `output` ([`super::json::documents`]).
 //! - A GENERATION's `input` (messages, a prompt; an object or a JSON
 //!   string) as normalised text ([`super::prompt`]): what the LLM call was
-//!   given. Only the members messages are written under are built.
+//!   given. A root's `input` (the trace row's, or a root observation's) as
+//!   recorded, for its question; a TOOL's, for its arguments (its output
+//!   is its result). Of `input` only the members messages are written
+//!   under and the scalars of the others (two levels deep) are built.
 //! - Conversation `session_id`; channel from `metadata.channel`; model
 //!   `provided_model_name`; tokens from `usage_details` (`input`, `output`,
 //!   `total`); cost `total_cost`.
@@ -33,9 +36,9 @@ use serde_json::Value;
 /// other column (tags, prices, prompt references…) is dropped when a line
 /// is parsed, checked but never built (see
 /// [`super::json::object_keeping`]), and of `input` (the prompt, often most
-/// of a row) only the members messages are written under are built
-/// ([`super::prompt::input_member`]). A column `row` starts reading must be
-/// added here.
+/// of a row) only the members messages are written under and the scalars
+/// of the others are built ([`super::prompt::recorded_input_member`]). A
+/// column `row` starts reading must be added here.
 const READ: [&str; 31] = [
     "id",
     "trace_id",
@@ -111,12 +114,12 @@ fn slot(key: &str) -> Option<usize> {
 }
 
 /// How an observation is read from its JSON object: every column read is
-/// built whole, except `input` ([`super::prompt::input_member`]).
+/// built whole, except `input` ([`super::prompt::recorded_input_member`]).
 pub(super) static SCHEMA: Schema = Schema {
     names: &READ,
     slot,
     keep: |key| match key {
-        "input" => Keep::Only(super::prompt::input_member),
+        "input" => Keep::Only(super::prompt::recorded_input_member),
         _ => Keep::Whole,
     },
 };
@@ -144,6 +147,7 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         s.name = string(m, &["name"]).unwrap_or_default();
         s.start_ns = json::time_field(m, &["timestamp"])?;
         common(&mut s, m);
+        s.input = field(m, &["input"]).and_then(json::recorded_text);
         return Ok(Row::Trace(s));
     }
     let trace_id = field(m, &["trace_id", "traceId"])
@@ -193,13 +197,18 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
     if s.kind == SpanKind::Retriever {
         s.retrieval = output(m).and_then(json::documents);
     } else if s.kind == SpanKind::Llm {
-        s.input_text = field(m, &["input"]).and_then(super::prompt::value_text);
+        s.input_text = field(m, &["input"])
+            .and_then(|v| super::prompt::value_text_kept(v, super::prompt::input_member));
         if let Some(text) = s.output.take() {
             s.llm_text = Some(text);
             s.llm_text_key = s.output_key;
             s.output_key = "";
             s.output_mime = None;
         }
+    }
+    // A root's input is its question; a tool's, its arguments.
+    if s.parent_id.is_none() || s.kind == SpanKind::Tool {
+        s.input = field(m, &["input"]).and_then(json::recorded_text);
     }
     Ok(Row::Observation(s))
 }

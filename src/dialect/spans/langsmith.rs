@@ -17,8 +17,12 @@
 //!   `outputs.output` (a `@traceable` function's list);
 //! - an LLM run's input text from `inputs` (messages or prompts, LangChain
 //!   serialized messages too), normalised ([`super::prompt`]); only the
-//!   members messages are written under are built, and only a part of an
+//!   members messages are written under are read, and only a part of an
 //!   `llm` run (or of a run whose type another part names) keeps the text;
+//! - a root run's `inputs` as recorded (its question), and a `tool` run's
+//!   (its arguments, its `outputs` its result); of `inputs` only the
+//!   members messages are written under and the scalars of the others
+//!   (two levels deep) are built;
 //! - failed when `error` is set or `status` is `error`;
 //! - conversation from `extra.metadata` `thread_id`, `session_id` or
 //!   `conversation_id` (the top-level `session_id` is the project);
@@ -76,6 +80,10 @@ struct Fields {
     /// `inputs` as normalised text ([`super::prompt::value_text`]), read
     /// only from a part of an `llm` run or of a run of no named type.
     input: Option<Option<String>>,
+    /// `inputs` as recorded (JSON text), read only from a part of a `tool`
+    /// run or of a run with no parent named: a root's question, a tool's
+    /// arguments.
+    recorded_input: Option<Option<String>>,
 }
 
 /// What a run's `outputs` holds, read when the part is parsed: both the
@@ -121,9 +129,10 @@ fn usage(u: &Map<String, Value>) -> [Option<u64>; 3] {
 /// other field (`serialized`, `events`, `child_runs`, the attachments…) is
 /// dropped when a line is parsed, checked but never built (see
 /// [`super::json::object_keeping`]), and of `inputs` only the members
-/// messages are written under are built ([`super::prompt::input_member`]),
-/// so large inputs neither cost allocations nor stay in memory. A field
-/// `into_span` starts reading must be added here.
+/// messages are written under and the scalars of the others are built
+/// ([`super::prompt::recorded_input_member`]), so large inputs neither cost
+/// allocations nor stay in memory. A field `into_span` starts reading must
+/// be added here.
 const READ: [&str; 19] = [
     "id",
     "trace_id",
@@ -187,7 +196,7 @@ fn keep(key: &str) -> Keep {
     match key {
         "extra" => Keep::Only(extra_member),
         "outputs" => Keep::Only(outputs_member),
-        "inputs" => Keep::Only(super::prompt::input_member),
+        "inputs" => Keep::Only(super::prompt::recorded_input_member),
         _ => Keep::Whole,
     }
 }
@@ -303,16 +312,23 @@ impl RunPart {
         let run_type = got("run_type").map(json::text);
         let input = match &run_type {
             Some(Some(t)) if !t.eq_ignore_ascii_case("llm") => None,
-            _ => got("inputs").map(super::prompt::value_text),
+            _ => got("inputs")
+                .map(|v| super::prompt::value_text_kept(v, super::prompt::input_member)),
+        };
+        // The SDK's posts name the parent in `dotted_order` alone:
+        // its segments are the runs from the root down to this one.
+        let parent = got("parent_run_id").map(json::span_id_of).or_else(|| {
+            let d = dotted.as_deref()?;
+            let depth = d.split('.').count();
+            Some((depth > 1).then(|| dotted_run(d, depth - 2)).flatten())
+        });
+        let tool = matches!(&run_type, Some(Some(t)) if t.eq_ignore_ascii_case("tool"));
+        let recorded_input = match &parent {
+            Some(Some(_)) if !tool => None,
+            _ => got("inputs").map(json::recorded_text),
         };
         let fields = Fields {
-            // The SDK's posts name the parent in `dotted_order` alone:
-            // its segments are the runs from the root down to this one.
-            parent: got("parent_run_id").map(json::span_id_of).or_else(|| {
-                let d = dotted.as_deref()?;
-                let depth = d.split('.').count();
-                Some((depth > 1).then(|| dotted_run(d, depth - 2)).flatten())
-            }),
+            parent,
             name: got("name").map(json::text),
             run_type,
             start_ns: time_of(got("start_time"), "start_time")?,
@@ -326,6 +342,7 @@ impl RunPart {
                 .map(|k| got(k).map(count)),
             costs: ["total_cost", "prompt_cost", "completion_cost"].map(|k| got(k).map(number)),
             input,
+            recorded_input,
         };
         Ok(RunPart {
             trace_id,
@@ -359,6 +376,7 @@ impl RunPart {
         over(&mut a.error, b.error);
         over(&mut a.status_error, b.status_error);
         over(&mut a.input, b.input);
+        over(&mut a.recorded_input, b.recorded_input);
         for (x, y) in a.tokens.iter_mut().zip(b.tokens) {
             over(x, y);
         }
@@ -405,6 +423,9 @@ impl RunPart {
         }
         if s.kind == SpanKind::Llm {
             s.input_text = f.input.flatten();
+        }
+        if s.parent_id.is_none() || s.kind == SpanKind::Tool {
+            s.input = f.recorded_input.flatten();
         }
         let mut outputs_usage = None;
         if let Some(out) = f.outputs {

@@ -228,6 +228,16 @@ pub struct Span {
     /// An LLM span's recorded input (prompt, input messages) as one
     /// normalised string ([`prompt`]); none for every other kind of span.
     pub input_text: Option<String>,
+    /// The input as recorded (`input.value`, `langfuse.observation.input`,
+    /// `traceloop.entity.input`, `gen_ai.tool.call.arguments`, a run's or
+    /// an observation's `inputs`/`input` as JSON text), kept only for a
+    /// span without a parent (where the question is) and for a tool span
+    /// (its arguments); none for every other span.
+    pub input: Option<String>,
+    /// The text of the last user message among the input messages
+    /// (`llm.input_messages`, `gen_ai.input.messages`), kept only for a
+    /// span without a parent.
+    pub question: Option<String>,
     /// Whether any output content attribute was present (OTel content capture is opt-in).
     pub content_recorded: bool,
     /// Documents of a retrieval; `Some(empty)` for a recorded empty list.

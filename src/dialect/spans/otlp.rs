@@ -10,7 +10,7 @@
 //! serde reader here is its fallback and the reference it is tested
 //! against (`diff_tests`).
 
-use super::attrs::{BStr, Builder, Val, wanted};
+use super::attrs::{BStr, Builder, Val, wanted_for};
 use super::time::{self, Bad};
 use super::{Span, Spans, clean_id, offset_in, reason};
 use serde::Deserialize;
@@ -301,7 +301,7 @@ impl<'a> AnyValue<'a> {
 /// Each attribute whose key `want`s it, decoded, to `f`.
 fn each_attr<'a>(
     attrs: Option<Vec<KeyValue<'a>>>,
-    want: fn(&str) -> bool,
+    want: &dyn Fn(&str) -> bool,
     f: &mut dyn FnMut(&str, &Val<'a>),
 ) {
     for kv in attrs.unwrap_or_default() {
@@ -333,7 +333,7 @@ pub(super) fn parse(data: &[u8], sink: &mut dyn FnMut(usize, Span)) -> Result<()
         for rs in resource_spans {
             let mut service = None;
             if let Some(res) = rs.resource {
-                each_attr(res.attributes, is_service, &mut |k, v| {
+                each_attr(res.attributes, &is_service, &mut |k, v| {
                     if k == "service.name" {
                         service = v.as_str().map(std::sync::Arc::from);
                     }
@@ -367,7 +367,10 @@ fn parse_span(raw: &RawValue, service: Option<&std::sync::Arc<str>>) -> Result<S
         service: service.cloned(),
         ..Builder::default()
     };
-    each_attr(s.attributes, wanted, &mut |k, v| b.attr(k, v));
+    let has_parent = b.parent_id.is_some();
+    each_attr(s.attributes, &|k| wanted_for(k, has_parent), &mut |k, v| {
+        b.attr(k, v)
+    });
     Ok(b.finish())
 }
 

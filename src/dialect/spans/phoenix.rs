@@ -9,7 +9,7 @@
 //!   may be nested, times as epoch milliseconds or ISO strings, every
 //!   column present (absent values are `null`).
 
-use super::attrs::{BStr, Builder, IdIn, Val, wanted};
+use super::attrs::{BStr, Builder, IdIn, Val, wanted, wanted_for};
 use super::time::{self, Bad};
 use super::{Span, SpanFormat, Spans, clean_id, offset_in, reason};
 use serde::Deserialize;
@@ -454,6 +454,9 @@ trait AttrIn {
 
 impl AttrIn for &RawValue {
     fn feed(&self, key: &str, b: &mut Builder) {
+        if !wanted_for(key, b.parent_id.is_some()) {
+            return;
+        }
         if let Ok(v) = serde_json::from_str::<Val<'_>>(self.get()) {
             b.attr(key, &v);
         }

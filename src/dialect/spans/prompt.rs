@@ -12,8 +12,9 @@
 //! whose normalised text is shorter than [`MIN_DOC`] characters is never
 //! looked for (a short text such as `Yes` is found in any prompt).
 //!
-//! Only LLM spans keep their input: the readers drop it from every other
-//! span when they finish one.
+//! Only LLM spans keep their input as one normalised string: the readers
+//! drop it from every other span when they finish one (a root keeps its
+//! recorded input as its question, a tool as its arguments).
 
 use super::keeping::Keep;
 use serde_json::Value;
@@ -79,6 +80,7 @@ fn parse_json(s: &str) -> Option<Value> {
 /// The normalised text of a whole recorded input: its strings
 /// ([`Prompt::push_value`]); a string holding JSON (as exports write a
 /// column) is read as that JSON.
+#[cfg(test)]
 pub(super) fn value_text(v: &Value) -> Option<String> {
     let mut p = Prompt::default();
     match v {
@@ -86,6 +88,56 @@ pub(super) fn value_text(v: &Value) -> Option<String> {
         other => p.push_value(other),
     }
     p.finish()
+}
+
+/// The normalised text of a recorded input (its strings; a string holding
+/// JSON read as that JSON) as reading it with [`Keep::Only`]`(keep)` builds
+/// it: only the strings under the members `keep` keeps, without building
+/// the pruned value (a row's `inputs` keep more members than an LLM's input
+/// text reads).
+pub(super) fn value_text_kept(v: &Value, keep: fn(&str) -> Keep) -> Option<String> {
+    let mut p = Prompt::default();
+    match v {
+        Value::String(s) => p.push_text(s),
+        other => p.push_kept(other, keep),
+    }
+    p.finish()
+}
+
+impl Prompt {
+    /// [`Prompt::push_value`] of what `keep` keeps of `v`.
+    fn push_kept(&mut self, v: &Value, keep: fn(&str) -> Keep) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match keep(k) {
+                        Keep::Drop | Keep::Stub => {}
+                        Keep::Whole => self.push_value(x),
+                        Keep::Only(inner) => self.push_kept(x, inner),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| self.push_kept(i, keep)),
+            other => self.push_value(other),
+        }
+    }
+}
+
+/// The members of a recorded input (LangSmith `inputs`, Langfuse `input`)
+/// kept when a row is read: those an LLM's messages are written under
+/// ([`input_member`]), and of every other member its scalars two levels
+/// deep (a question, a tool's arguments), nothing nested further.
+pub(super) fn recorded_input_member(key: &str) -> Keep {
+    fn scalars(_: &str) -> Keep {
+        Keep::Drop
+    }
+    fn one_level(_: &str) -> Keep {
+        Keep::Only(scalars)
+    }
+    match input_member(key) {
+        Keep::Drop => Keep::Only(one_level),
+        keep => keep,
+    }
 }
 
 /// What is looked for of a document: the first [`DOC_PREFIX`] characters

@@ -2072,3 +2072,117 @@ fn genai_chunks_are_the_documents_in_the_llm_input() {
     read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
     check_stood_on(out);
 }
+
+/// The question is the root's: its last user input message, else its
+/// recorded input; a tool's input is its arguments (a structured value as
+/// its JSON) and its output its result. No other span keeps its input, and
+/// a child's `traceloop.entity.input` is never read, whatever order the
+/// parent id and the attributes come in.
+#[test]
+fn fixture_question_and_tool_arguments() {
+    let kv = |k: &str, v: &str| format!(r#"{{"key":"{k}","value":{v}}}"#);
+    let args = format!(
+        r#"{{"kvlistValue":{{"values":[{}]}}}}"#,
+        kv("order_id", r#"{"stringValue":"A-1"}"#)
+    );
+    let messages = r#"{"stringValue":"[{\"role\":\"system\",\"parts\":[{\"type\":\"text\",\"content\":\"Be brief.\"}]},{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"Where is \"},{\"type\":\"text\",\"content\":\"my refund?\"}]}]"}"#;
+    let entity = r#"{"stringValue":"{\"inputs\": \"child input\"}"}"#;
+    let spans = [
+        ospan(
+            "00000000000000a1",
+            None,
+            1_000,
+            9_000,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"invoke_agent"}"#),
+                ("gen_ai.input.messages", messages),
+                (
+                    "gen_ai.output.messages",
+                    r#"{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"Soon.\"}]}]"}"#,
+                ),
+            ],
+        ),
+        ospan(
+            "00000000000000b2",
+            Some("00000000000000a1"),
+            2_000,
+            3_000,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"execute_tool"}"#),
+                ("gen_ai.tool.name", r#"{"stringValue":"lookup_order"}"#),
+                ("gen_ai.tool.call.arguments", &args),
+                (
+                    "gen_ai.tool.call.result",
+                    r#"{"stringValue":"{\"status\": \"shipped\"}"}"#,
+                ),
+                ("traceloop.entity.input", entity),
+            ],
+        ),
+        ospan(
+            "00000000000000c3",
+            Some("00000000000000a1"),
+            4_000,
+            5_000,
+            &[
+                ("gen_ai.operation.name", r#"{"stringValue":"chat"}"#),
+                ("gen_ai.input.messages", messages),
+                ("traceloop.entity.input", entity),
+            ],
+        ),
+    ];
+    // The parent id after the attributes, as an exporter may write it.
+    let late_parent = spans[2]
+        .replace(r#""parentSpanId":"00000000000000a1","#, "")
+        .replacen(
+            r#""status":{}"#,
+            r#""status":{},"parentSpanId":"00000000000000a1""#,
+            1,
+        );
+    for third in [spans[2].clone(), late_parent] {
+        let line = otlp(&[spans[0].clone(), spans[1].clone(), third]);
+        let mut out = Vec::new();
+        read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+        let (reference, _) = {
+            let mut r = Vec::new();
+            crate::dialect::spans::otlp::parse(line.as_bytes(), &mut |_, s| r.push(s)).unwrap();
+            (r, ())
+        };
+        assert_eq!(out, reference, "the one-pass reader agrees with serde");
+        assert_eq!(out[0].question.as_deref(), Some("Where is my refund?"));
+        assert_eq!(out[1].input.as_deref(), Some(r#"{"order_id":"A-1"}"#));
+        assert!(out[2].input.is_none() && out[2].question.is_none());
+        let t = assemble("t", out, &AssembleOptions::default());
+        let x = t.extras();
+        assert_eq!(x.question.as_deref(), Some("Where is my refund?"));
+        assert_eq!(
+            x.tools[0].arguments,
+            Some(serde_json::json!({"order_id": "A-1"}))
+        );
+        assert_eq!(
+            x.tools[0].result,
+            Some(serde_json::json!({"status": "shipped"}))
+        );
+    }
+    // A root with only a recorded input (OpenLLMetry): the question it holds.
+    let line = otlp(&[ospan(
+        "00000000000000a1",
+        None,
+        1,
+        9,
+        &[
+            ("traceloop.span.kind", r#"{"stringValue":"workflow"}"#),
+            (
+                "traceloop.entity.input",
+                r#"{"stringValue":"{\"inputs\": \"How long?\", \"kwargs\": {\"name\": \"bot\"}}"}"#,
+            ),
+            (
+                "traceloop.entity.output",
+                r#"{"stringValue":"5 days [1]."}"#,
+            ),
+        ],
+    )]);
+    assert_eq!(
+        otlp_trace(&line).extras().question.as_deref(),
+        Some("How long?")
+    );
+}

@@ -69,6 +69,33 @@ pub(in crate::dialect::spans) struct MsgAcc {
     pub(super) parts: BTreeMap<u32, (Option<String>, Option<String>)>,
 }
 
+/// The text of the last user message of one family (its content, else its
+/// text parts joined): the question a span without a parent was asked.
+pub(super) fn user_text(msgs: &BTreeMap<u32, MsgAcc>) -> Option<String> {
+    msgs.values().rev().find_map(|m| {
+        let user = m
+            .role
+            .as_deref()
+            .is_some_and(|r| matches!(r, "user" | "human"));
+        if !user {
+            return None;
+        }
+        match &m.content {
+            Some(c) if !c.trim().is_empty() => Some(c.clone()),
+            _ => {
+                let text: Vec<&str> = m
+                    .parts
+                    .values()
+                    .filter(|(ty, _)| ty.as_deref().is_none_or(|t| t == "text"))
+                    .filter_map(|(_, t)| t.as_deref())
+                    .filter(|t| !t.trim().is_empty())
+                    .collect();
+                (!text.is_empty()).then(|| text.join(""))
+            }
+        }
+    })
+}
+
 /// The text of the assistant messages of one family, joined by newlines.
 pub(super) fn msgs_text(msgs: &BTreeMap<u32, MsgAcc>) -> Option<String> {
     let mut out: Vec<String> = Vec::new();
@@ -133,6 +160,15 @@ pub(in crate::dialect::spans) struct Builder {
     /// `input.value` (or `langfuse.observation.input`) as recorded: the
     /// input when no input message was.
     pub(in crate::dialect::spans) input_value: Option<String>,
+    /// OpenLLMetry's `traceloop.entity.input`, read only while the span
+    /// has no parent (a root's input: the question).
+    pub(in crate::dialect::spans) input_tl: Option<String>,
+    /// Input messages (OpenInference, GenAI) while the span has no parent:
+    /// the question is the last user message.
+    pub(in crate::dialect::spans) in_msgs: [BTreeMap<u32, MsgAcc>; 2],
+    /// `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` as recorded.
+    pub(in crate::dialect::spans) tool_args: Option<String>,
+    pub(in crate::dialect::spans) tool_result: Option<String>,
     pub(in crate::dialect::spans) retrieval: Option<BTreeMap<u32, DocAcc>>,
     pub(in crate::dialect::spans) genai_docs: Option<BTreeMap<u32, DocAcc>>,
     pub(in crate::dialect::spans) rerank_in: Option<BTreeMap<u32, DocAcc>>,
@@ -218,6 +254,21 @@ impl Builder {
                 }
             }
         }
+        // A root's input is its question; a tool's, its arguments.
+        let root = self.parent_id.is_none();
+        let (input, question) = if root {
+            let question = user_text(&self.in_msgs[0]).or_else(|| user_text(&self.in_msgs[1]));
+            (self.input_value.clone().or(self.input_tl), question)
+        } else if kind == SpanKind::Tool {
+            (self.tool_args.or_else(|| self.input_value.clone()), None)
+        } else {
+            (None, None)
+        };
+        // A tool's result: its output, else the GenAI call result.
+        let output = match output {
+            None if kind == SpanKind::Tool => self.tool_result,
+            o => o,
+        };
         // Only an LLM call's input is kept: the messages, else the value.
         let input_text = if kind == SpanKind::Llm {
             self.input_msgs.finish().or_else(|| {
@@ -251,6 +302,8 @@ impl Builder {
             llm_text,
             llm_text_key,
             input_text,
+            input,
+            question,
             content_recorded: self.content_recorded,
             retrieval,
             rerank_input: self.rerank_in.map(finish),

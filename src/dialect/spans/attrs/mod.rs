@@ -25,6 +25,6 @@ mod output;
 mod value;
 
 pub(super) use builder::Builder;
-pub(super) use names::wanted;
+pub(super) use names::{wanted, wanted_for};
 pub(super) use output::{json_text, output_text};
 pub(super) use value::{BStr, IdIn, Val};

@@ -8,11 +8,12 @@ use crate::dialect::spans::SpanKind;
 use std::collections::BTreeMap;
 
 /// Attribute-name prefixes never decoded: big content the assembler never
-/// reads (prompt templates, tool arguments). A skipped prefix wins over a
+/// reads (prompt templates, tool definitions). A skipped prefix wins over a
 /// kept one. An LLM call's input (`llm.input_messages`, `input.value`,
 /// `gen_ai.input.messages`, `langfuse.observation.input`) is decoded: the
-/// span keeps it as one normalised string when it is an LLM span.
-const SKIP: [&str; 13] = [
+/// span keeps it as one normalised string when it is an LLM span, as its
+/// question when it has no parent, as its arguments when it is a tool.
+const SKIP: [&str; 11] = [
     "ai.prompt",
     "ai.request.headers",
     "ai.response.providerMetadata",
@@ -23,13 +24,11 @@ const SKIP: [&str; 13] = [
     "gen_ai.system_instructions",
     "gen_ai.task.input",
     "gen_ai.task.output",
-    "gen_ai.tool.call.arguments",
     "gen_ai.prompt",
-    "traceloop.entity.input",
 ];
 
 /// Attribute-name prefixes decoded.
-const KEEP: [&str; 32] = [
+const KEEP: [&str; 33] = [
     "span.type",
     "monocle.output",
     "ai.observability.span_type",
@@ -57,6 +56,7 @@ const KEEP: [&str; 32] = [
     "error.type",
     "traceloop.span.kind",
     "traceloop.entity.output",
+    "traceloop.entity.input",
     "traceloop.association.properties.",
     "langfuse.observation.",
     "langfuse.trace.metadata",
@@ -110,6 +110,31 @@ pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
     let n = &by_first_byte()[usize::from(first)];
     n.nested.contains(&key)
         || !n.skip.iter().any(|p| key.starts_with(p)) && n.keep.iter().any(|p| key.starts_with(p))
+}
+
+/// Keys read only from a span without a parent: OpenLLMetry writes
+/// `traceloop.entity.input` on every span (an LLM task's whole prompt),
+/// and only a root's is read (its question).
+fn root_only(key: &str) -> bool {
+    key == "traceloop.entity.input"
+}
+
+/// [`wanted`], for a span known to have a parent (`has_parent`) or not
+/// (yet): a child's [`root_only`] attributes are not decoded at all.
+pub(in crate::dialect::spans) fn wanted_for(key: &str, has_parent: bool) -> bool {
+    wanted(key) && !(has_parent && root_only(key))
+}
+
+/// Attributes kept as recorded, as text (a structured value as its JSON):
+/// a root's OpenLLMetry input, a GenAI tool call's arguments and result.
+fn recorded<'b>(b: &'b mut Builder, key: &str) -> Option<&'b mut Option<String>> {
+    match key {
+        "traceloop.entity.input" if b.parent_id.is_none() => Some(&mut b.input_tl),
+        "traceloop.entity.input" => None,
+        "gen_ai.tool.call.arguments" => Some(&mut b.tool_args),
+        "gen_ai.tool.call.result" => Some(&mut b.tool_result),
+        _ => None,
+    }
 }
 
 /// Keys whose string value is itself JSON to be flattened (when it looks like JSON).
@@ -239,6 +264,14 @@ impl Builder {
                 k.push_str(rest);
             }
             flatten(&k, v, &mut |k, v| self.leaf(k, v));
+            return;
+        }
+        if matches!(first, Some(b't' | b'g'))
+            && (root_only(key) || key.starts_with("gen_ai.tool.call."))
+        {
+            if let Some(slot) = recorded(self, key) {
+                *slot = Some(v.recorded_text());
+            }
             return;
         }
         flatten(key, v, &mut |k, v| self.leaf(k, v));
@@ -513,6 +546,18 @@ impl Builder {
         if messages && let Some(t) = v.as_str() {
             self.input_msgs.push(t);
         }
+        // While the span has no parent its input messages may be a
+        // question: kept by message (a child's are not).
+        if messages && self.parent_id.is_none() {
+            let (family, rest) = match key.strip_prefix("llm.input_messages.") {
+                Some(rest) => (0, rest),
+                None => (1, key.strip_prefix("gen_ai.input.messages.").unwrap_or("")),
+            };
+            if let Some((i, field)) = split_index(rest) {
+                let m = self.in_msgs[family].entry(i).or_default();
+                message_field(m, family, field, v);
+            }
+        }
         messages
     }
 
@@ -545,31 +590,8 @@ impl Builder {
     /// parts, 2: pre-1.37 `gen_ai.completion`).
     fn message(&mut self, family: usize, i: u32, field: &str, v: &Val<'_>) {
         let m = self.msgs[family].entry(i).or_default();
-        let s = || v.as_str().map(str::to_owned);
-        match (family, field) {
-            (0, "message.content") | (1 | 2, "content") => m.content = s(),
-            (0, "message.role") | (1 | 2, "role") => m.role = s(),
-            (0 | 1, _) => {
-                let parts = if family == 0 {
-                    "message.contents."
-                } else {
-                    "parts."
-                };
-                if let Some(p) = field.strip_prefix(parts)
-                    && let Some((j, pf)) = split_index(p)
-                {
-                    let part = m.parts.entry(j).or_default();
-                    match (family, pf) {
-                        (0, "message_content.type") | (1, "type") => part.0 = s(),
-                        (0, "message_content.text") | (1, "content" | "text") => part.1 = s(),
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
+        message_field(m, family, field, v);
     }
-
     /// The span's semantic kind, from the first convention that names one.
     pub(super) fn kind(&self) -> SpanKind {
         if let Some(k) = self
@@ -608,6 +630,35 @@ impl Builder {
             _ if self.tool_name.is_some() => SpanKind::Tool,
             _ => SpanKind::Unknown,
         }
+    }
+}
+
+/// One field of a message of a family (0: OpenInference, 1: GenAI parts,
+/// 2: pre-1.37 `gen_ai.completion`): its role, content or a text part.
+fn message_field(m: &mut super::builder::MsgAcc, family: usize, field: &str, v: &Val<'_>) {
+    let s = || v.as_str().map(str::to_owned);
+
+    match (family, field) {
+        (0, "message.content") | (1 | 2, "content") => m.content = s(),
+        (0, "message.role") | (1 | 2, "role") => m.role = s(),
+        (0 | 1, _) => {
+            let parts = if family == 0 {
+                "message.contents."
+            } else {
+                "parts."
+            };
+            if let Some(p) = field.strip_prefix(parts)
+                && let Some((j, pf)) = split_index(p)
+            {
+                let part = m.parts.entry(j).or_default();
+                match (family, pf) {
+                    (0, "message_content.type") | (1, "type") => part.0 = s(),
+                    (0, "message_content.text") | (1, "content" | "text") => part.1 = s(),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
     }
 }
 

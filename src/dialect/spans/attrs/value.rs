@@ -78,6 +78,38 @@ impl Val<'_> {
     }
 }
 
+impl Val<'_> {
+    /// The value as recorded, as text: a string as it is, anything else as
+    /// its JSON text (a structured attribute: a tool's arguments written as
+    /// a map rather than a JSON string).
+    pub(in crate::dialect::spans) fn recorded_text(&self) -> String {
+        match self {
+            Val::Str(s) => s.to_string(),
+            other => other.to_json().to_string(),
+        }
+    }
+
+    /// The value as JSON.
+    pub(in crate::dialect::spans) fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Val::Null => Value::Null,
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Int(i) => Value::from(*i),
+            Val::UInt(u) => Value::from(*u),
+            Val::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            Val::Str(s) => Value::String(s.to_string()),
+            Val::List(items) => Value::Array(items.iter().map(Val::to_json).collect()),
+            Val::Map(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
 impl<'de: 'a, 'a> Deserialize<'de> for Val<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(ValVisitor(std::marker::PhantomData))

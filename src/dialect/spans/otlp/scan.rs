@@ -16,7 +16,7 @@
 
 use super::AnyValue;
 use crate::dialect::cursor::{Cursor, Key, decimal};
-use crate::dialect::spans::attrs::{BStr, Builder, Val, wanted};
+use crate::dialect::spans::attrs::{BStr, Builder, Val, wanted_for};
 use crate::dialect::spans::{Span, Spans, clean_id, time};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -199,7 +199,7 @@ impl<'a> Cursor<'a> {
     /// (when it is not null and decodes) goes to `f`, in order.
     fn attributes(
         &mut self,
-        want: fn(&str) -> bool,
+        want: impl Fn(&str) -> bool,
         mut f: impl FnMut(&str, &Val<'a>),
     ) -> Option<()> {
         self.objects(|p| {
@@ -328,6 +328,9 @@ impl<'a> Cursor<'a> {
                 }
                 b"parentSpanId" | b"parent_span_id" => {
                     parent = p.string_field()?;
+                    // Known before the attributes (as exporters write
+                    // spans), a child's root-only inputs are not decoded.
+                    b.parent_id = parent.as_deref().and_then(clean_id);
                     1 << 2
                 }
                 b"name" => {
@@ -343,7 +346,8 @@ impl<'a> Cursor<'a> {
                     1 << 5
                 }
                 b"attributes" => {
-                    p.attributes(wanted, |k, v| b.attr(k, v))?;
+                    let has_parent = b.parent_id.is_some();
+                    p.attributes(|k| wanted_for(k, has_parent), |k, v| b.attr(k, v))?;
                     1 << 6
                 }
                 // An attribute read before it may have marked the span
