@@ -383,9 +383,11 @@ pub fn scores_section(doc: &SummaryDoc<'_>) -> Section {
 
 /// One kind of chunk's bins in a line of text, a character per bin of
 /// 0.05 from 0 to 1: `·` for an empty bin, `▁` to `█` for its share of
-/// the kind's binned chunks, up to `max` (the largest share of the row).
-pub fn score_strip(s: &ScoreSeries, max: f64) -> String {
+/// the kind's binned chunks, up to the kind's largest share (`█`), so the
+/// strip shows where the kind's scores lie whatever their number.
+pub fn score_strip(s: &ScoreSeries) -> String {
     const LEVELS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let max = peak(s);
     (0..SCORE_BINS)
         .map(|i| match s.share(i) {
             Some(x) if s.bins[i] > 0 && max > 0.0 => {
@@ -397,11 +399,10 @@ pub fn score_strip(s: &ScoreSeries, max: f64) -> String {
         .collect()
 }
 
-/// The largest bin share of either kind in a distribution.
-pub fn top_share(d: &ScoreDistribution) -> f64 {
-    [&d.cited, &d.uncited]
-        .iter()
-        .flat_map(|s| (0..SCORE_BINS).filter_map(|i| s.share(i)))
+/// The largest bin share of one kind of chunk (0 when none is binned).
+pub fn peak(s: &ScoreSeries) -> f64 {
+    (0..SCORE_BINS)
+        .filter_map(|i| s.share(i))
         .fold(0.0, f64::max)
 }
 
@@ -435,22 +436,21 @@ const SCORE_GROUP_HEADER: [&str; 9] = [
 pub fn score_groups_section(doc: &SummaryDoc<'_>) -> Section {
     let mut sec = Section::new(
         format!(
-            "Chunk scores by {}, cited against uncited (a character per bin of 0.05 from 0 to 1, · empty, ▁ to █ its share of the kind's chunks scored in [0, 1], up to the row's largest share)",
+            "Chunk scores by {}, cited against uncited (a character per bin of 0.05 from 0 to 1: · empty, ▁ to █ the bin's share of the kind's chunks scored in [0, 1], █ the kind's largest)",
             doc.group_by
         ),
         &SCORE_GROUP_HEADER,
     )
     .numeric(&[1, 4, 7, 8]);
     let row = |key: &str, d: &ScoreDistribution| {
-        let max = top_share(d);
         vec![
             key.to_owned(),
             d.cited.binned().to_string(),
             median_text(&d.cited),
-            score_strip(&d.cited, max),
+            score_strip(&d.cited),
             d.uncited.binned().to_string(),
             median_text(&d.uncited),
-            score_strip(&d.uncited, max),
+            score_strip(&d.uncited),
             (d.cited.unscored + d.uncited.unscored).to_string(),
             (d.cited.out_of_range + d.uncited.out_of_range).to_string(),
         ]
@@ -664,18 +664,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn score_strip_scales_both_kinds_to_the_rows_largest_share() {
+    fn score_strip_scales_each_kind_to_its_largest_share() {
         let mut d = ScoreDistribution::default();
         d.cited.bins[0] = 1;
         d.cited.bins[19] = 3;
         d.uncited.bins[10] = 100;
-        let max = top_share(&d);
-        assert_eq!(max, 1.0);
-        let cited = score_strip(&d.cited, max);
+        d.uncited.bins[11] = 50;
+        assert_eq!(peak(&d.cited), 0.75);
+        let cited = score_strip(&d.cited);
         assert_eq!(cited.chars().count(), SCORE_BINS);
-        // 0.25 and 0.75 of the largest share; an empty bin is a dot.
-        assert_eq!(cited, "▂··················▆");
-        assert_eq!(score_strip(&d.uncited, max), "··········█·········");
+        // A third and all of the largest share; an empty bin is a dot.
+        assert_eq!(cited, "▃··················█");
+        assert_eq!(score_strip(&d.uncited), "··········█▄········");
+        assert_eq!(score_strip(&ScoreSeries::default()), "·".repeat(SCORE_BINS));
         assert_eq!(median_text(&d.cited), "0.95-1.00");
         assert_eq!(median_text(&ScoreSeries::default()), "-");
     }

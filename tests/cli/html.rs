@@ -381,6 +381,12 @@ fn check_in_browser(chrome: &Path, page: &Path, charts: usize, shot: &Path) -> S
     assert!(!mix.is_empty() && mix.iter().all(|&m| m >= 1), "{mix:?}");
     let spark = marks_per_chart(&dom, "spark");
     assert!(spark.iter().all(|&m| m >= 1), "{spark:?}");
+    // The score distribution of all groups and of each group: a path per kind.
+    let mini = marks_per_chart(&dom, "score-mini");
+    assert!(
+        mini.len() >= charts && mini.iter().all(|&m| m >= 1),
+        "{mini:?}"
+    );
     // The score histogram: grid lines, at least one bar of each series and
     // the two legend swatches.
     let scores = marks_per_chart(&dom, "scores");

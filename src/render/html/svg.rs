@@ -510,34 +510,43 @@ pub fn scores(d: &ScoreDistribution, low_score: f64) -> Option<String> {
 /// One group's score distribution in a table cell: a column per bin of
 /// 0.05 from 0 to 1, cited chunks as solid bars rising from the middle
 /// line and uncited ones as hatched bars hanging from it, each as a share
-/// of its own kind's binned chunks, scaled to the row's largest share.
+/// of its own kind's binned chunks, scaled to that kind's largest share.
 pub fn score_mini(d: &ScoreDistribution) -> String {
     const BIN: f64 = 5.0;
     const W: f64 = BIN * SCORE_BINS as f64;
     const H: f64 = 30.0;
     const MID: f64 = H / 2.0;
-    let max = crate::render::summary::top_share(d);
     let mut s = format!(
         r#"<svg class="chart score-mini" viewBox="0 0 {W} {H}" width="{W}" height="{H}" aria-hidden="true"><line class="grid" x1="0" x2="{W}" y1="{MID}" y2="{MID}"/>"#
     );
+    // One path per kind, a box per bin (`M x y v h h w v -h z`): a fifth of
+    // the bytes of a rect per bin, in a table of up to 200 rows.
     for (ser, fill, up) in [
         (&d.cited, format!(r#"class="{CITED_FILL}""#), true),
         (&d.uncited, format!(r#"fill="{UNCITED_FILL}""#), false),
     ] {
+        let max = crate::render::summary::peak(ser);
+        let mut path = String::new();
         for i in 0..SCORE_BINS {
             let (Some(share), true) = (ser.share(i), ser.bins[i] > 0 && max > 0.0) else {
                 continue;
             };
             let h = ((MID - 1.0) * share / max).max(1.0);
-            let y = if up { MID - h } else { MID };
+            let h = f1(if up { -h } else { h });
+            let h = h.trim_end_matches(".0");
+            let back = h
+                .strip_prefix('-')
+                .map_or_else(|| format!("-{h}"), str::to_owned);
+            // Whole pixels across: a bin is 5 wide, its bar 4 from x + 0.5.
             let _ = write!(
-                s,
-                r#"<rect {fill} x="{}" y="{}" width="{}" height="{}"/>"#,
-                f1(i as f64 * BIN + 0.5),
-                f1(y),
-                f1(BIN - 1.0),
-                f1(h)
+                path,
+                "M{}.5 {MID}v{h}h{}v{back}z",
+                i * BIN as usize,
+                BIN as usize - 1
             );
+        }
+        if !path.is_empty() {
+            let _ = write!(s, r#"<path {fill} d="{path}"/>"#);
         }
     }
     s.push_str("</svg>");
@@ -624,6 +633,28 @@ mod tests {
             y[..y.find('"').unwrap()].parse().unwrap()
         };
         assert!((y_of(">0.84<") - y_of(">min 0.85<")).abs() >= 12.0, "{svg}");
+    }
+
+    /// A group's small score chart: a path per kind, a box per non-empty
+    /// bin, cited boxes rising from the middle line and uncited ones hanging
+    /// from it, each kind's tallest its largest share.
+    #[test]
+    fn score_mini_draws_a_box_per_bin_around_the_middle_line() {
+        let mut d = ScoreDistribution::default();
+        d.cited.bins[2] = 1;
+        d.cited.bins[19] = 1;
+        d.uncited.bins[10] = 4;
+        let svg = score_mini(&d);
+        assert!(
+            svg.contains(r#"<path class="s-cited" d="M10.5 15v-14h4v14zM95.5 15v-14h4v14z"/>"#),
+            "{svg}"
+        );
+        assert!(
+            svg.contains(r#"<path fill="url(#p-uncited)" d="M50.5 15v14h4v-14z"/>"#),
+            "{svg}"
+        );
+        let empty = score_mini(&ScoreDistribution::default());
+        assert!(!empty.contains("<path"), "{empty}");
     }
 
     #[test]
