@@ -369,7 +369,7 @@ fn trend_table(
     by_group: &HashMap<&str, HashMap<&str, &DayDoc>>,
     group_series: &[(&str, Vec<Point<'_>>)],
 ) {
-    s.push_str(r#"<details><summary>Trend data</summary><div class="wide"><table class="sortable"><thead><tr><th scope="col">series</th><th scope="col">bucket</th><th scope="col" class="n">turns</th><th scope="col" class="n">with retrieval</th><th scope="col" class="n">grounded</th><th scope="col" class="n">grounded rate</th></tr></thead><tbody>"#);
+    s.push_str(r#"<details><summary>Trend data</summary><div class="wide"><table class="sortable"><thead><tr><th scope="col">series</th><th scope="col">bucket</th><th scope="col" class="n">turns</th><th scope="col" class="n">with_retrieval</th><th scope="col" class="n">grounded</th><th scope="col" class="n">grounded_rate</th></tr></thead><tbody>"#);
     let day_row = |s: &mut String, key: &str, d: &DayDoc| {
         let _ = write!(
             s,
@@ -668,7 +668,7 @@ fn triage(s: &mut String, doc: &SummaryDoc<'_>, meta: &Meta) {
         s.push_str(r#"<p class="note">No ungrounded turn (or the list is off: <code>--triage 0</code>).</p></section>"#);
         return;
     }
-    s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><div class="wide"><table class="sortable"><thead><tr><th scope="col">time</th><th scope="col">turn</th><th scope="col">agent</th><th scope="col">verdict</th><th scope="col">reason</th><th scope="col" class="n">markers</th><th scope="col" class="n">chunks</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
+    s.push_str(r#"<p class="note">Copy a command line to see why a turn got its verdict (add <code>--show-text</code> to read the reply and chunks).</p><div class="wide"><table class="sortable"><thead><tr><th scope="col">created_at</th><th scope="col">turn_id</th><th scope="col">agent_id</th><th scope="col">verdict</th><th scope="col">reason</th><th scope="col" class="n">marker_count</th><th scope="col" class="n">chunk_count</th><th scope="col" class="n">confidence</th><th scope="col" class="n">tool_errors</th><th scope="col">explain</th></tr></thead><tbody>"#);
     let options: Vec<&str> = meta.grammar_args.iter().map(String::as_str).collect();
     for t in &doc.triage {
         // A break allowed after each `_`, so `orphan_marker` can wrap.
