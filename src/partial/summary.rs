@@ -153,7 +153,7 @@ fn triage_row(e: &TriageEntry) -> Result<Row<'static>> {
         cost_cents: None,
         latency_ms: None,
         unobserved_reason: None,
-        invented_marker: e.invented_marker.clone(),
+        invented_marker: e.invented_marker.as_deref().map(Box::from),
     })
 }
 
@@ -201,7 +201,7 @@ impl SummaryState {
                     chunk_count: r.chunk_count,
                     confidence: r.confidence,
                     tool_errors: r.tool_errors,
-                    invented_marker: r.invented_marker.clone(),
+                    invented_marker: r.invented_marker.as_deref().map(str::to_owned),
                     pos,
                 })
                 .collect(),
