@@ -241,7 +241,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l json -d 'Also write the JSON document to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l markdown -d 'Also write the Markdown table to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l triage-order -d 'Order of the HTML report\'s and the baseline\'s triage list (as `summary --triage-order`)' -r -f -a "severity\t'Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l triage-order -d 'Order of the triage list (as `summary --triage-order`): of the HTML report and the baseline (`check`), of every format (`merge` of summary partials)' -r -f -a "severity\t'Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first'
 recent\t'Newest first, whatever the verdict'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
@@ -526,7 +526,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l json -d 'Also write the JSON document to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l markdown -d 'Also write the Markdown table to FILE' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l html -d 'Also write the HTML summary report of this run to FILE (its trend marks --min-rate)' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l triage-order -d 'Order of the HTML report\'s and the baseline\'s triage list (as `summary --triage-order`)' -r -f -a "severity\t'Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first'
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l triage-order -d 'Order of the triage list (as `summary --triage-order`): of the HTML report and the baseline (`check`), of every format (`merge` of summary partials)' -r -f -a "severity\t'Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first'
 recent\t'Newest first, whatever the verdict'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'

@@ -490,7 +490,7 @@ pub struct CheckOutputArgs {
     /// Also write the HTML summary report of this run to FILE (its trend marks --min-rate).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Order of the HTML report's and the baseline's triage list (as `summary --triage-order`).
+    /// Order of the triage list (as `summary --triage-order`): of the HTML report and the baseline (`check`), of every format (`merge` of summary partials).
     #[arg(long, value_enum, value_name = "ORDER", default_value_t = TriageOrder::Severity)]
     pub triage_order: TriageOrder,
     /// Also print GitHub workflow commands (and append the job summary to $GITHUB_STEP_SUMMARY when set).

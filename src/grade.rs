@@ -19,8 +19,9 @@ pub struct Tally {
     pub malformed: u32,
     /// Distinct in-range chunk indexes, in order of first appearance.
     pub cited: Vec<u32>,
-    /// The first out-of-range marker as written ([`crate::model::marker_label`]).
-    pub first_out_of_range: Option<String>,
+    /// The first out-of-range marker as written ([`crate::model::marker_label`]),
+    /// kept when no marker cited a chunk (what an `orphan_marker` turn invented).
+    pub first_out_of_range: Option<Box<str>>,
     /// Bitset over chunk indexes, used only for long chunk lists.
     seen: Vec<u64>,
 }
@@ -53,6 +54,14 @@ impl Tally {
                 self.out_of_range += 1;
             }
             MarkerKind::Malformed => self.malformed += 1,
+        }
+    }
+
+    /// Names the first out-of-range marker (`text`) when no marker cited a
+    /// chunk: a partial `ok` turn allocates nothing.
+    fn label_orphan(&mut self, text: Option<&str>) {
+        if self.cited.is_empty() {
+            self.first_out_of_range = text.map(marker_label);
         }
     }
 
@@ -91,7 +100,7 @@ pub fn tally(
                         t.note(m, &mut first, n)
                     });
                     if whole {
-                        t.first_out_of_range = first.map(|(s, e)| marker_label(&inner[s..e]));
+                        t.label_orphan(first.map(|(s, e)| &inner[s..e]));
                     }
                     whole
                 }
@@ -102,7 +111,7 @@ pub fn tally(
                 first = None;
                 let text = reply.decoded();
                 grammar.scan(&text, chunks, &mut |m| t.note(m, &mut first, n));
-                t.first_out_of_range = first.map(|(s, e)| marker_label(&text[s..e]));
+                t.label_orphan(first.map(|(s, e)| &text[s..e]));
             }
             Some((t, MarkersFrom::Reply))
         }
@@ -111,9 +120,13 @@ pub fn tally(
             for (i, &index) in list.iter().enumerate() {
                 let kind = resolve_citation(index, n as u64);
                 if kind == MarkerKind::OutOfRange && t.first_out_of_range.is_none() {
-                    t.first_out_of_range = Some(citation_label(i, index, *from));
+                    // Named when nothing else is cited (an orphan) only.
+                    t.first_out_of_range = Some(citation_label(i, index, *from).into());
                 }
                 t.add(kind, n);
+            }
+            if !t.cited.is_empty() {
+                t.first_out_of_range = None;
             }
             Some((t, *from))
         }

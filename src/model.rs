@@ -504,7 +504,7 @@ pub struct Row<'a> {
     /// for a citation list): what an `orphan_marker` turn invented, named
     /// by the triage list. Not part of the row's JSON.
     #[serde(skip)]
-    pub invented_marker: Option<String>,
+    pub invented_marker: Option<Box<str>>,
 }
 
 /// The longest marker label a row keeps ([`Row::invented_marker`]); a
@@ -512,10 +512,10 @@ pub struct Row<'a> {
 pub const MARKER_LABEL_CHARS: usize = 64;
 
 /// A marker as a row keeps it: cut to [`MARKER_LABEL_CHARS`] characters.
-pub fn marker_label(text: &str) -> String {
+pub fn marker_label(text: &str) -> Box<str> {
     match text.char_indices().nth(MARKER_LABEL_CHARS) {
-        None => text.to_owned(),
-        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.into(),
+        Some((end, _)) => format!("{}…", &text[..end]).into(),
     }
 }
 

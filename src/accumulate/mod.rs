@@ -193,6 +193,21 @@ impl PageHeap {
     }
 
     fn insert_sorted(&mut self, mut more: Vec<(Row<'static>, Pos)>) {
+        fn key<'r>(e: &'r (Row<'static>, Pos)) -> (DateTime<Utc>, &'r str, Pos) {
+            (e.0.created_at, e.0.turn_id.as_str(), e.1)
+        }
+        if more.len() <= 4 {
+            // A few rows (one agent's share of a batch): each put in its
+            // place, with no sort of the rows kept.
+            for e in more {
+                let at = self.rows.partition_point(|x| key(x) > key(&e));
+                if at < self.cap {
+                    self.rows.insert(at, e);
+                    self.rows.truncate(self.cap);
+                }
+            }
+            return;
+        }
         self.rows.append(&mut more);
         self.rows.sort_by(|a, b| {
             (b.0.created_at, b.0.turn_id.as_str(), b.1).cmp(&(
@@ -211,12 +226,13 @@ impl PageHeap {
         if self.cap == 0 {
             return;
         }
-        let idx: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i].row)).collect();
-        self.offer(rows, idx);
+        let mut idx: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i].row)).collect();
+        self.offer(rows, &mut idx);
     }
 
-    /// Offers the rows of a block at `idx` (each counted as matching).
-    pub fn offer(&mut self, rows: &[Graded<'_>], mut idx: Vec<usize>) {
+    /// Offers the rows of a block at `idx` (each counted as matching;
+    /// `idx` is used up, a buffer the caller may reuse).
+    pub fn offer(&mut self, rows: &[Graded<'_>], idx: &mut Vec<usize>) {
         if self.cap == 0 {
             return;
         }
@@ -235,7 +251,7 @@ impl PageHeap {
             idx.retain(|&i| key_of(&rows[i]) > worst);
         }
         let more = idx
-            .into_iter()
+            .drain(..)
             .map(|i| {
                 let row = &rows[i].row;
                 let owned = if self.slim {

@@ -17,6 +17,11 @@ use super::PageHeap;
 use crate::model::{Row, Verdict};
 use crate::pipeline::{Graded, Pos};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+/// Groups by name, hashed one-shot (see [`super::summary::OneShot`]):
+/// every ungrounded turn looks its group up.
+type Parts = HashMap<String, PageHeap, BuildHasherDefault<super::summary::OneShot>>;
 
 /// How bad an ungrounded turn is, most severe first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -113,7 +118,7 @@ pub struct Triage {
     /// Score at or above which retrieval is a confident match.
     high: f64,
     /// By severity ([`Severity::slot`]), then group.
-    parts: [HashMap<String, PageHeap>; 3],
+    parts: [Parts; 3],
 }
 
 impl Triage {
@@ -149,17 +154,27 @@ impl Triage {
         if self.cap == 0 {
             return;
         }
-        let mut picked: Vec<(Severity, &str, usize)> = rows
+        // The block's ungrounded rows with their part, in block order; each
+        // part (a block holds few) offered its rows in one call.
+        let picked: Vec<(Severity, &str, usize)> = rows
             .iter()
             .enumerate()
             .filter_map(|(i, g)| Some((Severity::of(&g.row, self.high)?, group_of(&g.row), i)))
             .collect();
-        // Stable: each part gets its rows in block order.
-        picked.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        for run in picked.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-            let (s, group, _) = run[0];
-            let idx = run.iter().map(|p| p.2).collect();
-            self.part(s, group).offer(rows, idx);
+        let mut done = vec![false; picked.len()];
+        let mut idx = Vec::new();
+        for first in 0..picked.len() {
+            if done[first] {
+                continue;
+            }
+            let (s, group, _) = picked[first];
+            for (j, p) in picked.iter().enumerate().skip(first) {
+                if !done[j] && p.0 == s && p.1 == group {
+                    done[j] = true;
+                    idx.push(p.2);
+                }
+            }
+            self.part(s, group).offer(rows, &mut idx);
         }
     }
 

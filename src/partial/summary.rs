@@ -128,7 +128,7 @@ impl SummaryState {
                     severity: severity.as_str().to_owned(),
                     group: group.to_owned(),
                     row: r.clone(),
-                    invented_marker: r.invented_marker.clone(),
+                    invented_marker: r.invented_marker.as_deref().map(str::to_owned),
                     pos,
                 })
                 .collect(),
@@ -161,7 +161,7 @@ impl SummaryState {
             let severity = Severity::from_name(&e.severity)
                 .with_context(|| format!("triage: unknown severity {:?}", e.severity))?;
             let row = Row {
-                invented_marker: e.invented_marker.clone(),
+                invented_marker: e.invented_marker.as_deref().map(Box::from),
                 ..e.row.clone()
             };
             if Severity::of(&row, opts.low_score) != Some(severity)

@@ -47,8 +47,9 @@
 //! - **Channel**: a `channel` metadata value, else `chat` (what the native
 //!   dialect uses when a turn has none).
 //! - **Question**: the root's (a stand-in root's never): the last user
-//!   message of its input messages, else what its recorded input holds
-//!   ([`super::json::question_of`]). **Tools**: one call per tool span, its
+//!   message of its input messages (`gen_ai.input.messages`), else what its
+//!   recorded input holds ([`super::json::question_of`]), found only when
+//!   `explain`, `evidence` or `convert` asks. **Tools**: one call per tool span, its
 //!   recorded input the arguments and its output the result.
 //! - **Model** from the reply span, else the last LLM span that names one;
 //!   **tokens** and **cost** summed over LLM spans (the root's own counts
@@ -100,9 +101,12 @@ pub struct Trace {
     /// Chunks in order: (retrieval, document) indexes into `retrievals`.
     chunks: Vec<(usize, usize)>,
     retrievals: Vec<Retrieval>,
-    tools: Vec<ToolCall>,
-    /// The question the root span recorded ([`question_of`]).
-    question: Option<String>,
+    /// The tool calls, each with its recorded input and output (read as
+    /// JSON only when `explain`, `evidence` or `convert` asks).
+    tools: Vec<(ToolCall, Option<String>, Option<String>)>,
+    /// The root span's recorded input and input messages: its question,
+    /// found only when asked ([`question_of`]).
+    root_input: (Option<String>, Option<String>),
     model: Option<String>,
     tokens: Option<u64>,
     cost_cents: Option<f64>,
@@ -387,7 +391,10 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
     let (chunks, chose) = choose_chunks(&spans, &mut retrievals, answering, opts);
     facts.chose = Some(chose);
     let tools = tools_of(&spans);
-    let question = root_span.filter(|_| !no_root).and_then(question_of);
+    let root_input = root_span
+        .filter(|_| !no_root)
+        .and_then(|r| r.recorded.as_deref())
+        .map_or((None, None), |r| (r.input.clone(), r.messages.clone()));
     let agent = agent_of(&spans, root_span, opts);
     let conversation = first_of(&spans, root_span, &|s| s.conversation.as_deref());
     let channel =
@@ -425,7 +432,7 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         chunks,
         retrievals,
         tools,
-        question,
+        root_input,
         model: usage.model,
         tokens: usage.tokens,
         cost_cents: usage.cost_cents,
@@ -679,18 +686,22 @@ fn by_prompt(
     }
 }
 
-/// The tool calls: one per tool span, in span order, with the arguments
-/// (its input) and result (its output) it recorded.
-fn tools_of(spans: &[Box<Span>]) -> Vec<ToolCall> {
+/// The tool calls: one per tool span, in span order, with the input
+/// (its arguments) and output (its result) it recorded.
+fn tools_of(spans: &[Box<Span>]) -> Vec<(ToolCall, Option<String>, Option<String>)> {
     spans
         .iter()
         .filter(|s| s.is_tool())
-        .map(|s| ToolCall {
-            name: s.tool_name.clone().unwrap_or_else(|| s.name.clone()),
-            status: if s.failed() { "error" } else { "ok" }.to_owned(),
-            duration_ms: s.duration_ms(),
-            arguments: s.input.as_deref().map(recorded_value),
-            result: s.output.as_deref().map(recorded_value),
+        .map(|s| {
+            let call = ToolCall {
+                name: s.tool_name.clone().unwrap_or_else(|| s.name.clone()),
+                status: if s.failed() { "error" } else { "ok" }.to_owned(),
+                duration_ms: s.duration_ms(),
+                arguments: None,
+                result: None,
+            };
+            let input = s.recorded.as_ref().and_then(|r| r.input.clone());
+            (call, input, s.output.clone())
         })
         .collect()
 }
@@ -707,13 +718,13 @@ fn recorded_value(text: &str) -> Value {
     Value::String(text.to_owned())
 }
 
-/// The question a root span recorded: the last user message of its input
-/// messages, else what its recorded input holds ([`super::json::question_of`]).
-fn question_of(root: &Span) -> Option<String> {
-    root.question
-        .clone()
-        .filter(|q| !q.trim().is_empty())
-        .or_else(|| root.input.as_deref().and_then(super::json::question_of))
+/// The question of a root's recorded input and input messages: the last
+/// user message, else what the input holds ([`super::json::question_of`]).
+fn question_of((input, messages): &(Option<String>, Option<String>)) -> Option<String> {
+    messages
+        .as_deref()
+        .and_then(super::json::question_of)
+        .or_else(|| input.as_deref().and_then(super::json::question_of))
 }
 
 /// A value `f` reads from the root first, else from the first span that has one.
@@ -880,7 +891,7 @@ impl Trace {
             tool_errors: self
                 .tools
                 .iter()
-                .filter(|t| t.status == "error")
+                .filter(|(t, _, _)| t.status == "error")
                 .count()
                 .min(u32::MAX as usize) as u32,
             model: self.model.as_deref().map(Cow::Borrowed),
@@ -894,8 +905,16 @@ impl Trace {
     /// What `explain` shows beyond the row.
     pub fn extras(&self) -> Extras {
         Extras {
-            question: self.question.clone(),
-            tools: self.tools.clone(),
+            question: question_of(&self.root_input),
+            tools: self
+                .tools
+                .iter()
+                .map(|(t, input, output)| ToolCall {
+                    arguments: input.as_deref().map(recorded_value),
+                    result: output.as_deref().map(recorded_value),
+                    ..t.clone()
+                })
+                .collect(),
             notes: self.notes(),
             chunk_texts: self.chunk_texts(),
             text_notes: Vec::new(),
@@ -1110,7 +1129,7 @@ impl Trace {
         });
         if show_text {
             v["reply"] = json!(self.reply);
-            v["question"] = json!(self.question);
+            v["question"] = json!(question_of(&self.root_input));
         }
         v
     }

@@ -28,7 +28,7 @@
 use super::json::Members;
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
 use super::keeping::{Keep, Schema};
-use super::{Span, SpanKind};
+use super::{Recorded, Span, SpanKind};
 use crate::dialect::ShortId;
 use serde_json::Value;
 
@@ -147,7 +147,7 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
         s.name = string(m, &["name"]).unwrap_or_default();
         s.start_ns = json::time_field(m, &["timestamp"])?;
         common(&mut s, m);
-        s.input = field(m, &["input"]).and_then(json::recorded_text);
+        s.recorded = Recorded::of(field(m, &["input"]).and_then(json::recorded_text), None);
         return Ok(Row::Trace(s));
     }
     let trace_id = field(m, &["trace_id", "traceId"])
@@ -208,7 +208,7 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
     }
     // A root's input is its question; a tool's, its arguments.
     if s.parent_id.is_none() || s.kind == SpanKind::Tool {
-        s.input = field(m, &["input"]).and_then(json::recorded_text);
+        s.recorded = Recorded::of(field(m, &["input"]).and_then(json::recorded_text), None);
     }
     Ok(Row::Observation(s))
 }

@@ -32,7 +32,7 @@
 
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
 use super::keeping::{self, Keep, Row, Schema};
-use super::{Span, SpanKind};
+use super::{Recorded, Span, SpanKind};
 use crate::dialect::ShortId;
 use serde_json::{Map, Value};
 
@@ -425,7 +425,7 @@ impl RunPart {
             s.input_text = f.input.flatten();
         }
         if s.parent_id.is_none() || s.kind == SpanKind::Tool {
-            s.input = f.recorded_input.flatten();
+            s.recorded = Recorded::of(f.recorded_input.flatten(), None);
         }
         let mut outputs_usage = None;
         if let Some(out) = f.outputs {

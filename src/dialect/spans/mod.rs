@@ -176,6 +176,23 @@ pub struct Doc {
     pub content: Option<String>,
 }
 
+/// The input a root or a tool span recorded, as text (JSON as its text).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Recorded {
+    /// `input.value`, `langfuse.observation.input`, `traceloop.entity.input`,
+    /// `gen_ai.tool.call.arguments`, a run's `inputs`, an observation's `input`.
+    pub input: Option<String>,
+    /// A root's `gen_ai.input.messages`: its question is the last user message.
+    pub messages: Option<String>,
+}
+
+impl Recorded {
+    /// A record of `input` (and `messages`), none when both are none.
+    pub fn of(input: Option<String>, messages: Option<String>) -> Option<Box<Recorded>> {
+        (input.is_some() || messages.is_some()).then(|| Box::new(Recorded { input, messages }))
+    }
+}
+
 /// Token counts of one span, as given (no sums invented).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Tokens {
@@ -228,16 +245,9 @@ pub struct Span {
     /// An LLM span's recorded input (prompt, input messages) as one
     /// normalised string ([`prompt`]); none for every other kind of span.
     pub input_text: Option<String>,
-    /// The input as recorded (`input.value`, `langfuse.observation.input`,
-    /// `traceloop.entity.input`, `gen_ai.tool.call.arguments`, a run's or
-    /// an observation's `inputs`/`input` as JSON text), kept only for a
-    /// span without a parent (where the question is) and for a tool span
-    /// (its arguments); none for every other span.
-    pub input: Option<String>,
-    /// The text of the last user message among the input messages
-    /// (`llm.input_messages`, `gen_ai.input.messages`), kept only for a
-    /// span without a parent.
-    pub question: Option<String>,
+    /// What a span without a parent (where the question is) or a tool span
+    /// (its arguments) recorded as its input; none for every other span.
+    pub recorded: Option<Box<Recorded>>,
     /// Whether any output content attribute was present (OTel content capture is opt-in).
     pub content_recorded: bool,
     /// Documents of a retrieval; `Some(empty)` for a recorded empty list.

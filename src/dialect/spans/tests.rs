@@ -2148,9 +2148,10 @@ fn fixture_question_and_tool_arguments() {
             (r, ())
         };
         assert_eq!(out, reference, "the one-pass reader agrees with serde");
-        assert_eq!(out[0].question.as_deref(), Some("Where is my refund?"));
-        assert_eq!(out[1].input.as_deref(), Some(r#"{"order_id":"A-1"}"#));
-        assert!(out[2].input.is_none() && out[2].question.is_none());
+        assert!(out[0].recorded.as_ref().unwrap().messages.is_some());
+        let args = out[1].recorded.as_ref().unwrap().input.as_deref();
+        assert_eq!(args, Some(r#"{"order_id":"A-1"}"#));
+        assert!(out[2].recorded.is_none());
         let t = assemble("t", out, &AssembleOptions::default());
         let x = t.extras();
         assert_eq!(x.question.as_deref(), Some("Where is my refund?"));

@@ -5,7 +5,7 @@ use super::output::output_documents;
 use super::value::Val;
 use crate::dialect::ShortId;
 use crate::dialect::spans::prompt::Prompt;
-use crate::dialect::spans::{Doc, Span, SpanKind, Tokens};
+use crate::dialect::spans::{Doc, Recorded, Span, SpanKind, Tokens};
 use std::collections::BTreeMap;
 
 /// One document while its attributes arrive.
@@ -69,33 +69,6 @@ pub(in crate::dialect::spans) struct MsgAcc {
     pub(super) parts: BTreeMap<u32, (Option<String>, Option<String>)>,
 }
 
-/// The text of the last user message of one family (its content, else its
-/// text parts joined): the question a span without a parent was asked.
-pub(super) fn user_text(msgs: &BTreeMap<u32, MsgAcc>) -> Option<String> {
-    msgs.values().rev().find_map(|m| {
-        let user = m
-            .role
-            .as_deref()
-            .is_some_and(|r| matches!(r, "user" | "human"));
-        if !user {
-            return None;
-        }
-        match &m.content {
-            Some(c) if !c.trim().is_empty() => Some(c.clone()),
-            _ => {
-                let text: Vec<&str> = m
-                    .parts
-                    .values()
-                    .filter(|(ty, _)| ty.as_deref().is_none_or(|t| t == "text"))
-                    .filter_map(|(_, t)| t.as_deref())
-                    .filter(|t| !t.trim().is_empty())
-                    .collect();
-                (!text.is_empty()).then(|| text.join(""))
-            }
-        }
-    })
-}
-
 /// The text of the assistant messages of one family, joined by newlines.
 pub(super) fn msgs_text(msgs: &BTreeMap<u32, MsgAcc>) -> Option<String> {
     let mut out: Vec<String> = Vec::new();
@@ -123,6 +96,20 @@ pub(super) fn msgs_text(msgs: &BTreeMap<u32, MsgAcc>) -> Option<String> {
         }
     }
     (!out.is_empty()).then(|| out.join("\n"))
+}
+
+/// Attributes kept as recorded, as text, for a root or a tool span.
+#[derive(Debug, Default)]
+pub(in crate::dialect::spans) struct RecordedIo {
+    /// OpenLLMetry's `traceloop.entity.input`, read only while the span
+    /// has no parent (a root's input: the question).
+    pub(in crate::dialect::spans) entity_input: Option<String>,
+    /// `gen_ai.input.messages`, read only while the span has no parent: a
+    /// root's question is its last user message.
+    pub(in crate::dialect::spans) input_messages: Option<String>,
+    /// `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result`.
+    pub(in crate::dialect::spans) tool_args: Option<String>,
+    pub(in crate::dialect::spans) tool_result: Option<String>,
 }
 
 /// Everything kept of one span while its attributes arrive.
@@ -160,15 +147,8 @@ pub(in crate::dialect::spans) struct Builder {
     /// `input.value` (or `langfuse.observation.input`) as recorded: the
     /// input when no input message was.
     pub(in crate::dialect::spans) input_value: Option<String>,
-    /// OpenLLMetry's `traceloop.entity.input`, read only while the span
-    /// has no parent (a root's input: the question).
-    pub(in crate::dialect::spans) input_tl: Option<String>,
-    /// Input messages (OpenInference, GenAI) while the span has no parent:
-    /// the question is the last user message.
-    pub(in crate::dialect::spans) in_msgs: [BTreeMap<u32, MsgAcc>; 2],
-    /// `gen_ai.tool.call.arguments` and `gen_ai.tool.call.result` as recorded.
-    pub(in crate::dialect::spans) tool_args: Option<String>,
-    pub(in crate::dialect::spans) tool_result: Option<String>,
+    /// Inputs and outputs kept as recorded, allocated when one is read.
+    pub(in crate::dialect::spans) io: Option<Box<RecordedIo>>,
     pub(in crate::dialect::spans) retrieval: Option<BTreeMap<u32, DocAcc>>,
     pub(in crate::dialect::spans) genai_docs: Option<BTreeMap<u32, DocAcc>>,
     pub(in crate::dialect::spans) rerank_in: Option<BTreeMap<u32, DocAcc>>,
@@ -255,18 +235,20 @@ impl Builder {
             }
         }
         // A root's input is its question; a tool's, its arguments.
-        let root = self.parent_id.is_none();
-        let (input, question) = if root {
-            let question = user_text(&self.in_msgs[0]).or_else(|| user_text(&self.in_msgs[1]));
-            (self.input_value.clone().or(self.input_tl), question)
+        let io = self.io.map(|b| *b).unwrap_or_default();
+        let recorded = if self.parent_id.is_none() {
+            Recorded::of(
+                self.input_value.clone().or(io.entity_input),
+                io.input_messages,
+            )
         } else if kind == SpanKind::Tool {
-            (self.tool_args.or_else(|| self.input_value.clone()), None)
+            Recorded::of(io.tool_args.or_else(|| self.input_value.clone()), None)
         } else {
-            (None, None)
+            None
         };
         // A tool's result: its output, else the GenAI call result.
         let output = match output {
-            None if kind == SpanKind::Tool => self.tool_result,
+            None if kind == SpanKind::Tool => io.tool_result,
             o => o,
         };
         // Only an LLM call's input is kept: the messages, else the value.
@@ -302,8 +284,7 @@ impl Builder {
             llm_text,
             llm_text_key,
             input_text,
-            input,
-            question,
+            recorded,
             content_recorded: self.content_recorded,
             retrieval,
             rerank_input: self.rerank_in.map(finish),

@@ -121,6 +121,7 @@ fn root_only(key: &str) -> bool {
 
 /// [`wanted`], for a span known to have a parent (`has_parent`) or not
 /// (yet): a child's [`root_only`] attributes are not decoded at all.
+#[inline]
 pub(in crate::dialect::spans) fn wanted_for(key: &str, has_parent: bool) -> bool {
     wanted(key) && !(has_parent && root_only(key))
 }
@@ -128,13 +129,20 @@ pub(in crate::dialect::spans) fn wanted_for(key: &str, has_parent: bool) -> bool
 /// Attributes kept as recorded, as text (a structured value as its JSON):
 /// a root's OpenLLMetry input, a GenAI tool call's arguments and result.
 fn recorded<'b>(b: &'b mut Builder, key: &str) -> Option<&'b mut Option<String>> {
-    match key {
-        "traceloop.entity.input" if b.parent_id.is_none() => Some(&mut b.input_tl),
-        "traceloop.entity.input" => None,
-        "gen_ai.tool.call.arguments" => Some(&mut b.tool_args),
-        "gen_ai.tool.call.result" => Some(&mut b.tool_result),
-        _ => None,
+    let root = b.parent_id.is_none();
+    let wanted = matches!(
+        key,
+        "gen_ai.tool.call.arguments" | "gen_ai.tool.call.result"
+    ) || (root && key == "traceloop.entity.input");
+    if !wanted {
+        return None;
     }
+    let io = b.io.get_or_insert_with(Default::default);
+    Some(match key {
+        "traceloop.entity.input" => &mut io.entity_input,
+        "gen_ai.tool.call.arguments" => &mut io.tool_args,
+        _ => &mut io.tool_result,
+    })
 }
 
 /// Keys whose string value is itself JSON to be flattened (when it looks like JSON).
@@ -273,6 +281,11 @@ impl Builder {
                 *slot = Some(v.recorded_text());
             }
             return;
+        }
+        // While the span has no parent, its input messages as recorded:
+        // a root's question is its last user message.
+        if first == Some(&b'g') && key == "gen_ai.input.messages" && self.parent_id.is_none() {
+            self.io.get_or_insert_with(Default::default).input_messages = Some(v.recorded_text());
         }
         flatten(key, v, &mut |k, v| self.leaf(k, v));
     }
@@ -546,18 +559,6 @@ impl Builder {
         if messages && let Some(t) = v.as_str() {
             self.input_msgs.push(t);
         }
-        // While the span has no parent its input messages may be a
-        // question: kept by message (a child's are not).
-        if messages && self.parent_id.is_none() {
-            let (family, rest) = match key.strip_prefix("llm.input_messages.") {
-                Some(rest) => (0, rest),
-                None => (1, key.strip_prefix("gen_ai.input.messages.").unwrap_or("")),
-            };
-            if let Some((i, field)) = split_index(rest) {
-                let m = self.in_msgs[family].entry(i).or_default();
-                message_field(m, family, field, v);
-            }
-        }
         messages
     }
 
@@ -590,8 +591,32 @@ impl Builder {
     /// parts, 2: pre-1.37 `gen_ai.completion`).
     fn message(&mut self, family: usize, i: u32, field: &str, v: &Val<'_>) {
         let m = self.msgs[family].entry(i).or_default();
-        message_field(m, family, field, v);
+        let s = || v.as_str().map(str::to_owned);
+
+        match (family, field) {
+            (0, "message.content") | (1 | 2, "content") => m.content = s(),
+            (0, "message.role") | (1 | 2, "role") => m.role = s(),
+            (0 | 1, _) => {
+                let parts = if family == 0 {
+                    "message.contents."
+                } else {
+                    "parts."
+                };
+                if let Some(p) = field.strip_prefix(parts)
+                    && let Some((j, pf)) = split_index(p)
+                {
+                    let part = m.parts.entry(j).or_default();
+                    match (family, pf) {
+                        (0, "message_content.type") | (1, "type") => part.0 = s(),
+                        (0, "message_content.text") | (1, "content" | "text") => part.1 = s(),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
     }
+
     /// The span's semantic kind, from the first convention that names one.
     pub(super) fn kind(&self) -> SpanKind {
         if let Some(k) = self
@@ -630,35 +655,6 @@ impl Builder {
             _ if self.tool_name.is_some() => SpanKind::Tool,
             _ => SpanKind::Unknown,
         }
-    }
-}
-
-/// One field of a message of a family (0: OpenInference, 1: GenAI parts,
-/// 2: pre-1.37 `gen_ai.completion`): its role, content or a text part.
-fn message_field(m: &mut super::builder::MsgAcc, family: usize, field: &str, v: &Val<'_>) {
-    let s = || v.as_str().map(str::to_owned);
-
-    match (family, field) {
-        (0, "message.content") | (1 | 2, "content") => m.content = s(),
-        (0, "message.role") | (1 | 2, "role") => m.role = s(),
-        (0 | 1, _) => {
-            let parts = if family == 0 {
-                "message.contents."
-            } else {
-                "parts."
-            };
-            if let Some(p) = field.strip_prefix(parts)
-                && let Some((j, pf)) = split_index(p)
-            {
-                let part = m.parts.entry(j).or_default();
-                match (family, pf) {
-                    (0, "message_content.type") | (1, "type") => part.0 = s(),
-                    (0, "message_content.text") | (1, "content" | "text") => part.1 = s(),
-                    _ => {}
-                }
-            }
-        }
-        _ => {}
     }
 }
 

@@ -362,7 +362,7 @@ impl<'a> Cursor<'a> {
         let id = |v: Option<Cow<'_, str>>| v.and_then(|s| clean_id(&s));
         b.trace_id = id(trace)?;
         b.span_id = id(span)?;
-        b.parent_id = id(parent);
+        // `b.parent_id` was set when the parent id was read.
         Some(Box::new(b.finish()))
     }
 
