@@ -9,9 +9,9 @@
 //! `inspect` surveys a sample with the same function.
 
 use super::values::kind_of;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use super::walk::Key;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
-use std::borrow::Cow;
 use std::fmt;
 
 /// How the chunks value is written: an array, unless `json` (a string
@@ -165,28 +165,6 @@ impl<'de> Visitor<'de> for Members<'_> {
             f(Some(&key.0), value.get());
         }
         Ok(())
-    }
-}
-
-/// An object key, borrowed unless it has escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
-            }
-        }
-        d.deserialize_str(V)
     }
 }
 

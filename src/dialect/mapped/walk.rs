@@ -90,7 +90,7 @@ impl<'de> DeserializeSeed<'de> for Walk<'_, '_, 'de> {
 }
 
 /// An object key, borrowed unless it has escapes.
-struct Key<'a>(Cow<'a, str>);
+pub(super) struct Key<'a>(pub(super) Cow<'a, str>);
 
 impl<'de> de::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
