@@ -213,6 +213,7 @@ pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
     for c in &mut turn.chunks {
         c.score = c.score.map(unsigned_zero);
     }
+    let support = crate::support::analyse(&turn, grammar).counts;
     let found = tally(&turn.answer, &turn.chunks, grammar);
     let observed = found.is_some();
     let (t, from) = match found {
@@ -247,6 +248,7 @@ pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
         cost_cents: turn.cost_cents,
         latency_ms: turn.latency_ms,
         unobserved_reason,
+        support,
         invented_marker: if verdict == Verdict::OrphanMarker {
             t.first_out_of_range
         } else {

@@ -36,6 +36,7 @@ pub mod policy;
 pub mod render;
 pub mod shell;
 pub mod stats;
+pub mod support;
 pub mod view;
 
 /// What the unit tests share.

@@ -337,6 +337,67 @@ pub struct Turn<'a> {
     /// The marker grammar the record names (a native line's `markers`):
     /// used when no grammar is given on the command line.
     pub markers: Option<Preset>,
+    /// What the support checks read beyond the verdict: chunk texts, and
+    /// for structured citations the answer text, spans and quotes.
+    pub texts: Texts<'a>,
+}
+
+/// The texts a turn's support checks read ([`crate::support`]): never part
+/// of a row, and empty where the log holds none.
+#[derive(Debug, Clone, Default)]
+pub struct Texts<'a> {
+    /// Each chunk's text, in chunk order (shorter than the chunks, or
+    /// `None`, where the log does not hold it).
+    pub chunks: Vec<Option<Reply<'a>>>,
+    /// The answer text of a turn graded by structured citations.
+    pub answer: Option<Str<'a>>,
+    /// Where each structured citation sits and what it quotes, in the order
+    /// of the citations list (empty when the log says nothing of it).
+    pub cites: Vec<Cite<'a>>,
+}
+
+impl Texts<'_> {
+    /// An owned copy.
+    pub fn into_owned(self) -> Texts<'static> {
+        let own = |s: Str<'_>| -> Str<'static> { Cow::Owned(s.into_owned()) };
+        Texts {
+            chunks: self
+                .chunks
+                .into_iter()
+                .map(|c| c.map(|r| Reply::Text(own(r.decoded()))))
+                .collect(),
+            answer: self.answer.map(own),
+            cites: self
+                .cites
+                .into_iter()
+                .map(|c| Cite {
+                    span: c.span,
+                    quote: c.quote.map(own),
+                    span_text: c.span_text.map(own),
+                    quote_at: c.quote_at,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One structured citation's place and words.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Cite<'a> {
+    /// The part of the answer it covers: character offsets (Unicode scalar
+    /// values), end exclusive; `start == end` for a point (OpenAI's
+    /// `file_citation.index`).
+    pub span: Option<(usize, usize)>,
+    /// The text it says it quotes from the chunk (Anthropic `cited_text`,
+    /// Converse `sourceContent`).
+    pub quote: Option<Str<'a>>,
+    /// The answer text the provider says the span holds (Cohere `text`,
+    /// Gemini `segment.text`, Bedrock `textResponsePart.text`), to check
+    /// the offsets against.
+    pub span_text: Option<Str<'a>>,
+    /// Where in the chunk's text the provider says the quote sits
+    /// (character offsets, end exclusive), to check against the quote.
+    pub quote_at: Option<(usize, usize)>,
 }
 
 impl Turn<'_> {
@@ -362,6 +423,7 @@ impl Turn<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             markers: self.markers,
+            texts: self.texts.into_owned(),
         }
     }
 }
@@ -499,12 +561,58 @@ pub struct Row<'a> {
     pub latency_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unobserved_reason: Option<Unobserved>,
+    /// Coverage, quote checks and hints ([`crate::support`]).
+    #[serde(default)]
+    pub support: Support,
     /// The first well-formed marker that resolved to no chunk, as written
     /// (at most [`MARKER_LABEL_CHARS`] characters; `citations[i].index=N`
     /// for a citation list): what an `orphan_marker` turn invented, named
     /// by the triage list. Not part of the row's JSON.
     #[serde(skip)]
     pub invented_marker: Option<Box<str>>,
+}
+
+/// What a turn's support checks counted ([`crate::support`]): zero where
+/// the log holds no text to check. As JSON it also gives `coverage`, the
+/// share of sentences cited (`null` with no sentence).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+pub struct Support {
+    /// Sentences of the answer coverage counts.
+    pub sentences: u32,
+    /// Those carrying at least one citation that resolves.
+    pub cited_sentences: u32,
+    /// Quote checks, by outcome.
+    pub quotes_exact: u32,
+    pub quotes_normalised: u32,
+    pub quotes_absent: u32,
+    /// Citations whose offsets do not point where their texts say.
+    pub offsets_mismatched: u32,
+    /// Support hints raised.
+    pub hints: u32,
+}
+
+impl Support {
+    /// The share of sentences cited, or `None` with no sentence.
+    pub fn coverage(&self) -> Option<f64> {
+        (self.sentences > 0).then(|| f64::from(self.cited_sentences) / f64::from(self.sentences))
+    }
+}
+
+impl Serialize for Support {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut d = s.serialize_struct("Support", 8)?;
+        d.serialize_field("sentences", &self.sentences)?;
+        d.serialize_field("cited_sentences", &self.cited_sentences)?;
+        d.serialize_field("coverage", &self.coverage())?;
+        d.serialize_field("quotes_exact", &self.quotes_exact)?;
+        d.serialize_field("quotes_normalised", &self.quotes_normalised)?;
+        d.serialize_field("quotes_absent", &self.quotes_absent)?;
+        d.serialize_field("offsets_mismatched", &self.offsets_mismatched)?;
+        d.serialize_field("hints", &self.hints)?;
+        d.end()
+    }
 }
 
 /// The longest marker label a row keeps ([`Row::invented_marker`]); a
@@ -545,6 +653,7 @@ impl Row<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             unobserved_reason: self.unobserved_reason,
+            support: self.support,
             invented_marker: self.invented_marker,
         }
     }
@@ -576,6 +685,7 @@ impl Row<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             unobserved_reason: self.unobserved_reason,
+            support: self.support,
             invented_marker: self.invented_marker.clone(),
         }
     }
@@ -854,6 +964,7 @@ mod tests {
             latency_ms: None,
             unobserved_reason: None,
             invented_marker: None,
+            support: Default::default(),
         };
         let json = serde_json::to_string(&row).unwrap();
         let back: Row<'static> = serde_json::from_str(&json).unwrap();

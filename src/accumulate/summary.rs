@@ -785,6 +785,7 @@ mod tests {
             latency_ms: Some((200 + i * 7919 % 5000) as f64),
             unobserved_reason: None,
             invented_marker: None,
+            support: Default::default(),
         }
     }
 

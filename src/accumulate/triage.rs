@@ -290,6 +290,7 @@ mod tests {
                 latency_ms: None,
                 unobserved_reason: None,
                 invented_marker: None,
+                support: Default::default(),
             },
             pos: (0, i),
             detail: None,

@@ -16,7 +16,7 @@
 
 use super::Parsed;
 use crate::messages::Warnings;
-use crate::model::{Answer, Chunk, CitationIndex, Id, MarkersFrom, Reply, Turn, Unobserved};
+use crate::model::{Answer, Chunk, CitationIndex, Id, MarkersFrom, Reply, Texts, Turn, Unobserved};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
@@ -89,6 +89,28 @@ struct ChunkIn<'a> {
     chunk_id: Option<Field<IdIn<'a>>>,
     #[serde(default)]
     score: Option<Field<Number>>,
+    /// The chunk's text, under the names retrieval libraries use (the first
+    /// string of them is read; a value of another type is not text).
+    #[serde(borrow, default)]
+    content: Option<RawIn<'a>>,
+    #[serde(borrow, default)]
+    text: Option<RawIn<'a>>,
+    #[serde(borrow, default)]
+    page_content: Option<RawIn<'a>>,
+}
+
+impl<'a> ChunkIn<'a> {
+    /// The chunk's text, kept as its JSON string.
+    fn text_of(&self) -> Option<Reply<'a>> {
+        [self.content, self.text, self.page_content]
+            .into_iter()
+            .flatten()
+            .find(|r| r.text.starts_with('"'))
+            .map(|r| Reply::Json {
+                raw: r.text,
+                unicode_escape: r.unicode_escape,
+            })
+    }
 }
 
 /// A JSON value kept as its text (a [`RawValue`], or a slice [`scan`]
@@ -308,17 +330,39 @@ impl<'de: 'a, 'a> Expect<'de> for ChunkIn<'a> {
 /// `grounding.chunks`, read straight into the turn model with 1-based
 /// indexes (one allocation per turn, not two); or why the line is invalid,
 /// from the first chunk that is not as it should be.
-struct ChunksIn<'a>(Result<Vec<Chunk<'a>>, String>);
+struct ChunksIn<'a>(Result<ChunkList<'a>, String>);
+
+/// The chunks and their texts (only as long as the last chunk with text).
+#[derive(Default)]
+struct ChunkList<'a> {
+    chunks: Vec<Chunk<'a>>,
+    texts: Vec<Option<Reply<'a>>>,
+}
+
+impl<'a> ChunkList<'a> {
+    fn push(&mut self, c: ChunkIn<'a>) -> Result<(), String> {
+        let text = c.text_of();
+        self.chunks.push(chunk(c, self.chunks.len() + 1)?);
+        if text.is_some() {
+            self.texts.resize(self.chunks.len() - 1, None);
+            self.texts.push(text);
+        }
+        Ok(())
+    }
+}
 
 impl<'de: 'a, 'a> Expect<'de> for ChunksIn<'a> {
     fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, Found>, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64));
+        let mut out = ChunkList {
+            chunks: Vec::with_capacity(seq.size_hint().unwrap_or(8).min(64)),
+            texts: Vec::new(),
+        };
         while let Some(c) = seq.next_element::<Field<ChunkIn<'de>>>()? {
-            let chunk =
+            let pushed =
                 c.0.map_err(|found| wrong("grounding.chunks[]", AN_OBJECT, found))
-                    .and_then(|c| chunk(c, out.len() + 1));
-            match chunk {
-                Ok(c) => out.push(c),
+                    .and_then(|c| out.push(c));
+            match pushed {
+                Ok(()) => {}
                 Err(reason) => {
                     while seq.next_element::<IgnoredAny>()?.is_some() {}
                     return Ok(Ok(ChunksIn(Err(reason))));
@@ -755,7 +799,7 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         Some(g) => (
             match strict(g.chunks, "grounding.chunks", AN_ARRAY)? {
                 Some(c) => c.0?,
-                None => Vec::new(),
+                None => ChunkList::default(),
             },
             strict(g.citations, "grounding.citations", AN_ARRAY)?,
             lenient(g.tools, Lenient::Tools, dropped).unwrap_or_default(),
@@ -766,7 +810,12 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
                 latency_ms: lenient(g.latency_ms, Lenient::GroundingLatencyMs, dropped),
             },
         ),
-        None => (Vec::new(), None, ToolsIn::default(), Telemetry::default()),
+        None => (
+            ChunkList::default(),
+            None,
+            ToolsIn::default(),
+            Telemetry::default(),
+        ),
     };
     if tools.status_dropped {
         dropped.set(Lenient::ToolStatus);
@@ -810,7 +859,7 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
             .map_or(Cow::Borrowed("chat"), |c| c.0),
         created_at,
         answer,
-        chunks,
+        chunks: chunks.chunks,
         tool_calls: tools.calls,
         tool_errors: tools.errors,
         model: g_tel.model.or(tel.model).map(|m| m.0),
@@ -818,6 +867,10 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         cost_cents: g_tel.cost_cents.or(tel.cost_cents).map(|c| c.0),
         latency_ms: g_tel.latency_ms.or(tel.latency_ms).map(|l| l.0),
         markers,
+        texts: Texts {
+            chunks: chunks.texts,
+            ..Texts::default()
+        },
     })
 }
 

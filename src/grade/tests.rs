@@ -35,6 +35,7 @@ fn turn(answer: Answer<'static>, chunks: Vec<Chunk<'static>>) -> Turn<'static> {
         cost_cents: None,
         latency_ms: None,
         markers: None,
+        texts: Default::default(),
     }
 }
 

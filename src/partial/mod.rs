@@ -470,6 +470,7 @@ mod tests {
             latency_ms: Some(12.25),
             unobserved_reason: Some(Unobserved::NoTurnEnd),
             invented_marker: None,
+            support: Default::default(),
         };
         let heap = PageHeap::from_parts(5, None, vec![(row.clone(), (3, 17))], 9, 4);
         let p = Partial::of_report(&heap, &InputStats::default(), BTreeMap::new());

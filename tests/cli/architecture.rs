@@ -23,28 +23,29 @@ const LAYERS: &[(&str, u32)] = &[
     ("model", 1),
     // The rules: marker grammars, then the verdicts that use them.
     ("markers", 2),
-    ("grade", 3),
-    ("filter", 4),
+    ("support", 3),
+    ("grade", 4),
+    ("filter", 5),
     // Reading: bytes into sources, lines into records and turns.
-    ("input", 5),
-    ("dialect", 6),
-    ("pipeline", 7),
+    ("input", 6),
+    ("dialect", 7),
+    ("pipeline", 8),
     // State that merges.
-    ("accumulate", 8),
-    ("partial", 9),
+    ("accumulate", 9),
+    ("partial", 10),
     // Judging the state.
-    ("compare", 10),
-    ("gate", 11),
-    ("policy", 12),
+    ("compare", 11),
+    ("gate", 12),
+    ("policy", 13),
     // Presenting it: one view model per subcommand, drawn by a renderer.
-    ("view", 13),
-    ("render", 14),
+    ("view", 14),
+    ("render", 15),
     // The command line and its wiring.
-    ("cli", 15),
-    ("config", 16),
-    ("cmd", 17),
-    ("lib", 18),
-    ("main", 19),
+    ("cli", 16),
+    ("config", 17),
+    ("cmd", 18),
+    ("lib", 19),
+    ("main", 20),
 ];
 
 /// Edges against the layers that the code still has, each with why, as

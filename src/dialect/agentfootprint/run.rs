@@ -227,6 +227,7 @@ impl Run {
             cost_cents: None,
             latency_ms: end.and_then(|e| e.duration_ms),
             markers: None,
+            texts: Default::default(),
         }
     }
 

@@ -349,6 +349,7 @@ fn turn(line: &str) -> Result<Turn<'static>, String> {
         cost_cents: None,
         latency_ms: None,
         markers: None,
+        texts: Default::default(),
     })
 }
 

@@ -564,6 +564,7 @@ impl Mapped {
             cost_cents,
             latency_ms,
             markers: None,
+            texts: Default::default(),
         })
     }
 

@@ -22,8 +22,8 @@
 //! [`crate::dialect::cursor`], shared with the OTLP span reader.
 
 use super::{
-    ChunkIn, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn, Number, RawIn,
-    StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, chunk, citation, tool_status_ok,
+    ChunkIn, ChunkList, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn,
+    Number, RawIn, StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, citation, tool_status_ok,
 };
 use crate::dialect::cursor::{Cursor as Scan, Escapes, Key, Plain, serde_value};
 use crate::model::CitationIndex;
@@ -56,6 +56,9 @@ const CHUNK_KEYS: &[Key] = &[
     Key::new("document_id"),
     Key::new("chunk_id"),
     Key::new("score"),
+    Key::new("content"),
+    Key::new("text"),
+    Key::new("page_content"),
 ];
 const CITATION_KEYS: &[Key] = &[Key::new("index")];
 const TOOL_KEYS: &[Key] = &[
@@ -172,7 +175,10 @@ impl<'a> Scan<'a> {
             let (v, _) = self.slice(2)?;
             return serde_value(v);
         }
-        let mut out = Vec::with_capacity(8);
+        let mut out = ChunkList {
+            chunks: Vec::with_capacity(8),
+            texts: Vec::new(),
+        };
         if self.open_array()? {
             return Some(Some(Field(Ok(ChunksIn(Ok(out))))));
         }
@@ -186,11 +192,14 @@ impl<'a> Scan<'a> {
                     b"document_id" => got(&mut c.document_id, p.leaf::<IdIn>()?, 0),
                     b"chunk_id" => got(&mut c.chunk_id, p.leaf::<IdIn>()?, 1),
                     b"score" => got(&mut c.score, p.leaf::<Number>()?, 2),
+                    b"content" => got(&mut c.content, p.raw()?, 3),
+                    b"text" => got(&mut c.text, p.raw()?, 4),
+                    b"page_content" => got(&mut c.page_content, p.raw()?, 5),
                     _ => p.skip(4).map(|()| 0)?,
                 })
             })?;
-            match chunk(c, out.len() + 1) {
-                Ok(c) => out.push(c),
+            match out.push(c) {
+                Ok(()) => {}
                 Err(reason) => {
                     // The rest is only checked, as serde_json ignores it.
                     if self.next_element()? {

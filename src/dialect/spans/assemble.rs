@@ -899,6 +899,7 @@ impl Trace {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             markers: None,
+            texts: Default::default(),
         }
     }
 

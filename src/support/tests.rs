@@ -1,0 +1,138 @@
+use super::*;
+use crate::model::{Chunk, CitationIndex, Cite, Id, MarkersFrom, Reply, Texts};
+use chrono::TimeZone;
+use std::borrow::Cow;
+
+fn turn(answer: Answer<'static>, chunks: usize, texts: Texts<'static>) -> Turn<'static> {
+    Turn {
+        turn_id: Id::string("t".to_owned()),
+        agent_id: Cow::Borrowed("a"),
+        conversation_id: None,
+        channel: Cow::Borrowed(""),
+        created_at: chrono::Utc.timestamp_opt(0, 0).unwrap(),
+        answer,
+        chunks: (1..=chunks as u32)
+            .map(|index| Chunk {
+                index,
+                document_id: None,
+                chunk_id: None,
+                score: None,
+            })
+            .collect(),
+        tool_calls: 0,
+        tool_errors: 0,
+        model: None,
+        tokens_used: None,
+        cost_cents: None,
+        latency_ms: None,
+        markers: None,
+        texts,
+    }
+}
+
+fn text(t: &'static str) -> Option<Reply<'static>> {
+    Some(Reply::Text(Cow::Borrowed(t)))
+}
+
+#[test]
+fn coverage_counts_sentences_with_a_resolving_marker() {
+    let reply =
+        "Ruby came out in 1995 [KB-1]. It is fun. See [KB-9].\n\nHere is more:\n- fast [KB-2]";
+    let t = turn(
+        Answer::Reply(Reply::Text(Cow::Borrowed(reply))),
+        2,
+        Texts::default(),
+    );
+    let a = analyse(&t, &Grammar::default());
+    assert_eq!((a.counts.sentences, a.counts.cited_sentences), (4, 2));
+    assert_eq!(a.counts.hints, 0, "no chunk text, no hint");
+}
+
+#[test]
+fn hints_need_the_text_of_every_cited_chunk() {
+    let reply = "Ruby came out in 1996 [KB-1]. It has 3 creators [KB-1][KB-2].";
+    let t = turn(
+        Answer::Reply(Reply::Text(Cow::Borrowed(reply))),
+        2,
+        Texts {
+            chunks: vec![text("Ruby was released in 1995 by 3 people."), None],
+            ..Texts::default()
+        },
+    );
+    let a = analyse(&t, &Grammar::default());
+    assert_eq!(a.counts.hints, 1);
+    assert_eq!(a.hints[0].value, "1996");
+    assert_eq!(a.hints[0].sentence, (0, 29));
+}
+
+#[test]
+fn structured_citations_check_quotes_spans_and_offsets() {
+    let answer = "Ruby is from 1995. Matz made it.";
+    let t = turn(
+        Answer::Citations(
+            vec![
+                CitationIndex::Index(1),
+                CitationIndex::Index(1),
+                CitationIndex::Index(3),
+            ],
+            MarkersFrom::Anthropic,
+        ),
+        1,
+        Texts {
+            chunks: vec![text("Ruby was first released in 1995.\r\nIt was ﬁne.")],
+            answer: Some(Cow::Borrowed(answer)),
+            cites: vec![
+                Cite {
+                    span: Some((0, 18)),
+                    quote: Some(Cow::Borrowed("released in 1995.")),
+                    quote_at: Some((15, 32)),
+                    ..Cite::default()
+                },
+                Cite {
+                    span: Some((19, 32)),
+                    quote: Some(Cow::Borrowed("1995. It was fine.")),
+                    span_text: Some(Cow::Borrowed("Matz made it!")),
+                    ..Cite::default()
+                },
+                Cite {
+                    span: Some((19, 32)),
+                    quote: Some(Cow::Borrowed("anything")),
+                    ..Cite::default()
+                },
+            ],
+        },
+    );
+    let a = analyse(&t, &Grammar::default());
+    let quotes: Vec<_> = a.cites.iter().map(|c| c.quote).collect();
+    assert_eq!(
+        quotes,
+        [Some(QuoteCheck::Exact), Some(QuoteCheck::Normalised), None]
+    );
+    let offsets: Vec<_> = a.cites.iter().map(|c| c.offsets_match).collect();
+    assert_eq!(offsets, [Some(true), Some(false), None]);
+    assert_eq!((a.counts.sentences, a.counts.cited_sentences), (2, 2));
+    assert_eq!(a.counts.offsets_mismatched, 1);
+}
+
+#[test]
+fn an_absent_quote_is_counted() {
+    let t = turn(
+        Answer::Citations(vec![CitationIndex::Index(1)], MarkersFrom::Anthropic),
+        1,
+        Texts {
+            chunks: vec![text("Ruby was first released in 1995.")],
+            answer: Some(Cow::Borrowed("Ruby is old.")),
+            cites: vec![Cite {
+                quote: Some(Cow::Borrowed("released in 1996")),
+                ..Cite::default()
+            }],
+        },
+    );
+    let a = analyse(&t, &Grammar::default());
+    assert_eq!(a.counts.quotes_absent, 1);
+    assert_eq!(
+        (a.counts.sentences, a.counts.cited_sentences),
+        (1, 0),
+        "no span: nothing placed"
+    );
+}
