@@ -384,3 +384,40 @@ fn converted_exchange_lines_keep_their_verdicts() {
         assert_eq!(back[&id]["markers_from"], "citations", "{id}");
     }
 }
+
+/// Per provider: recordings, citations, quote checks (exact, normalised,
+/// absent), offset mismatches, recordings with sentences counted.
+fn support_figures(
+    recs: &[Recording],
+    rows: &BTreeMap<String, Value>,
+) -> BTreeMap<String, [u64; 7]> {
+    let mut out: BTreeMap<String, [u64; 7]> = BTreeMap::new();
+    for r in recs {
+        let row = &rows[r.line["id"].as_str().unwrap()];
+        let s = &row["support"];
+        let n = |k: &str| s[k].as_u64().unwrap_or(0);
+        let f = out.entry(r.provider.clone()).or_default();
+        f[0] += 1;
+        f[1] += row["marker_count"].as_u64().unwrap_or(0);
+        f[2] += n("quotes_exact");
+        f[3] += n("quotes_normalised");
+        f[4] += n("quotes_absent");
+        f[5] += n("offsets_mismatched");
+        f[6] += u64::from(n("sentences") > 0);
+    }
+    out
+}
+
+#[test]
+fn shared_recordings_measure() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let recs: Vec<Recording> = recordings(&dir);
+    let rows = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    for r in &recs {
+        let row = &rows[r.line["id"].as_str().unwrap()];
+        eprintln!("{:60} {} {}", r.stem, row["marker_count"], row["support"]);
+    }
+    eprintln!("{:?}", support_figures(&recs, &rows));
+}

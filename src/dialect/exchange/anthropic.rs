@@ -6,9 +6,14 @@
 //! `search_result_index` its `search_result` blocks only; a web search
 //! citation names its result by URL. Character, page and block offsets point
 //! into the document and do not change which chunk is cited.
+//!
+//! The answer is the response's text blocks, concatenated; a citation's
+//! span is the block it is attached to, its quote `cited_text`, and a
+//! `char_location`'s `start_char_index..end_char_index` (or a block
+//! location's blocks) where that quote sits in the document's text.
 
-use super::{Found, Source, arr, at, named, text};
-use crate::model::{CitationIndex, MarkersFrom};
+use super::{AnswerText, Found, Source, arr, at, block_range, named, offset, owned, text};
+use crate::model::{Cite, CitationIndex, MarkersFrom};
 use serde_json::{Value, json};
 
 /// The chunks of one conversation, by kind.
@@ -17,32 +22,60 @@ struct Given {
     docs: Vec<Source>,
     results: Vec<Source>,
     web: Vec<Source>,
+    /// The characters of each block of a document given as `content`
+    /// blocks (empty for other documents), and of each search result.
+    doc_blocks: Vec<Vec<usize>>,
+    result_blocks: Vec<Vec<usize>>,
+}
+
+/// The text blocks of `content`: their texts joined by newlines, and each
+/// one's length in characters.
+fn blocks(content: Option<&Value>) -> (String, Vec<usize>) {
+    let texts: Vec<&str> = arr(content)
+        .iter()
+        .filter_map(|c| c.get("text").and_then(Value::as_str))
+        .collect();
+    (
+        texts.join("\n"),
+        texts.iter().map(|t| t.chars().count()).collect(),
+    )
 }
 
 impl Given {
     fn block(&mut self, b: &Value) {
         match b.get("type").and_then(Value::as_str) {
-            Some("document") => self.docs.push(Source {
-                doc: text(b, "title"),
-                text: b
-                    .pointer("/source/data")
-                    .filter(|_| b.pointer("/source/type").and_then(Value::as_str) == Some("text"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-                ..Source::default()
-            }),
-            Some("search_result") => self.results.push(Source {
-                doc: text(b, "source"),
-                id: text(b, "title"),
-                text: Some(
-                    arr(b.get("content"))
-                        .iter()
-                        .filter_map(|c| c.get("text").and_then(Value::as_str))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                ),
-                ..Source::default()
-            }),
+            Some("document") => {
+                let kind = b.pointer("/source/type").and_then(Value::as_str);
+                let (text, lens) = match kind {
+                    Some("text") => (
+                        b.pointer("/source/data")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        Vec::new(),
+                    ),
+                    Some("content") => {
+                        let (t, lens) = blocks(b.pointer("/source/content"));
+                        (Some(t), lens)
+                    }
+                    _ => (None, Vec::new()),
+                };
+                self.docs.push(Source {
+                    doc: super::text(b, "title"),
+                    text,
+                    ..Source::default()
+                });
+                self.doc_blocks.push(lens);
+            }
+            Some("search_result") => {
+                let (t, lens) = blocks(b.get("content"));
+                self.results.push(Source {
+                    doc: text(b, "source"),
+                    id: text(b, "title"),
+                    text: Some(t),
+                    ..Source::default()
+                });
+                self.result_blocks.push(lens);
+            }
             Some("tool_result") => arr(b.get("content")).iter().for_each(|c| self.block(c)),
             Some("web_search_tool_result") => {
                 for r in arr(b.get("content")) {
@@ -72,23 +105,52 @@ pub(super) fn read(req: &Value, resp: &Value) -> Found {
         "{nd} document blocks and {nr} search results given, {} web search results",
         given.web.len()
     ));
+    let (doc_blocks, result_blocks) = (
+        std::mem::take(&mut given.doc_blocks),
+        std::mem::take(&mut given.result_blocks),
+    );
     found.chunks = [given.docs, given.results, given.web].concat();
+    let mut answer = AnswerText::default();
     for b in content.iter().filter(|b| b["type"] == "text") {
+        let span = answer.push(b.get("text").and_then(Value::as_str).unwrap_or(""), "");
         for c in arr(b.get("citations")) {
+            let mut place = Cite {
+                span: Some(span),
+                quote: owned(c, "cited_text"),
+                ..Cite::default()
+            };
+            let blocks_of = |lists: &[Vec<usize>], key: &str| {
+                let list = lists.get(offset(c, key)?)?;
+                block_range(
+                    list,
+                    offset(c, "start_block_index")?,
+                    offset(c, "end_block_index")?,
+                )
+            };
             let cite = match c.get("type").and_then(Value::as_str) {
-                Some("char_location" | "page_location" | "content_block_location") => {
+                Some(kind @ ("char_location" | "page_location" | "content_block_location")) => {
+                    place.quote_at = match kind {
+                        "char_location" => offset(c, "start_char_index")
+                            .zip(offset(c, "end_char_index")),
+                        "content_block_location" => blocks_of(&doc_blocks, "document_index"),
+                        _ => None,
+                    };
                     at(c.get("document_index"), 0, nd)
                 }
-                Some("search_result_location") => at(c.get("search_result_index"), nd, nr),
+                Some("search_result_location") => {
+                    place.quote_at = blocks_of(&result_blocks, "search_result_index");
+                    at(c.get("search_result_index"), nd, nr)
+                }
                 Some("web_search_result_location") => match c.get("url").and_then(Value::as_str) {
                     Some(url) => named(&found.chunks, nd + nr, url),
                     None => CitationIndex::Malformed,
                 },
                 _ => CitationIndex::Malformed,
             };
-            found.citations.push(cite);
+            found.cite(cite, &place);
         }
     }
+    found.answer = answer.done();
     found
 }
 

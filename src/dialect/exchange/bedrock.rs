@@ -6,9 +6,15 @@
 //! reference cites nothing (out of range). `span` offsets point into the
 //! answer (`end` inclusive in the body, exclusive in the stream) and do not
 //! change which chunk is cited.
+//!
+//! The answer is `output.text` (a stream's `output` frames, concatenated);
+//! a citation's span is `generatedResponsePart.textResponsePart.span`, its
+//! end made exclusive by the convention of the body or the stream (never
+//! by matching the text), with `textResponsePart.text` the text it says
+//! the span holds.
 
-use super::{Found, Source, arr, text};
-use crate::model::{CitationIndex, MarkersFrom};
+use super::{Found, Source, arr, offset, owned, text};
+use crate::model::{Cite, CitationIndex, MarkersFrom};
 use serde_json::{Value, json};
 
 fn reference(r: &Value) -> Source {
@@ -34,16 +40,31 @@ fn reference(r: &Value) -> Source {
     }
 }
 
-/// Reads a RetrieveAndGenerate or Converse body.
-pub(super) fn read(req: &Value, resp: &Value) -> Found {
+/// Reads a RetrieveAndGenerate or Converse body (`streamed`: the body a
+/// stream adds up to, whose span ends are exclusive).
+pub(super) fn read(req: &Value, resp: &Value, streamed: bool) -> Found {
     if resp.pointer("/output/message").is_some() {
         return super::converse::read(req, resp);
     }
     let mut found = Found::new(MarkersFrom::Bedrock, "RetrieveAndGenerate");
+    found.answer = resp.get("output").and_then(|o| text(o, "text"));
     for c in arr(resp.get("citations")) {
+        let part = c
+            .pointer("/generatedResponsePart/textResponsePart")
+            .unwrap_or(&Value::Null);
+        let span = part.get("span").unwrap_or(&Value::Null);
+        let end = usize::from(!streamed);
+        let place = Cite {
+            span: offset(span, "start")
+                .zip(offset(span, "end"))
+                .filter(|_| found.answer.is_some())
+                .map(|(s, e)| (s, e + end)),
+            span_text: owned(part, "text"),
+            ..Cite::default()
+        };
         let refs = arr(c.get("retrievedReferences"));
         if refs.is_empty() {
-            found.citations.push(CitationIndex::OutOfRange);
+            found.cite(CitationIndex::OutOfRange, &place);
         }
         for r in refs {
             let s = reference(r);
@@ -54,7 +75,7 @@ pub(super) fn read(req: &Value, resp: &Value) -> Found {
                     found.chunks.len() - 1
                 }
             };
-            found.citations.push(CitationIndex::Index(pos as u64 + 1));
+            found.cite(CitationIndex::Index(pos as u64 + 1), &place);
         }
     }
     found

@@ -7,9 +7,16 @@
 //! chunks are the `documents` the response echoes (ids assigned as `doc_0`
 //! where the request gave none), else the request's. Offsets (`start`,
 //! `end`) point into the answer and do not change which chunk is cited.
+//!
+//! The answer is v2's `message.content[type=text]` parts (joined by a blank
+//! line; a citation's `content_index` names its part, else the first text
+//! part) or v1's `text`. A citation's span is `start..end` (characters, end
+//! exclusive) with `text` the answer text it says they hold; a citation
+//! naming several sources (or document ids) is one citation per source,
+//! each with the same span.
 
-use super::{Found, Source, arr, named, text};
-use crate::model::{CitationIndex, MarkersFrom};
+use super::{AnswerText, Found, Source, arr, named, offset, owned, text};
+use crate::model::{Cite, CitationIndex, MarkersFrom};
 use serde_json::{Value, json};
 
 /// A document given as `{id, data{...}}` (v2), `{id, text, ...}` (v1) or a
@@ -53,7 +60,21 @@ fn v2(req: &Value, resp: &Value) -> Found {
             }
         }
     }
+    let mut answer = AnswerText::default();
+    let mut bases: Vec<Option<usize>> = Vec::new();
+    for c in arr(resp.pointer("/message/content")) {
+        bases.push(match c.get("text").and_then(Value::as_str) {
+            Some(t) if c["type"] == "text" => Some(answer.push(t, "\n\n").0),
+            _ => None,
+        });
+    }
+    found.answer = answer.done();
     for c in arr(resp.pointer("/message/citations")) {
+        let base = match offset(c, "content_index") {
+            Some(i) => bases.get(i).copied().flatten(),
+            None => bases.iter().find_map(|b| *b),
+        };
+        let place = span(c, base);
         for s in arr(c.get("sources")) {
             let cite = match s.get("id").and_then(Value::as_str) {
                 Some(id) => match named(&found.chunks, 0, id) {
@@ -62,10 +83,22 @@ fn v2(req: &Value, resp: &Value) -> Found {
                 },
                 None => CitationIndex::Malformed,
             };
-            found.citations.push(cite);
+            found.cite(cite, &place);
         }
     }
     found
+}
+
+/// A citation's `start..end` from `base` (none without a part to count
+/// from), with the `text` it says they hold.
+fn span(c: &Value, base: Option<usize>) -> Cite<'static> {
+    Cite {
+        span: base
+            .zip(offset(c, "start").zip(offset(c, "end")))
+            .map(|(b, (s, e))| (b + s, b + e)),
+        span_text: owned(c, "text"),
+        ..Cite::default()
+    }
 }
 
 /// The chunk whose text is the text a source embeds, else out of range.
@@ -92,25 +125,59 @@ fn v1(req: &Value, resp: &Value) -> Found {
     for (i, d) in given.iter().enumerate() {
         found.chunks.push(document(d, format!("doc_{i}")));
     }
+    found.answer = text(resp, "text");
+    let base = found.answer.as_ref().map(|_| 0);
     for c in arr(resp.get("citations")) {
+        let place = span(c, base);
         for id in arr(c.get("document_ids")) {
-            found.citations.push(match id.as_str() {
+            let cite = match id.as_str() {
                 Some(id) => named(&found.chunks, 0, id),
                 None => CitationIndex::Malformed,
-            });
+            };
+            found.cite(cite, &place);
         }
     }
     found
 }
 
-/// The body a v2 stream adds up to: each `citation-start`'s citation (one
-/// object, or a list) under `message.citations`.
+/// The body a v2 stream adds up to: each `content-start`'s part at its
+/// index with its `content-delta`s' text appended, and each
+/// `citation-start`'s citation (one object, or a list) under
+/// `message.citations`.
 pub(super) fn from_events(events: &[Value]) -> Value {
     let mut citations = Vec::new();
-    for e in events.iter().filter(|e| e["type"] == "citation-start") {
-        match e.pointer("/delta/message/citations") {
-            Some(Value::Array(list)) => citations.extend(list.iter().cloned()),
-            Some(c @ Value::Object(_)) => citations.push(c.clone()),
+    let mut content: Vec<Value> = Vec::new();
+    for e in events {
+        let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+        let part = e.pointer("/delta/message/content");
+        // A part's index is below the number of events.
+        let i = e
+            .get("index")
+            .and_then(Value::as_u64)
+            .filter(|&i| i < events.len() as u64)
+            .map(|i| i as usize);
+        match (kind, part, i) {
+            ("content-start", Some(p), Some(i)) => {
+                if content.len() <= i {
+                    content.resize(i + 1, Value::Null);
+                }
+                content[i] = p.clone();
+            }
+            ("content-delta", Some(p), Some(i)) => {
+                let add = p.get("text").and_then(Value::as_str);
+                if let (Some(add), Some(part)) = (add, content.get_mut(i)) {
+                    let old = part.get("text").and_then(Value::as_str).unwrap_or("");
+                    let joined = format!("{old}{add}");
+                    if part.is_object() {
+                        part["text"] = Value::String(joined);
+                    }
+                }
+            }
+            ("citation-start", ..) => match e.pointer("/delta/message/citations") {
+                Some(Value::Array(list)) => citations.extend(list.iter().cloned()),
+                Some(c @ Value::Object(_)) => citations.push(c.clone()),
+                _ => {}
+            },
             _ => {}
         }
     }
@@ -123,5 +190,5 @@ pub(super) fn from_events(events: &[Value]) -> Value {
     {
         return r.clone();
     }
-    json!({"message": {"role": "assistant", "citations": citations}})
+    json!({"message": {"role": "assistant", "content": content, "citations": citations}})
 }

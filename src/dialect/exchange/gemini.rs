@@ -5,9 +5,15 @@
 //! `groundingChunkIndices[]` are 0-based positions in that list. Segment
 //! offsets (UTF-8 bytes, `startIndex` omitted when 0) point into the answer
 //! and do not change which chunk is cited.
+//!
+//! The answer is the candidate's text parts (thoughts left out),
+//! concatenated. A support's span is its segment's bytes (from the start of
+//! part `partIndex` when it names one) turned into characters, with
+//! `segment.text` the text it says they hold; a support citing several
+//! chunks is one citation per chunk, each with the same span.
 
-use super::{Found, Source, arr, at, text};
-use crate::model::MarkersFrom;
+use super::{Found, Source, arr, at, char_of_byte, offset, owned, text};
+use crate::model::{Cite, MarkersFrom};
 use serde_json::{Value, json};
 
 /// Reads a `generateContent` body.
@@ -32,11 +38,42 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
         });
     }
     let n = found.chunks.len();
-    for s in arr(meta.get("groundingSupports")) {
-        for i in arr(s.get("groundingChunkIndices")) {
-            found.citations.push(at(Some(i), 0, n));
+    // Each text part's first byte in the answer.
+    let mut answer = String::new();
+    let mut starts = Vec::new();
+    let parts = arr(resp.pointer("/candidates/0/content/parts"));
+    for p in parts {
+        starts.push(answer.len());
+        if let Some(t) = p.get("text").and_then(Value::as_str) {
+            if p.get("thought") != Some(&Value::Bool(true)) {
+                answer.push_str(t);
+            }
         }
     }
+    let has_text = parts.iter().any(|p| p.get("text").is_some());
+    for s in arr(meta.get("groundingSupports")) {
+        let seg = s.get("segment").unwrap_or(&Value::Null);
+        let base = match offset(seg, "partIndex") {
+            Some(p) => starts.get(p).copied(),
+            None => Some(0),
+        };
+        let span = base
+            .filter(|_| has_text)
+            .zip(offset(seg, "endIndex"))
+            .map(|(b, e)| {
+                let s = b + offset(seg, "startIndex").unwrap_or(0);
+                (char_of_byte(&answer, s), char_of_byte(&answer, b + e))
+            });
+        let place = Cite {
+            span,
+            span_text: owned(seg, "text"),
+            ..Cite::default()
+        };
+        for i in arr(s.get("groundingChunkIndices")) {
+            found.cite(at(Some(i), 0, n), &place);
+        }
+    }
+    found.answer = has_text.then_some(answer);
     found
 }
 
@@ -48,8 +85,15 @@ pub(super) fn from_events(events: &[Value]) -> Value {
         .iter()
         .filter_map(|e| e.pointer("/candidates/0/groundingMetadata"))
         .collect();
+    let text: String = events
+        .iter()
+        .flat_map(|e| arr(e.pointer("/candidates/0/content/parts")))
+        .filter(|p| p.get("thought") != Some(&Value::Bool(true)))
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect();
+    let content = json!({"parts": [{"text": text}]});
     let Some(last) = metas.last() else {
-        return json!({"candidates": [{}]});
+        return json!({"candidates": [{"content": content}]});
     };
     let mut meta = (*last).clone();
     let supports: Vec<Value> = metas
@@ -61,5 +105,5 @@ pub(super) fn from_events(events: &[Value]) -> Value {
     if !supports.is_empty() && meta.is_object() {
         meta["groundingSupports"] = Value::Array(supports);
     }
-    json!({"candidates": [{"groundingMetadata": meta}]})
+    json!({"candidates": [{"content": content, "groundingMetadata": meta}]})
 }

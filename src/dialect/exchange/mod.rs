@@ -22,7 +22,7 @@ mod perplexity;
 use super::{Dialect, Parsed, Record};
 use crate::markers::{Grammar, Preset};
 use crate::messages::Warnings;
-use crate::model::{Answer, Chunk, CitationIndex, Extras, Id, MarkersFrom, Turn};
+use crate::model::{Answer, Chunk, Cite, CitationIndex, Extras, Id, MarkersFrom, Reply, Texts, Turn};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -54,6 +54,11 @@ pub(crate) struct Found {
     pub citations: Vec<CitationIndex>,
     /// Facts for `explain`; never free text from the log.
     pub notes: Vec<String>,
+    /// The answer text, where the recording holds it.
+    pub answer: Option<String>,
+    /// Where each citation sits in the answer and what it quotes, in the
+    /// order of `citations` (character offsets: [`Cite`]).
+    pub cites: Vec<Cite<'static>>,
 }
 
 impl Found {
@@ -64,8 +69,92 @@ impl Found {
             chunks: Vec::new(),
             citations: Vec::new(),
             notes: Vec::new(),
+            answer: None,
+            cites: Vec::new(),
         }
     }
+
+    /// Adds a citation with its place and quote.
+    fn cite(&mut self, index: CitationIndex, cite: &Cite<'static>) {
+        self.citations.push(index);
+        self.cites.push(cite.clone());
+    }
+
+    /// The texts the support checks read: the answer, each chunk's text,
+    /// and each citation's place and quote.
+    pub(crate) fn texts(&self) -> Texts<'static> {
+        Texts {
+            chunks: self
+                .chunks
+                .iter()
+                .map(|c| c.text.clone().map(|t| Reply::Text(Cow::Owned(t))))
+                .collect(),
+            answer: self.answer.clone().map(Cow::Owned),
+            cites: self.cites.clone(),
+        }
+    }
+}
+
+/// A string field as a quote or span text.
+pub(crate) fn owned(v: &Value, key: &str) -> Option<Cow<'static, str>> {
+    text(v, key).map(Cow::Owned)
+}
+
+/// A whole-number field as an offset.
+pub(crate) fn offset(v: &Value, key: &str) -> Option<usize> {
+    v.get(key).and_then(Value::as_u64).map(|n| n as usize)
+}
+
+/// An answer built from parts, in characters: each part's place in the
+/// whole is where its offsets start.
+#[derive(Default)]
+pub(crate) struct AnswerText {
+    pub text: String,
+    chars: usize,
+    /// Whether any part was added (an empty part still makes an answer).
+    pub any: bool,
+}
+
+impl AnswerText {
+    /// Appends `part` after `sep` (when the answer holds text already) and
+    /// returns its character range.
+    pub fn push(&mut self, part: &str, sep: &str) -> (usize, usize) {
+        if !self.text.is_empty() {
+            self.text.push_str(sep);
+            self.chars += sep.chars().count();
+        }
+        let start = self.chars;
+        self.text.push_str(part);
+        self.chars += part.chars().count();
+        self.any = true;
+        (start, self.chars)
+    }
+
+    /// The answer, when any part was added.
+    pub fn done(self) -> Option<String> {
+        self.any.then_some(self.text)
+    }
+}
+
+/// The character offset of byte `b` of `text`; a byte inside a character
+/// or past the end is a place past the end, which no part of the text
+/// holds (the offset check then records a mismatch).
+pub(crate) fn char_of_byte(text: &str, b: usize) -> usize {
+    if text.is_char_boundary(b) {
+        crate::support::quote::char_at(text, b)
+    } else {
+        text.chars().count() + 1
+    }
+}
+
+/// The character range of blocks `start..end` (end exclusive) of a text
+/// made of blocks of `lens` characters joined by one newline.
+pub(crate) fn block_range(lens: &[usize], start: usize, end: usize) -> Option<(usize, usize)> {
+    if start >= end || end > lens.len() {
+        return None;
+    }
+    let at = |k: usize| lens[..k].iter().sum::<usize>() + k;
+    Some((at(start), at(end) - 1))
 }
 
 /// The citation of position `i` in a list of `len` chunks that starts at
@@ -198,9 +287,12 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
         MarkersFrom::Openai => openai::read(req, resp),
         MarkersFrom::Cohere => cohere::read(req, resp),
         MarkersFrom::Gemini => gemini::read(req, resp),
-        MarkersFrom::Bedrock => bedrock::read(req, resp),
+        MarkersFrom::Bedrock => bedrock::read(req, resp, events.is_some()),
         _ => perplexity::read(req, resp),
     };
+    found
+        .cites
+        .resize(found.citations.len(), Cite::default());
     if events.is_some() {
         found.notes.push(format!(
             "a stream of {} events, read as the body they add up to",
@@ -334,6 +426,7 @@ fn turn(line: &str) -> Result<Turn<'static>, String> {
         })
         .collect();
     let model = model(&l).map(Cow::Owned);
+    let texts = found.texts();
     Ok(Turn {
         turn_id: l.id,
         agent_id: Cow::Owned(l.agent),
@@ -349,7 +442,7 @@ fn turn(line: &str) -> Result<Turn<'static>, String> {
         cost_cents: None,
         latency_ms: None,
         markers: None,
-        texts: Default::default(),
+        texts,
     })
 }
 

@@ -7,9 +7,15 @@
 //! When a search ran but its results were not included, its chunks are the
 //! sources the annotations name (the response holds nothing to check them
 //! against), and a search that nothing cites counts as one chunk.
+//!
+//! The answer is the message's `output_text` parts (joined by a blank
+//! line), or the chat message's `content`. A `url_citation`'s span is its
+//! `start_index..end_index` (characters; the inline link the model wrote),
+//! a `file_citation`'s the point `index`; neither says what text it spans
+//! or quotes.
 
-use super::{Found, Source, arr, named, text};
-use crate::model::{CitationIndex, MarkersFrom};
+use super::{AnswerText, Found, Source, arr, named, offset, text};
+use crate::model::{Cite, CitationIndex, MarkersFrom};
 use serde_json::{Value, json};
 
 /// Reads a Responses or Chat Completions body.
@@ -43,12 +49,21 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
             _ => {}
         }
     }
-    let annotations: Vec<&Value> = output
+    let mut answer = AnswerText::default();
+    let mut placed: Vec<(&Value, usize)> = Vec::new();
+    for c in output
         .iter()
         .filter(|o| o["type"] == "message")
         .flat_map(|o| arr(o.get("content")))
-        .flat_map(|c| arr(c.get("annotations")))
-        .collect();
+    {
+        let base = match c.get("text").and_then(Value::as_str) {
+            Some(t) if c["type"] == "output_text" => answer.push(t, "\n\n").0,
+            _ => 0,
+        };
+        placed.extend(arr(c.get("annotations")).iter().map(|a| (a, base)));
+    }
+    found.answer = answer.done();
+    let annotations: Vec<&Value> = placed.iter().map(|(a, _)| *a).collect();
     let named_by = |kind: &str, key: &str| -> Vec<Source> {
         let mut out: Vec<Source> = Vec::new();
         let title = if kind == "file_citation" {
@@ -96,20 +111,33 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
     }
     let nf = files.len();
     found.chunks = [files, web].concat();
-    for a in annotations {
-        let (key, offset) = match a.get("type").and_then(Value::as_str) {
+    for (a, base) in placed {
+        let (key, first) = match a.get("type").and_then(Value::as_str) {
             Some("file_citation") => ("file_id", 0),
             Some("url_citation") => ("url", nf),
             _ => continue,
         };
-        found
-            .citations
-            .push(match a.get(key).and_then(Value::as_str) {
-                Some(k) => named(&found.chunks, offset, k),
-                None => CitationIndex::Malformed,
-            });
+        let cite = match a.get(key).and_then(Value::as_str) {
+            Some(k) => named(&found.chunks, first, k),
+            None => CitationIndex::Malformed,
+        };
+        found.cite(cite, &place(a, base));
     }
     found
+}
+
+/// An annotation's span: `start_index..end_index` (Chat Completions nest
+/// them under `url_citation`), or the point `index`, from `base`.
+fn place(a: &Value, base: usize) -> Cite<'static> {
+    let inner = a.get("url_citation").unwrap_or(a);
+    let span = match (offset(inner, "start_index"), offset(inner, "end_index")) {
+        (Some(s), Some(e)) => Some((base + s, base + e)),
+        _ => offset(inner, "index").map(|i| (base + i, base + i)),
+    };
+    Cite {
+        span,
+        ..Cite::default()
+    }
 }
 
 /// Chat Completions with web search (`choices[0].message.annotations[]`
@@ -117,6 +145,7 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
 /// so the chunks are the pages the annotations name.
 fn chat(resp: &Value) -> Found {
     let mut found = Found::new(MarkersFrom::Openai, "chat completions");
+    found.answer = text(&resp["choices"][0]["message"], "content");
     let anns = arr(resp.pointer("/choices/0/message/annotations"));
     for a in anns {
         let url = a
@@ -124,7 +153,7 @@ fn chat(resp: &Value) -> Found {
             .or(a.get("url"))
             .and_then(Value::as_str);
         let Some(url) = url else {
-            found.citations.push(CitationIndex::Malformed);
+            found.cite(CitationIndex::Malformed, &place(a, 0));
             continue;
         };
         if !found.chunks.iter().any(|c| c.doc.as_deref() == Some(url)) {
@@ -133,7 +162,8 @@ fn chat(resp: &Value) -> Found {
                 ..Source::default()
             });
         }
-        found.citations.push(named(&found.chunks, 0, url));
+        let cite = named(&found.chunks, 0, url);
+        found.cite(cite, &place(a, 0));
     }
     found.notes.push(
         "chat completions return no search results: the chunks are the pages the annotations name"
@@ -157,7 +187,14 @@ pub(super) fn from_events(events: &[Value]) -> Value {
         return r.clone();
     }
     if events.iter().any(|e| e.get("choices").is_some()) {
-        return json!({"choices": [{"message": {"annotations": events
+        let content: String = events
+            .iter()
+            .filter_map(|e| {
+                e.pointer("/choices/0/delta/content")
+                    .and_then(Value::as_str)
+            })
+            .collect();
+        return json!({"choices": [{"message": {"content": content, "annotations": events
             .iter()
             .flat_map(|e| arr(e.pointer("/choices/0/delta/annotations")))
             .cloned()

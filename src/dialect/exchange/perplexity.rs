@@ -4,10 +4,14 @@
 //!
 //! The markers are read by the `numeric` grammar of the marker rules, so a
 //! marker past the list is out of range exactly as it is in a reply.
+//!
+//! The answer is the message content; a citation's span is its marker's
+//! place in it (characters).
 
 use super::{Found, Source, arr, text};
 use crate::markers::{Grammar, MarkerKind, Preset};
-use crate::model::{Chunk, CitationIndex, MarkersFrom};
+use crate::model::{Chunk, Cite, CitationIndex, MarkersFrom};
+use crate::support::quote::char_at;
 use serde_json::{Value, json};
 
 /// Reads a chat completion body.
@@ -42,12 +46,24 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
         })
         .collect();
     Grammar::Preset(Preset::Numeric).scan(content, &chunks, &mut |m| {
-        found.citations.push(match m.kind {
+        let cite = match m.kind {
             MarkerKind::Cited(i) => CitationIndex::Index(u64::from(i)),
             MarkerKind::OutOfRange => CitationIndex::OutOfRange,
             MarkerKind::Malformed => CitationIndex::Malformed,
-        });
+        };
+        let span = (char_at(content, m.start), char_at(content, m.end));
+        found.cite(
+            cite,
+            &Cite {
+                span: Some(span),
+                ..Cite::default()
+            },
+        );
     });
+    found.answer = resp
+        .pointer("/choices/0/message/content")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     found
 }
 
