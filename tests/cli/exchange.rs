@@ -322,6 +322,13 @@ fn each_stream_grades_like_its_twin() {
         for key in ["verdict", "markers_from"] {
             assert_eq!(a[key], b[key], "{} vs {}: {key}", s.stem, twin.stem);
         }
+        // Twins are separate calls whose answers may differ: their checks
+        // come out alike (each stream's own figures are held to its body
+        // by `restreamed_bodies_keep_their_support`).
+        let (x, y) = (support(a), support(b));
+        assert!(x[0] > 0 && y[0] > 0, "{} vs {}", s.stem, twin.stem);
+        assert_eq!(x[2] + x[3] > 0, y[2] + y[3] > 0, "{} vs {}", s.stem, twin.stem);
+        assert_eq!(x[4..6], y[4..6], "{} vs {}", s.stem, twin.stem);
         twins += 1;
     }
     eprintln!("{twins} streams grade like their non-streamed twin");
@@ -385,39 +392,358 @@ fn converted_exchange_lines_keep_their_verdicts() {
     }
 }
 
-/// Per provider: recordings, citations, quote checks (exact, normalised,
-/// absent), offset mismatches, recordings with sentences counted.
-fn support_figures(
-    recs: &[Recording],
-    rows: &BTreeMap<String, Value>,
-) -> BTreeMap<String, [u64; 7]> {
-    let mut out: BTreeMap<String, [u64; 7]> = BTreeMap::new();
-    for r in recs {
-        let row = &rows[r.line["id"].as_str().unwrap()];
-        let s = &row["support"];
-        let n = |k: &str| s[k].as_u64().unwrap_or(0);
-        let f = out.entry(r.provider.clone()).or_default();
-        f[0] += 1;
-        f[1] += row["marker_count"].as_u64().unwrap_or(0);
-        f[2] += n("quotes_exact");
-        f[3] += n("quotes_normalised");
-        f[4] += n("quotes_absent");
-        f[5] += n("offsets_mismatched");
-        f[6] += u64::from(n("sentences") > 0);
+/// The support counts of a row.
+fn support(row: &Value) -> [u64; 7] {
+    let n = |k: &str| row["support"][k].as_u64().unwrap();
+    [
+        n("sentences"),
+        n("cited_sentences"),
+        n("quotes_exact"),
+        n("quotes_normalised"),
+        n("quotes_absent"),
+        n("offsets_mismatched"),
+        n("hints"),
+    ]
+}
+
+/// The self-written lines: a quote the document holds only once Unicode
+/// forms are folded (`ligature`) is normalised, a quote it does not hold
+/// (`misquoted`) absent, offsets that do not hold their text (`offsets`)
+/// a mismatch; every other line's quotes and offsets hold, and every line
+/// has its sentences counted.
+#[test]
+fn fixture_lines_check_their_quotes_and_offsets() {
+    let rows = rows(&fixture("exchange/providers.jsonl"));
+    for (id, row) in &rows {
+        let [sentences, cited, exact, normalised, absent, mismatched, _] = support(row);
+        assert!(sentences > 0, "{id}: {row}");
+        assert_eq!(cited > 0, row["verdict"] == "ok", "{id}: {row}");
+        assert_eq!(normalised, u64::from(id.ends_with(".ligature")), "{id}");
+        assert_eq!(absent, u64::from(id.ends_with(".misquoted")), "{id}");
+        let want = u64::from(id.ends_with(".misquoted") || id.ends_with(".offsets"));
+        assert_eq!(mismatched, want, "{id}");
+        if id.starts_with("anthropic.ok.") && !id.ends_with(".web") {
+            assert_eq!(exact + normalised + absent, 1, "{id}");
+        }
     }
-    out
+}
+
+/// MANIFEST.md's note of each response file it checked.
+fn manifest_notes(manifest: &str) -> BTreeMap<String, String> {
+    manifest
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let file = cells.get(1)?;
+            let note = cells.get(4)?;
+            file.contains(".response")
+                .then(|| (file.to_string(), note.to_string()))
+        })
+        .collect()
+}
+
+fn manifest_note<'a>(r: &Recording, notes: &'a BTreeMap<String, String>) -> &'a str {
+    notes
+        .iter()
+        .find(|(f, _)| f.starts_with(&format!("{}/{}.response", r.provider, r.stem)))
+        .map_or("", |(_, n)| n.as_str())
+}
+
+/// Whether MANIFEST.md found the recording's quotes verbatim in text the
+/// request holds.
+fn quotes_checked(note: &str) -> bool {
+    note.contains("exact=True")
+        || note.contains("exact:True")
+        || note.contains("==sourceContent.text:True")
 }
 
 #[test]
-fn shared_recordings_measure() {
+fn shared_recordings_check_quotes_offsets_and_coverage() {
     let Some(dir) = shared("provider-citations") else {
         return;
     };
+    let notes = manifest_notes(&std::fs::read_to_string(dir.join("MANIFEST.md")).unwrap());
     let recs: Vec<Recording> = recordings(&dir);
+    let rows = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    // Per provider: recordings, citations, exact, normalised, absent,
+    // offsets mismatched, recordings with sentences counted.
+    let mut figures: BTreeMap<&str, [u64; 7]> = BTreeMap::new();
+    let mut quoting = 0;
+    for r in &recs {
+        let row = &rows[r.line["id"].as_str().unwrap()];
+        let [sentences, cited, exact, normalised, absent, mismatched, _] = support(row);
+        let cites = row["marker_count"].as_u64().unwrap();
+        let f = figures.entry(&r.provider).or_default();
+        for (k, v) in [1, cites, exact, normalised, absent, mismatched]
+            .into_iter()
+            .enumerate()
+        {
+            f[k] += v;
+        }
+        f[6] += u64::from(sentences > 0);
+        // Every quote and every offset of a real recording holds.
+        assert_eq!((absent, mismatched), (0, 0), "{}: {row}", r.stem);
+        if cites > 0 {
+            assert!(sentences > 0 && cited > 0, "{}: {row}", r.stem);
+        }
+        if quotes_checked(manifest_note(r, &notes)) {
+            assert!(exact + normalised > 0, "{}: {row}", r.stem);
+            quoting += 1;
+        }
+    }
+    eprintln!(
+        "per provider [recordings, citations, exact, normalised, absent, mismatched, with sentences]: {figures:?}"
+    );
+    assert!(quoting >= 5, "{quoting} recordings with quotes checked");
+}
+
+/// Rewrites every quote a response carries (Anthropic `cited_text`,
+/// Converse `sourceContent[].text`) into words no document holds.
+fn misquote(v: &mut Value, parent: &str) {
+    const WORDS: &str = "Nothing of the kind was ever written here.";
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match k.as_str() {
+                    "cited_text" => *x = json!(WORDS),
+                    "text" if parent == "sourceContent" => *x = json!(WORDS),
+                    _ => misquote(x, k),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| misquote(x, parent)),
+        _ => {}
+    }
+}
+
+#[test]
+fn misquoted_recordings_come_out_absent() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let notes = manifest_notes(&std::fs::read_to_string(dir.join("MANIFEST.md")).unwrap());
+    let mut recs: Vec<Recording> = recordings(&dir)
+        .into_iter()
+        .filter(|r| quotes_checked(manifest_note(r, &notes)))
+        .collect();
+    assert!(recs.len() >= 5, "{} recordings quote", recs.len());
+    for r in &mut recs {
+        misquote(&mut r.line["response"], "");
+    }
     let rows = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
     for r in &recs {
         let row = &rows[r.line["id"].as_str().unwrap()];
-        eprintln!("{:60} {} {}", r.stem, row["marker_count"], row["support"]);
+        let [_, _, exact, normalised, absent, ..] = support(row);
+        assert_eq!(exact + normalised, 0, "{}: {row}", r.stem);
+        assert!(absent >= 1, "{}: {row}", r.stem);
     }
-    eprintln!("{:?}", support_figures(&recs, &rows));
+}
+
+/// Moves every answer offset a response gives (Cohere `start`/`end`,
+/// Gemini `startIndex`/`endIndex`, Bedrock `span`) three places on (one
+/// place can land on the same text once whitespace is folded).
+fn shift(v: &mut Value, parent: &str) {
+    match v {
+        Value::Object(m) => {
+            let segment = parent == "segment";
+            if segment && !m.contains_key("startIndex") {
+                m.insert("startIndex".into(), json!(0));
+            }
+            for (k, x) in m.iter_mut() {
+                let offset = matches!(
+                    (k.as_str(), parent),
+                    ("start" | "end", "citations" | "span") | ("startIndex" | "endIndex", "segment")
+                );
+                match x.as_u64() {
+                    Some(n) if offset => *x = json!(n + 3),
+                    _ => shift(x, k),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| shift(x, parent)),
+        _ => {}
+    }
+}
+
+#[test]
+fn shifted_offsets_are_mismatches() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let mut recs: Vec<Recording> = recordings(&dir)
+        .into_iter()
+        .filter(|r| matches!(&r.provider[..], "cohere" | "gemini" | "bedrock"))
+        .collect();
+    let before = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    for r in &mut recs {
+        shift(&mut r.line["response"], "");
+    }
+    let rows = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    let mut shifted = 0;
+    for r in &recs {
+        let id = r.line["id"].as_str().unwrap();
+        let text = r.line["response"].to_string();
+        // Converse gives no answer offsets; a recording without citations
+        // has none to move.
+        if before[id]["marker_count"] == 0
+            || text.contains("citationsContent")
+            || text.contains("contentBlockDelta")
+        {
+            continue;
+        }
+        assert_eq!(support(&before[id])[5], 0, "{}", r.stem);
+        assert!(support(&rows[id])[5] >= 1, "{}: {}", r.stem, rows[id]);
+        shifted += 1;
+    }
+    eprintln!("{shifted} recordings' offsets checked against their texts");
+    assert!(shifted >= 15, "{shifted}");
+}
+
+/// `text` cut into pieces of at most `n` characters.
+fn pieces(text: &str, n: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars.chunks(n).map(|c| c.iter().collect()).collect()
+}
+
+/// The stream a provider would send for `body`, as the recorded streams
+/// are shaped (citations before their text where the provider sends them
+/// so; Bedrock's span ends exclusive), or `None` where this test does not
+/// write one.
+fn restream(provider: &str, body: &Value) -> Option<Vec<Value>> {
+    let mut ev = Vec::new();
+    match provider {
+        "anthropic" => {
+            let mut start = body.clone();
+            start["content"] = json!([]);
+            ev.push(json!({"type": "message_start", "message": start}));
+            for (i, b) in body["content"].as_array()?.iter().enumerate() {
+                let mut open = b.clone();
+                if b["type"] == "text" {
+                    open["text"] = json!("");
+                    open["citations"] = json!([]);
+                }
+                ev.push(json!({"type": "content_block_start", "index": i, "content_block": open}));
+                if b["type"] != "text" {
+                    continue;
+                }
+                for c in b["citations"].as_array().into_iter().flatten() {
+                    ev.push(json!({"type": "content_block_delta", "index": i,
+                        "delta": {"type": "citations_delta", "citation": c}}));
+                }
+                for t in pieces(b["text"].as_str()?, 7) {
+                    ev.push(json!({"type": "content_block_delta", "index": i,
+                        "delta": {"type": "text_delta", "text": t}}));
+                }
+            }
+        }
+        "gemini" => {
+            let text: String = body["candidates"][0]["content"]["parts"]
+                .as_array()?
+                .iter()
+                .filter_map(|p| p["text"].as_str())
+                .collect();
+            let parts = pieces(&text, 5);
+            for (k, t) in parts.iter().enumerate() {
+                let mut c = json!({"content": {"parts": [{"text": t}], "role": "model"}});
+                if k + 1 == parts.len() {
+                    c["groundingMetadata"] = body["candidates"][0]["groundingMetadata"].clone();
+                }
+                ev.push(json!({"candidates": [c]}));
+            }
+        }
+        "cohere" if body["message"].is_object() => {
+            ev.push(json!({"type": "message-start", "delta": {"message": {"role": "assistant"}}}));
+            for (i, c) in body["message"]["content"].as_array()?.iter().enumerate() {
+                let mut open = c.clone();
+                open["text"] = json!("");
+                ev.push(json!({"type": "content-start", "index": i,
+                    "delta": {"message": {"content": open}}}));
+                for t in pieces(c["text"].as_str().unwrap_or(""), 4) {
+                    ev.push(json!({"type": "content-delta", "index": i,
+                        "delta": {"message": {"content": {"text": t}}}}));
+                }
+            }
+            for (i, c) in body["message"]["citations"].as_array()?.iter().enumerate() {
+                ev.push(json!({"type": "citation-start", "index": i,
+                    "delta": {"message": {"citations": c}}}));
+            }
+        }
+        "bedrock" if body.get("citations").is_some() => {
+            let frame = |kind: &str, payload: Value| {
+                json!({"headers": {":event-type": kind}, "payload": payload})
+            };
+            for t in pieces(body["output"]["text"].as_str()?, 9) {
+                ev.push(frame("output", json!({"text": t})));
+            }
+            for c in body["citations"].as_array()? {
+                let mut c = c.clone();
+                let span = &mut c["generatedResponsePart"]["textResponsePart"]["span"];
+                span["end"] = json!(span["end"].as_u64()? + 1);
+                ev.push(frame("citation", json!({"citation": c})));
+            }
+        }
+        "bedrock" => {
+            let frame = |payload: Value| {
+                json!({"headers": {":event-type": "contentBlockDelta"}, "payload": payload})
+            };
+            for (i, b) in body["output"]["message"]["content"].as_array()?.iter().enumerate() {
+                let cc = &b["citationsContent"];
+                for c in cc["citations"].as_array().into_iter().flatten() {
+                    ev.push(frame(json!({"contentBlockIndex": i, "delta": {"citation": c}})));
+                }
+                let text = match b["text"].as_str() {
+                    Some(t) => t.to_owned(),
+                    None => cc["content"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|x| x["text"].as_str())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                };
+                for t in pieces(&text, 6) {
+                    ev.push(frame(json!({"contentBlockIndex": i, "delta": {"text": t}})));
+                }
+            }
+        }
+        "openai" if body.get("output").is_some() => {
+            ev.push(json!({"type": "response.created", "response": {"status": "in_progress"}}));
+            ev.push(json!({"type": "response.completed", "response": body}));
+        }
+        _ => return None,
+    }
+    Some(ev)
+}
+
+/// Every non-streamed recording sent again as the stream its provider
+/// would send gives the same verdict and the same support counts.
+#[test]
+fn restreamed_bodies_keep_their_support() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let recs: Vec<Recording> = recordings(&dir).into_iter().filter(|r| !r.stream).collect();
+    let mut streams = Vec::new();
+    for r in &recs {
+        let Some(events) = restream(&r.provider, &r.line["response"]) else {
+            continue;
+        };
+        let mut line = r.line.clone();
+        line["id"] = json!(format!("{}#stream", r.line["id"].as_str().unwrap()));
+        line["response"] = json!({ "events": events });
+        streams.push(line);
+    }
+    let all: Vec<&Value> = recs.iter().map(|r| &r.line).chain(&streams).collect();
+    let rows = grade(&all);
+    let mut quoted = 0;
+    for s in &streams {
+        let id = s["id"].as_str().unwrap();
+        let (a, b) = (&rows[id], &rows[id.trim_end_matches("#stream")]);
+        assert_eq!(a["verdict"], b["verdict"], "{id}");
+        assert_eq!(a["marker_count"], b["marker_count"], "{id}");
+        assert_eq!(a["support"], b["support"], "{id}");
+        quoted += u64::from(support(a)[2] > 0);
+    }
+    eprintln!("{} bodies restreamed, {quoted} with quotes checked", streams.len());
+    assert!(streams.len() >= 25 && quoted >= 3, "{}", streams.len());
 }
