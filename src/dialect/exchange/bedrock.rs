@@ -58,7 +58,7 @@ pub(super) fn read(req: &Value, resp: &Value, streamed: bool) -> Found {
             span: offset(span, "start")
                 .zip(offset(span, "end"))
                 .filter(|_| found.answer.is_some())
-                .map(|(s, e)| (s, e + end)),
+                .map(|(s, e)| (s, e.saturating_add(end))),
             span_text: owned(part, "text"),
             ..Cite::default()
         };

@@ -95,7 +95,7 @@ fn span(c: &Value, base: Option<usize>) -> Cite<'static> {
     Cite {
         span: base
             .zip(offset(c, "start").zip(offset(c, "end")))
-            .map(|(b, (s, e))| (b + s, b + e)),
+            .map(|(b, (s, e))| (b.saturating_add(s), b.saturating_add(e))),
         span_text: owned(c, "text"),
         ..Cite::default()
     }

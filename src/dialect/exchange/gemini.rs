@@ -61,8 +61,8 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
             .filter(|_| has_text)
             .zip(offset(seg, "endIndex"))
             .map(|(b, e)| {
-                let s = b + offset(seg, "startIndex").unwrap_or(0);
-                (char_of_byte(&answer, s), char_of_byte(&answer, b + e))
+                let s = b.saturating_add(offset(seg, "startIndex").unwrap_or(0));
+                (char_of_byte(&answer, s), char_of_byte(&answer, b.saturating_add(e)))
             });
         let place = Cite {
             span,

@@ -131,8 +131,8 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
 fn place(a: &Value, base: usize) -> Cite<'static> {
     let inner = a.get("url_citation").unwrap_or(a);
     let span = match (offset(inner, "start_index"), offset(inner, "end_index")) {
-        (Some(s), Some(e)) => Some((base + s, base + e)),
-        _ => offset(inner, "index").map(|i| (base + i, base + i)),
+        (Some(s), Some(e)) => Some((base.saturating_add(s), base.saturating_add(e))),
+        _ => offset(inner, "index").map(|i| (base.saturating_add(i), base.saturating_add(i))),
     };
     Cite {
         span,

@@ -130,3 +130,127 @@ fn any_value_anywhere_never_panics() {
         }
     }
 }
+
+/// The answer text and each citation's place, for the support checks.
+fn placed(req: Value, resp: Value) -> (Option<String>, Vec<Cite<'static>>) {
+    let f = read(&req, &resp).unwrap();
+    assert_eq!(f.cites.len(), f.citations.len());
+    (f.answer, f.cites)
+}
+
+/// Gemini's segment offsets are UTF-8 bytes (`startIndex` left out when
+/// 0): turned into characters of the concatenated parts.
+#[test]
+fn gemini_bytes_become_characters() {
+    let resp = json!({"candidates": [{"content": {"parts": [{"text": "Café "}, {"text": "é bom. Sim."}]},
+        "groundingMetadata": {"groundingChunks": [{"web": {"uri": "u"}}],
+        "groundingSupports": [
+            {"segment": {"endIndex": 13, "text": "Café é bom."}, "groundingChunkIndices": [0]},
+            {"segment": {"startIndex": 14, "endIndex": 18, "text": "Sim."}, "groundingChunkIndices": [0, 0]},
+            {"segment": {"startIndex": 4, "endIndex": 5}, "groundingChunkIndices": [0]}]}}]});
+    let (answer, cites) = placed(json!({}), resp);
+    assert_eq!(answer.as_deref(), Some("Café é bom. Sim."));
+    assert_eq!(cites[0].span, Some((0, 11)));
+    assert_eq!(cites[0].span_text.as_deref(), Some("Café é bom."));
+    assert_eq!(cites[1].span, Some((12, 16)));
+    assert_eq!(cites[1], cites[2]);
+    // Byte 4 is inside `é`: a place past the end, never a silent fix.
+    assert_eq!(cites[3].span, Some((17, 4)));
+}
+
+/// RetrieveAndGenerate's span end is inclusive in the body and exclusive
+/// in the stream.
+#[test]
+fn bedrock_span_ends_by_convention() {
+    let cite = |end: u64| {
+        json!({"generatedResponsePart": {"textResponsePart": {"text": "Alpha.", "span": {"start": 0, "end": end}}},
+               "retrievedReferences": [{"content": {"text": "Alpha."}, "location": {"type": "S3", "s3Location": {"uri": "s3://a"}}}]})
+    };
+    let body = json!({"output": {"text": "Alpha. Beta."}, "citations": [cite(5)]});
+    let (answer, cites) = placed(json!({}), body);
+    assert_eq!(answer.as_deref(), Some("Alpha. Beta."));
+    assert_eq!(cites[0].span, Some((0, 6)));
+    let frame = |kind: &str, payload: Value| json!({"headers": {":event-type": kind}, "payload": payload});
+    let stream = json!({"events": [frame("output", json!({"text": "Alpha."})),
+        frame("output", json!({"text": " Beta."})), frame("citation", json!({"citation": cite(6)}))]});
+    let (answer, cites) = placed(json!({}), stream);
+    assert_eq!(answer.as_deref(), Some("Alpha. Beta."));
+    assert_eq!(cites[0].span, Some((0, 6)));
+}
+
+/// An Anthropic citation spans its text block within the concatenated
+/// answer; `char_location` offsets place its quote in the document, and
+/// a search result's blocks place it in the result's joined text.
+#[test]
+fn anthropic_spans_are_blocks_and_quotes_sit_in_documents() {
+    let req = json!({"messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "data": "Ruby is from 1995."}},
+        {"type": "tool_result", "content": [{"type": "search_result", "source": "s", "title": "t",
+            "content": [{"type": "text", "text": "One."}, {"type": "text", "text": "Two ﬁne."}]}]}]}]});
+    let resp = json!({"type": "message", "content": [
+        {"type": "text", "text": "Ruby "},
+        {"type": "text", "text": "is from 1995.", "citations": [
+            {"type": "char_location", "document_index": 0, "cited_text": "from 1995.",
+             "start_char_index": 8, "end_char_index": 18}]},
+        {"type": "text", "text": " Two.", "citations": [
+            {"type": "search_result_location", "search_result_index": 0, "cited_text": "Two fine.",
+             "start_block_index": 1, "end_block_index": 2}]}]});
+    let f = read(&req, &resp).unwrap();
+    assert_eq!(f.answer.as_deref(), Some("Ruby is from 1995. Two."));
+    assert_eq!(f.cites[0].span, Some((5, 18)));
+    assert_eq!(f.cites[0].quote_at, Some((8, 18)));
+    assert_eq!(f.cites[1].span, Some((18, 23)));
+    assert_eq!(f.cites[1].quote_at, Some((5, 13)));
+    let texts = f.texts();
+    assert_eq!(
+        texts.chunks[1].as_ref().map(|r| r.decoded().into_owned()),
+        Some("One.\nTwo ﬁne.".to_owned())
+    );
+    // The quote folds the ligature: `normalised`, not `absent`.
+    let chunk = texts.chunks[1].as_ref().unwrap().decoded();
+    assert_eq!(
+        crate::support::quote::check("Two fine.", &chunk),
+        Some(crate::support::quote::QuoteCheck::Normalised)
+    );
+}
+
+/// Cohere v2's `content_index` names the text part its offsets count in
+/// (a thinking part before it is no part of the answer); without one,
+/// the first text part. A citation naming two sources is two citations
+/// with one span.
+#[test]
+fn cohere_offsets_count_in_their_part() {
+    let req = json!({"documents": [{"id": "a", "data": {"text": "x"}}, {"id": "b", "data": {"text": "y"}}]});
+    let resp = json!({"message": {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "hm"}, {"type": "text", "text": "It is green."}],
+        "citations": [{"start": 6, "end": 12, "text": "green.", "content_index": 1,
+            "sources": [{"type": "document", "id": "a"}, {"type": "document", "id": "b"}]}]}});
+    let (answer, cites) = placed(req.clone(), resp.clone());
+    assert_eq!(answer.as_deref(), Some("It is green."));
+    assert_eq!(cites.len(), 2);
+    assert_eq!(cites[0], cites[1]);
+    assert_eq!(cites[0].span, Some((6, 12)));
+    let mut bare = resp;
+    bare["message"]["citations"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("content_index");
+    assert_eq!(placed(req, bare).1[0].span, Some((6, 12)));
+}
+
+/// Perplexity's markers are its spans; OpenAI's `file_citation` is a
+/// point, its `url_citation` a range, counted in the joined text parts.
+#[test]
+fn markers_and_annotations_place_their_citations() {
+    let resp = json!({"citations": ["u1", "u2"], "choices": [{"message": {"content": "Ça va [2]."}}]});
+    assert_eq!(placed(json!({}), resp).1[0].span, Some((6, 9)));
+    let resp = json!({"object": "response", "output": [{"type": "message", "content": [
+        {"type": "output_text", "text": "First.", "annotations": []},
+        {"type": "output_text", "text": "Second.", "annotations": [
+            {"type": "file_citation", "file_id": "f", "index": 6},
+            {"type": "url_citation", "url": "u", "start_index": 0, "end_index": 6}]}]}]});
+    let (answer, cites) = placed(json!({}), resp);
+    assert_eq!(answer.as_deref(), Some("First.\n\nSecond."));
+    assert_eq!(cites[0].span, Some((14, 14)));
+    assert_eq!(cites[1].span, Some((8, 14)));
+}
