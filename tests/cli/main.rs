@@ -33,5 +33,6 @@ mod roles;
 mod run_ops;
 mod safety;
 mod summary;
+mod support;
 mod traces;
 mod triage;
