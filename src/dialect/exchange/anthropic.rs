@@ -13,7 +13,7 @@
 //! location's blocks) where that quote sits in the document's text.
 
 use super::{AnswerText, Found, Source, arr, at, block_range, named, offset, owned, text};
-use crate::model::{Cite, CitationIndex, MarkersFrom};
+use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
 
 /// The chunks of one conversation, by kind.
@@ -130,8 +130,9 @@ pub(super) fn read(req: &Value, resp: &Value) -> Found {
             let cite = match c.get("type").and_then(Value::as_str) {
                 Some(kind @ ("char_location" | "page_location" | "content_block_location")) => {
                     place.quote_at = match kind {
-                        "char_location" => offset(c, "start_char_index")
-                            .zip(offset(c, "end_char_index")),
+                        "char_location" => {
+                            offset(c, "start_char_index").zip(offset(c, "end_char_index"))
+                        }
                         "content_block_location" => blocks_of(&doc_blocks, "document_index"),
                         _ => None,
                     };

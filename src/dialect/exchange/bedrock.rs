@@ -14,7 +14,7 @@
 //! the span holds.
 
 use super::{Found, Source, arr, offset, owned, text};
-use crate::model::{Cite, CitationIndex, MarkersFrom};
+use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
 
 fn reference(r: &Value) -> Source {

@@ -16,7 +16,7 @@
 //! each with the same span.
 
 use super::{AnswerText, Found, Source, arr, named, offset, owned, text};
-use crate::model::{Cite, CitationIndex, MarkersFrom};
+use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
 
 /// A document given as `{id, data{...}}` (v2), `{id, text, ...}` (v1) or a

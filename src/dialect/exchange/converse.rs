@@ -15,9 +15,9 @@
 //! `searchResultLocation`'s blocks) where that quote sits in the chunk.
 
 use super::{AnswerText, Found, Source, arr, at, block_range, named, offset, text};
-use crate::model::{Cite, CitationIndex, MarkersFrom};
-use std::borrow::Cow;
+use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
+use std::borrow::Cow;
 
 /// The texts of `content`'s blocks, joined by newlines, and each one's
 /// length in characters.

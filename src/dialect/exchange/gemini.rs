@@ -44,10 +44,9 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
     let parts = arr(resp.pointer("/candidates/0/content/parts"));
     for p in parts {
         starts.push(answer.len());
-        if let Some(t) = p.get("text").and_then(Value::as_str) {
-            if p.get("thought") != Some(&Value::Bool(true)) {
-                answer.push_str(t);
-            }
+        let thought = p.get("thought") == Some(&Value::Bool(true));
+        if let Some(t) = p.get("text").and_then(Value::as_str).filter(|_| !thought) {
+            answer.push_str(t);
         }
     }
     let has_text = parts.iter().any(|p| p.get("text").is_some());
@@ -62,7 +61,10 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
             .zip(offset(seg, "endIndex"))
             .map(|(b, e)| {
                 let s = b.saturating_add(offset(seg, "startIndex").unwrap_or(0));
-                (char_of_byte(&answer, s), char_of_byte(&answer, b.saturating_add(e)))
+                (
+                    char_of_byte(&answer, s),
+                    char_of_byte(&answer, b.saturating_add(e)),
+                )
             });
         let place = Cite {
             span,

@@ -22,7 +22,9 @@ mod perplexity;
 use super::{Dialect, Parsed, Record};
 use crate::markers::{Grammar, Preset};
 use crate::messages::Warnings;
-use crate::model::{Answer, Chunk, Cite, CitationIndex, Extras, Id, MarkersFrom, Reply, Texts, Turn};
+use crate::model::{
+    Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Reply, Texts, Turn,
+};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -290,9 +292,7 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
         MarkersFrom::Bedrock => bedrock::read(req, resp, events.is_some()),
         _ => perplexity::read(req, resp),
     };
-    found
-        .cites
-        .resize(found.citations.len(), Cite::default());
+    found.cites.resize(found.citations.len(), Cite::default());
     if events.is_some() {
         found.notes.push(format!(
             "a stream of {} events, read as the body they add up to",

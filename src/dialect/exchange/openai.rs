@@ -15,7 +15,7 @@
 //! or quotes.
 
 use super::{AnswerText, Found, Source, arr, named, offset, text};
-use crate::model::{Cite, CitationIndex, MarkersFrom};
+use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
 
 /// Reads a Responses or Chat Completions body.

@@ -10,7 +10,7 @@
 
 use super::{Found, Source, arr, text};
 use crate::markers::{Grammar, MarkerKind, Preset};
-use crate::model::{Chunk, Cite, CitationIndex, MarkersFrom};
+use crate::model::{Chunk, CitationIndex, Cite, MarkersFrom};
 use crate::support::quote::char_at;
 use serde_json::{Value, json};
 

@@ -170,7 +170,8 @@ fn bedrock_span_ends_by_convention() {
     let (answer, cites) = placed(json!({}), body);
     assert_eq!(answer.as_deref(), Some("Alpha. Beta."));
     assert_eq!(cites[0].span, Some((0, 6)));
-    let frame = |kind: &str, payload: Value| json!({"headers": {":event-type": kind}, "payload": payload});
+    let frame =
+        |kind: &str, payload: Value| json!({"headers": {":event-type": kind}, "payload": payload});
     let stream = json!({"events": [frame("output", json!({"text": "Alpha."})),
         frame("output", json!({"text": " Beta."})), frame("citation", json!({"citation": cite(6)}))]});
     let (answer, cites) = placed(json!({}), stream);
@@ -242,7 +243,8 @@ fn cohere_offsets_count_in_their_part() {
 /// point, its `url_citation` a range, counted in the joined text parts.
 #[test]
 fn markers_and_annotations_place_their_citations() {
-    let resp = json!({"citations": ["u1", "u2"], "choices": [{"message": {"content": "Ça va [2]."}}]});
+    let resp =
+        json!({"citations": ["u1", "u2"], "choices": [{"message": {"content": "Ça va [2]."}}]});
     assert_eq!(placed(json!({}), resp).1[0].span, Some((6, 9)));
     let resp = json!({"object": "response", "output": [{"type": "message", "content": [
         {"type": "output_text", "text": "First.", "annotations": []},
