@@ -135,35 +135,49 @@ fn cite_check(turn: &Turn<'_>, k: usize, chunk: Option<u32>, text: Option<&str>)
 }
 
 /// Coverage and hints: which sentences carry a resolving citation, and
-/// which of those hold a number none of their cited chunks holds.
+/// which of those hold a value none of their cited chunks holds.
 fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize), u32)]) {
     let sentences = sentences::sentences(text);
-    let mut cited: Vec<Vec<u32>> = vec![Vec::new(); sentences.len()];
+    // (sentence, chunk) for every citation, each pair once.
+    let mut cited: Vec<(usize, u32)> = Vec::with_capacity(placed.len());
     for &((s, e), chunk) in placed {
-        for k in holding(&sentences, s, e) {
-            if !cited[k].contains(&chunk) {
-                cited[k].push(chunk);
-            }
-        }
+        holding(&sentences, s, e, &mut |k| cited.push((k, chunk)));
     }
+    cited.sort_unstable();
+    cited.dedup();
+    let has_text = turn.texts.chunks.iter().any(Option::is_some);
+    let mut texts: Vec<Option<std::borrow::Cow<'_, str>>> = Vec::new();
+    let mut at = 0;
     for (k, s) in sentences.iter().enumerate() {
+        let first = at;
+        while at < cited.len() && cited[at].0 == k {
+            at += 1;
+        }
         if !s.counted {
             continue;
         }
         a.counts.sentences += 1;
-        if cited[k].is_empty() {
+        if at == first {
             continue;
         }
         a.counts.cited_sentences += 1;
-        let texts: Vec<_> = cited[k]
-            .iter()
-            .filter_map(|&i| turn.texts.chunks.get(i as usize - 1)?.as_ref())
-            .map(|r| r.decoded())
-            .collect();
-        if texts.len() < cited[k].len() {
+        if !has_text {
             continue;
         }
-        let refs: Vec<&str> = texts.iter().map(|t| t.as_ref()).collect();
+        let chunks = &cited[first..at];
+        if texts.is_empty() {
+            texts = turn
+                .texts
+                .chunks
+                .iter()
+                .map(|c| c.as_ref().map(|r| r.decoded()))
+                .collect();
+        }
+        let refs: Option<Vec<&str>> = chunks
+            .iter()
+            .map(|&(_, i)| texts.get(i as usize - 1)?.as_deref())
+            .collect();
+        let Some(refs) = refs else { continue };
         let sentence = &text[s.start..s.end];
         for h in hints::hints(sentence, &refs) {
             a.counts.hints += 1;
@@ -176,39 +190,40 @@ fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize
     }
 }
 
-/// The counted sentences a citation at bytes `s..e` carries to: those it
-/// overlaps (a point: the one it falls in or ends), or, when it sits in
-/// an uncounted stretch (a line of markers), the counted one before.
-fn holding(sentences: &[Sentence], s: usize, e: usize) -> Vec<usize> {
-    let hit: Vec<usize> = sentences
-        .iter()
-        .enumerate()
-        .filter(|(_, x)| {
-            if s == e {
-                x.start <= s && s <= x.end
-            } else {
-                s < x.end && e > x.start
+/// The counted sentences a citation at bytes `s..e` carries to (each given
+/// to `f`): those it overlaps (a point: the one it falls in or ends), or,
+/// when it sits in an uncounted stretch (a line of markers), the counted
+/// one before.
+fn holding(sentences: &[Sentence], s: usize, e: usize, f: &mut dyn FnMut(usize)) {
+    // The first sentence that ends at or after the citation's start.
+    let from = sentences.partition_point(|x| x.end < s);
+    let mut any = false;
+    let mut first_hit = None;
+    for (k, x) in sentences.iter().enumerate().skip(from) {
+        let hit = if s == e {
+            x.start <= s && s <= x.end
+        } else {
+            s < x.end && e > x.start
+        };
+        if !hit {
+            if x.start >= e.max(s + 1) {
+                break;
             }
-        })
-        .map(|(k, _)| k)
-        .collect();
-    let counted: Vec<usize> = hit
-        .iter()
-        .copied()
-        .filter(|&k| sentences[k].counted)
-        .collect();
-    if !counted.is_empty() {
-        return counted;
+            continue;
+        }
+        first_hit.get_or_insert(k);
+        if x.counted {
+            any = true;
+            f(k);
+        }
     }
-    let before = hit
-        .first()
-        .copied()
-        .unwrap_or_else(|| sentences.iter().take_while(|x| x.start <= s).count());
-    sentences[..before.min(sentences.len())]
-        .iter()
-        .rposition(|x| x.counted)
-        .into_iter()
-        .collect()
+    if any {
+        return;
+    }
+    let before = first_hit.unwrap_or(from).min(sentences.len());
+    if let Some(k) = sentences[..before].iter().rposition(|x| x.counted) {
+        f(k);
+    }
 }
 
 #[cfg(test)]
