@@ -4,7 +4,11 @@
 # marginal rate is (LARGE - SMALL bytes) / (difference of wall times) /
 # cores), for each engine, against the binary alone (`summary --threads 1`)
 # on the LARGE log. Every Spark run's merged summary (json) is checked
-# against one pass of the binary. Prints a Markdown table.
+# against one pass of the binary. Prints a Markdown table. Where a cgroup-v1
+# cpuacct hierarchy is writable (root on most Linux hosts), each run's CPU
+# time (user + sys of the JVM, its script processes and the driver) is
+# measured too, and the marginal MB per CPU second beside the wall figure:
+# on a host shared with other work, wall times stretch and CPU times do not.
 #
 #   examples/spark/bench.sh BINARY
 #
@@ -34,6 +38,9 @@ read -r small large <<<"$SIZES"
 mkdir -p "$DIR"
 python3 -c 'import pyspark' 2>/dev/null || python3 -m pip install -q pyspark
 say() { printf '%s\n' "$*" >&2; }
+CG=/sys/fs/cgroup/cpuacct/ga-spark-bench-$$
+if mkdir "$CG" 2>/dev/null; then trap 'rmdir "$CG" 2>/dev/null || true' EXIT; else CG=""; fi
+cpu_ns() { if [[ -n $CG ]]; then cat "$CG/cpuacct.usage"; else echo 0; fi; }
 now() { date +%s.%N; }
 
 log_for() { # SHAPE MB -> path
@@ -52,23 +59,30 @@ log_for() { # SHAPE MB -> path
   printf '%s\n' "$f"
 }
 norm() { sed -E 's/"files": [0-9]+/"files": FILES/' "$1"; }
-# wall ENGINE LOG: the minimum wall seconds of ROUNDS Spark runs; checks the output.
-wall() {
-  local engine=$1 f=$2 best="" t0 t1 t r
-  "$bin" --quiet summary --format json "$f" >"$DIR/one.json"
+# run ENGINE LOG: "WALL CPU" seconds, the run of ROUNDS with the least CPU
+# (the least wall without a cgroup); checks the output.
+run() {
+  local engine=$1 f=$2 best="" bestc="" t0 t1 c0 c1 t c r
+  "$bin" --quiet summary --format json "$f" >"$DIR/one.json" 2>/dev/null
   for ((r = 1; r <= ROUNDS; r++)); do
     cat "$f" >/dev/null
+    c0=$(cpu_ns)
     t0=$(now)
-    python3 "$here/job.py" --master "$MASTER" --engine "$engine" --binary "$bin" --input "$f" \
-      --partitions "$PARTITIONS" --format json --out "$DIR/spark.json" 2>"$DIR/spark.err" ||
-      { say "job.py failed:"; tail -20 "$DIR/spark.err" >&2; exit 1; }
+    (
+      [[ -z $CG ]] || echo "$BASHPID" >"$CG/tasks"
+      exec python3 "$here/job.py" --master "$MASTER" --engine "$engine" --binary "$bin" --input "$f" \
+        --partitions "$PARTITIONS" --format json --out "$DIR/spark.json" 2>"$DIR/spark.err"
+    ) || { say "job.py failed:"; tail -20 "$DIR/spark.err" >&2; exit 1; }
     t1=$(now)
+    c1=$(cpu_ns)
     t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    c=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
     diff -q <(norm "$DIR/one.json") <(norm "$DIR/spark.json") >/dev/null ||
       { say "engine $engine on $f: merged summary differs from one pass"; exit 1; }
-    if [[ -z $best ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+    if [[ -z $best ]] || awk -v a="$c" -v b="$bestc" -v x="$t" -v y="$best" \
+      'BEGIN { exit !(a < b || (a == b && x < y)) }'; then best=$t; bestc=$c; fi
   done
-  printf '%s\n' "$best"
+  printf '%s %s\n' "$best" "$bestc"
 }
 
 say "== load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -80,26 +94,33 @@ for shape in $SHAPES; do
   bl=$(stat -c %s "$fl")
   lines=$(wc -l <"$fl")
   cat "$fl" >/dev/null
+  c0=$(cpu_ns)
   t0=$(now)
-  "$bin" --quiet --threads 1 summary "$fl" >/dev/null
+  ( [[ -z $CG ]] || echo "$BASHPID" >"$CG/tasks"; exec "$bin" --quiet --threads 1 summary "$fl" >/dev/null 2>&1 )
   t1=$(now)
+  c1=$(cpu_ns)
   alone=$(awk -v b="$bl" -v a="$t0" -v c="$t1" 'BEGIN { printf "%.0f", b / 1e6 / (c - a) }')
+  alonec=$(awk -v b="$bl" -v a="$c0" -v c="$c1" 'BEGIN { if (c > a) printf "%.0f", b * 1e3 / (c - a); else print "-" }')
   for engine in $ENGINES; do
     say "== $shape, engine $engine: ${small} MB"
-    ts=$(wall "$engine" "$fs")
-    say "   $ts s; ${large} MB"
-    tl=$(wall "$engine" "$fl")
-    say "   $tl s"
+    r=$(run "$engine" "$fs")
+    read -r ts cs <<<"$r"
+    say "   $ts s wall, $cs s CPU; ${large} MB"
+    r=$(run "$engine" "$fl")
+    read -r tl cl <<<"$r"
+    say "   $tl s wall, $cl s CPU"
     rows+=$(awk -v shape="$shape" -v engine="$engine" -v bs="$bs" -v bl="$bl" -v ts="$ts" -v tl="$tl" \
-      -v lines="$lines" -v cores="$CORES" -v alone="$alone" 'BEGIN {
+      -v cs="$cs" -v cl="$cl" -v lines="$lines" -v cores="$CORES" -v alone="$alone" -v alonec="$alonec" 'BEGIN {
         m = (bl - bs) / 1e6 / (tl - ts) / cores
-        printf "| %s | %.0f | %s | %.1f s | %.1f s | %.1f | %s |\n", shape, bl / lines, engine, ts, tl, m, alone
+        mc = (cl > cs) ? sprintf("%.1f", (bl - bs) / 1e6 / (cl - cs)) : "-"
+        printf "| %s | %.0f | %s | %.1f s / %.1f s | %.1f | %s / %s CPU s | %s | %s | %s |\n",
+          shape, bl / lines, engine, ts, tl, m, cs, cl, mc, alone, alonec
       }')$'\n'
   done
 done
 say "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '\n%s, %s partitions, summary; logs of %s and %s MB; marginal = (difference of bytes) / (difference of wall) / %s cores\n\n' \
   "$MASTER" "$PARTITIONS" "$small" "$large" "$CORES"
-printf '| lines | bytes a line | engine | wall, %s MB | wall, %s MB | marginal MB/s per core | binary alone, MB/s (1 thread) |\n' "$small" "$large"
-printf '|---|---:|---|---:|---:|---:|---:|\n'
+printf '| lines | bytes a line | engine | wall, %s / %s MB | marginal MB/s per core (wall / %s) | CPU, %s / %s MB | marginal MB per CPU s | binary alone, 1 thread: MB/s | binary alone: MB per CPU s |\n' "$small" "$large" "$CORES" "$small" "$large"
+printf '|---|---:|---|---:|---:|---:|---:|---:|---:|\n'
 printf '%s' "$rows"
