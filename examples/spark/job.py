@@ -16,9 +16,9 @@ With `--engine sql` (the default) no Python worker touches a line:
    prefix such as s3a://bucket/turns/2026-08-*/) with the DataFrame text
    reader, each with its position in the input (file path, then
    monotonically_increasing_id, which follows line order within a file).
-2. Computes the turn key in the JVM (see KEY_SQL: a regular expression for a
-   native line whose first key is a plain `turn_id` string, else
-   one from_json parse for `turn_id`, the trace ids of span dialects, the run id of
+2. Computes the turn key in the JVM (see with_key: a regular expression for a
+   native line whose first key is `turn_id`, a plain string or an integer, else
+   get_json_object of `turn_id`, the trace ids of span dialects, the run id of
    agentfootprint events, else the line itself), repartitions by it
    (hash partitioning) and sorts each partition by input position. Every copy
    of a turn, and every span of a trace, lands in one partition, in input
@@ -127,36 +127,34 @@ def _first_otlp_trace(doc):
 # turn_key below. A native line whose first key is `turn_id`, with a string
 # free of escapes or an integer, is keyed by a regular expression on its
 # first HEAD characters (the common case: no parse, and no copy of a long
-# line); anything else by one from_json parse (which reads `9` and "9"
-# alike, and decodes escapes), in turn_key's order; a line with none of these
-# by its text. Lines grouped together that need not be (a `turn_id` of another JSON
+# line); anything else by get_json_object (which reads `9` and "9" alike,
+# and decodes escapes), in turn_key's order; a line with none of these by
+# its text. Lines grouped together that need not be (a `turn_id` of another JSON
 # type, `-0` with `0`) only cost balance, never exactness.
 HEAD = 256
 FAST_TURN_ID = r'^\s*\{\s*"turn_id"\s*:\s*("[^"\\]*"|(?:-?[1-9][0-9]*|0)(?=\s*[,}]))'
-# One parse reads every other key: each field as JSON text (a string's
-# value, a number's digits, an object as written).
-KEY_FIELDS = "turn_id STRING, traceId STRING, context STRING, trace_id STRING, resourceSpans STRING, meta STRING"
+KEY_PATHS = [
+    ("t:", "$.turn_id"),
+    ("x:", "$.traceId"),
+    ("x:", "$.context.trace_id"),
+    ("x:", "$.trace_id"),
+    ("x:", "$.resourceSpans[0].scopeSpans[0].spans[0].traceId"),
+    ("r:", "$.meta.runId"),
+]
 
 
 def with_key(lines):
     """`lines` with a column `key`, the turn key of its `value`."""
     value = F.col("value")
     df = lines.withColumn("fast", F.regexp_extract(F.substring(value, 1, HEAD), FAST_TURN_ID, 1))
-    df = df.withColumn("doc", F.when(F.col("fast") == "", F.from_json(value, KEY_FIELDS)))
-    doc = F.col("doc")
     # The fast id token as written: a string (quotes stripped: it holds none
-    # inside) or an integer.
-    key = F.coalesce(
-        F.when(F.col("fast") != "", F.concat(F.lit("t:"), F.translate(F.col("fast"), '"', ""))),
-        F.concat(F.lit("t:"), doc["turn_id"]),
-        F.concat(F.lit("x:"), doc["traceId"]),
-        F.concat(F.lit("x:"), F.get_json_object(doc["context"], "$.trace_id")),
-        F.concat(F.lit("x:"), doc["trace_id"]),
-        F.concat(F.lit("x:"), F.get_json_object(doc["resourceSpans"], "$[0].scopeSpans[0].spans[0].traceId")),
-        F.concat(F.lit("r:"), F.get_json_object(doc["meta"], "$.runId")),
-        F.concat(F.lit("l:"), value),
-    )
-    return df.withColumn("key", key).drop("fast", "doc")
+    # inside) or an integer. get_json_object runs only where the ones before
+    # it found nothing (one parse of the line each).
+    parts = [F.when(F.col("fast") != "", F.concat(F.lit("t:"), F.translate(F.col("fast"), '"', "")))]
+    for prefix, path in KEY_PATHS:
+        parts.append(F.concat(F.lit(prefix), F.get_json_object(value, path)))
+    parts.append(F.concat(F.lit("l:"), value))
+    return df.withColumn("key", F.coalesce(*parts)).drop("fast")
 
 
 def sql_literal(text):
