@@ -374,7 +374,7 @@ def main():
     o.add_argument("bytes")
     o.add_argument("rss_kb")
     t = sub.add_parser("table")
-    t.add_argument("--profile", default="release")
+    t.add_argument("--profile", default="dist")
     for opt in ("results", "memory", "agreement", "log", "summary", "check", "load"):
         t.add_argument(f"--{opt}", required=True)
     for opt in ("bytes", "lines", "rounds", "runs", "warmup"):

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The throughput and memory benchmark of issue 7. Not part of CI.
 #
-# From a fresh clone: builds the profile it measures (BENCH_PROFILE, `release`
-# by default; `dist` for the fat-LTO build of published binaries) for
+# From a fresh clone: builds the profile it measures (BENCH_PROFILE, `dist`
+# by default: the fat-LTO build of published binaries; `release` for what
+# `cargo install` builds) for
 # grounding-audit and the log generator of benches/generate, generates a deterministic turn log under target/bench/
 # (reused when one with the same size, seed, agents and generator source
 # exists), then times with hyperfine (warm page cache) in BENCH_ROUNDS
@@ -24,7 +25,7 @@
 # per agent and day), and measures peak RSS with /usr/bin/time -v.
 #
 # Environment (all optional):
-#   BENCH_PROFILE=release cargo profile to build and measure (release or dist); the table says which
+#   BENCH_PROFILE=dist    cargo profile to build and measure (dist or release); the table says which
 #   BENCH_MB=500          size of the timed log in MB (10^6 bytes); BENCH_MB=50 for a quick run
 #   BENCH_ROUNDS=3        interleaved rounds over every command
 #   BENCH_RUNS=3          timed runs per command in each round; the table shows the medians of all
@@ -53,7 +54,7 @@ BENCH_JQ_MB=${BENCH_JQ_MB:-50}
 BENCH_MEM_MB=${BENCH_MEM_MB-"$BENCH_MB $((BENCH_MB * 4))"}
 BENCH_INSTALL=${BENCH_INSTALL:-1}
 BENCH_DIR=${BENCH_DIR:-target/bench}
-BENCH_PROFILE=${BENCH_PROFILE:-release}
+BENCH_PROFILE=${BENCH_PROFILE:-dist}
 BIN=${CARGO_TARGET_DIR:-$ROOT/target}/$BENCH_PROFILE/grounding-audit
 GEN=${CARGO_TARGET_DIR:-$ROOT/target}/$BENCH_PROFILE/ga-generate
 UTIL="python3 $ROOT/scripts/bench-report.py"

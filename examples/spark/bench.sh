@@ -19,6 +19,7 @@
 #                          observations (flat span lines of about 900 bytes,
 #                          scripts/gen-dialects.py on the fixture)
 #   ENGINES="sql python"   job.py --engine values
+#   CONF="spark.driver.memory=4g"   job.py --conf settings (space-separated)
 #   MASTER=local[2]  CORES=2  PARTITIONS=4  ROUNDS=1 (the minimum wall of the rounds)
 #   DIR=/tmp/ga-spark-bench  where the generated logs are kept
 set -euo pipefail
@@ -34,6 +35,9 @@ CORES=${CORES:-2}
 PARTITIONS=${PARTITIONS:-4}
 ROUNDS=${ROUNDS:-1}
 DIR=${DIR:-/tmp/ga-spark-bench}
+CONF=${CONF-"spark.driver.memory=4g"}
+conf=()
+for kv in $CONF; do conf+=(--conf "$kv"); done
 read -r small large <<<"$SIZES"
 mkdir -p "$DIR"
 python3 -c 'import pyspark' 2>/dev/null || python3 -m pip install -q pyspark
@@ -70,7 +74,7 @@ run() {
     t0=$(now)
     (
       [[ -z $CG ]] || echo "$BASHPID" >"$CG/tasks"
-      exec python3 "$here/job.py" --master "$MASTER" --engine "$engine" --binary "$bin" --input "$f" \
+      exec python3 "$here/job.py" --master "$MASTER" "${conf[@]}" --engine "$engine" --binary "$bin" --input "$f" \
         --partitions "$PARTITIONS" --format json --out "$DIR/spark.json" 2>"$DIR/spark.err"
     ) || { say "job.py failed:"; tail -20 "$DIR/spark.err" >&2; exit 1; }
     t1=$(now)

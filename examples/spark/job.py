@@ -254,6 +254,13 @@ def parser():
     ap.add_argument("--keep-partials", help="also copy the partials into this directory")
     ap.add_argument("--master", help="Spark master when not set by spark-submit (e.g. local[2])")
     ap.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting when not set by spark-submit (e.g. spark.driver.memory=4g for local mode)",
+    )
+    ap.add_argument(
         "--engine",
         default="sql",
         choices=["sql", "python"],
@@ -326,6 +333,9 @@ def main(argv):
     conf = SparkConf().setAppName("grounding-audit")
     if args.master:
         conf = conf.setMaster(args.master)
+    for kv in args.conf:
+        key, _, val = kv.partition("=")
+        conf = conf.set(key, val)
     spark = SparkSession.builder.config(conf=conf).getOrCreate()
     sc = spark.sparkContext
     sc.setLogLevel("WARN")
