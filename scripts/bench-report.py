@@ -187,7 +187,7 @@ def table(a):
 
     ref_name = "grounding-audit summary" if a.summary == "1" else "grounding-audit report"
     total_mb = a.bytes / 1e6
-    out = []
+    out = [f"Build: grounding-audit of the cargo profile `{a.profile}`.", ""]
     out.append(
         f"Input: `{a.log}`, {total_mb:.0f} MB, {a.lines} turns ({a.bytes / a.lines:.0f} bytes a line); "
         f"warm page cache; {a.rounds} interleaved rounds over every command, in each hyperfine with {a.warmup} warm-up"
@@ -355,6 +355,7 @@ def table(a):
     out.append("Machine:")
     out.append("")
     out.extend(machine())
+    out.append(f"- build: cargo profile `{a.profile}` (Cargo.toml)")
     out.append(f"- load average (1, 5, 15 min) before / after the timed rounds: {a.load}")
     print("\n".join(out))
     return 1 if "DIFFER" in text or failed else 0
@@ -373,6 +374,7 @@ def main():
     o.add_argument("bytes")
     o.add_argument("rss_kb")
     t = sub.add_parser("table")
+    t.add_argument("--profile", default="dist")
     for opt in ("results", "memory", "agreement", "log", "summary", "check", "load"):
         t.add_argument(f"--{opt}", required=True)
     for opt in ("bytes", "lines", "rounds", "runs", "warmup"):

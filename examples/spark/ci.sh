@@ -6,8 +6,10 @@
 # fixture (gzipped), agentfootprint events of interleaved runs (keyed by run
 # id), a LangSmith trace (keyed by trace id) and a generated log with
 # cross-partition duplicates. Installs pyspark from PyPI when missing (needs
-# Java 17). Usage: examples/spark/ci.sh BINARY [MB]  (MB of generated log,
-# default 20; .ci/run passes 200 with a build of the `ci` profile).
+# Java 17). Each job runs on both engines of job.py (`--engine sql`: keyed,
+# sorted and piped in the JVM; `--engine python`: Python RDDs), each engine's
+# batch in one Spark context. Usage: examples/spark/ci.sh BINARY [MB]  (MB of
+# generated log, default 20; .ci/run passes 200 with the release build).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
@@ -24,7 +26,8 @@ norm() { sed -E 's/[0-9]+ file\(s\)/FILES/; s/"files": [0-9]+/"files": FILES/' "
 # with both sets of flags now, and a line of the Spark batch (COMMAND FLAGS to
 # every partition, MERGE FLAGS to merge); stdout and exit code must agree.
 names=()
-: > "$work/batch"
+engines=(${SPARK_ENGINES:-sql python})
+for engine in "${engines[@]}"; do : > "$work/batch.$engine"; done
 job() {
   local name="$1" command="$2" input="$3" merge="$4"
   shift 4
@@ -32,9 +35,11 @@ job() {
   # shellcheck disable=SC2086
   "$bin" --quiet "$command" "$@" $merge "$input" > "$work/$name.one" 2>/dev/null || code=$?
   echo "$code" > "$work/$name.one-exit"
-  printf '%q ' --master 'local[2]' --input "$input" --partitions 4 --command "$command" \
-    --merge "$merge" --out "$work/$name.spark" -- "$@" >> "$work/batch"
-  echo >> "$work/batch"
+  for engine in "${engines[@]}"; do
+    printf '%q ' --input "$input" --partitions 4 --command "$command" \
+      --merge "$merge" --out "$work/$name.$engine.spark" -- "$@" >> "$work/batch.$engine"
+    echo >> "$work/batch.$engine"
+  done
   names+=("$name")
 }
 cursor() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["next_cursor"] or "")' "$1"; }
@@ -49,22 +54,24 @@ job big-summary summary "$work/big.jsonl" "--format table" --by model --triage 5
 job big-report report "$work/big.jsonl" "--format json" --limit 40
 job big-check check "$work/big.jsonl" "--format json --min-rate 0.5 --per-agent --max-invalid 100000"
 
+for engine in "${engines[@]}"; do
 start=$SECONDS
-python3 "$here/job.py" --master 'local[2]' --binary "$bin" --batch "$work/batch" \
+python3 "$here/job.py" --master 'local[2]' --engine "$engine" --binary "$bin" --batch "$work/batch.$engine" \
   > "$work/batch.out" 2> "$work/batch.err" || true
-echo "spark batch: ${#names[@]} jobs in one local[2] context, $((SECONDS - start)) s"
+echo "spark batch (engine $engine): ${#names[@]} jobs in one local[2] context, $((SECONDS - start)) s"
 for i in "${!names[@]}"; do
   name="${names[$i]}"
   one="$(cat "$work/$name.one-exit")"
   spark="$(sed -n "s/^job $i: exit //p" "$work/batch.out")"
   if [ "$spark" != "$one" ]; then
-    echo "spark $name: exit ${spark:-none}, one pass exit $one"; tail -20 "$work/batch.err"; exit 1
+    echo "spark $name ($engine): exit ${spark:-none}, one pass exit $one"; tail -20 "$work/batch.err"; exit 1
   fi
   if [ "$spark" -ge 2 ]; then
-    echo "spark $name failed (exit $spark):"; tail -20 "$work/batch.err"; exit 1
+    echo "spark $name ($engine) failed (exit $spark):"; tail -20 "$work/batch.err"; exit 1
   fi
-  if ! diff <(norm "$work/$name.one") <(norm "$work/$name.spark") > "$work/$name.diff"; then
-    echo "spark $name differs from one pass:"; head -40 "$work/$name.diff"; exit 1
+  if ! diff <(norm "$work/$name.one") <(norm "$work/$name.$engine.spark") > "$work/$name.diff"; then
+    echo "spark $name ($engine) differs from one pass:"; head -40 "$work/$name.diff"; exit 1
   fi
-  echo "spark $name: merged output and exit $spark equal one pass"
+  echo "spark $name ($engine): merged output and exit $spark equal one pass"
+done
 done

@@ -4,30 +4,39 @@ ship only partial results, merge them on the driver.
     spark-submit job.py --binary ./grounding-audit --input logs/ \
         [--command summary|report|check] [--partitions N] \
         [--format FORMAT] [--merge "MERGE FLAGS"] [--out FILE] \
-        [-- flags of the command, e.g. --by model --tz Europe/Berlin]
+        [--engine sql|python] [-- flags of the command, e.g. --by model --tz Europe/Berlin]
 
 The flags after `--` make each partition's state (filters, grammar, --by,
 --limit, --cursor ...); `--format` and `--merge` are merge's output flags
 (for check: the gates, e.g. --merge "--min-rate 0.9 --junit out.xml").
 
+With `--engine sql` (the default) no Python worker touches a line:
+
 1. Reads JSONL lines (plain or .gz, a directory, a glob or an object-store
-   prefix such as s3a://bucket/turns/2026-08-*/) with SparkContext.textFile.
-2. Numbers every line (its position in the input) and partitions the lines by
-   turn key (see turn_key: the turn id of native lines, the trace id of span
-   lines, the run id of agentfootprint events; a line without one goes by a
-   hash of its text), sorted by position within each partition. Every copy
+   prefix such as s3a://bucket/turns/2026-08-*/) with the DataFrame text
+   reader, each with its position in the input (file path, then
+   monotonically_increasing_id, which follows line order within a file).
+2. Computes the turn key in the JVM (see with_key: a regular expression for a
+   native line whose first key is `turn_id`, a plain string or an integer, else
+   get_json_object of `turn_id`, the trace ids of span dialects, the run id of
+   agentfootprint events, else the line itself), repartitions by it
+   (hash partitioning) and sorts each partition by input position. Every copy
    of a turn, and every span of a trace, lands in one partition, in input
    order, so `grounding-audit`'s de-duplication and trace assembly keep what
    a single pass would.
 3. Ships the binary to the executors (SparkContext.addFile, i.e. --files) and
-   pipes each partition through `grounding-audit COMMAND --partial - -`
-   (the mechanism of RDD.pipe, written out with mapPartitionsWithIndex so the
-   shipped binary's path is resolved on the executor with SparkFiles.get).
+   streams each partition through `grounding-audit COMMAND --partial - -`
+   with Spark SQL's script transformation (SELECT TRANSFORM ... USING).
 4. Gathers the partials (one small JSON document per partition) on the
    driver, writes them to temporary files in partition order and runs
    `grounding-audit merge` with the chosen output flags. The job's exit code
    is merge's: for check 0 pass, 1 a gate failed, 3 more invalid lines than
    --max-invalid (see docs/scale-out.md).
+
+`--engine python` does steps 1-3 with Python RDDs instead (textFile,
+zipWithIndex, a Python turn_key, repartitionAndSortWithinPartitions, a pipe
+from mapPartitionsWithIndex): the same partitioning rule, at a per-line cost
+in the Python worker (docs/scale-out.md has both measured).
 """
 
 import argparse
@@ -42,7 +51,9 @@ import sys
 import tempfile
 import zlib
 
-from pyspark import SparkConf, SparkContext, SparkFiles
+from pyspark import SparkConf, SparkFiles
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 BINARY_NAME = "grounding-audit"
 
@@ -112,6 +123,82 @@ def _first_otlp_trace(doc):
     return None
 
 
+# The JVM turn key (--engine sql): what every line of one turn shares, as
+# turn_key below. A native line whose first key is `turn_id`, with a string
+# free of escapes or an integer, is keyed by a regular expression on its
+# first HEAD characters (the common case: no parse, and no copy of a long
+# line); anything else by get_json_object (which reads `9` and "9" alike,
+# and decodes escapes), in turn_key's order; a line with none of these by
+# its text. Lines grouped together that need not be (a `turn_id` of another JSON
+# type, `-0` with `0`) only cost balance, never exactness.
+HEAD = 256
+FAST_TURN_ID = r'^\s*\{\s*"turn_id"\s*:\s*("[^"\\]*"|(?:-?[1-9][0-9]*|0)(?=\s*[,}]))'
+KEY_PATHS = [
+    ("t:", "$.turn_id"),
+    ("x:", "$.traceId"),
+    ("x:", "$.context.trace_id"),
+    ("x:", "$.trace_id"),
+    ("x:", "$.resourceSpans[0].scopeSpans[0].spans[0].traceId"),
+    ("r:", "$.meta.runId"),
+]
+
+
+def with_key(lines):
+    """`lines` with a column `key`, the turn key of its `value`."""
+    value = F.col("value")
+    df = lines.withColumn("fast", F.regexp_extract(F.substring(value, 1, HEAD), FAST_TURN_ID, 1))
+    # The fast id token as written: a string (quotes stripped: it holds none
+    # inside) or an integer. get_json_object runs only where the ones before
+    # it found nothing (one parse of the line each).
+    parts = [F.when(F.col("fast") != "", F.concat(F.lit("t:"), F.translate(F.col("fast"), '"', "")))]
+    for prefix, path in KEY_PATHS:
+        parts.append(F.concat(F.lit(prefix), F.get_json_object(value, path)))
+    parts.append(F.concat(F.lit("l:"), value))
+    return df.withColumn("key", F.coalesce(*parts)).drop("fast")
+
+
+def sql_literal(text):
+    """A Spark SQL string literal."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def script_command(sc, command, flags):
+    """The shell command of the script transformation: the shipped binary
+    (the driver's SparkFiles copy in local mode, the executor's working
+    directory on a cluster), made executable, run on the partition."""
+    local = shlex.quote(os.path.join(SparkFiles.getRootDirectory(), BINARY_NAME))
+    run = " ".join(shlex.quote(a) for a in ["--quiet", command, *flags, "--partial", "-", "-"])
+    return (
+        f"b={local}; [ -f \"$b\" ] || b=./{BINARY_NAME}; "
+        f"[ -x \"$b\" ] || chmod +x \"$b\"; exec \"$b\" {run}"
+    )
+
+
+def partials_sql(spark, args, n):
+    """[(partition, partial document)] of --engine sql."""
+    lines = spark.read.text(args.input)
+    several = len(lines.inputFiles()) > 1
+    cols = [F.col("value"), F.monotonically_increasing_id().alias("pos")]
+    order = ["pos"]
+    if several:
+        cols.append(F.col("_metadata.file_path").alias("file"))
+        order = ["file", "pos"]
+    keyed = with_key(lines.select(*cols))
+    parts = keyed.repartition(n, "key").sortWithinPartitions(*order).select("value")
+    view = f"grounding_audit_lines_{os.getpid()}"
+    parts.createOrReplaceTempView(view)
+    cmd = script_command(spark.sparkContext, args.command, args.flags)
+    graded = spark.sql(f"SELECT TRANSFORM(value) USING {sql_literal(cmd)} AS (line STRING) FROM {view}")
+    rows = graded.select(
+        F.spark_partition_id().alias("p"), F.monotonically_increasing_id().alias("i"), "line"
+    ).collect()
+    spark.catalog.dropTempView(view)
+    docs = {}
+    for p, _, line in sorted(rows, key=lambda r: (r[0], r[1])):
+        docs.setdefault(p, []).append(line if line is not None else "")
+    return [(p, "\n".join(ls) + "\n") for p, ls in sorted(docs.items())]
+
+
 def stable_hash(key):
     """A hash that is the same on every executor (Python's hash() is salted)."""
     return zlib.crc32(key.encode("utf-8", "surrogatepass"))
@@ -167,6 +254,20 @@ def parser():
     ap.add_argument("--keep-partials", help="also copy the partials into this directory")
     ap.add_argument("--master", help="Spark master when not set by spark-submit (e.g. local[2])")
     ap.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting when not set by spark-submit (e.g. spark.driver.memory=4g for local mode)",
+    )
+    ap.add_argument(
+        "--engine",
+        default="sql",
+        choices=["sql", "python"],
+        help="sql: key, sort and pipe in the JVM (DataFrame reader, TRANSFORM ... USING); "
+        "python: Python RDDs (every line through a Python worker)",
+    )
+    ap.add_argument(
         "--batch",
         help="run several jobs in one Spark context: a file with the arguments of one job a line "
         "(shell-quoted, --binary and --master aside); each job's exit code goes to stdout as "
@@ -176,9 +277,8 @@ def parser():
     return ap
 
 
-def audit(sc, binary, args):
-    """One job: partition, grade, gather, merge. Returns merge's exit code."""
-    n = args.partitions or sc.defaultParallelism
+def partials_python(sc, args, n):
+    """[(partition, partial document)] of --engine python."""
     lines = sc.textFile(args.input)
     keyed = lines.zipWithIndex().map(lambda li: ((stable_hash(turn_key(li[0])), li[1]), li[0]))
     parts = keyed.repartitionAndSortWithinPartitions(
@@ -186,7 +286,21 @@ def audit(sc, binary, args):
         partitionFunc=lambda k: k[0],
         keyfunc=lambda k: k[1],
     )
-    partials = sorted(parts.mapPartitionsWithIndex(grade_partition(args.command, args.flags)).collect())
+    return sorted(parts.mapPartitionsWithIndex(grade_partition(args.command, args.flags)).collect())
+
+
+def audit(spark, binary, args):
+    """One job: partition, grade, gather, merge. Returns merge's exit code."""
+    sc = spark.sparkContext
+    n = args.partitions or sc.defaultParallelism
+    if args.engine == "sql":
+        partials = partials_sql(spark, args, n)
+    else:
+        partials = partials_python(sc, args, n)
+    if not partials:
+        # No partition held a line (an empty input): one partial of nothing.
+        cmd = [binary, "--quiet", args.command, *args.flags, "--partial", "-", "-"]
+        partials = [(0, subprocess.run(cmd, input=b"", stdout=subprocess.PIPE, check=True).stdout.decode())]
     tmp = tempfile.mkdtemp(prefix="grounding-audit-partials-")
     try:
         paths = []
@@ -219,24 +333,28 @@ def main(argv):
     conf = SparkConf().setAppName("grounding-audit")
     if args.master:
         conf = conf.setMaster(args.master)
-    sc = SparkContext.getOrCreate(conf)
+    for kv in args.conf:
+        key, _, val = kv.partition("=")
+        conf = conf.set(key, val)
+    spark = SparkSession.builder.config(conf=conf).getOrCreate()
+    sc = spark.sparkContext
     sc.setLogLevel("WARN")
     binary = os.path.abspath(args.binary)
     sc.addFile(binary)
     try:
         if not args.batch:
-            return audit(sc, binary, args)
+            return audit(spark, binary, args)
         worst = 0
         with open(args.batch, encoding="utf-8") as f:
             jobs = [line for line in f if line.strip()]
         for i, line in enumerate(jobs):
-            job = ap.parse_args(["--binary", args.binary, *shlex.split(line)])
-            code = audit(sc, binary, job)
+            job = ap.parse_args(["--binary", args.binary, "--engine", args.engine, *shlex.split(line)])
+            code = audit(spark, binary, job)
             print(f"job {i}: exit {code}", flush=True)
             worst = max(worst, code)
         return worst
     finally:
-        sc.stop()
+        spark.stop()
 
 
 if __name__ == "__main__":
