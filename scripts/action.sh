@@ -9,7 +9,7 @@
 #                               check's exit code (0 pass, 1 fail, 2-4 error)
 #
 # Inputs come as environment variables (action.yml maps its inputs):
-#   GA_PATHS      files or directories, one per line (or separated by spaces)
+#   GA_PATHS      files or directories, one per line (on one line: separated by spaces)
 #   GA_MIN_RATE, GA_MAX_DROP, GA_BASELINE, GA_POLICY: the flags of that name
 #   GA_PER_AGENT  true: --per-agent
 #   GA_RATCHET    true: --write-baseline GA_BASELINE --ratchet (the baseline
@@ -105,9 +105,12 @@ cmd_install() {
 check_args() {
     local dir=$1 p extra
     ARGS=(check)
+    # One path per line; on a single line, paths separated by spaces.
+    local paths=${GA_PATHS:-}
+    [[ $paths == *$'\n'* ]] || paths=$(printf '%s' "$paths" | tr ' ' '\n')
     while IFS= read -r p; do
         [ -n "$p" ] && ARGS+=("$p")
-    done < <(printf '%s\n' "${GA_PATHS:-}" | tr ' ' '\n')
+    done <<<"$paths"
     [ ${#ARGS[@]} -gt 1 ] || ARGS+=(.)
     [ -z "${GA_MIN_RATE:-}" ] || ARGS+=(--min-rate "$GA_MIN_RATE")
     [ "${GA_PER_AGENT:-false}" != true ] || ARGS+=(--per-agent)

@@ -198,11 +198,19 @@ fn an_error_fails_the_step_with_decision_error() {
     assert_eq!(s.outputs["decision"], "error");
 }
 
-/// Paths one per line, extra arguments split at white space.
+/// Paths one per line (a path with a space included), extra arguments
+/// split at white space.
 #[test]
 fn paths_and_extra_arguments_reach_check() {
     let dir = tempfile::tempdir().unwrap();
-    let paths = format!("{}\n{}\n", demo(), fixture("rules.jsonl").display());
+    let spaced = dir.path().join("eval logs").join("demo log.jsonl");
+    std::fs::create_dir_all(spaced.parent().unwrap()).unwrap();
+    std::fs::copy(demo(), &spaced).unwrap();
+    let paths = format!(
+        "{}\n{}\n",
+        spaced.display(),
+        fixture("rules.jsonl").display()
+    );
     let s = step(
         dir.path(),
         "check",
