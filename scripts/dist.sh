@@ -2,7 +2,8 @@
 # Release artefacts for this host: the `dist` profile binary (fat LTO, one
 # codegen unit), packed with the completions, the man page, README and
 # licence into grounding-audit-VERSION-TARGET.tar.gz with its SHA-256 sum,
-# and the Python wheel (maturin, `bindings = "bin"`) of the same build.
+# and the Python wheel (maturin, `bindings = "bin"`) of the same build
+# (maturin strips the wheel's copy).
 #
 #   scripts/dist.sh                 # into target/dist-out/
 #   DIST_OUT=out PROFILE=ci scripts/dist.sh   # a quicker profile, elsewhere
@@ -17,8 +18,18 @@ version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
 target=$(rustc -vV | sed -n 's/^host: //p')
 name="grounding-audit-$version-$target"
 
-echo "== cargo build --profile $profile ($target)"
-cargo build --locked --profile "$profile" -p grounding-audit --bin grounding-audit
+mkdir -p "$out"
+# One build for both: maturin builds the binary (cargo rustc, this
+# profile) and packs it into the wheel; the tarball takes the same file.
+if command -v maturin >/dev/null 2>&1; then
+    echo "== wheel and binary (maturin build --profile $profile, $target)"
+    maturin build --locked --profile "$profile" --out "$out" --quiet
+    (cd "$out" && for w in grounding_audit-"$version"-*.whl; do sha256sum "$w" >"$w.sha256"; done)
+else
+    echo "== maturin is not installed (pip install maturin): no wheel" >&2
+    echo "== cargo build --profile $profile ($target)"
+    cargo build --locked --profile "$profile" -p grounding-audit --bin grounding-audit
+fi
 dir=$profile
 [ "$profile" != dev ] || dir=debug
 bin="target/$dir/grounding-audit"
@@ -31,7 +42,6 @@ cmp -s "$tmp/grounding-audit.1" completions/grounding-audit.1 ||
     { echo "completions/ is stale: run scripts/completions.sh" >&2; exit 1; }
 
 echo "== $out/$name.tar.gz"
-mkdir -p "$out"
 stage="$tmp/$name"
 mkdir -p "$stage/completions" "$stage/man/man1"
 cp "$bin" "$stage/"
@@ -43,12 +53,4 @@ tar -C "$tmp" --owner=0 --group=0 --numeric-owner --sort=name \
     --mtime="@${SOURCE_DATE_EPOCH:-0}" -czf "$out/$name.tar.gz" "$name"
 (cd "$out" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
 
-if command -v maturin >/dev/null 2>&1; then
-    echo "== wheel (maturin build --profile $profile)"
-    # The same cargo profile and flags: cargo finds the binary above fresh.
-    maturin build --locked --profile "$profile" --out "$out" --quiet
-    (cd "$out" && for w in grounding_audit-"$version"-*.whl; do sha256sum "$w" >"$w.sha256"; done)
-else
-    echo "== maturin is not installed (pip install maturin): no wheel" >&2
-fi
 ls -l "$out"
