@@ -337,7 +337,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             break
         }
         'grounding-audit;merge' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command''s')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html, prometheus; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command''s')
             [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'Summary, with --format csv: which table to print (default: groups)')
             [CompletionResult]::new('--show-tz', '--show-tz', [CompletionResultType]::ParameterName, 'How times are printed: local (in the partials'' --tz zone) or utc. Default: local when the partials were made with a zone other than UTC, as one pass prints them')
             [CompletionResult]::new('--columns', '--columns', [CompletionResultType]::ParameterName, 'Report: table, Markdown and CSV columns, in this order (as `report --columns`)')

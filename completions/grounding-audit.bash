@@ -864,7 +864,7 @@ _grounding__audit() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table json markdown csv html jsonl text junit github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json markdown csv html jsonl text junit github prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --section)
@@ -1160,7 +1160,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table json markdown csv html" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json markdown csv html prometheus" -- "${cur}"))
                     return 0
                     ;;
                 --section)

@@ -324,7 +324,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'grounding-audit;merge'= {
-            cand --format 'Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command''s'
+            cand --format 'Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html, prometheus; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command''s'
             cand --section 'Summary, with --format csv: which table to print (default: groups)'
             cand --show-tz 'How times are printed: local (in the partials'' --tz zone) or utc. Default: local when the partials were made with a zone other than UTC, as one pass prints them'
             cand --columns 'Report: table, Markdown and CSV columns, in this order (as `report --columns`)'

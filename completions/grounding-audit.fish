@@ -161,7 +161,8 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary"
 json\t'One document with a key per section'
 markdown\t'Markdown tables'
 csv\t'One section as CSV (see --section)'
-html\t'One self-contained HTML page with charts (no network, works without JavaScript)'"
+html\t'One self-contained HTML page with charts (no network, works without JavaScript)'
+prometheus\t'Metrics in the Prometheus text format (textfile collector, Pushgateway)'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l section -d 'With --format csv: which table (default groups)' -r -f -a "groups\t''
 days\t'The trend, one row per bucket (--bucket; days by default)'
 group-days\t'The trend per group: one row per group and bucket'
@@ -477,7 +478,7 @@ always\t'Always colour tables'
 never\t'Never colour'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s q -l quiet -d 'Hide the progress bar'
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l format -d 'Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command\'s' -r -f -a "table\t''
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l format -d 'Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html, prometheus; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command\'s' -r -f -a "table\t''
 json\t''
 markdown\t''
 csv\t''
@@ -485,7 +486,8 @@ html\t''
 jsonl\t''
 text\t''
 junit\t''
-github\t''"
+github\t''
+prometheus\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l section -d 'Summary, with --format csv: which table to print (default: groups)' -r -f -a "groups\t''
 days\t'The trend, one row per bucket (--bucket; days by default)'
 group-days\t'The trend per group: one row per group and bucket'

@@ -291,6 +291,8 @@ pub enum SummaryFormat {
     Csv,
     /// One self-contained HTML page with charts (no network, works without JavaScript).
     Html,
+    /// Metrics in the Prometheus text format (textfile collector, Pushgateway).
+    Prometheus,
 }
 
 pub use crate::accumulate::summary::{Bucket, GroupBy};
@@ -374,8 +376,8 @@ pub struct MergeArgs {
     /// Partial documents written by `summary`, `report` or `check` with `--partial`, merged in this order.
     #[arg(value_name = "PARTIAL", required = true)]
     pub partials: Vec<PathBuf>,
-    /// Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command's.
-    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(["table", "json", "markdown", "csv", "html", "jsonl", "text", "junit", "github"]))]
+    /// Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html, prometheus; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command's.
+    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(["table", "json", "markdown", "csv", "html", "jsonl", "text", "junit", "github", "prometheus"]))]
     pub format: Option<String>,
     /// Summary, with --format csv: which table to print (default: groups).
     #[arg(long, value_enum)]

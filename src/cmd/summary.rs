@@ -292,5 +292,6 @@ pub fn render_summary(
             render::markdown::sections(out, &render::summary::sections(&doc, true))
         }
         SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv),
+        SummaryFormat::Prometheus => render::prometheus::summary(out, &doc),
     }
 }

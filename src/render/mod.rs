@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod prometheus;
 pub mod report;
 pub use crate::shell;
 pub mod summary;

@@ -2,6 +2,7 @@
 //! runs the real binary, except the property tests (`props`), which drive the
 //! library engine directly.
 
+mod action;
 mod agentfootprint;
 mod architecture;
 mod check;
@@ -23,6 +24,7 @@ mod langs;
 mod map;
 mod markers;
 mod message_text;
+mod metrics;
 mod nothing_lost;
 mod privacy;
 mod props;

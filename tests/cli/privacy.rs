@@ -175,7 +175,7 @@ fn planted_text_reaches_no_output_without_a_show_flag() {
             "csv",
             p,
         ]);
-        for format in ["table", "json", "markdown"] {
+        for format in ["table", "json", "markdown", "prometheus"] {
             runs.push(vec!["summary", "--format", format, p]);
         }
         for section in ["groups", "days", "triage"] {

@@ -349,7 +349,7 @@ fn every_format(path: &str) -> Vec<Vec<String>> {
         runs.push(vec!["report", "--format", f, path]);
         runs.push(vec!["report", "--all", "--format", f, path]);
     }
-    for f in ["table", "json", "markdown"] {
+    for f in ["table", "json", "markdown", "prometheus"] {
         runs.push(vec!["summary", "--format", f, path]);
     }
     for s in ["groups", "days", "triage"] {

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# The GitHub Action's one script (action.yml runs it; tests/cli/action.rs
+# runs it under a simulated Actions environment).
+#
+#   scripts/action.sh install   find or install grounding-audit; output `bin`
+#   scripts/action.sh check     run `check` with --junit, --json, --github;
+#                               outputs `decision`, `decision-line`,
+#                               `grounded-rate`, `junit-path`; exits with
+#                               check's exit code (0 pass, 1 fail, 2-4 error)
+#
+# Inputs come as environment variables (action.yml maps its inputs):
+#   GA_PATHS      files or directories, one per line (on one line: separated by spaces)
+#   GA_MIN_RATE, GA_MAX_DROP, GA_BASELINE, GA_POLICY: the flags of that name
+#   GA_PER_AGENT  true: --per-agent
+#   GA_RATCHET    true: --write-baseline GA_BASELINE --ratchet (the baseline
+#                 is read with --max-drop only once it exists)
+#   GA_ARGS       further arguments to check, split at white space
+#   GA_VERSION    a version (pip/cargo), or a path to a wheel; empty: any
+#   GA_INSTALL    auto (default: on PATH, else pip, else cargo), path, pip, cargo
+#   GA_BIN        the binary `check` runs (the install step's `bin` output)
+# and the runner's GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP and
+# GITHUB_ACTION_PATH (the action's checkout, for `cargo install --path`).
+set -uo pipefail
+
+die() {
+    echo "::error title=grounding-audit::$*"
+    exit 2
+}
+
+# Appends name=value to $GITHUB_OUTPUT (a heredoc, so any text is safe).
+output() {
+    local name=$1 value=$2 delim
+    [ -n "${GITHUB_OUTPUT:-}" ] || return 0
+    delim="ga_$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+    printf '%s<<%s\n%s\n%s\n' "$name" "$delim" "$value" "$delim" >>"$GITHUB_OUTPUT"
+}
+
+temp_dir() {
+    local base=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+    mkdir -p "$base/grounding-audit" || die "cannot create $base/grounding-audit"
+    echo "$base/grounding-audit"
+}
+
+# Whether $1 is a grounding-audit of the version asked for (any when none).
+fits() {
+    local have
+    have=$("$1" --version 2>/dev/null) || return 1
+    case ${GA_VERSION:-} in
+    "" | *.whl) return 0 ;;
+    *) [ "$have" = "grounding-audit ${GA_VERSION#v}" ] ;;
+    esac
+}
+
+install_pip() {
+    local venv spec
+    venv="$(temp_dir)/venv"
+    command -v python3 >/dev/null || return 1
+    python3 -m venv "$venv" || return 1
+    case ${GA_VERSION:-} in
+    "") spec=grounding-audit ;;
+    *.whl) spec=$GA_VERSION ;;
+    *) spec="grounding-audit==${GA_VERSION#v}" ;;
+    esac
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "$spec" || return 1
+    BIN="$venv/bin/grounding-audit"
+}
+
+install_cargo() {
+    local root
+    root="$(temp_dir)/cargo"
+    command -v cargo >/dev/null || return 1
+    [ -n "${GITHUB_ACTION_PATH:-}" ] || return 1
+    cargo install --locked --quiet --root "$root" --path "$GITHUB_ACTION_PATH" || return 1
+    BIN="$root/bin/grounding-audit"
+}
+
+cmd_install() {
+    BIN=""
+    local how=${GA_INSTALL:-auto} found
+    found=$(command -v grounding-audit || true)
+    case $how in
+    auto | path)
+        if [ -n "$found" ] && fits "$found"; then
+            BIN=$found
+        elif [ "$how" = path ]; then
+            die "install: path, and no grounding-audit${GA_VERSION:+ $GA_VERSION} on PATH"
+        fi
+        ;;
+    pip | cargo) ;;
+    *) die "install must be auto, path, pip or cargo, not '$how'" ;;
+    esac
+    if [ -z "$BIN" ] && [ "$how" != cargo ]; then
+        install_pip || BIN=""
+        [ -n "$BIN" ] || [ "$how" != pip ] || die "pip install of grounding-audit failed"
+    fi
+    if [ -z "$BIN" ]; then
+        install_cargo || die "could not install grounding-audit (pip, then cargo install --locked from the action's checkout)"
+    fi
+    fits "$BIN" || die "$BIN is not grounding-audit ${GA_VERSION:-}"
+    echo "using $BIN ($("$BIN" --version))"
+    output bin "$BIN"
+}
+
+# The check's arguments from the inputs, into the array ARGS.
+check_args() {
+    local dir=$1 p extra
+    ARGS=(check)
+    # One path per line; on a single line, paths separated by spaces.
+    local paths=${GA_PATHS:-}
+    [[ $paths == *$'\n'* ]] || paths=$(printf '%s' "$paths" | tr ' ' '\n')
+    while IFS= read -r p; do
+        [ -n "$p" ] && ARGS+=("$p")
+    done <<<"$paths"
+    [ ${#ARGS[@]} -gt 1 ] || ARGS+=(.)
+    [ -z "${GA_MIN_RATE:-}" ] || ARGS+=(--min-rate "$GA_MIN_RATE")
+    [ "${GA_PER_AGENT:-false}" != true ] || ARGS+=(--per-agent)
+    [ -z "${GA_POLICY:-}" ] || ARGS+=(--policy "$GA_POLICY")
+    if [ -n "${GA_BASELINE:-}" ]; then
+        if [ "${GA_RATCHET:-false}" != true ] || [ -e "$GA_BASELINE" ]; then
+            ARGS+=(--baseline "$GA_BASELINE")
+            [ -z "${GA_MAX_DROP:-}" ] || ARGS+=(--max-drop "$GA_MAX_DROP")
+        fi
+        [ "${GA_RATCHET:-false}" != true ] || ARGS+=(--write-baseline "$GA_BASELINE" --ratchet)
+    elif [ "${GA_RATCHET:-false}" = true ]; then
+        die "ratchet needs a baseline file"
+    fi
+    read -ra extra <<<"${GA_ARGS:-}"
+    ARGS+=("${extra[@]}")
+    ARGS+=(--junit "$dir/junit.xml" --json "$dir/check.json" --github)
+}
+
+cmd_check() {
+    local bin=${GA_BIN:-grounding-audit} dir rc line decision rate before=0
+    dir=$(temp_dir)
+    [ -z "${GITHUB_STEP_SUMMARY:-}" ] || before=$(wc -c 2>/dev/null <"$GITHUB_STEP_SUMMARY" || echo 0)
+    rm -f "$dir/junit.xml" "$dir/check.json"
+    check_args "$dir"
+    echo "grounding-audit ${ARGS[*]}" >&2
+    "$bin" "${ARGS[@]}" >"$dir/stdout" 2>"$dir/stderr"
+    rc=$?
+    cat "$dir/stdout"
+    cat "$dir/stderr" >&2
+    line=$(grep -m1 -E '^(PASS|FAIL|ERROR)( |$)' "$dir/stdout" "$dir/stderr" -h || true)
+    if [ -z "$line" ]; then
+        line="ERROR grounding-audit check exited $rc: $(head -n1 "$dir/stderr")"
+    fi
+    case $rc in
+    0) decision=pass ;;
+    1) decision=fail ;;
+    *) decision=error ;;
+    esac
+    rate=""
+    if [ -s "$dir/check.json" ]; then
+        # The run's rate: `rollup` is the one object at depth 1 that has it.
+        rate=$(sed -n 's/^    "grounded_rate": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$dir/check.json" | head -n1)
+    fi
+    if [ -n "${GITHUB_STEP_SUMMARY:-}" ] &&
+        [ "$(wc -c 2>/dev/null <"$GITHUB_STEP_SUMMARY" || echo 0)" = "$before" ]; then
+        # check wrote no summary (a usage error): say why there, as code.
+        printf 'grounding-audit check stopped before a decision:\n\n    %s\n\n' "$line" >>"$GITHUB_STEP_SUMMARY"
+    fi
+    output decision "$decision"
+    output decision-line "$line"
+    output grounded-rate "$rate"
+    if [ -s "$dir/junit.xml" ]; then
+        output junit-path "$dir/junit.xml"
+    else
+        output junit-path ""
+    fi
+    return "$rc"
+}
+
+case ${1:-} in
+install) cmd_install ;;
+check) cmd_check ;;
+*)
+    echo "usage: $0 install|check" >&2
+    exit 2
+    ;;
+esac

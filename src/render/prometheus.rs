@@ -1,0 +1,202 @@
+//! `summary --format prometheus` (and `merge` of summary partials): the
+//! summary's counts in the Prometheus text exposition format (version
+//! 0.0.4), the format node_exporter's textfile collector and the Pushgateway
+//! read. Every family has `# HELP` and `# TYPE`; counts are counters named
+//! `_total`, the grounded rate is a gauge named `_ratio` (a ratio, the base
+//! unit); no sample carries a timestamp (the textfile collector refuses
+//! them).
+//!
+//! Each family has one sample for all turns (no group label) and one per
+//! group, labelled with the grouping's name (`agent`, `channel` or `model`,
+//! as `--by` says). A group label's value is the group key made
+//! terminal-safe ([`escape::terminal`]: controls, invisible and bidi
+//! characters become visible `\u{..}` escapes) and then escaped as the
+//! format asks (`\\`, `\"`); a value that would repeat an earlier one, or be
+//! empty (Prometheus reads an empty label as no label, the overall sample),
+//! gets `#2`, `#3`, … appended, so that no two samples of a family share
+//! their labels.
+
+use super::escape;
+use crate::accumulate::Rollup;
+use crate::model::Verdict;
+use crate::view::summary::SummaryDoc;
+use anyhow::Result;
+use std::collections::BTreeSet;
+use std::io::Write;
+
+/// Every metric's name starts with this.
+pub const PREFIX: &str = "grounding_audit_";
+
+/// A label value as the text format writes it between its quotes.
+fn label_value(s: &str) -> String {
+    let safe = escape::terminal(s);
+    let mut out = String::with_capacity(safe.len());
+    for c in safe.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The label values of the groups, in the view's order: escaped, unique,
+/// none empty.
+fn group_labels(keys: &[&str]) -> Vec<String> {
+    let mut taken: BTreeSet<String> = BTreeSet::from([String::new()]);
+    keys.iter()
+        .map(|k| {
+            let base = label_value(k);
+            let mut value = base.clone();
+            let mut n = 2u64;
+            while taken.contains(&value) {
+                value = format!("{base}#{n}");
+                n += 1;
+            }
+            taken.insert(value.clone());
+            value
+        })
+        .collect()
+}
+
+/// One metric family: its name (without the prefix), type and help.
+struct Family {
+    name: &'static str,
+    kind: &'static str,
+    help: &'static str,
+}
+
+const TURNS: Family = Family {
+    name: "turns_total",
+    kind: "counter",
+    help: "Turns graded, every verdict.",
+};
+const RETRIEVAL: Family = Family {
+    name: "retrieval_turns_total",
+    kind: "counter",
+    help: "Turns with retrieval and an observed answer: the grounded rate's denominator.",
+};
+const GROUNDED: Family = Family {
+    name: "grounded_turns_total",
+    kind: "counter",
+    help: "Turns graded ok: a marker in range of the chunks retrieval returned.",
+};
+const VERDICTS: Family = Family {
+    name: "verdicts_total",
+    kind: "counter",
+    help: "Turns by verdict (ok, no_marker, orphan_marker, empty_retrieval, unobserved).",
+};
+const RATE: Family = Family {
+    name: "grounded_ratio",
+    kind: "gauge",
+    help: "Grounded rate: grounded turns over turns with retrieval (absent when no turn had retrieval).",
+};
+const INVENTED: Family = Family {
+    name: "invented_citations_total",
+    kind: "counter",
+    help: "Turns whose reply cites a chunk retrieval never returned (verdict orphan_marker), with or without retrieval.",
+};
+const INVALID: Family = Family {
+    name: "invalid_lines_total",
+    kind: "counter",
+    help: "Input lines that could not be read as a record, over all input.",
+};
+
+/// Writes one family: its header, then one sample per (labels, value).
+fn family(out: &mut dyn Write, f: &Family, samples: &[(String, String)]) -> Result<()> {
+    let name = format!("{PREFIX}{}", f.name);
+    writeln!(out, "# HELP {name} {}", f.help)?;
+    writeln!(out, "# TYPE {name} {}", f.kind)?;
+    for (labels, value) in samples {
+        if labels.is_empty() {
+            writeln!(out, "{name} {value}")?;
+        } else {
+            writeln!(out, "{name}{{{labels}}} {value}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The summary's metrics in the Prometheus text format.
+pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
+    let keys: Vec<&str> = doc.groups.iter().map(|g| g.key).collect();
+    let labels: Vec<String> = group_labels(&keys)
+        .into_iter()
+        .map(|v| format!("{}=\"{v}\"", doc.group_by))
+        .collect();
+    let scopes: Vec<(&str, &Rollup)> = std::iter::once(("", &doc.totals))
+        .chain(
+            labels
+                .iter()
+                .map(String::as_str)
+                .zip(doc.groups.iter().map(|g| g.rollup)),
+        )
+        .collect();
+    let each = |value: &dyn Fn(&Rollup) -> Option<String>| -> Vec<(String, String)> {
+        scopes
+            .iter()
+            .filter_map(|(l, r)| value(r).map(|v| ((*l).to_owned(), v)))
+            .collect()
+    };
+    family(out, &TURNS, &each(&|r| Some(r.turns.to_string())))?;
+    family(
+        out,
+        &RETRIEVAL,
+        &each(&|r| Some(r.with_retrieval.to_string())),
+    )?;
+    family(out, &GROUNDED, &each(&|r| Some(r.grounded().to_string())))?;
+    let verdicts: Vec<(String, String)> = scopes
+        .iter()
+        .flat_map(|(l, r)| {
+            Verdict::ALL.iter().map(move |v| {
+                let verdict = format!("verdict=\"{}\"", v.as_str());
+                let labels = if l.is_empty() {
+                    verdict
+                } else {
+                    format!("{l},{verdict}")
+                };
+                (labels, r.count(*v).to_string())
+            })
+        })
+        .collect();
+    family(out, &VERDICTS, &verdicts)?;
+    family(
+        out,
+        &RATE,
+        &each(&|r| r.grounded_rate().map(|x| x.to_string())),
+    )?;
+    family(
+        out,
+        &INVENTED,
+        &each(&|r| Some(r.count(Verdict::OrphanMarker).to_string())),
+    )?;
+    family(
+        out,
+        &INVALID,
+        &[(String::new(), doc.input.invalid_lines.to_string())],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn label_values_escape_quotes_backslashes_and_controls() {
+        assert_eq!(label_value(r#"a"b\c"#), r#"a\"b\\c"#);
+        assert_eq!(label_value("a\nb"), r"a\\u{a}b");
+        assert_eq!(label_value("\u{1b}[31m"), r"\\u{1b}[31m");
+        assert_eq!(label_value("café ☕"), "café ☕");
+    }
+
+    #[test]
+    fn group_labels_are_unique_and_never_empty() {
+        let labels = group_labels(&["", "a\nb", r"a\u{a}b", "x", "x#2"]);
+        assert_eq!(labels, ["#2", r"a\\u{a}b", r"a\\u{a}b#2", "x", "x#2"]);
+        let set: BTreeSet<&String> = labels.iter().collect();
+        assert_eq!(set.len(), labels.len());
+    }
+}
