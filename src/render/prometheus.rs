@@ -98,6 +98,31 @@ const INVENTED: Family = Family {
     kind: "counter",
     help: "Turns whose reply cites a chunk retrieval never returned (verdict orphan_marker), with or without retrieval.",
 };
+const SENTENCES: Family = Family {
+    name: "sentences_total",
+    kind: "counter",
+    help: "Sentences of the answers that citation coverage counts.",
+};
+const CITED_SENTENCES: Family = Family {
+    name: "cited_sentences_total",
+    kind: "counter",
+    help: "Sentences of the answers that carry a citation that resolves.",
+};
+const COVERAGE: Family = Family {
+    name: "citation_coverage_ratio",
+    kind: "gauge",
+    help: "Citation coverage: cited sentences over sentences (absent when no answer text was logged).",
+};
+const ABSENT_QUOTES: Family = Family {
+    name: "absent_quotes_total",
+    kind: "counter",
+    help: "Citations whose quoted text the cited chunk does not hold.",
+};
+const HINTED: Family = Family {
+    name: "hinted_turns_total",
+    kind: "counter",
+    help: "Turns with a support hint: a value of a cited sentence that none of its cited chunks holds.",
+};
 const INVALID: Family = Family {
     name: "invalid_lines_total",
     kind: "counter",
@@ -172,6 +197,27 @@ pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
         &INVENTED,
         &each(&|r| Some(r.count(Verdict::OrphanMarker).to_string())),
     )?;
+    family(
+        out,
+        &SENTENCES,
+        &each(&|r| Some(r.support.sentences.to_string())),
+    )?;
+    family(
+        out,
+        &CITED_SENTENCES,
+        &each(&|r| Some(r.support.cited_sentences.to_string())),
+    )?;
+    family(
+        out,
+        &COVERAGE,
+        &each(&|r| r.support.coverage().map(|x| x.to_string())),
+    )?;
+    family(
+        out,
+        &ABSENT_QUOTES,
+        &each(&|r| Some(r.support.quotes_absent.to_string())),
+    )?;
+    family(out, &HINTED, &each(&|r| Some(r.support.hinted.to_string())))?;
     family(
         out,
         &INVALID,

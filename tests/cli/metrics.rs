@@ -159,6 +159,28 @@ fn figures_are_the_json_summarys() {
                 "{verdict} {labels:?}"
             );
         }
+        assert_eq!(
+            get("grounding_audit_sentences_total"),
+            r["sentences"].to_string()
+        );
+        assert_eq!(
+            get("grounding_audit_cited_sentences_total"),
+            r["cited_sentences"].to_string()
+        );
+        assert_eq!(
+            get("grounding_audit_citation_coverage_ratio")
+                .parse::<f64>()
+                .ok(),
+            r["coverage"].as_f64()
+        );
+        assert_eq!(
+            get("grounding_audit_absent_quotes_total"),
+            r["quotes_absent"].to_string()
+        );
+        assert_eq!(
+            get("grounding_audit_hinted_turns_total"),
+            r["turns_with_hints"].to_string()
+        );
         let rate = get("grounding_audit_grounded_ratio");
         match r["grounded_rate"].as_f64() {
             Some(x) => assert_eq!(rate.parse::<f64>().unwrap(), x),
