@@ -16,7 +16,10 @@
 
 use super::Parsed;
 use crate::messages::Warnings;
-use crate::model::{Answer, Chunk, CitationIndex, Id, MarkersFrom, Reply, Texts, Turn, Unobserved};
+use crate::model::{
+    Answer, Chunk, CitationIndex, Cite, Id, MarkersFrom, Reply, Texts, Turn, Unobserved,
+    decode_json_string,
+};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
@@ -386,17 +389,95 @@ fn chunk(c: ChunkIn<'_>, index: usize) -> Result<Chunk<'_>, String> {
 /// `grounding.citations`: each element's `index`, read by the marker rule
 /// ([`crate::markers::citation_index`]). An element may be an object with
 /// an `index` or a bare number; anything else is a malformed marker.
-struct CitationsIn(Vec<CitationIndex>);
+/// An element may also place itself: `start` and `end` (characters of
+/// `reply`), `text` (what the span holds), `quote` with `quote_start` and
+/// `quote_end` (characters of the chunk's text): see [`cite_of`].
+#[derive(Default)]
+struct CitationsIn {
+    list: Vec<CitationIndex>,
+    /// One per element, as far as the last element that places itself.
+    cites: Vec<Cite<'static>>,
+    /// Some element has both `start` and `end`.
+    spanned: bool,
+}
+
+impl CitationsIn {
+    /// Adds the element `raw` ([`citation`], [`cite_of`]).
+    fn push_raw(&mut self, raw: &str) {
+        self.push(citation(raw), cite_of(raw));
+    }
+    fn push(&mut self, index: CitationIndex, cite: Option<Cite<'static>>) {
+        self.list.push(index);
+        if let Some(c) = cite {
+            self.spanned |= c.span.is_some();
+            self.cites.resize(self.list.len() - 1, Cite::default());
+            self.cites.push(c);
+        }
+    }
+}
 
 impl<'de> Expect<'de> for CitationsIn {
     fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, Found>, A::Error> {
-        let mut out = Vec::new();
+        let mut out = CitationsIn::default();
         // Raw, so an index too large for any integer is still seen as digits.
         while let Some(raw) = seq.next_element::<&'de RawValue>()? {
-            out.push(citation(raw.get()));
+            out.push_raw(raw.get());
         }
-        Ok(Ok(CitationsIn(out)))
+        Ok(Ok(out))
     }
+}
+
+/// The keys by which a citation object places itself; the fast reader
+/// leaves an object holding one of them to [`cite_of`].
+pub(super) const PLACING_KEYS: [&[u8]; 6] = [
+    b"start",
+    b"end",
+    b"text",
+    b"quote",
+    b"quote_start",
+    b"quote_end",
+];
+
+/// Where a citation object places itself, read leniently: a value of
+/// another type than the one named is left out (the index alone decides
+/// the verdict). `None` when it places nothing.
+fn cite_of(raw: &str) -> Option<Cite<'static>> {
+    #[derive(Deserialize)]
+    struct Placing {
+        #[serde(default)]
+        start: Option<serde_json::Value>,
+        #[serde(default)]
+        end: Option<serde_json::Value>,
+        #[serde(default)]
+        text: Option<serde_json::Value>,
+        #[serde(default)]
+        quote: Option<serde_json::Value>,
+        #[serde(default)]
+        quote_start: Option<serde_json::Value>,
+        #[serde(default)]
+        quote_end: Option<serde_json::Value>,
+    }
+    if !raw.starts_with('{') {
+        return None;
+    }
+    let p: Placing = serde_json::from_str(raw).ok()?;
+    let n = |v: &Option<serde_json::Value>| v.as_ref().and_then(|v| v.as_u64()).map(|x| x as usize);
+    let s = |v: &Option<serde_json::Value>| {
+        v.as_ref()
+            .and_then(|v| v.as_str())
+            .map(|x| Cow::Owned(x.to_owned()))
+    };
+    let pair = |a, b| match (a, b) {
+        (Some(a), Some(b)) if a <= b => Some((a, b)),
+        _ => None,
+    };
+    let c = Cite {
+        span: pair(n(&p.start), n(&p.end)),
+        quote: s(&p.quote),
+        span_text: s(&p.text),
+        quote_at: pair(n(&p.quote_start), n(&p.quote_end)),
+    };
+    (c != Cite::default()).then_some(c)
 }
 
 /// Only the `index` of a citation object.
@@ -795,7 +876,7 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         strict(p.created_at, "created_at", A_STRING)?.ok_or("missing field `created_at`")?;
     let created_at = parse_time(&created_at.0)?;
     let grounding = strict(p.grounding, "grounding", AN_OBJECT)?;
-    let (chunks, citations, tools, g_tel) = match grounding {
+    let (chunks, mut citations, tools, g_tel) = match grounding {
         Some(g) => (
             match strict(g.chunks, "grounding.chunks", AN_ARRAY)? {
                 Some(c) => c.0?,
@@ -820,7 +901,27 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
     if tools.status_dropped {
         dropped.set(Lenient::ToolStatus);
     }
+    // `markers: "citations"`: the reply carries no inline markers, its
+    // citations list grades it (what `convert` writes for structured
+    // citations). Any other name is a grammar.
+    let markers = strict(p.markers, "markers", A_STRING)?;
+    let by_list = markers.as_ref().is_some_and(|m| m.0 == "citations");
+    let markers = match markers {
+        Some(m) if !by_list => Some(named_preset(&m.0)?),
+        _ => None,
+    };
+    let mut placed = None;
     let answer = match p.reply {
+        // Citations that place themselves in the reply grade it; the reply
+        // is their answer text.
+        Some(RawIn { text: raw, .. })
+            if raw.starts_with('"')
+                && (by_list || citations.as_ref().is_some_and(|c| c.spanned)) =>
+        {
+            let c = citations.take().unwrap_or_default();
+            placed = Some((decode_json_string(raw), c.cites));
+            Answer::Citations(c.list, MarkersFrom::Citations)
+        }
         Some(RawIn {
             text: raw,
             unicode_escape,
@@ -832,18 +933,13 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
             return Err(wrong("reply", "a string or null", kind_of(raw)));
         }
         _ => match citations {
-            Some(c) => Answer::Citations(c.0, MarkersFrom::Citations),
+            Some(c) => Answer::Citations(c.list, MarkersFrom::Citations),
             None => Answer::Unobserved(
                 lenient(p.unobserved, Lenient::Unobserved, dropped)
                     .and_then(|s| unobserved_reason(&s.0, dropped))
                     .unwrap_or(Unobserved::NoReply),
             ),
         },
-    };
-    // The grammar decides the verdict: a wrong one is an invalid line.
-    let markers = match strict(p.markers, "markers", A_STRING)? {
-        Some(m) => Some(named_preset(&m.0)?),
-        None => None,
     };
     let tel = Telemetry {
         model: lenient(p.model, Lenient::Model, dropped),
@@ -867,9 +963,16 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         cost_cents: g_tel.cost_cents.or(tel.cost_cents).map(|c| c.0),
         latency_ms: g_tel.latency_ms.or(tel.latency_ms).map(|l| l.0),
         markers,
-        texts: Texts {
-            chunks: chunks.texts,
-            ..Texts::default()
+        texts: match placed {
+            Some((answer, cites)) => Texts {
+                chunks: chunks.texts,
+                answer: Some(answer),
+                cites,
+            },
+            None => Texts {
+                chunks: chunks.texts,
+                ..Texts::default()
+            },
         },
     })
 }
@@ -887,7 +990,7 @@ struct Telemetry<'a> {
 /// invalid (the reason does not quote it).
 fn named_preset(name: &str) -> Result<crate::model::Preset, String> {
     crate::model::Preset::from_name(name).ok_or_else(|| {
-        "field `markers`: expected one of `kb`, `numeric`, `doc`, `footnote`, `id`, found another string".to_owned()
+        "field `markers`: expected one of `kb`, `numeric`, `doc`, `footnote`, `id`, `citations`, found another string".to_owned()
     })
 }
 

@@ -155,3 +155,75 @@ fn hints_are_shown_by_place_and_their_words_only_on_request() {
         "hinted ok turns are in the triage list"
     );
 }
+
+/// The support counts of every row of `path`, by turn id.
+fn support_by_turn(path: &str) -> Vec<(String, serde_json::Value)> {
+    let (code, out, err) = run(&["report", path, "--all", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let mut rows: Vec<(String, serde_json::Value)> = json(&out)["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let keep = [
+                "verdict",
+                "cited_chunks",
+                "sentences",
+                "cited_sentences",
+                "quotes_exact",
+                "quotes_normalised",
+                "quotes_absent",
+                "offsets_mismatched",
+                "hints",
+            ];
+            let v: serde_json::Map<_, _> = keep
+                .iter()
+                .map(|k| (k.to_string(), r[*k].clone()))
+                .collect();
+            (r["turn_id"].as_str().unwrap().to_owned(), v.into())
+        })
+        .collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows
+}
+
+#[test]
+fn converted_structured_citations_keep_their_support_checks() {
+    let src = fixture("exchange/providers.jsonl").display().to_string();
+    let (code, log, err) = run(&["convert", &src, "--to", "turns"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(log.contains("\"markers\":\"citations\""), "{log}");
+    assert!(log.contains("\"quote_start\""), "{log}");
+    let dir = tempfile::tempdir().unwrap();
+    let converted = dir.path().join("turns.jsonl");
+    std::fs::write(&converted, log).unwrap();
+    let a = support_by_turn(&src);
+    let b = support_by_turn(converted.to_str().unwrap());
+    assert_eq!(a, b);
+    assert!(a.iter().any(|(_, v)| v["quotes_absent"] == 1));
+    assert!(a.iter().any(|(_, v)| v["quotes_normalised"] == 1));
+}
+
+#[test]
+fn a_native_citation_places_itself_in_the_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("placed.jsonl");
+    std::fs::write(
+        &log,
+        concat!(
+            r#"{"turn_id":"p","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"Ruby is from 1995. It is fun.","#,
+            r#""grounding":{"chunks":[{"chunk_id":"c","content":"Ruby appeared in 1995."}],"#,
+            r#""citations":[{"index":1,"start":0,"end":18,"quote":"appeared in 1996"}]}}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let rows = support_by_turn(log.to_str().unwrap());
+    let v = &rows[0].1;
+    assert_eq!(v["verdict"], "ok");
+    assert_eq!(
+        (v["sentences"].as_u64(), v["cited_sentences"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(v["quotes_absent"], 1);
+}

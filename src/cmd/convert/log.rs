@@ -5,7 +5,7 @@
 //! source's verdicts.
 
 use crate::accumulate::details::Collected;
-use crate::model::{Answer, CitationIndex, Preset, ToolCall, Turn, format_time};
+use crate::model::{Answer, CitationIndex, Cite, Preset, ToolCall, Turn, format_time};
 use serde_json::{Map, Value, json};
 
 /// One turn as a native turn record; `markers` is the preset its reply is
@@ -24,8 +24,8 @@ pub fn turn_line(c: &Collected, markers: Option<Preset>) -> Value {
     if let Some(q) = &extras.question {
         m.insert("question".into(), json!(q));
     }
-    let citations = answer(&turn.answer, &mut m);
-    if let Some(p) = markers {
+    let citations = answer(turn, &mut m);
+    if let (Some(p), None) = (markers, &citations) {
         m.insert("markers".into(), json!(p.name()));
     }
     let mut g = grounding(c);
@@ -36,10 +36,12 @@ pub fn turn_line(c: &Collected, markers: Option<Preset>) -> Value {
     Value::Object(m)
 }
 
-/// `reply`, or `unobserved` with its reason; or a null reply and the
-/// `grounding.citations` returned.
-fn answer(a: &Answer<'_>, m: &mut Map<String, Value>) -> Option<Value> {
-    match a {
+/// `reply`, or `unobserved` with its reason; or the `grounding.citations`
+/// returned, with the answer text as `reply` when the source held it and
+/// each citation's place (`start`, `end`, `text`, `quote`, `quote_start`,
+/// `quote_end`), so the line reads back to the same support checks.
+fn answer(turn: &Turn<'_>, m: &mut Map<String, Value>) -> Option<Value> {
+    match &turn.answer {
         Answer::Reply(r) => {
             m.insert("reply".into(), json!(r.decoded()));
             None
@@ -50,19 +52,57 @@ fn answer(a: &Answer<'_>, m: &mut Map<String, Value>) -> Option<Value> {
             None
         }
         Answer::Citations(list, _) => {
-            m.insert("reply".into(), Value::Null);
+            let t = &turn.texts;
+            // With the answer text: `markers: "citations"` says the list,
+            // not markers in the text, grades it.
+            let placed = t.answer.is_some();
+            if placed {
+                m.insert("reply".into(), json!(t.answer));
+                m.insert("markers".into(), json!("citations"));
+            } else {
+                m.insert("reply".into(), Value::Null);
+            }
             // Written so that reading the line back grades the same:
             // out of range as a negative index, malformed as null.
             let cites: Vec<Value> = list
                 .iter()
-                .map(|i| match i {
-                    CitationIndex::Index(n) => json!({ "index": n }),
-                    CitationIndex::OutOfRange => json!({ "index": -1 }),
-                    CitationIndex::Malformed => json!({ "index": null }),
+                .enumerate()
+                .map(|(k, i)| {
+                    let mut o = Map::new();
+                    o.insert(
+                        "index".into(),
+                        match i {
+                            CitationIndex::Index(n) => json!(n),
+                            CitationIndex::OutOfRange => json!(-1),
+                            CitationIndex::Malformed => Value::Null,
+                        },
+                    );
+                    if let (true, Some(c)) = (placed, t.cites.get(k)) {
+                        place(c, &mut o);
+                    }
+                    Value::Object(o)
                 })
                 .collect();
             Some(Value::Array(cites))
         }
+    }
+}
+
+/// A citation's place, in the keys a native citation reads.
+fn place(c: &Cite<'_>, o: &mut Map<String, Value>) {
+    if let Some((s, e)) = c.span {
+        o.insert("start".into(), json!(s));
+        o.insert("end".into(), json!(e));
+    }
+    if let Some(t) = &c.span_text {
+        o.insert("text".into(), json!(t));
+    }
+    if let Some(q) = &c.quote {
+        o.insert("quote".into(), json!(q));
+    }
+    if let Some((s, e)) = c.quote_at {
+        o.insert("quote_start".into(), json!(s));
+        o.insert("quote_end".into(), json!(e));
     }
 }
 

@@ -23,7 +23,7 @@
 
 use super::{
     ChunkIn, ChunkList, ChunksIn, CitationsIn, Count, Expect, Field, GroundingIn, IdIn, LineIn,
-    Number, RawIn, StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, citation, tool_status_ok,
+    Number, PLACING_KEYS, RawIn, StrIn, TOOLS_NOT_OBJECTS, ToolIn, ToolsIn, tool_status_ok,
 };
 use crate::dialect::cursor::{Cursor as Scan, Escapes, Key, Plain, serde_value};
 use crate::model::CitationIndex;
@@ -222,9 +222,9 @@ impl<'a> Scan<'a> {
             let (v, _) = self.slice(2)?;
             return serde_value(v);
         }
-        let mut out = Vec::new();
+        let mut out = CitationsIn::default();
         if self.open_array()? {
-            return Some(Some(Field(Ok(CitationsIn(out)))));
+            return Some(Some(Field(Ok(out))));
         }
         loop {
             let start = self.i;
@@ -235,16 +235,16 @@ impl<'a> Scan<'a> {
                 }
                 _ => None,
             };
-            out.push(match read {
-                Some(index) => index,
+            match read {
+                Some(index) => out.push(index, None),
                 None => {
                     self.i = start;
                     let (raw, _) = self.slice(3)?;
-                    citation(raw)
+                    out.push_raw(raw);
                 }
-            });
+            }
             if !self.next_element()? {
-                return Some(Some(Field(Ok(CitationsIn(out)))));
+                return Some(Some(Field(Ok(out))));
             }
         }
     }
@@ -257,6 +257,10 @@ impl<'a> Scan<'a> {
         let mut twice = false;
         self.members_expecting(CITATION_KEYS, &mut 0, |p, key| {
             if key != b"index" {
+                // An object that places itself is read whole by serde_json.
+                if PLACING_KEYS.contains(&key) {
+                    return None;
+                }
                 return p.skip(4).map(|()| 0);
             }
             twice |= index.is_some();
