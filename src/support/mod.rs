@@ -52,6 +52,11 @@ pub struct Analysis {
 /// The support checks of `turn`, read with `grammar` (for a reply's
 /// inline markers).
 pub fn analyse(turn: &Turn<'_>, grammar: &Grammar) -> Analysis {
+    analyse_kinds(turn, grammar, hints::SHIPPED)
+}
+
+/// [`analyse`], raising hints of `kinds` (the tests read every kind).
+pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKind]) -> Analysis {
     let mut a = Analysis::default();
     let n = turn.chunks.len() as u64;
     // Where each resolving citation sits in the answer: a byte range of
@@ -90,7 +95,7 @@ pub fn analyse(turn: &Turn<'_>, grammar: &Grammar) -> Analysis {
         }
     };
     if let Some(text) = text {
-        cover(&mut a, turn, &text, &placed);
+        cover(&mut a, turn, &text, &placed, kinds);
     }
     a
 }
@@ -136,8 +141,15 @@ fn cite_check(turn: &Turn<'_>, k: usize, chunk: Option<u32>, text: Option<&str>)
 }
 
 /// Coverage and hints: which sentences carry a resolving citation, and
-/// which of those hold a number none of their cited chunks holds.
-fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize), u32)]) {
+/// which of those hold a value none of their cited chunks holds
+/// (of `kinds`).
+fn cover(
+    a: &mut Analysis,
+    turn: &Turn<'_>,
+    text: &str,
+    placed: &[((usize, usize), u32)],
+    kinds: &[HintKind],
+) {
     let sentences = sentences::sentences(text);
     let mut cited: Vec<Vec<u32>> = vec![Vec::new(); sentences.len()];
     for &((s, e), chunk) in placed {
@@ -147,6 +159,14 @@ fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize
             }
         }
     }
+    // Each cited chunk's facts, read once per turn, and only when a
+    // shipped hint kind will look them up.
+    let read = !kinds.is_empty();
+    let mut facts: Vec<Option<hints::Facts>> = if read {
+        vec![None; turn.texts.chunks.len()]
+    } else {
+        Vec::new()
+    };
     for (k, s) in sentences.iter().enumerate() {
         if !s.counted {
             continue;
@@ -156,17 +176,22 @@ fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize
             continue;
         }
         a.counts.cited_sentences += 1;
-        let texts: Vec<_> = cited[k]
-            .iter()
-            .filter_map(|&i| turn.texts.chunks.get(i as usize - 1)?.as_ref())
-            .map(|r| r.decoded())
-            .collect();
-        if texts.len() < cited[k].len() {
+        if !read || !cited[k].iter().all(|&i| has_text(turn, i)) {
             continue;
         }
-        let refs: Vec<&str> = texts.iter().map(|t| t.as_ref()).collect();
+        for &i in &cited[k] {
+            let slot = &mut facts[i as usize - 1];
+            if slot.is_none() {
+                let t = turn.texts.chunks[i as usize - 1].as_ref().map(|r| r.decoded());
+                *slot = Some(hints::Facts::of(t.as_deref().unwrap_or(""), hints::needs_words(kinds)));
+            }
+        }
+        let refs: Vec<&hints::Facts> = cited[k]
+            .iter()
+            .filter_map(|&i| facts[i as usize - 1].as_ref())
+            .collect();
         let sentence = &text[s.start..s.end];
-        for h in hints::hints(sentence, &refs) {
+        for h in hints::select(sentence, &refs, kinds) {
             a.counts.hints += 1;
             a.hints.push(HintAt {
                 kind: h.kind,
@@ -175,6 +200,14 @@ fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize
             });
         }
     }
+}
+
+/// Whether the log holds the text of chunk `i` (1-based).
+fn has_text(turn: &Turn<'_>, i: u32) -> bool {
+    turn.texts
+        .chunks
+        .get(i as usize - 1)
+        .is_some_and(Option::is_some)
 }
 
 /// The counted sentences a citation at bytes `s..e` carries to: those it

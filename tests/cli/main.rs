@@ -17,6 +17,7 @@ mod explain;
 mod formats;
 mod generate;
 mod hostile;
+mod hints_eval;
 mod html;
 mod inspect;
 mod langs;
