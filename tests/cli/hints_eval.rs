@@ -168,6 +168,7 @@ fn shipped_hint_kinds_are_precise_against_the_human_labels() {
     assert!(units.len() > 2000, "{} units", units.len());
     let raised = measure(&turns, &units);
     let rows = rows();
+    show_flagged(&turns, &units);
     // (row, dataset) → tally; dataset "ALL" pools them.
     let mut t: BTreeMap<(usize, String), Tally> = BTreeMap::new();
     for (u, kinds) in units.iter().zip(&raised) {
@@ -186,11 +187,15 @@ fn shipped_hint_kinds_are_precise_against_the_human_labels() {
     for ((r, d), x) in &t {
         let row = &rows[*r];
         let shipped = row.kinds.iter().all(|k| hints::SHIPPED.contains(k));
+        let precision = if x.flagged == 0 {
+            "–".to_owned()
+        } else {
+            format!("{:.2}", x.precision())
+        };
         println!(
-            "| {} | {d} | {} | {:.2} | {:.2} ({}/{}) | {} |",
+            "| {} | {d} | {} | {precision} | {:.2} ({}/{}) | {} |",
             row.name,
             x.flagged,
-            x.precision(),
             x.recall(),
             x.hits,
             x.not_supported,
@@ -274,4 +279,31 @@ fn report_rows_count_the_shipped_hints() {
     // The tool reads its own sentences, the labels their own units: they
     // agree on nearly every turn, exactly when nothing ships.
     assert!(agree * 100 >= compared * 95, "{agree} of {compared}");
+}
+
+/// With `HINTS_EVAL_SHOW=supported` (or `not_supported`), prints the
+/// hints raised in units of that label, for reading the rules' misses.
+fn show_flagged(turns: &HashMap<String, Vec<Option<String>>>, units: &[Unit]) {
+    let want = match std::env::var("HINTS_EVAL_SHOW").as_deref() {
+        Ok("supported") => false,
+        Ok("not_supported") => true,
+        _ => return,
+    };
+    for u in units.iter().filter(|u| u.not_supported == want) {
+        let facts: Vec<Facts> = u
+            .chunks
+            .iter()
+            .map(|&c| Facts::of(turns[&u.turn][c - 1].as_deref().unwrap(), true))
+            .collect();
+        let refs: Vec<&Facts> = facts.iter().collect();
+        for h in hints::candidates(&u.text, &refs) {
+            println!(
+                "{}\t{}\t{}\t{}",
+                u.dataset,
+                h.kind.as_str(),
+                &u.text[h.start..h.end],
+                u.text.replace('\n', " ")
+            );
+        }
+    }
 }
