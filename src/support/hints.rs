@@ -240,7 +240,8 @@ fn scan(text: &str, strict: bool) -> Vec<Num> {
         }
         if strict && matches!(prev, Some('-' | '\u{2011}')) {
             let before = text[..start - 1].chars().next_back();
-            if before.is_some_and(char::is_alphanumeric) && !before.is_some_and(|c| c.is_ascii_digit())
+            if before.is_some_and(char::is_alphanumeric)
+                && !before.is_some_and(|c| c.is_ascii_digit())
             {
                 continue;
             }
@@ -505,15 +506,91 @@ fn word_key(w: &str) -> String {
 
 /// Capitalised words that are not names.
 const COMMON: &[&str] = &[
-    "The", "A", "An", "In", "On", "At", "For", "By", "With", "From", "To", "Of", "And", "But", "Or",
-    "If", "As", "It", "Its", "This", "That", "These", "Those", "He", "She", "They", "We", "You",
-    "I", "His", "Her", "Their", "Our", "However", "Also", "According", "Some", "Many", "Most",
-    "Other", "Another", "There", "Here", "When", "While", "After", "Before", "During", "Since",
-    "Although", "Because", "Overall", "Additionally", "Furthermore", "Moreover", "Finally",
-    "First", "Second", "Third", "Yes", "No", "Note", "Therefore", "Thus", "Each", "All",
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
-    "Saturday", "Sunday",
+    "The",
+    "A",
+    "An",
+    "In",
+    "On",
+    "At",
+    "For",
+    "By",
+    "With",
+    "From",
+    "To",
+    "Of",
+    "And",
+    "But",
+    "Or",
+    "If",
+    "As",
+    "It",
+    "Its",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "He",
+    "She",
+    "They",
+    "We",
+    "You",
+    "I",
+    "His",
+    "Her",
+    "Their",
+    "Our",
+    "However",
+    "Also",
+    "According",
+    "Some",
+    "Many",
+    "Most",
+    "Other",
+    "Another",
+    "There",
+    "Here",
+    "When",
+    "While",
+    "After",
+    "Before",
+    "During",
+    "Since",
+    "Although",
+    "Because",
+    "Overall",
+    "Additionally",
+    "Furthermore",
+    "Moreover",
+    "Finally",
+    "First",
+    "Second",
+    "Third",
+    "Yes",
+    "No",
+    "Note",
+    "Therefore",
+    "Thus",
+    "Each",
+    "All",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
 ];
 
 /// Lower-case words that may join the words of a name.
@@ -570,8 +647,7 @@ fn names(sentence: &str, cited: &[&Facts], out: &mut Vec<Hint>) {
 fn first_word(sentence: &str, at: usize) -> bool {
     let line = &sentence[..at];
     let line = line.rsplit(['\n', ':']).next().unwrap_or(line);
-    !line.chars().any(char::is_alphanumeric)
-        || line.trim_end().ends_with(['.', '!', '?'])
+    !line.chars().any(char::is_alphanumeric) || line.trim_end().ends_with(['.', '!', '?'])
 }
 
 #[cfg(test)]
@@ -621,7 +697,10 @@ mod tests {
 
     #[test]
     fn kinds_follow_the_format() {
-        let h = all("It cost €40 in 1990, 7% more, for 350 people [KB-1].", &["Nothing."]);
+        let h = all(
+            "It cost €40 in 1990, 7% more, for 350 people [KB-1].",
+            &["Nothing."],
+        );
         let kinds: Vec<HintKind> = h.iter().map(|(k, _)| *k).collect();
         assert_eq!(
             kinds,

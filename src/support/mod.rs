@@ -182,8 +182,13 @@ fn cover(
         for &i in &cited[k] {
             let slot = &mut facts[i as usize - 1];
             if slot.is_none() {
-                let t = turn.texts.chunks[i as usize - 1].as_ref().map(|r| r.decoded());
-                *slot = Some(hints::Facts::of(t.as_deref().unwrap_or(""), hints::needs_words(kinds)));
+                let t = turn.texts.chunks[i as usize - 1]
+                    .as_ref()
+                    .map(|r| r.decoded());
+                *slot = Some(hints::Facts::of(
+                    t.as_deref().unwrap_or(""),
+                    hints::needs_words(kinds),
+                ));
             }
         }
         let refs: Vec<&hints::Facts> = cited[k]

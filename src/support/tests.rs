@@ -64,7 +64,10 @@ fn hints_need_the_text_of_every_cited_chunk() {
     assert_eq!(a.hints[0].value, "1996");
     assert_eq!(a.hints[0].kind, HintKind::Year);
     let shipped = analyse(&t, &Grammar::default());
-    assert_eq!(shipped.counts.hints, u32::from(hints::SHIPPED.contains(&HintKind::Year)));
+    assert_eq!(
+        shipped.counts.hints,
+        u32::from(hints::SHIPPED.contains(&HintKind::Year))
+    );
     assert_eq!(a.hints[0].sentence, (0, 29));
 }
 

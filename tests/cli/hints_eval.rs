@@ -101,7 +101,11 @@ fn load() -> Option<(HashMap<String, Vec<Option<String>>>, Vec<Unit>)> {
             .skip(s as usize)
             .take((e - s) as usize)
             .collect();
-        assert_eq!(text, u["text"].as_str().unwrap(), "{turn}: reply[start:end]");
+        assert_eq!(
+            text,
+            u["text"].as_str().unwrap(),
+            "{turn}: reply[start:end]"
+        );
         units.push(Unit {
             turn,
             dataset: u["dataset"].as_str().unwrap().to_owned(),
@@ -132,18 +136,15 @@ impl Tally {
 }
 
 /// The hint kinds each unit raises, every kind read.
-fn measure(
-    turns: &HashMap<String, Vec<Option<String>>>,
-    units: &[Unit],
-) -> Vec<Vec<HintKind>> {
+fn measure(turns: &HashMap<String, Vec<Option<String>>>, units: &[Unit]) -> Vec<Vec<HintKind>> {
     let mut cache: HashMap<(&str, usize), Facts> = HashMap::new();
     units
         .iter()
         .map(|u| {
             for &c in &u.chunks {
-                cache.entry((u.turn.as_str(), c)).or_insert_with(|| {
-                    Facts::of(turns[&u.turn][c - 1].as_deref().unwrap(), true)
-                });
+                cache
+                    .entry((u.turn.as_str(), c))
+                    .or_insert_with(|| Facts::of(turns[&u.turn][c - 1].as_deref().unwrap(), true));
             }
             let facts: Vec<&Facts> = u
                 .chunks
@@ -249,7 +250,13 @@ fn report_rows_count_the_shipped_hints() {
     let Some((turns, units)) = load() else {
         return;
     };
-    let (code, out, err) = run(&["report", "--all", "--format", "jsonl", path.to_str().unwrap()]);
+    let (code, out, err) = run(&[
+        "report",
+        "--all",
+        "--format",
+        "jsonl",
+        path.to_str().unwrap(),
+    ]);
     assert!(code == 0 || code == 1, "exit {code}: {err}");
     let rows: Vec<Value> = out.lines().map(json).collect();
     assert_eq!(rows.len(), turns.len(), "a row per turn");
