@@ -631,9 +631,8 @@ fn names(sentence: &str, cited: &[&Facts], out: &mut Vec<Hint>) {
             continue;
         }
         let capital = w.chars().next().is_some_and(char::is_uppercase);
-        if capital && !first_word(sentence, at) {
-            run.push((at, w));
-        } else if !run.is_empty() && JOINERS.contains(&w) {
+        let joiner = !run.is_empty() && JOINERS.contains(&w);
+        if (capital && !first_word(sentence, at)) || joiner {
             run.push((at, w));
         } else {
             flush(&mut run, out);
