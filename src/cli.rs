@@ -41,8 +41,10 @@ pub enum ColorChoice {
     Never,
 }
 
-/// The subcommands.
+/// The subcommands. Parsed once per run, so the size of the largest
+/// (`check`, with its gates) costs nothing worth a box.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Grade turns and list them one page at a time, newest first.
     #[command(after_help = crate::exit::HELP)]
@@ -448,6 +450,9 @@ pub struct GateArgs {
     /// At most this share of turns may have no observed answer (0..1).
     #[arg(long, value_name = "R")]
     pub max_unobserved_rate: Option<f64>,
+    /// Citation coverage (sentences of the answers carrying a citation that resolves / sentences) must be at least R (0..1); with --per-agent, each agent's too.
+    #[arg(long, value_name = "R")]
+    pub min_coverage: Option<f64>,
     /// A saved `summary --format json` document to compare against (see --max-drop).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -460,7 +465,7 @@ pub struct GateArgs {
     /// With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up.
     #[arg(long, requires = "write_baseline")]
     pub ratchet: bool,
-    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
+    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Invalid input lines above N fail the run with exit 3.
@@ -613,7 +618,7 @@ pub struct InspectArgs {
 /// The gate and document flags of `check`, each with whether it was given
 /// (`--min-rate` and `--html` left out: `summary` has them too); `check
 /// --partial` refuses them and `merge` takes them only for check partials.
-pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 19] {
+pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 20] {
     [
         ("--per-agent", g.per_agent),
         ("--min-turns", g.min_turns.is_some()),
@@ -622,6 +627,7 @@ pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, b
         ("--max-orphans", g.max_orphans.is_some()),
         ("--max-orphan-rate", g.max_orphan_rate.is_some()),
         ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
+        ("--min-coverage", g.min_coverage.is_some()),
         ("--baseline", g.baseline.is_some()),
         ("--max-drop", g.max_drop.is_some()),
         ("--write-baseline", g.write_baseline.is_some()),

@@ -26,6 +26,8 @@ pub struct Gates {
     /// At most this share of answered turns may be `orphan_marker`.
     pub max_orphan_rate: Option<f64>,
     pub max_unobserved_rate: Option<f64>,
+    /// Citation coverage must be at least this.
+    pub min_coverage: Option<f64>,
     /// At most this fall of the grounded rate against `baseline`.
     pub max_drop: Option<f64>,
     pub baseline: Option<Counts>,
@@ -46,6 +48,7 @@ pub struct Override {
     pub max_orphans: Option<u64>,
     pub max_orphan_rate: Option<f64>,
     pub max_unobserved_rate: Option<f64>,
+    pub min_coverage: Option<f64>,
     pub confidence: Option<f64>,
     pub require_proof: Option<bool>,
 }
@@ -60,6 +63,7 @@ impl Gates {
             g.min_turns = o.min_turns.unwrap_or(g.min_turns);
             g.max_drop = o.max_drop.or(g.max_drop);
             g.max_orphan_rate = o.max_orphan_rate.or(g.max_orphan_rate);
+            g.min_coverage = o.min_coverage.or(g.min_coverage);
             g.confidence = o.confidence.or(g.confidence);
             g.require_proof = o.require_proof.unwrap_or(g.require_proof);
         }
@@ -148,6 +152,8 @@ pub enum GateKind {
     MaxUnobservedRate,
     /// `--max-orphan-rate`, overall or per agent.
     MaxOrphanRate,
+    /// `--min-coverage`, overall or per agent.
+    MinCoverage,
     /// `--max-drop` against `--baseline`, overall or per agent.
     MaxDrop,
     /// The input could be read (`--max-invalid`, unreadable files).
@@ -166,6 +172,7 @@ impl GateKind {
             GateKind::MaxOrphans => "max_orphans",
             GateKind::MaxUnobservedRate => "max_unobserved_rate",
             GateKind::MaxOrphanRate => "max_orphan_rate",
+            GateKind::MinCoverage => "min_coverage",
             GateKind::MaxDrop => "max_drop",
             GateKind::Input => "input",
             GateKind::Config => "config",
@@ -503,6 +510,37 @@ fn orphan_rate_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
     g
 }
 
+/// The coverage gate: cited sentences over sentences at least `min`. With
+/// no sentence to measure (the log holds no answer text) it fails, saying
+/// so: a gate asked for is never passed on nothing.
+fn coverage_gate(min: f64, scope: Scope, r: &Rollup) -> GateResult {
+    let (k, n) = (r.support.cited_sentences, r.support.sentences);
+    let rate = r.support.coverage();
+    let pass = rate.is_some_and(|c| c >= min);
+    let (x, m) = rate_pair(rate.unwrap_or(0.0), min);
+    let message = match rate {
+        Some(_) => format!(
+            "{}coverage={x} ({k}/{n} sentences cited) {} min_coverage={m}",
+            who(&scope),
+            cmp(pass, ">=", "<")
+        ),
+        None => format!(
+            "{}no sentence to measure coverage on (no answer text in the log) < min_coverage={m}",
+            who(&scope)
+        ),
+    };
+    let mut g = GateResult::plain(
+        GateKind::MinCoverage,
+        scope,
+        pass,
+        rate.map(Measure::Rate),
+        Measure::Rate(min),
+        message,
+    );
+    g.count = Some((k, n));
+    g
+}
+
 /// The orphan-count gate: at most `max` `orphan_marker` turns.
 fn orphans_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
     let n = r.count(Verdict::OrphanMarker);
@@ -612,6 +650,9 @@ fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<Gat
         let scope = Scope::Agent(agent.clone());
         if let Some(max) = g.max_orphan_rate {
             gates.push(orphan_rate_gate(max, scope.clone(), r));
+        }
+        if let Some(min) = g.min_coverage {
+            gates.push(coverage_gate(min, scope.clone(), r));
         }
         // The count gates are overall on the command line and in
         // [defaults]; an agent is held to them only by its own table.
@@ -805,6 +846,9 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
     if let Some(max) = g.max_unobserved_rate {
         gates.push(unobserved_gate(max, Scope::Overall, overall));
     }
+    if let Some(min) = g.min_coverage {
+        gates.push(coverage_gate(min, Scope::Overall, overall));
+    }
     if g.per_agent && !empty {
         gates.extend(agent_gates(g, data, &mut warnings));
     }
@@ -910,6 +954,7 @@ mod tests {
                 turns: 37,
                 with_retrieval: 0,
                 verdicts: [0, 0, 37, 0, 0],
+                support: Default::default(),
             },
         );
         let g = Gates {
@@ -966,6 +1011,7 @@ mod tests {
             turns: 12,
             with_retrieval: 12,
             verdicts: [11, 1, 0, 0, 0],
+            support: Default::default(),
         };
         let d = evaluate(&g, &d, &InputStats::default());
         assert!(d.pass, "{}", d.line);
@@ -1059,6 +1105,7 @@ mod tests {
                 turns: n,
                 with_retrieval: n,
                 verdicts: [k, n - k, 0, 0, 0],
+                support: Default::default(),
             };
             g.groups.insert(agent.to_owned(), r);
         }

@@ -561,8 +561,9 @@ pub struct Row<'a> {
     pub latency_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unobserved_reason: Option<Unobserved>,
-    /// Coverage, quote checks and hints ([`crate::support`]).
-    #[serde(default)]
+    /// Coverage, quote checks and hints ([`crate::support`]): their
+    /// fields sit in the row's JSON beside the others.
+    #[serde(flatten)]
     pub support: Support,
     /// The first well-formed marker that resolved to no chunk, as written
     /// (at most [`MARKER_LABEL_CHARS`] characters; `citations[i].index=N`
@@ -842,7 +843,7 @@ impl InputStats {
 /// row's field names, plus `document_ids`, `chunk_ids` and `scores` for the
 /// chunk list), in the order CSV writes them by default: a stable contract
 /// that `--columns` picks from.
-pub const COLUMNS: [&str; 24] = [
+pub const COLUMNS: [&str; 32] = [
     "turn_id",
     "agent_id",
     "conversation_id",
@@ -867,6 +868,14 @@ pub const COLUMNS: [&str; 24] = [
     "cost_cents",
     "latency_ms",
     "unobserved_reason",
+    "sentences",
+    "cited_sentences",
+    "coverage",
+    "quotes_exact",
+    "quotes_normalised",
+    "quotes_absent",
+    "offsets_mismatched",
+    "hints",
 ];
 
 /// Indexes joined with `;` (CSV) or `,` (tables).

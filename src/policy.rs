@@ -30,6 +30,7 @@ fn validate(r: &Rules, at: &str) -> Result<(), String> {
         ("max_drop", r.max_drop),
         ("max_orphan_rate", r.max_orphan_rate),
         ("max_unobserved_rate", r.max_unobserved_rate),
+        ("min_coverage", r.min_coverage),
     ] {
         if let Some(x) = v
             && !(0.0..=1.0).contains(&x)
@@ -178,6 +179,7 @@ mod tests {
             max_orphans: Some(1),
             max_orphan_rate: Some(0.5),
             max_unobserved_rate: Some(0.5),
+            min_coverage: Some(0.5),
             confidence: Some(0.5),
             require_proof: Some(true),
         };

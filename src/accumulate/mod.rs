@@ -14,6 +14,38 @@ pub struct Rollup {
     pub turns: u64,
     pub with_retrieval: u64,
     pub verdicts: [u64; 5],
+    pub support: SupportTotals,
+}
+
+/// The support checks of a set of turns, summed ([`crate::support`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SupportTotals {
+    /// Sentences coverage counts, and those carrying a resolving citation.
+    pub sentences: u64,
+    pub cited_sentences: u64,
+    /// Quotes the cited chunk does not hold.
+    pub quotes_absent: u64,
+    /// Turns with at least one hint.
+    pub hinted: u64,
+}
+
+impl SupportTotals {
+    fn add(&mut self, s: &crate::model::Support) {
+        self.sentences += u64::from(s.sentences);
+        self.cited_sentences += u64::from(s.cited_sentences);
+        self.quotes_absent += u64::from(s.quotes_absent);
+        self.hinted += u64::from(s.hints > 0);
+    }
+    fn merge(&mut self, o: &SupportTotals) {
+        self.sentences += o.sentences;
+        self.cited_sentences += o.cited_sentences;
+        self.quotes_absent += o.quotes_absent;
+        self.hinted += o.hinted;
+    }
+    /// Cited sentences over sentences; `None` with no sentence.
+    pub fn coverage(&self) -> Option<f64> {
+        (self.sentences > 0).then(|| self.cited_sentences as f64 / self.sentences as f64)
+    }
 }
 
 impl Rollup {
@@ -22,6 +54,7 @@ impl Rollup {
         self.turns += 1;
         self.with_retrieval += r.with_retrieval() as u64;
         self.verdicts[r.verdict.slot()] += 1;
+        self.support.add(&r.support);
     }
     /// Adds another rollup's counts.
     pub fn merge(&mut self, o: &Rollup) {
@@ -30,6 +63,7 @@ impl Rollup {
         for (a, b) in self.verdicts.iter_mut().zip(o.verdicts) {
             *a += b;
         }
+        self.support.merge(&o.support);
     }
     /// `orphan_marker` turns that cite with nothing retrieved: invented
     /// citations that the grounded rate (turns with retrieval only) does
@@ -71,7 +105,7 @@ impl Serialize for Rollup {
                 m.end()
             }
         }
-        let mut m = s.serialize_map(Some(7))?;
+        let mut m = s.serialize_map(Some(12))?;
         m.serialize_entry("turns", &self.turns)?;
         m.serialize_entry("with_retrieval", &self.with_retrieval)?;
         m.serialize_entry("grounded", &self.grounded())?;
@@ -79,6 +113,12 @@ impl Serialize for Rollup {
         m.serialize_entry("grounded_rate", &self.grounded_rate())?;
         m.serialize_entry("cited_without_retrieval", &self.cited_without_retrieval())?;
         m.serialize_entry("verdicts", &Counts(&self.verdicts))?;
+        let c = &self.support;
+        m.serialize_entry("sentences", &c.sentences)?;
+        m.serialize_entry("cited_sentences", &c.cited_sentences)?;
+        m.serialize_entry("coverage", &c.coverage())?;
+        m.serialize_entry("quotes_absent", &c.quotes_absent)?;
+        m.serialize_entry("turns_with_hints", &c.hinted)?;
         m.end()
     }
 }

@@ -1,9 +1,11 @@
-//! The triage list behind `summary`: which ungrounded turns to read first.
+//! The triage list behind `summary`: which turns to read first.
 //!
-//! Every `no_marker` and `orphan_marker` turn has a severity ([`Severity`]):
-//! an invented citation first, then a missing marker on a turn whose
-//! retrieval found a confident match (its top score at or above
-//! `--low-score`), then any other missing marker. The state keeps, for
+//! Every `no_marker` and `orphan_marker` turn, and every turn whose
+//! support checks found something, has a severity ([`Severity`]): an
+//! invented citation first, then a quote its cited chunk does not hold,
+//! then a missing marker on a turn whose retrieval found a confident match
+//! (its top score at or above `--low-score`), then any other missing
+//! marker, then an `ok` turn with support hints. The state keeps, for
 //! each severity and each group (agent, channel or model, as `--by` says),
 //! the `--triage N` most recent such turns; the list is picked from it
 //! after the pass ([`Triage::select`]), when it is known which groups show
@@ -11,7 +13,7 @@
 //! recent of its severity and group, so the state holds it whatever the
 //! order asked for, and keeping the N most recent of each part is the same
 //! over any split of the input: a merge of partials picks exactly what one
-//! pass picks. Memory is bounded by 3 × groups × N rows.
+//! pass picks. Memory is bounded by 5 × groups × N rows.
 
 use super::PageHeap;
 use crate::model::{Row, Verdict};
@@ -28,19 +30,26 @@ type Parts = HashMap<String, PageHeap, BuildHasherDefault<super::summary::OneSho
 pub enum Severity {
     /// `orphan_marker`: the reply cites a chunk retrieval never returned.
     InventedCitation,
+    /// A citation quotes text its cited chunk does not hold.
+    AbsentQuote,
     /// `no_marker`, and the top chunk scored at or above `--low-score`:
     /// retrieval found a confident match and the reply cited none of it.
     MissingMarkerHighScore,
     /// Any other `no_marker` turn (a low top score, or no scores).
     MissingMarker,
+    /// An `ok` turn with a support hint: a value of a cited sentence that
+    /// none of its cited chunks holds.
+    Hinted,
 }
 
 impl Severity {
     /// Every severity, most severe first.
-    pub const ALL: [Severity; 3] = [
+    pub const ALL: [Severity; 5] = [
         Severity::InventedCitation,
+        Severity::AbsentQuote,
         Severity::MissingMarkerHighScore,
         Severity::MissingMarker,
+        Severity::Hinted,
     ];
 
     /// The severity of an ungrounded row; `high` is the score at or above
@@ -49,10 +58,12 @@ impl Severity {
     pub fn of(r: &Row<'_>, high: f64) -> Option<Severity> {
         match r.verdict {
             Verdict::OrphanMarker => Some(Severity::InventedCitation),
+            _ if r.support.quotes_absent > 0 => Some(Severity::AbsentQuote),
             Verdict::NoMarker if r.confidence.is_some_and(|c| c >= high) => {
                 Some(Severity::MissingMarkerHighScore)
             }
             Verdict::NoMarker => Some(Severity::MissingMarker),
+            Verdict::Ok if r.support.hints > 0 => Some(Severity::Hinted),
             _ => None,
         }
     }
@@ -63,6 +74,8 @@ impl Severity {
             Severity::InventedCitation => "invented_citation",
             Severity::MissingMarkerHighScore => "missing_marker_high_score",
             Severity::MissingMarker => "missing_marker",
+            Severity::AbsentQuote => "absent_quote",
+            Severity::Hinted => "hinted",
         }
     }
 
@@ -118,7 +131,7 @@ pub struct Triage {
     /// Score at or above which retrieval is a confident match.
     high: f64,
     /// By severity ([`Severity::slot`]), then group.
-    parts: [Parts; 3],
+    parts: [Parts; 5],
 }
 
 impl Triage {

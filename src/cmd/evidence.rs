@@ -36,6 +36,35 @@ pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Res
     Ok(())
 }
 
+/// The support checks of a turn: its counts (coverage, quotes, offsets,
+/// hints), each structured citation's checks, and each hint (its words
+/// only with `--show-text`).
+fn support(row: &crate::model::Row<'_>, a: &crate::support::Analysis, show_text: bool) -> Value {
+    let citations: Vec<Value> = a
+        .cites
+        .iter()
+        .map(|c| {
+            json!({
+                "citation": c.citation,
+                "chunk": c.chunk,
+                "span": c.span.map(|(s, e)| [s, e]),
+                "quote": c.quote.map(|q| q.as_str()),
+                "offsets": c.offsets_match.map(|m| if m { "match" } else { "mismatch" }),
+            })
+        })
+        .collect();
+    let mut v = serde_json::to_value(row.support).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        m.insert("citations".into(), Value::Array(citations));
+        m.insert(
+            "hints".into(),
+            serde_json::to_value(crate::view::explain::HintView::all(a, show_text))
+                .unwrap_or(Value::Null),
+        );
+    }
+    v
+}
+
 /// The evidence record of one turn: who, when, where it was read, the
 /// verdict with its grading facts, the chunks by pointer, and the
 /// dialect's own part (for agentfootprint: question, injected context,
@@ -77,6 +106,7 @@ pub fn record(c: &Collected, source: &str, show_text: bool) -> Value {
             "partial": row.partial,
             "confidence": row.confidence,
         },
+        "support": support(row, &d.support, show_text),
     });
     if let (Some(a), Value::Object(map)) = (&d.assembled, &mut rec) {
         map.extend(a.evidence(show_text));

@@ -41,6 +41,7 @@ fn find(
             found = Some(explain(
                 d.turn.clone(),
                 d.extras.clone(),
+                &d.support,
                 &g,
                 sources[d.source].name.clone(),
                 c.line,

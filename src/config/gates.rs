@@ -30,6 +30,7 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
     let max_orphan_rate = args.max_orphan_rate.or(d.max_orphan_rate);
     let max_orphans = args.max_orphans.or(d.max_orphans);
     let max_unobserved_rate = args.max_unobserved_rate.or(d.max_unobserved_rate);
+    let min_coverage = args.min_coverage.or(d.min_coverage);
     let confidence = args.confidence.or(d.confidence);
     let agent_rules = policy.is_some_and(|p| !p.agents.is_empty());
     if min_rate.is_none()
@@ -37,16 +38,18 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
         && max_orphan_rate.is_none()
         && max_orphans.is_none()
         && max_unobserved_rate.is_none()
+        && min_coverage.is_none()
         && !agent_rules
     {
         return Err(exit::usage(
-            "no gate given: pass at least one of --min-rate, --max-drop, --max-orphans, --max-orphan-rate, --max-unobserved-rate, --policy",
+            "no gate given: pass at least one of --min-rate, --max-drop, --max-orphans, --max-orphan-rate, --max-unobserved-rate, --min-coverage, --policy",
         ));
     }
     unit_interval("--min-rate", args.min_rate)?;
     unit_interval("--max-unobserved-rate", args.max_unobserved_rate)?;
     unit_interval("--max-orphan-rate", args.max_orphan_rate)?;
     unit_interval("--max-drop", args.max_drop)?;
+    unit_interval("--min-coverage", args.min_coverage)?;
     if let Some(c) = args.confidence
         && !(c > 0.0 && c < 1.0)
     {
@@ -59,9 +62,14 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
             "--confidence qualifies --min-rate or --max-drop: give one of them",
         ));
     }
-    if args.per_agent && min_rate.is_none() && max_drop.is_none() && max_orphan_rate.is_none() {
+    if args.per_agent
+        && min_rate.is_none()
+        && max_drop.is_none()
+        && max_orphan_rate.is_none()
+        && min_coverage.is_none()
+    {
         return Err(exit::usage(
-            "--per-agent applies --min-rate, --max-drop or --max-orphan-rate to each agent: give one of them",
+            "--per-agent applies --min-rate, --max-drop, --max-orphan-rate or --min-coverage to each agent: give one of them",
         ));
     }
     if max_drop.is_some() && args.baseline.is_none() {
@@ -78,6 +86,7 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
         max_orphans,
         max_orphan_rate,
         max_unobserved_rate,
+        min_coverage,
         max_drop,
         baseline: None,
         allow_empty: args.allow_empty,

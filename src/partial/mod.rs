@@ -29,7 +29,7 @@
 //! partial's rows (triage list, page) as `cross_partial_duplicates`.
 
 use crate::accumulate::summary::{Summary, SummaryOptions};
-use crate::accumulate::{Grouped, PageHeap, Rollup};
+use crate::accumulate::{Grouped, PageHeap, Rollup, SupportTotals};
 use crate::model::InputStats;
 use crate::pipeline::probe::{Probe, ProbeDoc};
 use anyhow::{Context, Result, bail};
@@ -52,7 +52,7 @@ pub const FORMAT: &str = "grounding-audit-partial";
 /// severity and group, and the turns counted per marker grammar
 /// (`input.graded_with`, which the reports name); version 2 added `report`
 /// and `check` partials and the score distribution of retrieval use.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// One partial document.
 #[derive(Debug, Serialize, Deserialize)]
@@ -102,18 +102,32 @@ pub struct RowAt {
 }
 
 /// Counts of a [`Rollup`]: turns, with_retrieval, then one per verdict in verdict order
-/// (ok, no_marker, orphan_marker, empty_retrieval, unobserved).
-type RollupDoc = (u64, u64, [u64; 5]);
+/// (ok, no_marker, orphan_marker, empty_retrieval, unobserved), then the
+/// support totals (sentences, cited sentences, absent quotes, turns with hints).
+type RollupDoc = (u64, u64, [u64; 5], [u64; 4]);
 
 fn rollup_doc(r: &Rollup) -> RollupDoc {
-    (r.turns, r.with_retrieval, r.verdicts)
+    let c = &r.support;
+    (
+        r.turns,
+        r.with_retrieval,
+        r.verdicts,
+        [c.sentences, c.cited_sentences, c.quotes_absent, c.hinted],
+    )
 }
 
 fn rollup_of(d: &RollupDoc) -> Rollup {
+    let [sentences, cited_sentences, quotes_absent, hinted] = d.3;
     Rollup {
         turns: d.0,
         with_retrieval: d.1,
         verdicts: d.2,
+        support: SupportTotals {
+            sentences,
+            cited_sentences,
+            quotes_absent,
+            hinted,
+        },
     }
 }
 
@@ -130,6 +144,15 @@ fn checked_rollup(d: &RollupDoc, what: &str) -> Result<Rollup> {
     if sum != Some(r.turns) {
         bail!(
             "{what}: its verdict counts do not add up to its {} turns",
+            r.turns
+        );
+    }
+    if r.support.cited_sentences > r.support.sentences || r.support.hinted > r.turns {
+        bail!(
+            "{what}: its support counts cannot be true ({} cited of {} sentences, {} turns with hints of {} turns)",
+            r.support.cited_sentences,
+            r.support.sentences,
+            r.support.hinted,
             r.turns
         );
     }

@@ -334,6 +334,7 @@ impl Merger<'_> {
                         turn: turn.clone().into_owned(),
                         extras: b.assembled.extras(),
                         assembled: Some(b.assembled.clone()),
+                        support: crate::support::analyse(&turn, &grammar),
                     })
                 });
                 let row = grade(turn, &grammar);

@@ -54,6 +54,8 @@ pub struct Detail {
     pub extras: Extras,
     /// The assembled object, for dialects that assemble records.
     pub assembled: Option<Arc<dyn Assembled>>,
+    /// The support checks in full: each citation's, each hint.
+    pub support: crate::support::Analysis,
 }
 
 impl std::fmt::Debug for Detail {

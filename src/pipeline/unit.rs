@@ -259,6 +259,7 @@ fn process_block<A: Accumulator>(
                 unit.stats.warnings.merge(&warnings);
             }
             Parsed::Turn(turn) => {
+                let own = grammar_of(&turn, engine.markers.is_some(), &grammar);
                 let detail = |t: &Turn<'_>| {
                     engine.detail.then(|| {
                         Arc::new(Detail {
@@ -268,13 +269,13 @@ fn process_block<A: Accumulator>(
                             turn: t.clone().into_owned(),
                             extras: dialect.extras(text),
                             assembled: None,
+                            support: crate::support::analyse(t, &own),
                         })
                     })
                 };
                 // Warnings count turns, as `stats.turns` does: a
                 // duplicate's dropped fields are not counted again.
                 let known = skip.is_some_and(|s| s.contains(&rel));
-                let own = grammar_of(&turn, engine.markers.is_some(), &grammar);
                 let looked = probe::TurnProbe::of(&turn, sample, &own);
                 if unit.take(engine, &own, turn, known, (seq, rel), detail) {
                     unit.stats.warnings.merge(&warnings);

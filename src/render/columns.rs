@@ -53,6 +53,14 @@ pub fn is_numeric(name: &str) -> bool {
             | "tokens_used"
             | "cost_cents"
             | "latency_ms"
+            | "sentences"
+            | "cited_sentences"
+            | "coverage"
+            | "quotes_exact"
+            | "quotes_normalised"
+            | "quotes_absent"
+            | "offsets_mismatched"
+            | "hints"
     )
 }
 
@@ -120,6 +128,18 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
         "cost_cents" => opt(r.cost_cents),
         "latency_ms" => opt(r.latency_ms),
         "unobserved_reason" => r.unobserved_reason.map_or(none, |u| u.as_str()).to_owned(),
+        "sentences" => r.support.sentences.to_string(),
+        "cited_sentences" => r.support.cited_sentences.to_string(),
+        "coverage" if human => r
+            .support
+            .coverage()
+            .map_or_else(|| "-".to_owned(), |c| format!("{c:.2}")),
+        "coverage" => opt_num(r.support.coverage()),
+        "quotes_exact" => r.support.quotes_exact.to_string(),
+        "quotes_normalised" => r.support.quotes_normalised.to_string(),
+        "quotes_absent" => r.support.quotes_absent.to_string(),
+        "offsets_mismatched" => r.support.offsets_mismatched.to_string(),
+        "hints" => r.support.hints.to_string(),
         _ => String::new(),
     }
 }

@@ -11,7 +11,7 @@ use crate::pipeline::Graded;
 use anyhow::Result;
 
 /// The columns of `report --format csv`, in order: every column.
-pub const REPORT_COLUMNS: [&str; 24] = columns::NAMES;
+pub const REPORT_COLUMNS: [&str; 32] = columns::NAMES;
 
 /// A CSV writer with the settings every CSV output uses.
 pub fn writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
@@ -228,6 +228,19 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, mode: Csv, clock: &Clock) -> Re
     num(w, &mut tmp, r.cost_cents)?;
     num(w, &mut tmp, r.latency_ms)?;
     w.plain(r.unobserved_reason.map_or("", |u| u.as_str()).as_bytes())?;
+    let s = &r.support;
+    w.plain(int.format(s.sentences).as_bytes())?;
+    w.plain(int.format(s.cited_sentences).as_bytes())?;
+    num(w, &mut tmp, s.coverage())?;
+    for n in [
+        s.quotes_exact,
+        s.quotes_normalised,
+        s.quotes_absent,
+        s.offsets_mismatched,
+        s.hints,
+    ] {
+        w.plain(int.format(n).as_bytes())?;
+    }
     w.end_record()
 }
 

@@ -73,6 +73,7 @@ fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> R
     let sections = [
         chunks_section(e),
         markers_section(e),
+        support_section(e),
         tools_section(e),
         telemetry_section(e),
     ];
@@ -205,14 +206,74 @@ fn markers_section(e: &Explained) -> Section {
             vec![
                 m.offset.map_or_else(|| "-".into(), |o| o.to_string()),
                 m.text.clone(),
-                match m.chunk {
-                    Some(c) => format!("chunk {c}"),
-                    None => m.resolves.replace('_', " "),
-                },
+                resolution(m),
             ]
         })
         .collect();
     markers
+}
+
+/// What a marker resolves to, with a structured citation's span and checks.
+fn resolution(m: &MarkerView) -> String {
+    let mut s = match m.chunk {
+        Some(c) => format!("chunk {c}"),
+        None => m.resolves.replace('_', " "),
+    };
+    if let Some([a, b]) = m.span {
+        s.push_str(&format!(" · answer chars {a}..{b}"));
+    }
+    if let Some(q) = m.quote {
+        s.push_str(&format!(" · quote {q}"));
+    }
+    if m.offsets == Some("mismatch") {
+        s.push_str(" · offsets do not match their text");
+    }
+    s
+}
+
+/// Citation coverage, quote checks and hints.
+fn support_section(e: &Explained) -> Section {
+    let mut support = Section::new("support", &["kind", "answer chars", "flagged"]);
+    let s = &e.row.support;
+    support.notes.push(match s.coverage() {
+        Some(c) => format!(
+            "coverage {c:.2}: {} of {} sentences carry a citation that resolves",
+            s.cited_sentences, s.sentences
+        ),
+        None => "coverage: no answer text to split into sentences".to_owned(),
+    });
+    let quotes = s.quotes_exact + s.quotes_normalised + s.quotes_absent;
+    if quotes > 0 {
+        support.notes.push(format!(
+            "quotes checked against their chunk: {} exact, {} normalised, {} absent",
+            s.quotes_exact, s.quotes_normalised, s.quotes_absent
+        ));
+    }
+    if s.offsets_mismatched > 0 {
+        support.notes.push(format!(
+            "{} citation(s) whose offsets do not point where their text says",
+            s.offsets_mismatched
+        ));
+    }
+    support.rows = e
+        .hints
+        .iter()
+        .map(|h| {
+            vec![
+                h.kind.to_owned(),
+                format!("{}..{}", h.start, h.end),
+                h.value
+                    .as_deref()
+                    .map_or_else(|| "(--show-text)".to_owned(), |v| terminal(v).into_owned()),
+            ]
+        })
+        .collect();
+    if !e.hints.is_empty() {
+        support.notes.push(
+            "a hint flags a value in a cited sentence that none of the chunks it cites holds: read the sentence; a hint never changes the verdict".to_owned(),
+        );
+    }
+    support
 }
 
 /// The turn's tool calls.

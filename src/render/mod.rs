@@ -136,7 +136,7 @@ pub fn rollup_lines(r: &Rollup) -> Vec<String> {
         0 => String::new(),
         n => format!(" · cited with nothing retrieved {n} (orphan_marker, outside the rate)"),
     };
-    vec![
+    let mut lines = vec![
         format!(
             "turns {} · with retrieval {} · grounded {} · ungrounded {} · grounded rate {}{invented}",
             r.turns,
@@ -146,7 +146,27 @@ pub fn rollup_lines(r: &Rollup) -> Vec<String> {
             rate(r.grounded_rate())
         ),
         format!("verdicts: {}", verdicts.join(" · ")),
-    ]
+    ];
+    if let Some(line) = support_line(r) {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Citation coverage, absent quotes and hinted turns as one human line;
+/// none when no answer text was there to measure.
+pub fn support_line(r: &Rollup) -> Option<String> {
+    let s = &r.support;
+    s.coverage().map(|c| {
+        format!(
+            "citation coverage {} ({} of {} sentences cite a chunk that resolves) · absent quotes {} · turns with hints {}",
+            rate(Some(c)),
+            s.cited_sentences,
+            s.sentences,
+            s.quotes_absent,
+            s.hinted
+        )
+    })
 }
 
 /// A gate's message with the turns it names (`… — turns: t-3 t-9`), for

@@ -31,7 +31,7 @@ fn opt<T: ToString>(x: Option<T>) -> String {
     x.map_or_else(|| "-".to_owned(), |x| x.to_string())
 }
 
-const GROUP_HEADER: [&str; 10] = [
+const GROUP_HEADER: [&str; 11] = [
     "group",
     "turns",
     "with_retrieval",
@@ -42,6 +42,7 @@ const GROUP_HEADER: [&str; 10] = [
     "unobserved",
     "ungrounded",
     "grounded_rate",
+    "coverage",
 ];
 const DAY_HEADER: [&str; 6] = [
     "day",
@@ -77,6 +78,7 @@ fn group_rows(doc: &SummaryDoc<'_>) -> Vec<Vec<String>> {
             row.extend(Verdict::ALL.iter().map(|v| g.rollup.count(*v).to_string()));
             row.push(g.rollup.ungrounded().to_string());
             row.push(rate(g.rollup.grounded_rate()));
+            row.push(rate(g.rollup.support.coverage()));
             row
         })
         .collect()
@@ -486,7 +488,7 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
         format!("By {}, most ungrounded first", doc.group_by),
         &GROUP_HEADER,
     )
-    .numeric(&[1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    .numeric(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     groups.rows = group_rows(doc);
     let header: &[&'static str] = if with_bar {
         &DAY_HEADER

@@ -81,12 +81,11 @@ pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKin
                     _ => None,
                 };
                 let check = cite_check(turn, k, chunk, text.as_deref());
-                if let (Some(i), Some(span), Some(t)) = (chunk, check.span, text.as_deref()) {
-                    if let (Some(s), Some(e)) =
+                if let (Some(i), Some(span), Some(t)) = (chunk, check.span, text.as_deref())
+                    && let (Some(s), Some(e)) =
                         (quote::byte_at(t, span.0), quote::byte_at(t, span.1))
-                    {
-                        placed.push(((s, e), i));
-                    }
+                {
+                    placed.push(((s, e), i));
                 }
                 tally_cite(&mut a.counts, &check);
                 a.cites.push(check);
@@ -119,15 +118,15 @@ fn cite_check(turn: &Turn<'_>, k: usize, chunk: Option<u32>, text: Option<&str>)
         .map(|r| r.decoded());
     let quote = cite.and_then(|c| c.quote.as_deref());
     let mut offsets = Vec::new();
-    if let (Some(c), Some(t)) = (cite, text) {
-        if let (Some((s, e)), Some(said)) = (c.span, c.span_text.as_deref()) {
-            offsets.push(quote::chars(t, s, e).is_some_and(|got| quote::same(got, said)));
-        }
+    if let (Some(c), Some(t)) = (cite, text)
+        && let (Some((s, e)), Some(said)) = (c.span, c.span_text.as_deref())
+    {
+        offsets.push(quote::chars(t, s, e).is_some_and(|got| quote::same(got, said)));
     }
-    if let (Some(c), Some(q), Some(ct)) = (cite, quote, chunk_text.as_deref()) {
-        if let Some((s, e)) = c.quote_at {
-            offsets.push(quote::chars(ct, s, e).is_some_and(|got| quote::same(got, q)));
-        }
+    if let (Some(c), Some(q), Some(ct)) = (cite, quote, chunk_text.as_deref())
+        && let Some((s, e)) = c.quote_at
+    {
+        offsets.push(quote::chars(ct, s, e).is_some_and(|got| quote::same(got, q)));
     }
     CiteCheck {
         citation: k,

@@ -94,13 +94,12 @@ fn after_closers(text: &str, mut j: usize) -> usize {
         }
         let spaces = rest.len() - rest.trim_start_matches([' ', '\t']).len();
         let k = j + spaces;
-        if b.get(k) == Some(&b'[') {
-            if let Some(close) = text[k..].find(']').filter(|&c| c <= 64) {
-                if !text[k..k + close].contains('\n') {
-                    j = k + close + 1;
-                    continue;
-                }
-            }
+        if b.get(k) == Some(&b'[')
+            && let Some(close) = text[k..].find(']').filter(|&c| c <= 64)
+            && !text[k..k + close].contains('\n')
+        {
+            j = k + close + 1;
+            continue;
         }
         return j;
     }

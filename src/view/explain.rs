@@ -18,6 +18,42 @@ pub struct MarkerView {
     pub resolves: &'static str,
     /// The chunk it points at, when cited.
     pub chunk: Option<u32>,
+    /// A structured citation's span in the answer: characters, end exclusive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<[usize; 2]>,
+    /// The quote check of its quoted text: `exact`, `normalised` or `absent`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<&'static str>,
+    /// Whether its offsets point where its texts say: `match` or `mismatch`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offsets: Option<&'static str>,
+}
+
+/// One support hint as `explain` and `evidence` show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct HintView {
+    pub kind: &'static str,
+    /// The flagged sentence: characters of the answer, end exclusive.
+    pub start: usize,
+    pub end: usize,
+    /// The flagged words: reply text, only with `--show-text`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+
+impl HintView {
+    /// The hints of an analysis, their words only when `text` asks.
+    pub fn all(a: &crate::support::Analysis, text: bool) -> Vec<HintView> {
+        a.hints
+            .iter()
+            .map(|h| HintView {
+                kind: h.kind.as_str(),
+                start: h.sentence.0,
+                end: h.sentence.1,
+                value: text.then(|| h.value.clone()),
+            })
+            .collect()
+    }
 }
 
 /// A chunk with whether the reply cited it.
@@ -45,6 +81,8 @@ pub struct Explained {
     pub reason: String,
     pub chunks: Vec<ChunkView>,
     pub markers: Vec<MarkerView>,
+    /// Numbers of cited sentences none of their cited chunks holds.
+    pub hints: Vec<HintView>,
     /// What an `ok` verdict does and does not establish.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub caveat: Option<String>,
@@ -129,6 +167,7 @@ pub struct Show {
 pub fn explain(
     turn: Turn<'_>,
     extras: Extras,
+    support: &crate::support::Analysis,
     grammar: &Grammar,
     source: String,
     line: u64,
@@ -154,6 +193,9 @@ pub fn explain(
                         MarkerKind::Cited(i) => Some(i),
                         _ => None,
                     },
+                    span: None,
+                    quote: None,
+                    offsets: None,
                 });
             });
         }
@@ -165,11 +207,18 @@ pub fn explain(
                     MarkerKind::OutOfRange => ("out_of_range", None),
                     MarkerKind::Malformed => ("malformed", None),
                 };
+                let check = support.cites.get(i);
+                let span = check.and_then(|c| c.span);
                 markers.push(MarkerView {
                     text: crate::grade::citation_label(i, idx, *from),
-                    offset: None,
+                    offset: span.map(|s| s.0),
                     resolves,
                     chunk,
+                    span: span.map(|(s, e)| [s, e]),
+                    quote: check.and_then(|c| c.quote).map(|q| q.as_str()),
+                    offsets: check
+                        .and_then(|c| c.offsets_match)
+                        .map(|m| if m { "match" } else { "mismatch" }),
                 });
             }
         }
@@ -207,6 +256,7 @@ pub fn explain(
         line,
         chunks,
         markers,
+        hints: HintView::all(support, show.text),
         question: extras.question.filter(|_| show.text),
         text_notes: if show.text {
             extras.text_notes

@@ -331,6 +331,14 @@ pub fn triage_reason(p: &Picked<'_>, by: &str, high: f64) -> String {
             ),
             None => "missing marker, no chunk scores".to_owned(),
         },
+        Severity::AbsentQuote => format!(
+            "{} quote(s) not in the cited chunk",
+            r.support.quotes_absent
+        ),
+        Severity::Hinted => format!(
+            "{} hint(s): a value of a cited sentence no cited chunk holds",
+            r.support.hints
+        ),
     };
     if p.dropped {
         reason.push_str(&format!("; {by} {} in a significant drop", p.group));

@@ -249,10 +249,10 @@ fn a_wrong_import_is_caught_with_its_file_and_line() {
     let bad = breaches(&copy);
     assert_eq!(bad.len(), 2, "{bad:?}");
     assert!(
-        bad[0].starts_with("grade (layer 3) -> cmd (layer 17) at src/grade.rs:2"),
+        bad[0].starts_with("grade (layer 4) -> cmd (layer 18) at src/grade.rs:2"),
         "{bad:?}"
     );
-    assert!(bad[1].starts_with("render (layer 14) -> config"), "{bad:?}");
+    assert!(bad[1].starts_with("render (layer 15) -> config"), "{bad:?}");
     assert!(
         !bad.iter().any(|b| b.contains("cli")),
         "test code is exempt: {bad:?}"

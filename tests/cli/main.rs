@@ -34,5 +34,6 @@ mod roles;
 mod run_ops;
 mod safety;
 mod summary;
+mod support;
 mod traces;
 mod triage;

@@ -72,6 +72,14 @@ fn rows_never_carry_reply_text_or_unknown_fields() {
         "tokens_used",
         "cost_cents",
         "latency_ms",
+        "sentences",
+        "cited_sentences",
+        "coverage",
+        "quotes_exact",
+        "quotes_normalised",
+        "quotes_absent",
+        "offsets_mismatched",
+        "hints",
     ];
     contract.sort();
     assert_eq!(keys, contract);

@@ -118,8 +118,9 @@ fn human_formats_escape_every_hostile_field() {
 fn the_streamed_table_has_one_line_per_row() {
     let (code, out, _) = run(&["report", "--all", &hostile("hostile-ids.jsonl")]);
     assert_eq!(code, 0);
-    // Header, nine rows, the rows line, two summary lines and the input line.
-    assert_eq!(out.lines().count(), 1 + 9 + 4, "{out}");
+    // Header, nine rows, the rows line, three summary lines (counts,
+    // verdicts, coverage) and the input line.
+    assert_eq!(out.lines().count(), 1 + 9 + 5, "{out}");
     // The boxed table: every line has the same width.
     let (_, out, _) = run(&["report", &hostile("hostile-ids.jsonl")]);
     let table: Vec<&str> = out

@@ -176,6 +176,7 @@ fn reason(c: &Collected, chosen: Option<&Grammar>) -> String {
     super::explain::explain(
         d.turn.clone(),
         Extras::default(),
+        &d.support,
         &grammar,
         String::new(),
         0,

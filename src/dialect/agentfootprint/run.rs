@@ -189,6 +189,20 @@ impl Run {
         }
     }
 
+    /// Each admitted chunk's injected text, where the events observed it.
+    fn chunk_texts(&self) -> Vec<Option<String>> {
+        (1..=self.chunks.len() as u32)
+            .map(|i| {
+                self.injections
+                    .iter()
+                    .find(|j| j.chunk == Some(i))
+                    .and_then(|j| j.content.as_ref())
+                    .and_then(Text::observed)
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
     /// The run as the shared turn model.
     pub fn turn(&self) -> Turn<'static> {
         let chunks = self
@@ -227,7 +241,14 @@ impl Run {
             cost_cents: None,
             latency_ms: end.and_then(|e| e.duration_ms),
             markers: None,
-            texts: Default::default(),
+            texts: crate::model::Texts {
+                chunks: self
+                    .chunk_texts()
+                    .into_iter()
+                    .map(|t| t.map(|t| crate::model::Reply::Text(Cow::Owned(t))))
+                    .collect(),
+                ..Default::default()
+            },
         }
     }
 
@@ -293,16 +314,7 @@ impl Run {
             notes.push(format!("candidate {}: {rank}{score}, {fate}", c.id));
         }
         notes.extend(self.notes.iter().cloned());
-        let chunk_texts = (1..=self.chunks.len() as u32)
-            .map(|i| {
-                self.injections
-                    .iter()
-                    .find(|j| j.chunk == Some(i))
-                    .and_then(|j| j.content.as_ref())
-                    .and_then(Text::observed)
-                    .map(str::to_owned)
-            })
-            .collect();
+        let chunk_texts = self.chunk_texts();
         let text_notes = if self.unsupported.is_empty() {
             Vec::new()
         } else {

@@ -899,7 +899,13 @@ impl Trace {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             markers: None,
-            texts: Default::default(),
+            texts: crate::model::Texts {
+                chunks: self
+                    .chunk_docs()
+                    .map(|d| d.content.as_deref().map(|t| Reply::Text(Cow::Borrowed(t))))
+                    .collect(),
+                ..Default::default()
+            },
         }
     }
 

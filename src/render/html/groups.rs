@@ -99,7 +99,7 @@ pub(super) fn groups(
         .unwrap_or_default();
     let _ = write!(
         s,
-        r#"<section id="groups"><h2>By {by}, most ungrounded first</h2>{}<p class="note">Trend: the mean grounded rate of the last third of this window's charted {b}s − that of the first third (▲ rising above +0.02, ▼ falling below −0.02){}.</p><div class="wide"><table class="sortable"><thead><tr><th scope="col">{by}</th><th scope="col" class="n">turns</th><th scope="col" class="n">with_retrieval</th><th scope="col">verdict mix</th><th scope="col" class="n">grounded_rate</th><th scope="col">trend in this window (last third − first third of {b}s)</th>{}</tr></thead><tbody>"#,
+        r#"<section id="groups"><h2>By {by}, most ungrounded first</h2>{}<p class="note">Trend: the mean grounded rate of the last third of this window's charted {b}s − that of the first third (▲ rising above +0.02, ▼ falling below −0.02){}.</p><div class="wide"><table class="sortable"><thead><tr><th scope="col">{by}</th><th scope="col" class="n">turns</th><th scope="col" class="n">with_retrieval</th><th scope="col">verdict mix</th><th scope="col" class="n">grounded_rate</th><th scope="col" class="n">coverage</th><th scope="col">trend in this window (last third − first third of {b}s)</th>{}</tr></thead><tbody>"#,
         legend(),
         if doc.compare.is_some() {
             "; the change compares this window with the baseline, a different pair of periods, so the two can point different ways"
@@ -134,6 +134,7 @@ pub(super) fn groups(
             mix.join(", ")
         );
         td_rate(s, g.rollup.grounded_rate());
+        td_rate(s, g.rollup.support.coverage());
         let moved = if word.starts_with('–') {
             String::new()
         } else {

@@ -522,6 +522,19 @@ fn tiles(s: &mut String, doc: &SummaryDoc<'_>) {
     tile(num(t.turns), "turns", false);
     tile(num(t.with_retrieval), "with retrieval", false);
     tile(rate(t.grounded_rate()), "grounded rate", false);
+    if let Some(c) = t.support.coverage() {
+        tile(
+            rate(Some(c)),
+            "citation coverage (sentences that cite a chunk)",
+            false,
+        );
+        tile(
+            num(t.support.quotes_absent),
+            "quotes absent from their cited chunk",
+            t.support.quotes_absent > 0,
+        );
+        tile(num(t.support.hinted), "turns with hints (read them)", false);
+    }
     let invented = t.cited_without_retrieval();
     tile(
         num(invented),

@@ -1,0 +1,157 @@
+//! Citation coverage, quote checks and hints end to end: in rows, summary,
+//! merged partials, the `--min-coverage` gate, `explain` and `evidence`.
+
+use crate::common::{fixture, json, run, shared};
+
+fn demo() -> String {
+    fixture("demo.jsonl").display().to_string()
+}
+
+#[test]
+fn coverage_gates_check_overall_and_per_agent() {
+    let (code, out, _) = run(&[
+        "check",
+        &demo(),
+        "--min-coverage",
+        "0.5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let doc = json(&out);
+    let gate = doc["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["gate"] == "min_coverage")
+        .expect("a min_coverage gate")
+        .clone();
+    assert_eq!(gate["scope"], "overall");
+    let (k, n) = (11.0, 21.0);
+    assert_eq!(gate["observed"].as_f64(), Some(k / n));
+    assert_eq!(gate["count"], serde_json::json!([11, 21]));
+    let (code, out, _) = run(&["check", &demo(), "--min-coverage", "0.6"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("coverage=0.5238 (11/21 sentences cited) < min_coverage=0.6000"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["check", &demo(), "--min-coverage", "0.5", "--per-agent"]);
+    assert_eq!(code, 1, "support-bot covers 0.375: {out}");
+    assert!(out.contains("agent \"support-bot\""), "{out}");
+    let (code, _, err) = run(&["check", &demo(), "--min-coverage", "1.5"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn a_log_without_answer_text_fails_a_coverage_gate_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("cites.jsonl");
+    std::fs::write(
+        &log,
+        "{\"turn_id\":\"a\",\"agent_id\":\"x\",\"created_at\":\"2026-01-01T00:00:00Z\",\"reply\":null,\"grounding\":{\"chunks\":[{\"chunk_id\":\"c\"}],\"citations\":[{\"index\":1}]}}\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(&["check", log.to_str().unwrap(), "--min-coverage", "0.1"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("no sentence to measure coverage on"), "{out}");
+}
+
+#[test]
+fn merged_partials_roll_coverage_up_as_one_pass() {
+    let Some(dev) = shared("attribution/dev/turns.jsonl") else {
+        return;
+    };
+    let text = std::fs::read_to_string(&dev).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut parts = Vec::new();
+    for (i, chunk) in lines.chunks(lines.len() / 3 + 1).enumerate() {
+        let p = dir.path().join(format!("part{i}.jsonl"));
+        std::fs::write(&p, chunk.join("\n") + "\n").unwrap();
+        let out = dir.path().join(format!("part{i}.json"));
+        let (code, _, err) = run(&[
+            "summary",
+            p.to_str().unwrap(),
+            "--partial",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        parts.push(out.display().to_string());
+    }
+    let (_, one, _) = run(&["summary", dev.to_str().unwrap(), "--format", "json"]);
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(parts.iter().map(String::as_str));
+    let (code, merged, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let (one, merged) = (json(&one), json(&merged));
+    for key in [
+        "sentences",
+        "cited_sentences",
+        "coverage",
+        "quotes_absent",
+        "turns_with_hints",
+    ] {
+        assert_eq!(one["totals"][key], merged["totals"][key], "{key}");
+    }
+    assert_eq!(one["groups"], merged["groups"]);
+    assert!(one["totals"]["turns_with_hints"].as_u64().unwrap() > 0);
+    assert!(one["totals"]["coverage"].as_f64().unwrap() > 0.5);
+}
+
+#[test]
+fn hints_are_shown_by_place_and_their_words_only_on_request() {
+    let Some(dev) = shared("attribution/dev/turns.jsonl") else {
+        return;
+    };
+    let dev = dev.display().to_string();
+    let (_, out, _) = run(&["report", &dev, "--all", "--format", "json"]);
+    let doc = json(&out);
+    let hinted = doc["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["hints"].as_u64() > Some(0) && r["verdict"] == "ok")
+        .expect("a hinted ok turn");
+    let id = hinted["turn_id"].as_str().unwrap().to_owned();
+    let (code, out, _) = run(&["explain", &id, &dev, "--format", "json"]);
+    assert_eq!(code, 0);
+    let e = json(&out);
+    let hints = e["hints"].as_array().unwrap();
+    assert_eq!(hints.len() as u64, hinted["hints"].as_u64().unwrap());
+    assert!(hints[0]["start"].as_u64() < hints[0]["end"].as_u64());
+    assert!(
+        hints[0].get("value").is_none(),
+        "reply text without --show-text"
+    );
+    let (_, out, _) = run(&["explain", &id, &dev, "--format", "json", "--show-text"]);
+    let e = json(&out);
+    let reply: Vec<char> = e["reply"].as_str().unwrap().chars().collect();
+    let h = &e["hints"][0];
+    let (s, t) = (
+        h["start"].as_u64().unwrap() as usize,
+        h["end"].as_u64().unwrap() as usize,
+    );
+    let sentence: String = reply[s..t].iter().collect();
+    assert!(
+        sentence.contains(h["value"].as_str().unwrap()),
+        "{sentence}"
+    );
+    let (_, out, _) = run(&["evidence", &dev, "--turn", &id]);
+    let rec = json(out.lines().next().unwrap());
+    assert_eq!(
+        rec["support"]["hints"].as_array().unwrap().len(),
+        hints.len()
+    );
+    assert!(rec["support"]["hints"][0].get("value").is_none());
+    let (_, out, _) = run(&["summary", &dev, "--format", "json", "--triage", "400"]);
+    let triage = json(&out)["triage"].clone();
+    assert!(
+        triage
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["severity"] == "hinted"),
+        "hinted ok turns are in the triage list"
+    );
+}
