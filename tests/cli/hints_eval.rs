@@ -239,7 +239,7 @@ fn shipped_hint_kinds_are_precise_against_the_human_labels() {
     }
 }
 
-/// The CLI end to end on the same turns: rows carry `support.hints`, and
+/// The CLI end to end on the same turns: rows carry `hints`, and
 /// a turn has hints exactly when the library, run on its cited sentences
 /// with the shipped kinds, raises some (with nothing shipped: never).
 #[test]
@@ -269,9 +269,9 @@ fn report_rows_count_the_shipped_hints() {
     let mut agree = 0usize;
     let mut compared = 0usize;
     for r in &rows {
-        let n = r["support"]["hints"]
+        let n = r["hints"]
             .as_u64()
-            .unwrap_or_else(|| panic!("support.hints in {r}"));
+            .unwrap_or_else(|| panic!("hints in {r}"));
         if hints::SHIPPED.is_empty() {
             assert_eq!(n, 0, "nothing shipped, no hint: {}", r["turn_id"]);
         }
