@@ -16,6 +16,9 @@ use std::collections::{BTreeMap, HashMap};
 const MIN_PRECISION: f64 = 0.9;
 const MIN_RECALL: f64 = 0.2;
 
+/// Each turn's chunk texts (1-based positions at index - 1), by turn id.
+type Turns = HashMap<String, Vec<Option<String>>>;
+
 /// One labelled unit with the text of the chunks it cites.
 struct Unit {
     turn: String,
@@ -59,7 +62,7 @@ fn rows() -> Vec<Row> {
 /// The turns (id → chunk texts) and the units of the dev split: units
 /// `sentence` and `claim` whose cited chunks all have text (as the tool
 /// reads hints only then), at least one.
-fn load() -> Option<(HashMap<String, Vec<Option<String>>>, Vec<Unit>)> {
+fn load() -> Option<(Turns, Vec<Unit>)> {
     let turns_path = shared("attribution/dev/turns.jsonl")?;
     let labels_path = shared("attribution/dev/labels.jsonl")?;
     let mut turns = HashMap::new();
@@ -136,7 +139,7 @@ impl Tally {
 }
 
 /// The hint kinds each unit raises, every kind read.
-fn measure(turns: &HashMap<String, Vec<Option<String>>>, units: &[Unit]) -> Vec<Vec<HintKind>> {
+fn measure(turns: &Turns, units: &[Unit]) -> Vec<Vec<HintKind>> {
     let mut cache: HashMap<(&str, usize), Facts> = HashMap::new();
     units
         .iter()
@@ -290,7 +293,7 @@ fn report_rows_count_the_shipped_hints() {
 
 /// With `HINTS_EVAL_SHOW=supported` (or `not_supported`), prints the
 /// hints raised in units of that label, for reading the rules' misses.
-fn show_flagged(turns: &HashMap<String, Vec<Option<String>>>, units: &[Unit]) {
+fn show_flagged(turns: &Turns, units: &[Unit]) {
     let want = match std::env::var("HINTS_EVAL_SHOW").as_deref() {
         Ok("supported") => false,
         Ok("not_supported") => true,
