@@ -140,8 +140,8 @@ fn cite_check(turn: &Turn<'_>, k: usize, chunk: Option<u32>, text: Option<&str>)
 }
 
 /// Coverage and hints: which sentences carry a resolving citation, and
-/// which of those hold a value none of their cited chunks holds
-/// (of `kinds`).
+/// which of those hold a value of `kinds` none of their cited chunks
+/// holds.
 fn cover(
     a: &mut Analysis,
     turn: &Turn<'_>,
@@ -150,49 +150,55 @@ fn cover(
     kinds: &[HintKind],
 ) {
     let sentences = sentences::sentences(text);
-    let mut cited: Vec<Vec<u32>> = vec![Vec::new(); sentences.len()];
+    // (sentence, chunk) for every citation, each pair once.
+    let mut cited: Vec<(usize, u32)> = Vec::with_capacity(placed.len());
     for &((s, e), chunk) in placed {
-        for k in holding(&sentences, s, e) {
-            if !cited[k].contains(&chunk) {
-                cited[k].push(chunk);
-            }
-        }
+        holding(&sentences, s, e, &mut |k| cited.push((k, chunk)));
     }
-    // Each cited chunk's facts, read once per turn, and only when a
-    // shipped hint kind will look them up.
-    let read = !kinds.is_empty();
-    let mut facts: Vec<Option<hints::Facts>> = if read {
-        vec![None; turn.texts.chunks.len()]
-    } else {
-        Vec::new()
-    };
+    cited.sort_unstable();
+    cited.dedup();
+    let read = !kinds.is_empty() && turn.texts.chunks.iter().any(Option::is_some);
+    // Each cited chunk's facts, read once per turn when first cited.
+    let mut facts: Vec<Option<hints::Facts>> = Vec::new();
+    let mut at = 0;
     for (k, s) in sentences.iter().enumerate() {
+        let first = at;
+        while at < cited.len() && cited[at].0 == k {
+            at += 1;
+        }
         if !s.counted {
             continue;
         }
         a.counts.sentences += 1;
-        if cited[k].is_empty() {
+        if at == first {
             continue;
         }
         a.counts.cited_sentences += 1;
-        if !read || !cited[k].iter().all(|&i| has_text(turn, i)) {
+        if !read {
             continue;
         }
-        for &i in &cited[k] {
+        let chunks = &cited[first..at];
+        let texts = &turn.texts.chunks;
+        if !chunks
+            .iter()
+            .all(|&(_, i)| texts.get(i as usize - 1).is_some_and(Option::is_some))
+        {
+            continue;
+        }
+        if facts.is_empty() {
+            facts = vec![None; texts.len()];
+        }
+        for &(_, i) in chunks {
             let slot = &mut facts[i as usize - 1];
             if slot.is_none() {
-                let t = turn.texts.chunks[i as usize - 1]
-                    .as_ref()
-                    .map(|r| r.decoded());
-                *slot = Some(hints::Facts::of(
-                    t.as_deref().unwrap_or(""),
-                    hints::needs_words(kinds),
-                ));
+                let t = texts[i as usize - 1].as_ref().map(|r| r.decoded());
+                let t = t.as_deref().unwrap_or("");
+                *slot = Some(hints::Facts::of(t, hints::needs_words(kinds)));
             }
         }
-        let refs: Vec<&hints::Facts> = cited[k]
+        let refs: Vec<&hints::Facts> = chunks
             .iter()
-            .filter_map(|&i| facts[i as usize - 1].as_ref())
+            .filter_map(|&(_, i)| facts[i as usize - 1].as_ref())
             .collect();
         let sentence = &text[s.start..s.end];
         for h in hints::select(sentence, &refs, kinds) {
@@ -206,47 +212,40 @@ fn cover(
     }
 }
 
-/// Whether the log holds the text of chunk `i` (1-based).
-fn has_text(turn: &Turn<'_>, i: u32) -> bool {
-    turn.texts
-        .chunks
-        .get(i as usize - 1)
-        .is_some_and(Option::is_some)
-}
-
-/// The counted sentences a citation at bytes `s..e` carries to: those it
-/// overlaps (a point: the one it falls in or ends), or, when it sits in
-/// an uncounted stretch (a line of markers), the counted one before.
-fn holding(sentences: &[Sentence], s: usize, e: usize) -> Vec<usize> {
-    let hit: Vec<usize> = sentences
-        .iter()
-        .enumerate()
-        .filter(|(_, x)| {
-            if s == e {
-                x.start <= s && s <= x.end
-            } else {
-                s < x.end && e > x.start
+/// The counted sentences a citation at bytes `s..e` carries to (each given
+/// to `f`): those it overlaps (a point: the one it falls in or ends), or,
+/// when it sits in an uncounted stretch (a line of markers), the counted
+/// one before.
+fn holding(sentences: &[Sentence], s: usize, e: usize, f: &mut dyn FnMut(usize)) {
+    // The first sentence that ends at or after the citation's start.
+    let from = sentences.partition_point(|x| x.end < s);
+    let mut any = false;
+    let mut first_hit = None;
+    for (k, x) in sentences.iter().enumerate().skip(from) {
+        let hit = if s == e {
+            x.start <= s && s <= x.end
+        } else {
+            s < x.end && e > x.start
+        };
+        if !hit {
+            if x.start >= e.max(s + 1) {
+                break;
             }
-        })
-        .map(|(k, _)| k)
-        .collect();
-    let counted: Vec<usize> = hit
-        .iter()
-        .copied()
-        .filter(|&k| sentences[k].counted)
-        .collect();
-    if !counted.is_empty() {
-        return counted;
+            continue;
+        }
+        first_hit.get_or_insert(k);
+        if x.counted {
+            any = true;
+            f(k);
+        }
     }
-    let before = hit
-        .first()
-        .copied()
-        .unwrap_or_else(|| sentences.iter().take_while(|x| x.start <= s).count());
-    sentences[..before.min(sentences.len())]
-        .iter()
-        .rposition(|x| x.counted)
-        .into_iter()
-        .collect()
+    if any {
+        return;
+    }
+    let before = first_hit.unwrap_or(from).min(sentences.len());
+    if let Some(k) = sentences[..before].iter().rposition(|x| x.counted) {
+        f(k);
+    }
 }
 
 #[cfg(test)]

@@ -32,21 +32,21 @@ pub struct Sentence {
 /// The sentences of `text`, in order.
 pub fn sentences(text: &str) -> Vec<Sentence> {
     let b = text.as_bytes();
+    let wide = !text.is_ascii();
     let mut out = Vec::new();
     let mut start = 0;
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
+    while let Some(at) = next_mark(b, i, wide) {
+        let c = b[at];
         let end = if c == b'\n' {
-            Some((i, i + 1))
+            Some((at, at + 1))
         } else if matches!(c, b'.' | b'!' | b'?') {
-            terminal(text, start, i)
-        } else if c >= 0xE3
-            && ["。", "！", "？"]
-                .iter()
-                .any(|m| b[i..].starts_with(m.as_bytes()))
+            terminal(text, start, at)
+        } else if ["。", "！", "？"]
+            .iter()
+            .any(|m| b[at..].starts_with(m.as_bytes()))
         {
-            Some(after_closers(text, i + 3)).map(|e| (e, e))
+            Some(after_closers(text, at + 3)).map(|e| (e, e))
         } else {
             None
         };
@@ -54,13 +54,30 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
             Some((stop, next)) => {
                 push(text, start, stop, &mut out);
                 start = next;
-                i = next.max(i + 1);
+                i = next.max(at + 1);
             }
-            None => i += 1,
+            None => i = at + 1,
         }
     }
     push(text, start, b.len(), &mut out);
     out
+}
+
+/// The next byte from `from` that may end a sentence: a line break, `.`,
+/// `!`, `?`, or (in text that is not ASCII) the first byte of `。！？`.
+fn next_mark(b: &[u8], from: usize, wide: bool) -> Option<usize> {
+    let rest = b.get(from..)?;
+    // Each search stops at the other's find: linear in the text.
+    let stop = memchr::memchr3(b'.', b'!', b'?', rest);
+    let nl = memchr::memchr(b'\n', &rest[..stop.unwrap_or(rest.len())]);
+    let mut first = nl.or(stop);
+    if wide {
+        let limit = first.unwrap_or(rest.len());
+        if let Some(w) = memchr::memchr2(0xE3, 0xEF, &rest[..limit]) {
+            first = Some(w);
+        }
+    }
+    first.map(|k| from + k)
 }
 
 /// Where the sentence holding the terminal mark at `at` ends and the next

@@ -564,7 +564,10 @@ impl Mapped {
             cost_cents,
             latency_ms,
             markers: None,
-            texts: Default::default(),
+            texts: crate::model::Texts {
+                chunks: std::mem::take(&mut caps.chunk_texts),
+                ..Default::default()
+            },
         })
     }
 
@@ -797,6 +800,8 @@ struct ToolCount {
 struct Caps<'a> {
     top: [Option<Raw<'a>>; N_TOP],
     chunks: Option<Result<Result<Vec<Chunk<'a>>, String>, &'static str>>,
+    /// Each chunk's text (`chunk.content`), as far as the last chunk with one.
+    chunk_texts: Vec<Option<crate::model::Reply<'a>>>,
     tools: Option<Result<ToolCount, &'static str>>,
     chunk_seen: [bool; N_CHUNK],
     tool_seen: [bool; N_TOOL],
@@ -821,6 +826,7 @@ struct Elements<'m, 'a> {
     dialect: &'m Mapped,
     tools: bool,
     chunks: Result<Vec<Chunk<'a>>, String>,
+    texts: Vec<Option<crate::model::Reply<'a>>>,
     count: ToolCount,
     all_objects: bool,
 }
@@ -831,6 +837,7 @@ impl<'m, 'a> Elements<'m, 'a> {
             dialect,
             tools,
             chunks: Ok(Vec::with_capacity(if tools { 0 } else { 8 })),
+            texts: Vec::new(),
             count: ToolCount::default(),
             all_objects: true,
         }
@@ -858,7 +865,13 @@ impl<'m, 'a> Elements<'m, 'a> {
                     .dialect
                     .chunk(is_object.then_some(fields), list.len() + 1)
                 {
-                    Ok(c) => list.push(c),
+                    Ok(c) => {
+                        list.push(c);
+                        if let Some(t) = fields[C_CONTENT].filter(|r| r.text.starts_with('"')) {
+                            self.texts.resize(list.len() - 1, None);
+                            self.texts.push(Some(crate::model::Reply::json(t.text)));
+                        }
+                    }
                     Err(reason) => self.chunks = Err(reason),
                 }
             }
@@ -889,6 +902,7 @@ impl<'m, 'a> Elements<'m, 'a> {
             });
         } else {
             caps.chunks = Some(Ok(self.chunks));
+            caps.chunk_texts = self.texts;
         }
     }
 }
