@@ -52,6 +52,11 @@ pub struct Analysis {
 /// The support checks of `turn`, read with `grammar` (for a reply's
 /// inline markers).
 pub fn analyse(turn: &Turn<'_>, grammar: &Grammar) -> Analysis {
+    analyse_kinds(turn, grammar, hints::SHIPPED)
+}
+
+/// [`analyse`], raising hints of `kinds` (the tests read every kind).
+pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKind]) -> Analysis {
     let mut a = Analysis::default();
     let n = turn.chunks.len() as u64;
     // Where each resolving citation sits in the answer: a byte range of
@@ -89,7 +94,7 @@ pub fn analyse(turn: &Turn<'_>, grammar: &Grammar) -> Analysis {
         }
     };
     if let Some(text) = text {
-        cover(&mut a, turn, &text, &placed);
+        cover(&mut a, turn, &text, &placed, kinds);
     }
     a
 }
@@ -135,8 +140,15 @@ fn cite_check(turn: &Turn<'_>, k: usize, chunk: Option<u32>, text: Option<&str>)
 }
 
 /// Coverage and hints: which sentences carry a resolving citation, and
-/// which of those hold a value none of their cited chunks holds.
-fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize), u32)]) {
+/// which of those hold a value of `kinds` none of their cited chunks
+/// holds.
+fn cover(
+    a: &mut Analysis,
+    turn: &Turn<'_>,
+    text: &str,
+    placed: &[((usize, usize), u32)],
+    kinds: &[HintKind],
+) {
     let sentences = sentences::sentences(text);
     // (sentence, chunk) for every citation, each pair once.
     let mut cited: Vec<(usize, u32)> = Vec::with_capacity(placed.len());
@@ -145,8 +157,9 @@ fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize
     }
     cited.sort_unstable();
     cited.dedup();
-    let has_text = turn.texts.chunks.iter().any(Option::is_some);
-    let mut texts: Vec<Option<std::borrow::Cow<'_, str>>> = Vec::new();
+    let read = !kinds.is_empty() && turn.texts.chunks.iter().any(Option::is_some);
+    // Each cited chunk's facts, read once per turn when first cited.
+    let mut facts: Vec<Option<hints::Facts>> = Vec::new();
     let mut at = 0;
     for (k, s) in sentences.iter().enumerate() {
         let first = at;
@@ -161,25 +174,34 @@ fn cover(a: &mut Analysis, turn: &Turn<'_>, text: &str, placed: &[((usize, usize
             continue;
         }
         a.counts.cited_sentences += 1;
-        if !has_text {
+        if !read {
             continue;
         }
         let chunks = &cited[first..at];
-        if texts.is_empty() {
-            texts = turn
-                .texts
-                .chunks
-                .iter()
-                .map(|c| c.as_ref().map(|r| r.decoded()))
-                .collect();
-        }
-        let refs: Option<Vec<&str>> = chunks
+        let texts = &turn.texts.chunks;
+        if !chunks
             .iter()
-            .map(|&(_, i)| texts.get(i as usize - 1)?.as_deref())
+            .all(|&(_, i)| texts.get(i as usize - 1).is_some_and(Option::is_some))
+        {
+            continue;
+        }
+        if facts.is_empty() {
+            facts = vec![None; texts.len()];
+        }
+        for &(_, i) in chunks {
+            let slot = &mut facts[i as usize - 1];
+            if slot.is_none() {
+                let t = texts[i as usize - 1].as_ref().map(|r| r.decoded());
+                let t = t.as_deref().unwrap_or("");
+                *slot = Some(hints::Facts::of(t, hints::needs_words(kinds)));
+            }
+        }
+        let refs: Vec<&hints::Facts> = chunks
+            .iter()
+            .filter_map(|&(_, i)| facts[i as usize - 1].as_ref())
             .collect();
-        let Some(refs) = refs else { continue };
         let sentence = &text[s.start..s.end];
-        for h in hints::hints(sentence, &refs) {
+        for h in hints::select(sentence, &refs, kinds) {
             a.counts.hints += 1;
             a.hints.push(HintAt {
                 kind: h.kind,

@@ -59,9 +59,15 @@ fn hints_need_the_text_of_every_cited_chunk() {
             ..Texts::default()
         },
     );
-    let a = analyse(&t, &Grammar::default());
+    let a = analyse_kinds(&t, &Grammar::default(), &HintKind::ALL);
     assert_eq!(a.counts.hints, 1);
     assert_eq!(a.hints[0].value, "1996");
+    assert_eq!(a.hints[0].kind, HintKind::Year);
+    let shipped = analyse(&t, &Grammar::default());
+    assert_eq!(
+        shipped.counts.hints,
+        u32::from(hints::SHIPPED.contains(&HintKind::Year))
+    );
     assert_eq!(a.hints[0].sentence, (0, 29));
 }
 

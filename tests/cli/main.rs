@@ -17,6 +17,7 @@ mod exchange;
 mod explain;
 mod formats;
 mod generate;
+mod hints_eval;
 mod hostile;
 mod html;
 mod inspect;
