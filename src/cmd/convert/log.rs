@@ -25,7 +25,9 @@ pub fn turn_line(c: &Collected, markers: Option<Preset>) -> Value {
         m.insert("question".into(), json!(q));
     }
     let citations = answer(turn, &mut m);
-    if let (Some(p), None) = (markers, &citations) {
+    if let Some(p) = markers
+        && !m.contains_key("markers")
+    {
         m.insert("markers".into(), json!(p.name()));
     }
     let mut g = grounding(c);
