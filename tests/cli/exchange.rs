@@ -11,15 +11,15 @@ use std::path::Path;
 
 /// Grades `path` and returns each turn's row as JSON, by turn id.
 fn rows(path: &Path) -> BTreeMap<String, Value> {
-    let (code, out, err) = run(&[
-        "report",
-        "--all",
-        "--format",
-        "json",
-        "--input-format",
-        "exchange",
-        path.to_str().unwrap(),
-    ]);
+    report_rows(&["--input-format", "exchange"], path)
+}
+
+/// `report --all --format json` of `path` with `flags`: each row by turn id.
+fn report_rows(flags: &[&str], path: &Path) -> BTreeMap<String, Value> {
+    let mut args = vec!["report", "--all", "--format", "json"];
+    args.extend_from_slice(flags);
+    args.push(path.to_str().unwrap());
+    let (code, out, err) = run(&args);
     assert!(code == 0 || code == 1, "exit {code}: {err}");
     let doc: Value = serde_json::from_str(&out).expect("report --format json is JSON");
     let list = doc.get("rows").or(doc.get("turns")).unwrap_or(&doc);
@@ -760,4 +760,100 @@ fn restreamed_bodies_keep_their_support() {
         streams.len()
     );
     assert!(streams.len() >= 25 && quoted >= 3, "{}", streams.len());
+}
+
+/// One span line as Phoenix's JSONL download writes it.
+fn phoenix_span(trace: &str, id: &str, parent: Option<&str>, kind: &str, attrs: Value) -> String {
+    json!({
+        "name": format!("{kind}-{id}"),
+        "context": {"trace_id": trace, "span_id": id},
+        "span_kind": kind,
+        "parent_id": parent,
+        "start_time": "2026-01-01T00:00:00.000000+00:00",
+        "end_time": "2026-01-01T00:00:01.000000+00:00",
+        "status_code": "OK",
+        "attributes": attrs,
+    })
+    .to_string()
+}
+
+/// A model call recorded the way OpenInference's Anthropic and OpenAI
+/// instrumentors record it: an LLM span whose `input.value` is the call's
+/// arguments as JSON and whose `output.value` is the response body
+/// (`model_dump_json()`, mime type JSON). Every non-streamed recording so
+/// wrapped grades like its exchange line: the same verdict, provider,
+/// citations, chunks and support counts, whether the reply is the root's
+/// output or the LLM span's.
+#[test]
+fn recordings_in_llm_spans_grade_like_their_exchange_lines() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let recs: Vec<Recording> = recordings(&dir).into_iter().filter(|r| !r.stream).collect();
+    let want = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    let mut lines = String::new();
+    for (i, r) in recs.iter().enumerate() {
+        let llm = json!({
+            "input.value": r.line["request"].to_string(),
+            "input.mime_type": "application/json",
+            "output.value": r.line["response"].to_string(),
+            "output.mime_type": "application/json",
+        });
+        for (variant, root) in [
+            ("llm", json!({})),
+            ("root", json!({"output.value": "the answer"})),
+        ] {
+            let trace = format!("{variant}{i:04}");
+            lines += &phoenix_span(&trace, "root", None, "AGENT", root.clone());
+            lines += "\n";
+            lines += &phoenix_span(&trace, "call", Some("root"), "LLM", llm.clone());
+            lines += "\n";
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("spans.jsonl");
+    std::fs::write(&path, lines).unwrap();
+    let got = report_rows(&[], &path);
+    let keys = [
+        "verdict",
+        "markers_from",
+        "marker_count",
+        "cited_chunks",
+        "out_of_range_markers",
+        "malformed_markers",
+        "chunks",
+        "sentences",
+        "cited_sentences",
+        "quotes_exact",
+        "quotes_normalised",
+        "quotes_absent",
+        "offsets_mismatched",
+    ];
+    let mut cited = 0;
+    for (i, r) in recs.iter().enumerate() {
+        let line = &want[r.line["id"].as_str().unwrap()];
+        let structured = line["marker_count"] != 0;
+        for variant in ["llm", "root"] {
+            let row = &got[&format!("{variant}{i:04}")];
+            if !structured {
+                // Nothing structured was cited: the span's reply text is
+                // graded by its markers, as any other trace's.
+                assert_ne!(
+                    row["markers_from"], line["markers_from"],
+                    "{}: {row}",
+                    r.stem
+                );
+                continue;
+            }
+            for k in keys {
+                assert_eq!(row[k], line[k], "{} ({variant}) {k}: {row}", r.stem);
+            }
+            cited += 1;
+        }
+    }
+    eprintln!("{cited} traced calls graded by their provider citations");
+    assert!(
+        cited >= 40,
+        "{cited} traced calls graded by their citations"
+    );
 }

@@ -47,7 +47,7 @@ pub(crate) struct Source {
 }
 
 /// What a provider's reader found in one exchange.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Found {
     pub from: MarkersFrom,
     /// Which API shape was read (for `explain`).
@@ -300,6 +300,43 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
         ));
     }
     Ok(found)
+}
+
+/// Keys whose presence in a recorded response body may mean structured
+/// citations; a body without any of them is not parsed.
+const CITATION_KEYS: [&[u8]; 4] = [
+    b"\"citations\"",
+    b"\"annotations\"",
+    b"\"groundingSupports\"",
+    b"\"retrievedReferences\"",
+];
+
+/// The provider citations in a model call that a trace recorded as JSON
+/// text: `output` the response body (OpenInference `output.value`, a
+/// Langfuse observation's output), `input` the request (`input.value`;
+/// a bare list is read as the request's `messages`). `None` unless the
+/// body is one a provider reader knows and it holds at least one citation:
+/// a call that cited nothing leaves the turn to its reply text's markers.
+pub(crate) fn read_recorded(input: Option<&str>, output: &str) -> Option<Found> {
+    let body = output.as_bytes();
+    if !CITATION_KEYS
+        .iter()
+        .any(|k| memchr::memmem::find(body, k).is_some())
+    {
+        return None;
+    }
+    let resp: Value = serde_json::from_str(output).ok()?;
+    if !resp.is_object() {
+        return None;
+    }
+    let req = match input.and_then(|i| serde_json::from_str::<Value>(i).ok()) {
+        Some(list @ Value::Array(_)) => serde_json::json!({ "messages": list }),
+        Some(req @ Value::Object(_)) => req,
+        _ => Value::Null,
+    };
+    read(&req, &resp)
+        .ok()
+        .filter(|found| !found.citations.is_empty())
 }
 
 /// The parts of a line every provider shares.

@@ -116,6 +116,9 @@ pub struct Trace {
     /// What the notes say, kept as facts: the text is built only when
     /// `explain` or `evidence` asks ([`Trace::notes`]).
     facts: Facts,
+    /// The answering LLM call's provider citations (its chunks moved into
+    /// `retrievals`), when it recorded any: they grade the reply.
+    provider: Option<Box<crate::dialect::exchange::Found>>,
 }
 
 /// Where the reply text was found.
@@ -203,6 +206,9 @@ enum Chose {
     Last(Option<Fallback>),
     /// Every retrieval before the answer.
     All,
+    /// The answering LLM call (this span) recorded its provider's response
+    /// with structured citations: what it was given or returned.
+    Cited(ShortId),
 }
 
 /// Why the prompt rule fell back to the last retrieval.
@@ -223,6 +229,7 @@ impl Chose {
             Chose::Prompt(_) => "prompt",
             Chose::Last(_) => "last",
             Chose::All => "all",
+            Chose::Cited(_) => "provider",
         }
     }
 
@@ -246,6 +253,9 @@ impl Chose {
                 "chunks: every retrieval before the answer, in start order (--retrievals all)"
                     .into()
             }
+            Chose::Cited(id) => format!(
+                "chunks: the {chunks} the answering LLM call (span {id}) was given or returned, as its recorded request and response hold them; its provider's citations grade the reply"
+            ),
         }
     }
 }
@@ -388,7 +398,14 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         reply.as_ref().map(|(t, i, _)| (&**t, *i)),
         from_llm,
     );
-    let (chunks, chose) = choose_chunks(&spans, &mut retrievals, answering, opts);
+    let (mut chunks, mut chose) = choose_chunks(&spans, &mut retrievals, answering, opts);
+    let provider = answering.and_then(|i| Some((i, spans[i].provider.clone()?)));
+    let cited_at = provider.as_ref().map(|(i, _)| *i);
+    let provider = provider.map(|(i, mut found)| {
+        chunks = provider_chunks(&spans[i], &mut found, &mut retrievals);
+        chose = Chose::Cited(spans[i].span_id.clone());
+        found
+    });
     facts.chose = Some(chose);
     let tools = tools_of(&spans);
     let root_input = root_span
@@ -410,15 +427,29 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         }
     };
     let usage = Usage::of(&spans, root_span, reply_llm);
-    let unobserved = unobserved_of(&spans, no_root, reply.is_some());
+    // The answer a call's citations stand in is its reply when no span
+    // recorded reply text in a shape read elsewhere.
+    let cited_answer = cited_at
+        .filter(|_| reply.is_none())
+        .and_then(|i| Some((i, provider.as_ref()?.answer.clone()?)));
+    let unobserved = unobserved_of(&spans, no_root, reply.is_some() || cited_answer.is_some());
     let reply_from = reply
         .as_ref()
-        .map(|(_, i, via)| (spans[*i].span_id.clone(), *via));
+        .map(|(_, i, via)| (spans[*i].span_id.clone(), *via))
+        .or_else(|| {
+            let (i, _) = cited_answer.as_ref()?;
+            Some((
+                spans[*i].span_id.clone(),
+                Via::LastLlm(spans[*i].output_key),
+            ))
+        });
     let root_span = root_span.filter(|_| !no_root).map(|r| r.span_id.clone());
     // The reply text moves out of its span when it is a whole field (the
     // spans are dropped with the trace's assembly), else it is copied.
     let reply = reply.map(|(t, i, _)| owned_or_field(&spans, t, i));
-    let reply = reply.map(|r| r.unwrap_or_else(|(i, output)| take_field(&mut spans[i], output)));
+    let reply = reply
+        .map(|r| r.unwrap_or_else(|(i, output)| take_field(&mut spans[i], output)))
+        .or(cited_answer.map(|(_, t)| t));
     Trace {
         trace_id: trace_id.to_owned(),
         agent,
@@ -440,7 +471,45 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         span_count: spans.len(),
         kinds,
         facts,
+        provider,
     }
+}
+
+/// The chunks of an answering LLM call that recorded its provider's
+/// citations: what it was given or returned (moved out of `found`), as one
+/// more retrieval of that call's span, in the provider's order, which its
+/// citations count in. The trace's retrievals are then listed, not used.
+fn provider_chunks(
+    span: &Span,
+    found: &mut crate::dialect::exchange::Found,
+    retrievals: &mut Vec<Retrieval>,
+) -> Vec<(usize, usize)> {
+    for r in retrievals.iter_mut() {
+        r.used = false;
+        r.replaced_by = None;
+    }
+    let docs: Vec<Doc> = std::mem::take(&mut found.chunks)
+        .into_iter()
+        .map(|c| Doc {
+            chunk_id: c.id,
+            document_id: c.doc,
+            score: c.score,
+            content: c.text,
+        })
+        .collect();
+    let at = retrievals.len();
+    let n = docs.len();
+    retrievals.push(Retrieval {
+        span_id: span.span_id.to_string(),
+        name: format!("{} {}", found.from.as_str(), found.api),
+        kind: SpanKind::Llm,
+        recorded: true,
+        docs,
+        before_reply: true,
+        used: true,
+        replaced_by: None,
+    });
+    (0..n).map(|d| (at, d)).collect()
 }
 
 /// Drops the repeats of a span id (the first copy read wins) and orders the
@@ -859,10 +928,15 @@ fn take_field(s: &mut Span, output: bool) -> String {
 impl Trace {
     /// The turn to grade; its id is the trace id.
     pub fn turn(&self) -> Turn<'_> {
-        let answer = match (self.unobserved, &self.reply) {
-            (Some(r), _) => Answer::Unobserved(r),
-            (None, Some(t)) => Answer::Reply(Reply::Text(Cow::Borrowed(t))),
-            (None, None) => Answer::Unobserved(Unobserved::NoReply),
+        let answer = match (self.unobserved, &self.reply, &self.provider) {
+            (Some(r), _, _) => Answer::Unobserved(r),
+            (None, _, Some(p)) => Answer::Citations(p.citations.clone(), p.from),
+            (None, Some(t), None) => Answer::Reply(Reply::Text(Cow::Borrowed(t))),
+            (None, None, None) => Answer::Unobserved(Unobserved::NoReply),
+        };
+        let (answer_text, cites) = match &self.provider {
+            Some(p) => (p.answer.as_deref().map(Cow::Borrowed), p.cites.clone()),
+            None => (None, Vec::new()),
         };
         Turn {
             turn_id: Id::string(Cow::Borrowed(self.trace_id.as_str())),
@@ -904,7 +978,8 @@ impl Trace {
                     .chunk_docs()
                     .map(|d| d.content.as_deref().map(|t| Reply::Text(Cow::Borrowed(t))))
                     .collect(),
-                ..Default::default()
+                answer: answer_text,
+                cites,
             },
         }
     }
@@ -1012,7 +1087,17 @@ impl Trace {
         if let Some(c) = chose {
             notes.push(c.describe(self.chunks.len()));
         }
+        if let Some(p) = &self.provider {
+            notes.push(format!(
+                "{} {}: {} citation(s)",
+                p.from.as_str(),
+                p.api,
+                p.citations.len()
+            ));
+            notes.extend(p.notes.iter().cloned());
+        }
         let found = matches!(chose, Some(Chose::Prompt(_)));
+        let cited = matches!(chose, Some(Chose::Cited(_)));
         for (ri, r) in self.retrievals.iter().enumerate() {
             let what = if !r.recorded {
                 "documents not recorded".to_owned()
@@ -1024,6 +1109,8 @@ impl Trace {
                 format!("{n} found in the answering LLM call's input, used as chunks")
             } else if r.used {
                 "used as the turn's chunks".to_owned()
+            } else if cited {
+                "not used: the answering LLM call's citations count in what it was given".to_owned()
             } else if found && r.before_reply && r.recorded {
                 "not used: none of its documents is in the answering LLM call's input".to_owned()
             } else if let Some(by) = &r.replaced_by {

@@ -42,6 +42,7 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
         cost_usd: None,
         tool_name: None,
         error_type: None,
+        provider: None,
     }
 }
 

@@ -273,6 +273,10 @@ pub struct Span {
     pub tool_name: Option<String>,
     /// `error.type`.
     pub error_type: Option<String>,
+    /// An LLM call whose recorded response body holds provider citations
+    /// (Anthropic, OpenAI, Cohere, Gemini, Bedrock, Perplexity), read with
+    /// its recorded request: what it was given or returned, and what it cited.
+    pub(crate) provider: Option<Box<crate::dialect::exchange::Found>>,
 }
 
 impl Span {
@@ -663,3 +667,5 @@ pub(crate) fn shared_captures() -> Option<Vec<(std::path::PathBuf, Vec<u8>)>> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_provider;

@@ -261,6 +261,17 @@ impl Builder {
         } else {
             None
         };
+        // An LLM call recorded as its provider's request and response bodies
+        // (OpenInference's Anthropic and OpenAI instrumentors, say) may hold
+        // structured citations.
+        let provider = if kind == SpanKind::Llm {
+            output.as_deref().and_then(|o| {
+                crate::dialect::exchange::read_recorded(self.input_value.as_deref(), o)
+                    .map(Box::new)
+            })
+        } else {
+            None
+        };
         // OpenLLMetry's gen_ai.agent.id is the LangChain run id, not an agent.
         let agent_id = if self.openllmetry {
             None
@@ -299,6 +310,7 @@ impl Builder {
             cost_usd: self.cost_total.or(self.cost_parts),
             tool_name: self.tool_name,
             error_type: self.error_type,
+            provider,
         }
     }
 }
