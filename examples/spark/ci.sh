@@ -9,7 +9,8 @@
 # Java 17). Each job runs on both engines of job.py (`--engine sql`: keyed,
 # sorted and piped in the JVM; `--engine python`: Python RDDs), each engine's
 # batch in one Spark context. Usage: examples/spark/ci.sh BINARY [MB]  (MB of
-# generated log, default 20; .ci/run passes 200 with the release build).
+# generated log, default 20; .ci/run passes 200 with the binary that its
+# tests built, profile `ci`).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../.."
