@@ -61,6 +61,8 @@ pub(crate) struct Found {
     /// Where each citation sits in the answer and what it quotes, in the
     /// order of `citations` (character offsets: [`Cite`]).
     pub cites: Vec<Cite<'static>>,
+    /// The model the response or request names (read for traced calls).
+    pub model: Option<String>,
 }
 
 impl Found {
@@ -73,6 +75,7 @@ impl Found {
             notes: Vec::new(),
             answer: None,
             cites: Vec::new(),
+            model: None,
         }
     }
 
@@ -317,6 +320,9 @@ const CITATION_KEYS: [&[u8]; 4] = [
 /// a bare list is read as the request's `messages`). `None` unless the
 /// body is one a provider reader knows and it holds at least one citation:
 /// a call that cited nothing leaves the turn to its reply text's markers.
+/// Without a recorded request (inputs hidden, say) the documents it gave
+/// are unknown: the citations are read only when each resolves to what the
+/// response returned, never turned into orphans of documents not recorded.
 pub(crate) fn read_recorded(input: Option<&str>, output: &str) -> Option<Found> {
     let body = output.as_bytes();
     if !CITATION_KEYS
@@ -334,9 +340,17 @@ pub(crate) fn read_recorded(input: Option<&str>, output: &str) -> Option<Found> 
         Some(req @ Value::Object(_)) => req,
         _ => Value::Null,
     };
-    read(&req, &resp)
-        .ok()
-        .filter(|found| !found.citations.is_empty())
+    let unknown_request = req.is_null();
+    let mut found = read(&req, &resp).ok()?;
+    let unplaceable = unknown_request && found.citations.contains(&CitationIndex::OutOfRange);
+    if found.citations.is_empty() || unplaceable {
+        return None;
+    }
+    found.model = [&resp, &req]
+        .into_iter()
+        .find_map(|v| v.get("model").and_then(Value::as_str))
+        .map(str::to_owned);
+    Some(found)
 }
 
 /// The parts of a line every provider shares.

@@ -254,7 +254,7 @@ impl Chose {
                     .into()
             }
             Chose::Cited(id) => format!(
-                "chunks: the {chunks} the answering LLM call (span {id}) was given or returned, as its recorded request and response hold them; its provider's citations grade the reply"
+                "chunks: the {chunks} document(s) the answering LLM call (span {id}) was given or returned, as its recorded request and response hold them; its provider's citations grade the reply"
             ),
         }
     }
@@ -464,7 +464,9 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         retrievals,
         tools,
         root_input,
-        model: usage.model,
+        model: usage
+            .model
+            .or_else(|| provider.as_ref().and_then(|p| p.model.clone())),
         tokens: usage.tokens,
         cost_cents: usage.cost_cents,
         latency_ms: usage.latency_ms,

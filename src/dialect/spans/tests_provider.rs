@@ -26,6 +26,12 @@ fn span(id: &str, parent: Option<&str>, kind: &str, start: u32, attrs: Value) ->
 /// documents whose response cites `document_index` `cite` (none: the
 /// response cites nothing and its text carries `[1]`).
 fn trace(cite: Option<u64>) -> Trace {
+    trace_with(cite, true)
+}
+
+/// [`trace`], its call's input recorded or hidden (OpenInference's
+/// `OPENINFERENCE_HIDE_INPUTS` writes `__REDACTED__`).
+fn trace_with(cite: Option<u64>, input_recorded: bool) -> Trace {
     let request = json!({"model": "claude-x", "messages": [{"role": "user", "content": [
         {"type": "document", "title": "Alpha", "source": {"type": "text", "data": "Alpha is 3."}},
         {"type": "document", "title": "Beta", "source": {"type": "text", "data": "Beta is 4."}},
@@ -61,7 +67,8 @@ fn trace(cite: Option<u64>) -> Trace {
             "LLM",
             100,
             json!({
-            "input.value": request.to_string(), "input.mime_type": "application/json",
+            "input.value": if input_recorded { request.to_string() } else { "__REDACTED__".into() },
+            "input.mime_type": "application/json",
             "output.value": response.to_string(), "output.mime_type": "application/json"}),
         ),
     ];
@@ -85,6 +92,7 @@ fn a_resolving_citation_grades_by_the_documents_the_call_was_given() {
         crate::model::Answer::Citations(c, MarkersFrom::Anthropic) if c == &[CitationIndex::Index(2)]
     ));
     assert_eq!(turn.texts.answer.as_deref(), Some("Beta is 4."));
+    assert_eq!(turn.model.as_deref(), Some("claude-x"), "the call's model");
     let row = grade(turn, &numeric());
     assert_eq!(row.verdict, Verdict::Ok);
     assert_eq!(row.cited_chunks, vec![2]);
@@ -125,5 +133,16 @@ fn a_call_that_cites_nothing_leaves_the_reply_text_to_its_markers() {
     assert_eq!(row.verdict, Verdict::Ok);
     assert_eq!(row.markers_from, Some(MarkersFrom::Reply));
     assert_eq!(row.cited_chunks, vec![1]);
+    assert_eq!(t.evidence()["chunk_rule"], "last");
+}
+
+/// With the call's input hidden, the documents it was given are unknown:
+/// its citations cannot be told orphans, and the reply text is graded.
+#[test]
+fn a_hidden_request_never_makes_orphans() {
+    let t = trace_with(Some(1), false);
+    let row = grade(t.turn(), &numeric());
+    assert_eq!(row.verdict, Verdict::NoMarker);
+    assert_eq!(row.markers_from, Some(MarkersFrom::Reply));
     assert_eq!(t.evidence()["chunk_rule"], "last");
 }
