@@ -12,7 +12,7 @@
 //! `char_location`'s `start_char_index..end_char_index` (or a block
 //! location's blocks) where that quote sits in the document's text.
 
-use super::{AnswerText, Found, Source, arr, at, block_range, named, offset, owned, text};
+use super::{AnswerText, Found, Source, arr, at, block_range, blocks, named, offset, owned, text};
 use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
 
@@ -26,19 +26,6 @@ struct Given {
     /// blocks (empty for other documents), and of each search result.
     doc_blocks: Vec<Vec<usize>>,
     result_blocks: Vec<Vec<usize>>,
-}
-
-/// The text blocks of `content`: their texts joined by newlines, and each
-/// one's length in characters.
-fn blocks(content: Option<&Value>) -> (String, Vec<usize>) {
-    let texts: Vec<&str> = arr(content)
-        .iter()
-        .filter_map(|c| c.get("text").and_then(Value::as_str))
-        .collect();
-    (
-        texts.join("\n"),
-        texts.iter().map(|t| t.chars().count()).collect(),
-    )
 }
 
 impl Given {

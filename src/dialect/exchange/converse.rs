@@ -14,23 +14,10 @@
 //! `sourceContent[].text`, and a `documentChar`'s `start..end` (or a
 //! `searchResultLocation`'s blocks) where that quote sits in the chunk.
 
-use super::{AnswerText, Found, Source, arr, at, block_range, named, offset, text};
+use super::{AnswerText, Found, Source, arr, at, block_range, blocks, named, offset, text};
 use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
 use std::borrow::Cow;
-
-/// The texts of `content`'s blocks, joined by newlines, and each one's
-/// length in characters.
-fn blocks(content: Option<&Value>) -> (String, Vec<usize>) {
-    let texts: Vec<&str> = arr(content)
-        .iter()
-        .filter_map(|c| c.get("text").and_then(Value::as_str))
-        .collect();
-    (
-        texts.join("\n"),
-        texts.iter().map(|t| t.chars().count()).collect(),
-    )
-}
 
 fn given(b: &Value, docs: &mut Vec<Source>, results: &mut Vec<(Source, Vec<usize>)>) {
     if let Some(d) = b.get("document") {

@@ -152,6 +152,20 @@ pub(crate) fn char_of_byte(text: &str, b: usize) -> usize {
     }
 }
 
+/// The text blocks of `content` (Anthropic and Bedrock Converse documents
+/// given as blocks): their texts joined by newlines, and each one's length
+/// in characters ([`block_range`] places a block range in that text).
+pub(crate) fn blocks(content: Option<&Value>) -> (String, Vec<usize>) {
+    let texts: Vec<&str> = arr(content)
+        .iter()
+        .filter_map(|c| c.get("text").and_then(Value::as_str))
+        .collect();
+    (
+        texts.join("\n"),
+        texts.iter().map(|t| t.chars().count()).collect(),
+    )
+}
+
 /// The character range of blocks `start..end` (end exclusive) of a text
 /// made of blocks of `lens` characters joined by one newline.
 pub(crate) fn block_range(lens: &[usize], start: usize, end: usize) -> Option<(usize, usize)> {
