@@ -10,12 +10,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Grades `path` and returns each turn's row as JSON, by turn id.
-fn rows(path: &Path) -> BTreeMap<String, Value> {
+pub(crate) fn rows(path: &Path) -> BTreeMap<String, Value> {
     report_rows(&["--input-format", "exchange"], path)
 }
 
 /// `report --all --format json` of `path` with `flags`: each row by turn id.
-fn report_rows(flags: &[&str], path: &Path) -> BTreeMap<String, Value> {
+pub(crate) fn report_rows(flags: &[&str], path: &Path) -> BTreeMap<String, Value> {
     let mut args = vec!["report", "--all", "--format", "json"];
     args.extend_from_slice(flags);
     args.push(path.to_str().unwrap());
@@ -29,6 +29,24 @@ fn report_rows(flags: &[&str], path: &Path) -> BTreeMap<String, Value> {
         .map(|r| (r["turn_id"].as_str().unwrap().to_owned(), r.clone()))
         .collect()
 }
+
+/// What a call's citations decide in a report row: a recording graded in
+/// another shape (a trace span, a run, a generation) agrees on each.
+pub(crate) const GRADED: [&str; 13] = [
+    "verdict",
+    "markers_from",
+    "marker_count",
+    "cited_chunks",
+    "out_of_range_markers",
+    "malformed_markers",
+    "chunks",
+    "sentences",
+    "cited_sentences",
+    "quotes_exact",
+    "quotes_normalised",
+    "quotes_absent",
+    "offsets_mismatched",
+];
 
 #[test]
 fn fixture_lines_grade_as_their_ids_say() {
@@ -81,17 +99,17 @@ fn sse(text: &str) -> Vec<Value> {
 }
 
 /// One recording: its file stem and its exchange line.
-struct Recording {
-    provider: String,
-    stem: String,
-    stream: bool,
-    line: Value,
+pub(crate) struct Recording {
+    pub(crate) provider: String,
+    pub(crate) stem: String,
+    pub(crate) stream: bool,
+    pub(crate) line: Value,
 }
 
 /// Wraps every request/response pair of `dir` into an exchange line (a
 /// response-only recording gets an empty request; a stream's body becomes
 /// `events`).
-fn recordings(dir: &Path) -> Vec<Recording> {
+pub(crate) fn recordings(dir: &Path) -> Vec<Recording> {
     let mut out = Vec::new();
     let mut providers: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
     providers.sort_by_key(|e| e.path());
@@ -147,7 +165,7 @@ fn recordings(dir: &Path) -> Vec<Recording> {
 }
 
 /// Grades exchange lines through the binary.
-fn grade(lines: &[&Value]) -> BTreeMap<String, Value> {
+pub(crate) fn grade(lines: &[&Value]) -> BTreeMap<String, Value> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("exchange.jsonl");
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
@@ -814,21 +832,6 @@ fn recordings_in_llm_spans_grade_like_their_exchange_lines() {
     let path = tmp.path().join("spans.jsonl");
     std::fs::write(&path, lines).unwrap();
     let got = report_rows(&[], &path);
-    let keys = [
-        "verdict",
-        "markers_from",
-        "marker_count",
-        "cited_chunks",
-        "out_of_range_markers",
-        "malformed_markers",
-        "chunks",
-        "sentences",
-        "cited_sentences",
-        "quotes_exact",
-        "quotes_normalised",
-        "quotes_absent",
-        "offsets_mismatched",
-    ];
     let mut cited = 0;
     for (i, r) in recs.iter().enumerate() {
         let line = &want[r.line["id"].as_str().unwrap()];
@@ -845,7 +848,7 @@ fn recordings_in_llm_spans_grade_like_their_exchange_lines() {
                 );
                 continue;
             }
-            for k in keys {
+            for k in GRADED {
                 assert_eq!(row[k], line[k], "{} ({variant}) {k}: {row}", r.stem);
             }
             cited += 1;

@@ -39,3 +39,4 @@ mod summary;
 mod support;
 mod traces;
 mod triage;
+mod wrapped;

@@ -220,7 +220,10 @@ fn provider(req: &Value, resp: &Value) -> Option<MarkersFrom> {
         return events.iter().find_map(event_provider);
     }
     let has = |k: &str| resp.get(k).is_some();
-    if resp.get("type").and_then(Value::as_str) == Some("message") && has("content") {
+    // LangSmith's `wrap_anthropic` records the message without its `type`.
+    let anthropic_message = resp.get("type").and_then(Value::as_str) == Some("message")
+        || resp.get("role").and_then(Value::as_str) == Some("assistant") && has("stop_reason");
+    if anthropic_message && resp.get("content").is_some_and(Value::is_array) {
         Some(MarkersFrom::Anthropic)
     } else if has("candidates") {
         Some(MarkersFrom::Gemini)
@@ -327,6 +330,36 @@ const CITATION_KEYS: [&[u8]; 4] = [
     b"\"groundingSupports\"",
     b"\"retrievedReferences\"",
 ];
+
+/// True when `text` may hold a recorded response body with structured
+/// citations: it names a key of [`CITATION_KEYS`], quoted or not (a body
+/// kept as a JSON string escapes its quotes). A cheap test for a whole
+/// line before its bodies are parsed, in two searches: `citations` and
+/// `annotations` both end in `tations` and a quote or backslash (Bedrock's
+/// `retrievedReferences` sit inside `citations`), and Gemini's
+/// `groundingSupports`.
+pub(crate) fn may_cite(text: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static TATIONS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("tations"));
+    static SUPPORTS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("groundingSupports"));
+    TATIONS
+        .find_iter(text)
+        .any(|at| matches!(text.get(at + 7), Some(b'"' | b'\\')))
+        || SUPPORTS.find(text).is_some()
+}
+
+/// True when `text` may hold a recorded request that gave the model
+/// documents to cite, as the readers read them: Anthropic, Bedrock Converse
+/// and Cohere `document`s (Cohere's `documents` too), Anthropic
+/// `search_result` and Converse `searchResult` blocks.
+pub(crate) fn may_give_documents(text: &[u8]) -> bool {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    static KEYS: LazyLock<[Finder<'static>; 3]> =
+        LazyLock::new(|| ["document", "search_result", "searchResult"].map(Finder::new));
+    KEYS.iter().any(|k| k.find(text).is_some())
+}
 
 /// The provider citations in a model call that a trace recorded as JSON
 /// text: `output` the response body (OpenInference `output.value`, a

@@ -256,3 +256,29 @@ fn markers_and_annotations_place_their_citations() {
     assert_eq!(cites[0].span, Some((14, 14)));
     assert_eq!(cites[1].span, Some((8, 14)));
 }
+
+#[test]
+fn a_line_may_cite_when_it_names_a_citation_key_quoted_or_escaped() {
+    for yes in [
+        r#"{"outputs":{"content":[{"citations":[]}]}}"#,
+        r#"{"output":"{\"annotations\":[]}"}"#,
+        r#"{"candidates":[{"groundingMetadata":{"groundingSupports":[]}}]}"#,
+        r#"{"citations":[{"retrievedReferences":[]}]}"#,
+    ] {
+        assert!(may_cite(yes.as_bytes()), "{yes}");
+    }
+    for no in [
+        r#"{"outputs":{"text":"the limitations and expectations of refunds"}}"#,
+        r#"{"outputs":{"text":"no cites"}}"#,
+        "",
+    ] {
+        assert!(!may_cite(no.as_bytes()), "{no}");
+    }
+    assert!(may_give_documents(br#"{"content":[{"type":"document"}]}"#));
+    assert!(may_give_documents(
+        br#"{"toolResult":{"content":[{"searchResult":{}}]}}"#
+    ));
+    assert!(!may_give_documents(
+        br#"{"messages":[{"role":"user","content":"hi"}]}"#
+    ));
+}

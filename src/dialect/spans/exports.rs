@@ -169,7 +169,7 @@ fn records_of(
 ) -> Result<(), String> {
     match export {
         Export::LangSmith => {
-            let p = RunPart::from_row(m)?;
+            let p = RunPart::from_row(m, text)?;
             // A patch names only its run: it seeks the trace of the post
             // that named the run; every other part names its run.
             let (group, link) = if p.patch {
@@ -194,7 +194,7 @@ fn records_of(
                 body: Box::new(p),
             });
         }
-        Export::Langfuse => match langfuse::row(&m)? {
+        Export::Langfuse => match langfuse::row(&m, text)? {
             Row::Observation(s) => out.push(Record {
                 group: ShortId::new(s.trace_id()),
                 key: Some(RecordKey::from(hash(&[

@@ -491,6 +491,17 @@ fn langfuse_name(key: &str) -> &'static str {
     }
 }
 
+/// `null`, `{}`, a blank string or `"{}"`: a value recorded as nothing (a
+/// LangSmith create part's `outputs`, say).
+pub(super) fn is_blank(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.is_empty(),
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty() || s.trim() == "{}",
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

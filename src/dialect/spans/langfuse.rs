@@ -25,6 +25,7 @@
 //!   itself: it becomes the root span (its id is the trace id), its output
 //!   the reply, and the trace's parentless observations its children.
 
+use super::bodies::Bodies;
 use super::json::Members;
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
 use super::keeping::{Keep, Schema};
@@ -136,8 +137,10 @@ fn is_trace_row<M: Members>(m: &M) -> bool {
     field(m, &["trace_id", "traceId"]).is_none() && field(m, &["timestamp"]).is_some()
 }
 
-/// Reads one row. Errors name the field, never a value.
-pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
+/// Reads one row, whose JSON text is `text` (read again only for a
+/// generation's provider bodies, [`Bodies::of`]). Errors name the field,
+/// never a value.
+pub(super) fn row<M: Members>(m: &M, text: &str) -> Result<Row, String> {
     let id = field(m, &["id"])
         .and_then(json::span_id_of)
         .ok_or("observation without an id (`id`)")?;
@@ -199,6 +202,8 @@ pub(super) fn row<M: Members>(m: &M) -> Result<Row, String> {
     } else if s.kind == SpanKind::Llm {
         s.input_text = field(m, &["input"])
             .and_then(|v| super::prompt::value_text_kept(v, super::prompt::input_member));
+        // A provider integration's generation records the call's bodies.
+        s.provider = Bodies::of(text, "input", "output", false).read();
         if let Some(text) = s.output.take() {
             s.llm_text = Some(text);
             s.llm_text_key = s.output_key;
@@ -267,7 +272,7 @@ mod tests {
     }
 
     fn obs(v: Value) -> Span {
-        match row(v.as_object().unwrap()).unwrap() {
+        match row(v.as_object().unwrap(), &v.to_string()).unwrap() {
             Row::Observation(s) => s,
             Row::Trace(_) => panic!("a trace row"),
         }
@@ -328,7 +333,7 @@ mod tests {
                 .is_some_and(|(a, b)| (a - b).abs() < 1_000);
             assert!(near, "{t}: {:?}", s.start_ns);
         }
-        let reason = |v: Value| row(v.as_object().unwrap()).err();
+        let reason = |v: Value| row(v.as_object().unwrap(), &v.to_string()).err();
         for (v, want) in [
             (
                 json!({"id": "o", "traceId": "t", "type": "SPAN", "startTime": "2024-12-04"}),
@@ -371,7 +376,7 @@ mod tests {
         assert_eq!(s.tokens.sum(), Some(15));
         assert!(s.failed());
         let t = json!({"id":"t","timestamp":"2026-03-04 09:15:02.000000","name":"bot","output":"x","session_id":"s"});
-        match row(t.as_object().unwrap()).unwrap() {
+        match row(t.as_object().unwrap(), &t.to_string()).unwrap() {
             Row::Trace(s) => {
                 assert_eq!(s.span_id(), "t");
                 assert_eq!(s.conversation.as_deref(), Some("s"));
@@ -407,7 +412,7 @@ mod tests {
                 .extend(extra.as_object().unwrap().clone());
             let text = v.to_string();
             let r = super::super::keeping::read_row(&text, &SCHEMA).unwrap();
-            match row(&r).unwrap() {
+            match row(&r, &text).unwrap() {
                 Row::Observation(s) => s,
                 Row::Trace(_) => panic!("a trace row"),
             }

@@ -30,6 +30,7 @@
 //!   tokens from `prompt_tokens`/`completion_tokens`/`total_tokens`, else a
 //!   `usage_metadata`; cost (USD) from `total_cost`, else prompt + completion.
 
+use super::bodies::Bodies;
 use super::json::{self, blank_span, count, field, number, object, reply_text, string};
 use super::keeping::{self, Keep, Row, Schema};
 use super::{Recorded, Span, SpanKind};
@@ -84,6 +85,10 @@ struct Fields {
     /// run or of a run with no parent named: a root's question, a tool's
     /// arguments.
     recorded_input: Option<Option<String>>,
+    /// An LLM call's `inputs` and `outputs` as the provider's request and
+    /// response bodies, when they may hold structured citations
+    /// ([`Bodies`]): `inputs` and `outputs` arrive in different parts.
+    bodies: Bodies,
 }
 
 /// What a run's `outputs` holds, read when the part is parsed: both the
@@ -105,8 +110,8 @@ impl Outputs {
     fn read(v: &Value) -> Outputs {
         let out = json::unstring(v);
         Outputs {
-            empty: is_empty(v),
-            docs: if is_empty(&out) {
+            empty: json::is_blank(v),
+            docs: if json::is_blank(&out) {
                 None
             } else {
                 json::documents(&out)
@@ -280,7 +285,9 @@ impl RunPart {
     }
 
     /// A run from its row ([`SCHEMA`]). Errors name the field, never a value.
-    pub(super) fn from_row(mut m: Row) -> Result<RunPart, String> {
+    /// `text` is the run's JSON text, read again only for an LLM call's
+    /// provider bodies ([`Bodies::of`]).
+    pub(super) fn from_row(mut m: Row, text: &str) -> Result<RunPart, String> {
         let dotted = string(&m, &["dotted_order"]);
         // The JS SDK's patches name their run by `dotted_order` alone.
         let id = field(&m, &["id"])
@@ -310,10 +317,15 @@ impl RunPart {
         });
         let got = |k: &str| field(&m, &[k]);
         let run_type = got("run_type").map(json::text);
-        let input = match &run_type {
-            Some(Some(t)) if !t.eq_ignore_ascii_case("llm") => None,
-            _ => got("inputs")
-                .map(|v| super::prompt::value_text_kept(v, super::prompt::input_member)),
+        let llm = !matches!(&run_type, Some(Some(t)) if !t.eq_ignore_ascii_case("llm"));
+        let input = got("inputs")
+            .filter(|_| llm)
+            .map(|v| super::prompt::value_text_kept(v, super::prompt::input_member));
+        let bodies = if llm {
+            let pending = got("outputs").is_none_or(json::is_blank);
+            Bodies::of(text, "inputs", "outputs", pending)
+        } else {
+            Bodies::default()
         };
         // The SDK's posts name the parent in `dotted_order` alone:
         // its segments are the runs from the root down to this one.
@@ -343,6 +355,7 @@ impl RunPart {
             costs: ["total_cost", "prompt_cost", "completion_cost"].map(|k| got(k).map(number)),
             input,
             recorded_input,
+            bodies,
         };
         Ok(RunPart {
             trace_id,
@@ -377,6 +390,8 @@ impl RunPart {
         over(&mut a.status_error, b.status_error);
         over(&mut a.input, b.input);
         over(&mut a.recorded_input, b.recorded_input);
+        over(&mut a.bodies.request, b.bodies.request);
+        over(&mut a.bodies.response, b.bodies.response);
         for (x, y) in a.tokens.iter_mut().zip(b.tokens) {
             over(x, y);
         }
@@ -423,6 +438,7 @@ impl RunPart {
         }
         if s.kind == SpanKind::Llm {
             s.input_text = f.input.flatten();
+            s.provider = f.bodies.read();
         }
         if s.parent_id.is_none() || s.kind == SpanKind::Tool {
             s.recorded = Recorded::of(f.recorded_input.flatten(), None);
@@ -490,15 +506,6 @@ fn dotted_run(dotted: &str, at: usize) -> Option<String> {
 fn time_of(v: Option<&Value>, field: &str) -> Result<Option<Option<i128>>, String> {
     v.map(|v| json::time(v).map_err(|e| e.reason(field)))
         .transpose()
-}
-
-fn is_empty(v: &Value) -> bool {
-    match v {
-        Value::Object(m) => m.is_empty(),
-        Value::Null => true,
-        Value::String(s) => s.trim().is_empty() || s.trim() == "{}",
-        _ => false,
-    }
 }
 
 /// `extra` of two parts: objects merged one level down (`metadata` keys of
@@ -597,7 +604,7 @@ mod tests {
     }
 
     fn part(v: Value) -> RunPart {
-        RunPart::from_row(row(&v)).unwrap()
+        RunPart::from_row(row(&v), &v.to_string()).unwrap()
     }
 
     #[test]
@@ -663,7 +670,7 @@ mod tests {
         assert_eq!(p.trace_id, "r");
         assert_eq!(part(json!({"id": "r"})).trace_id, "r");
         let orphan = json!({"id": "c", "parent_run_id": "r"});
-        assert!(RunPart::from_row(row(&orphan)).is_err());
+        assert!(RunPart::from_row(row(&orphan), &orphan.to_string()).is_err());
     }
 
     #[test]
@@ -704,7 +711,7 @@ mod tests {
             assert_eq!(p.fields.start_ns, ms, "{t}");
             assert_eq!(p.fields.end_ns, ms, "{t}");
         }
-        let from = |v: Value| RunPart::from_row(row(&v)).map(|_| ());
+        let from = |v: Value| RunPart::from_row(row(&v), &v.to_string()).map(|_| ());
         for (v, want) in [
             (
                 json!({"id": "r", "start_time": "2024-12-04"}),

@@ -29,6 +29,7 @@
 
 mod assemble;
 mod attrs;
+mod bodies;
 mod dialect;
 mod exports;
 mod json;

@@ -1,0 +1,223 @@
+//! LangSmith runs of provider calls made through `wrap_anthropic` and
+//! `wrap_openai` (`fixtures/langsmith/wrapped/`, written by the langsmith
+//! SDK around responses recorded in `../shared/provider-citations/`): each
+//! call's structured citations grade its turn as the same recording does as
+//! an exchange line, however the SDK's parts arrive.
+
+use crate::common::{fixture, shared};
+use crate::exchange::{GRADED, Recording, grade, recordings, report_rows};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn runs() -> Vec<Value> {
+    std::fs::read_to_string(fixture("langsmith/wrapped/runs.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Each turn's recording (`extra.metadata.recording`), by trace id.
+fn recording_of_trace() -> BTreeMap<String, String> {
+    runs()
+        .iter()
+        .filter(|r| r["parent_run_id"].is_null())
+        .map(|r| {
+            let stem = r["extra"]["metadata"]["recording"].as_str().unwrap();
+            (r["id"].as_str().unwrap().to_owned(), stem.to_owned())
+        })
+        .collect()
+}
+
+fn graded(path: &Path) -> BTreeMap<String, Value> {
+    report_rows(&[], path)
+}
+
+fn write_lines(dir: &Path, name: &str, lines: &[Value]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn wrapped_calls_grade_by_their_citations() {
+    let rows = graded(&fixture("langsmith/wrapped/runs.jsonl"));
+    let stems = recording_of_trace();
+    assert_eq!(rows.len(), 10);
+    let mut by_provider = BTreeMap::new();
+    for (trace, row) in &rows {
+        let stem = &stems[trace];
+        if stem == "ruby_llm__responses_web_search.1" {
+            // Nothing cited: the reply text's markers grade it.
+            assert_eq!(row["verdict"], "empty_retrieval", "{stem}: {row}");
+            assert_eq!(row["markers_from"], "reply", "{stem}: {row}");
+            continue;
+        }
+        assert_eq!(row["verdict"], "ok", "{stem}: {row}");
+        let from = row["markers_from"].as_str().unwrap().to_owned();
+        *by_provider.entry(from).or_insert(0) += 1;
+    }
+    let want = BTreeMap::from([("anthropic".to_owned(), 5), ("openai".to_owned(), 4)]);
+    assert_eq!(by_provider, want);
+}
+
+#[test]
+fn wrapped_calls_grade_like_their_exchange_lines() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let recs: Vec<Recording> = recordings(&dir);
+    let lines = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    let rows = graded(&fixture("langsmith/wrapped/runs.jsonl"));
+    let mut compared = 0;
+    for (trace, stem) in recording_of_trace() {
+        let rec = recs.iter().find(|r| r.stem == stem).expect(&stem);
+        let line = &lines[&format!("{}/{stem}", rec.provider)];
+        if line["marker_count"] == 0 {
+            continue;
+        }
+        for k in GRADED {
+            assert_eq!(rows[&trace][k], line[k], "{stem} {k}: {}", rows[&trace]);
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 9);
+}
+
+#[test]
+fn the_sdks_posted_parts_grade_as_the_merged_runs() {
+    let merged = graded(&fixture("langsmith/wrapped/runs.jsonl"));
+    let posted = graded(&fixture("langsmith/wrapped/batch.json"));
+    assert_eq!(posted, merged);
+}
+
+/// Every run as the SDK's two parts, its start (with `inputs`) and its end
+/// (`outputs` only), the documents given held until the citations arrive.
+#[test]
+fn create_and_patch_lines_grade_as_whole_runs() {
+    let mut lines = Vec::new();
+    let mut patches = Vec::new();
+    for mut r in runs() {
+        let m = r.as_object_mut().unwrap();
+        let outputs = m.remove("outputs").unwrap_or(Value::Null);
+        let end = m.remove("end_time").unwrap_or(Value::Null);
+        patches.push(json!({"id": m["id"], "outputs": outputs, "end_time": end}));
+        lines.push(r);
+    }
+    lines.extend(patches);
+    let tmp = tempfile::tempdir().unwrap();
+    let split = graded(&write_lines(tmp.path(), "parts.jsonl", &lines));
+    assert_eq!(split, graded(&fixture("langsmith/wrapped/runs.jsonl")));
+}
+
+/// Anthropic citations moved past the documents the call was given are
+/// orphans; each cited a document given in its request.
+#[test]
+fn wrapped_citations_pointed_outside_are_orphans() {
+    let mut lines = runs();
+    let mut moved = BTreeMap::new();
+    for r in &mut lines {
+        let trace = r["trace_id"].as_str().unwrap().to_owned();
+        let Some(content) = r["outputs"]["content"].as_array_mut() else {
+            continue;
+        };
+        for block in content {
+            let Some(cites) = block["citations"].as_array_mut() else {
+                continue;
+            };
+            for c in cites {
+                for k in ["document_index", "search_result_index"] {
+                    if let Some(i) = c[k].as_u64() {
+                        c[k] = json!(i + 7);
+                        moved.insert(trace.clone(), ());
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(moved.len(), 4, "turns 1 to 4 cite given documents");
+    let tmp = tempfile::tempdir().unwrap();
+    let rows = graded(&write_lines(tmp.path(), "moved.jsonl", &lines));
+    for trace in moved.keys() {
+        assert_eq!(rows[trace]["verdict"], "orphan_marker", "{}", rows[trace]);
+        assert_eq!(rows[trace]["markers_from"], "anthropic");
+    }
+}
+
+/// Every recording that cites, as the one generation of a Langfuse trace
+/// download shaped as Langfuse's Vertex AI integration writes it
+/// (`tests/corpus/langfuse/vertex-ai-2025-08-01.trace.json`: the request
+/// and response bodies as JSON strings on the generation, the trace's
+/// input and output the same bodies encoded once more), grades as its
+/// exchange line.
+#[test]
+fn langfuse_generations_grade_like_their_exchange_lines() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let recs: Vec<Recording> = recordings(&dir).into_iter().filter(|r| !r.stream).collect();
+    let want = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/langfuse/vertex-ai-2025-08-01.trace.json");
+    let shape: Value = serde_json::from_str(&std::fs::read_to_string(corpus).unwrap()).unwrap();
+    let mut lines = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let (req, resp) = (
+            r.line["request"].to_string(),
+            r.line["response"].to_string(),
+        );
+        let mut doc = shape.clone();
+        let trace = format!("{:032x}", i + 1);
+        doc["trace"]["id"] = json!(trace);
+        doc["trace"]["input"] = json!(Value::String(req.clone()).to_string());
+        doc["trace"]["output"] = json!(Value::String(resp.clone()).to_string());
+        for path in ["/observations", "/trace/observations"] {
+            let Some(list) = doc.pointer_mut(path).and_then(Value::as_array_mut) else {
+                continue;
+            };
+            for o in list {
+                o["traceId"] = json!(trace);
+                o["input"] = json!(req);
+                o["output"] = json!(resp);
+            }
+        }
+        lines.push(doc);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let got = graded(&write_lines(tmp.path(), "langfuse.jsonl", &lines));
+    let mut cited = 0;
+    for (i, r) in recs.iter().enumerate() {
+        let line = &want[r.line["id"].as_str().unwrap()];
+        let row = &got[&format!("{:032x}", i + 1)];
+        if line["marker_count"] == 0 {
+            assert_ne!(
+                row["markers_from"], line["markers_from"],
+                "{}: {row}",
+                r.stem
+            );
+            continue;
+        }
+        for k in [
+            "verdict",
+            "markers_from",
+            "marker_count",
+            "cited_chunks",
+            "chunks",
+        ] {
+            assert_eq!(row[k], line[k], "{} {k}: {row}", r.stem);
+        }
+        for k in [
+            "quotes_exact",
+            "quotes_normalised",
+            "quotes_absent",
+            "offsets_mismatched",
+        ] {
+            assert_eq!(row[k], line[k], "{} {k}: {row}", r.stem);
+        }
+        cited += 1;
+    }
+    assert!(cited >= 37, "{cited} generations graded by their citations");
+    eprintln!("{cited} Langfuse generations graded by their provider citations");
+}
