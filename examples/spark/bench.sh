@@ -18,7 +18,9 @@
 #                          turns of about N bytes); span = Langfuse
 #                          observations (flat span lines of about 900 bytes,
 #                          scripts/gen-dialects.py on the fixture)
-#   ENGINES="sql python"   job.py --engine values
+#   ENGINES="sql python"   job.py --engine values; `files` reads the log split
+#                          into PARTITIONS files by turn key (partition_by_key.py,
+#                          untimed), the layout that engine needs
 #   CONF="spark.driver.memory=4g"   job.py --conf settings (space-separated)
 #   MASTER=local[2]  CORES=2  PARTITIONS=4  ROUNDS=1 (the minimum wall of the rounds)
 #   DIR=/tmp/ga-spark-bench  where the generated logs are kept
@@ -63,18 +65,31 @@ log_for() { # SHAPE MB -> path
   printf '%s\n' "$f"
 }
 norm() { sed -E 's/"files": [0-9]+/"files": FILES/' "$1"; }
+# input_for ENGINE LOG: the log, or for --engine files its files by turn key.
+input_for() {
+  local engine=$1 f=$2
+  if [[ $engine == files ]]; then
+    if [[ ! -d ${f%.jsonl}.parts ]]; then
+      python3 "$here/partition_by_key.py" "$f" "${f%.jsonl}.parts.tmp" "$PARTITIONS"
+      mv "${f%.jsonl}.parts.tmp" "${f%.jsonl}.parts"
+    fi
+    f=${f%.jsonl}.parts
+  fi
+  printf '%s\n' "$f"
+}
 # run ENGINE LOG: "WALL CPU" seconds, the run of ROUNDS with the least CPU
 # (the least wall without a cgroup); checks the output.
 run() {
-  local engine=$1 f=$2 best="" bestc="" t0 t1 c0 c1 t c r
+  local engine=$1 f=$2 best="" bestc="" t0 t1 c0 c1 t c r input
   "$bin" --quiet summary --format json "$f" >"$DIR/one.json" 2>/dev/null
+  input=$(input_for "$engine" "$f")
   for ((r = 1; r <= ROUNDS; r++)); do
     cat "$f" >/dev/null
     c0=$(cpu_ns)
     t0=$(now)
     (
       [[ -z $CG ]] || echo "$BASHPID" >"$CG/tasks"
-      exec python3 "$here/job.py" --master "$MASTER" "${conf[@]}" --engine "$engine" --binary "$bin" --input "$f" \
+      exec python3 "$here/job.py" --master "$MASTER" "${conf[@]}" --engine "$engine" --binary "$bin" --input "$input" \
         --partitions "$PARTITIONS" --format json --out "$DIR/spark.json" 2>"$DIR/spark.err"
     ) || { say "job.py failed:"; tail -20 "$DIR/spark.err" >&2; exit 1; }
     t1=$(now)

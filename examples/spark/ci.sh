@@ -6,9 +6,11 @@
 # fixture (gzipped), agentfootprint events of interleaved runs (keyed by run
 # id), a LangSmith trace (keyed by trace id) and a generated log with
 # cross-partition duplicates. Installs pyspark from PyPI when missing (needs
-# Java 17). Each job runs on both engines of job.py (`--engine sql`: keyed,
-# sorted and piped in the JVM; `--engine python`: Python RDDs), each engine's
-# batch in one Spark context. Usage: examples/spark/ci.sh BINARY [MB]  (MB of
+# Java 17). Each job runs on every engine of job.py (`--engine sql`: keyed,
+# sorted and piped in the JVM; `--engine python`: Python RDDs; `--engine
+# files`: each file whole through the binary, given the plain inputs split
+# into 4 files by turn key with partition_by_key.py, the gzipped one as it
+# is), each engine's batch in one Spark context. Usage: examples/spark/ci.sh BINARY [MB]  (MB of
 # generated log, default 20; .ci/run passes 200 with the binary that its
 # tests built, profile `ci`).
 set -euo pipefail
@@ -27,7 +29,7 @@ norm() { sed -E 's/[0-9]+ file\(s\)/FILES/; s/"files": [0-9]+/"files": FILES/' "
 # with both sets of flags now, and a line of the Spark batch (COMMAND FLAGS to
 # every partition, MERGE FLAGS to merge); stdout and exit code must agree.
 names=()
-engines=(${SPARK_ENGINES:-sql python})
+engines=(${SPARK_ENGINES:-sql python files})
 for engine in "${engines[@]}"; do : > "$work/batch.$engine"; done
 job() {
   local name="$1" command="$2" input="$3" merge="$4"
@@ -36,8 +38,16 @@ job() {
   # shellcheck disable=SC2086
   "$bin" --quiet "$command" "$@" $merge "$input" > "$work/$name.one" 2>/dev/null || code=$?
   echo "$code" > "$work/$name.one-exit"
+  local parts="$work/parts-$(basename "$input")"
+  case "$input" in
+    *.gz) parts="$input" ;;
+    *) [[ " ${engines[*]} " != *" files "* || -d "$parts" ]] ||
+         python3 "$here/partition_by_key.py" "$input" "$parts" 4 ;;
+  esac
   for engine in "${engines[@]}"; do
-    printf '%q ' --input "$input" --partitions 4 --command "$command" \
+    local from="$input"
+    [ "$engine" != files ] || from="$parts"
+    printf '%q ' --input "$from" --partitions 4 --command "$command" \
       --merge "$merge" --out "$work/$name.$engine.spark" -- "$@" >> "$work/batch.$engine"
     echo >> "$work/batch.$engine"
   done

@@ -4,7 +4,7 @@ ship only partial results, merge them on the driver.
     spark-submit job.py --binary ./grounding-audit --input logs/ \
         [--command summary|report|check] [--partitions N] \
         [--format FORMAT] [--merge "MERGE FLAGS"] [--out FILE] \
-        [--engine sql|python] [-- flags of the command, e.g. --by model --tz Europe/Berlin]
+        [--engine sql|python|files] [-- flags of the command, e.g. --by model --tz Europe/Berlin]
 
 The flags after `--` make each partition's state (filters, grammar, --by,
 --limit, --cursor ...); `--format` and `--merge` are merge's output flags
@@ -37,6 +37,11 @@ With `--engine sql` (the default) no Python worker touches a line:
 zipWithIndex, a Python turn_key, repartitionAndSortWithinPartitions, a pipe
 from mapPartitionsWithIndex): the same partitioning rule, at a per-line cost
 in the Python worker (docs/scale-out.md has both measured).
+
+`--engine files` skips steps 1-2 for input already partitioned by turn key
+(every line of a turn, and every copy of it, in one file) on paths the
+executors can open: the files are dealt into partitions and each
+partition's binary reads its files itself (partials_files).
 """
 
 import argparse
@@ -162,15 +167,25 @@ def sql_literal(text):
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def script_command(sc, command, flags):
-    """The shell command of the script transformation: the shipped binary
-    (the driver's SparkFiles copy in local mode, the executor's working
-    directory on a cluster), made executable, run on the partition."""
+def script_command(sc, command, flags, paths=False):
+    """The shell command (bash, as Spark runs it) of the script
+    transformation: the shipped binary (the driver's SparkFiles copy in
+    local mode, the executor's working directory on a cluster), made
+    executable, run on the partition's lines, or with `paths` on the files
+    its lines name."""
     local = shlex.quote(os.path.join(SparkFiles.getRootDirectory(), BINARY_NAME))
-    run = " ".join(shlex.quote(a) for a in ["--quiet", command, *flags, "--partial", "-", "-"])
+    run = " ".join(shlex.quote(a) for a in ["--quiet", command, *flags, "--partial", "-"])
+    inputs = "-"
+    if paths:
+        # The paths become the positional parameters ("$@": Spark SQL
+        # substitutes ${...} in a query's text, so no braces).
+        run = 'set --; while IFS= read -r f; do set -- "$@" "$f"; done; ' + f'exec "$b" {run}'
+        inputs = '-- "$@"'
+    else:
+        run = f'exec "$b" {run}'
     return (
         f"b={local}; [ -f \"$b\" ] || b=./{BINARY_NAME}; "
-        f"[ -x \"$b\" ] || chmod +x \"$b\"; exec \"$b\" {run}"
+        f"[ -x \"$b\" ] || chmod +x \"$b\"; {run} {inputs}"
     )
 
 
@@ -193,6 +208,72 @@ def partials_sql(spark, args, n):
         F.spark_partition_id().alias("p"), F.monotonically_increasing_id().alias("i"), "line"
     ).collect()
     spark.catalog.dropTempView(view)
+    return gathered(rows)
+
+
+def partials_files(spark, args, n):
+    """[(partition, partial document)] of --engine files: the binary reads
+    the input files itself, each Spark partition a group of them, with no
+    key, no shuffle and no sort; no JVM row and no Python worker holds a
+    line. Exact only when the input is partitioned by turn key already
+    (every line of a turn, and every copy of it, in one file). The files
+    must be local paths on every executor: a local disk in local mode, or a
+    mount the cluster shares (NFS, /dbfs, /Volumes)."""
+    files = local_files(spark.read.text(args.input).inputFiles())
+    if not files:
+        return []
+    groups = file_groups(files, n)
+    # One row a partition, each the newline-separated paths of its group.
+    listing = F.array(*[F.lit("\n".join(g)) for g in groups])
+    rows = spark.range(0, len(groups), numPartitions=len(groups)).select(
+        F.element_at(listing, (F.col("id") + 1).cast("int")).alias("paths")
+    )
+    view = f"grounding_audit_files_{os.getpid()}"
+    rows.createOrReplaceTempView(view)
+    cmd = script_command(spark.sparkContext, args.command, args.flags, paths=True)
+    graded = spark.sql(f"SELECT TRANSFORM(paths) USING {sql_literal(cmd)} AS (line STRING) FROM {view}")
+    out = graded.select(
+        F.spark_partition_id().alias("p"), F.monotonically_increasing_id().alias("i"), "line"
+    ).collect()
+    spark.catalog.dropTempView(view)
+    return gathered(out)
+
+
+def local_files(uris):
+    """The input files as local paths, or an error naming the first that is
+    not one (an object store's files cannot be opened by the binary)."""
+    from urllib.parse import unquote, urlparse
+
+    paths = []
+    for uri in sorted(uris):
+        u = urlparse(uri)
+        if u.scheme not in ("", "file"):
+            raise SystemExit(
+                f"--engine files: {uri} is not a local path; the binary opens the files itself, "
+                "so they must be on a local disk or a shared mount: use --engine sql"
+            )
+        path = unquote(u.path)
+        if "\n" in path:
+            raise SystemExit(f"--engine files: a path holds a newline: {path!r}")
+        paths.append(path)
+    return paths
+
+
+def file_groups(paths, n):
+    """The files in at most `n` groups of about equal bytes (largest first,
+    each to the lightest group), each group in path order."""
+    groups = [[] for _ in range(max(1, min(n, len(paths))))]
+    load = [0] * len(groups)
+    for p in sorted(paths, key=lambda p: (-os.path.getsize(p), p)):
+        k = load.index(min(load))
+        groups[k].append(p)
+        load[k] += os.path.getsize(p)
+    return [sorted(g) for g in groups if g]
+
+
+def gathered(rows):
+    """The partial documents of TRANSFORM's output rows (partition, row id,
+    line), one a partition, in partition order."""
     docs = {}
     for p, _, line in sorted(rows, key=lambda r: (r[0], r[1])):
         docs.setdefault(p, []).append(line if line is not None else "")
@@ -263,9 +344,12 @@ def parser():
     ap.add_argument(
         "--engine",
         default="sql",
-        choices=["sql", "python"],
+        choices=["sql", "python", "files"],
         help="sql: key, sort and pipe in the JVM (DataFrame reader, TRANSFORM ... USING); "
-        "python: Python RDDs (every line through a Python worker)",
+        "python: Python RDDs (every line through a Python worker); "
+        "files: the binary reads the files itself, a group of them a partition, no key and no "
+        "shuffle, for input already partitioned by turn key (every line of a turn, and every "
+        "copy, in one file) on local paths or a shared mount",
     )
     ap.add_argument(
         "--batch",
@@ -295,6 +379,8 @@ def audit(spark, binary, args):
     n = args.partitions or sc.defaultParallelism
     if args.engine == "sql":
         partials = partials_sql(spark, args, n)
+    elif args.engine == "files":
+        partials = partials_files(spark, args, n)
     else:
         partials = partials_python(sc, args, n)
     if not partials:
