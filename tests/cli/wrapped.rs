@@ -1,8 +1,10 @@
-//! LangSmith runs of provider calls made through `wrap_anthropic` and
-//! `wrap_openai` (`fixtures/langsmith/wrapped/`, written by the langsmith
-//! SDK around responses recorded in `../shared/provider-citations/`): each
-//! call's structured citations grade its turn as the same recording does as
-//! an exchange line, however the SDK's parts arrive.
+//! Provider calls recorded by the tracing SDKs that wrap them, around
+//! responses recorded in `../shared/provider-citations/`: LangSmith runs of
+//! `wrap_anthropic` and `wrap_openai` (`fixtures/langsmith/wrapped/`),
+//! OpenInference spans of its Anthropic and OpenAI instrumentors
+//! (`fixtures/openinference/provider-calls/`), and Langfuse generations.
+//! Each call's structured citations grade its turn as the same recording
+//! does as an exchange line, however the SDK's parts arrive.
 
 use crate::common::{fixture, shared};
 use crate::exchange::{GRADED, Recording, grade, recordings, report_rows};
@@ -63,19 +65,60 @@ fn wrapped_calls_grade_by_their_citations() {
     assert_eq!(by_provider, want);
 }
 
+/// Each root span's recording (its `metadata` attribute), by trace id, in
+/// an OTLP/JSON export.
+fn recording_of_span_trace(path: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let req: Value = serde_json::from_str(line).unwrap();
+        for rs in req["resourceSpans"].as_array().unwrap() {
+            for ss in rs["scopeSpans"].as_array().unwrap() {
+                for span in ss["spans"].as_array().unwrap() {
+                    if span.get("parentSpanId").is_some() {
+                        continue;
+                    }
+                    let attrs = span["attributes"].as_array().unwrap();
+                    let meta = attrs.iter().find(|a| a["key"] == "metadata").unwrap();
+                    let meta: Value =
+                        serde_json::from_str(meta["value"]["stringValue"].as_str().unwrap())
+                            .unwrap();
+                    let trace = span["traceId"].as_str().unwrap().to_owned();
+                    out.insert(trace, meta["recording"].as_str().unwrap().to_owned());
+                }
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn wrapped_calls_grade_like_their_exchange_lines() {
     let Some(dir) = shared("provider-citations") else {
         return;
     };
-    let recs: Vec<Recording> = recordings(&dir);
+    let runs = fixture("langsmith/wrapped/runs.jsonl");
+    let spans = fixture("openinference/provider-calls/traces.otlp.jsonl");
+    let compared = like_exchange_lines(&dir, &runs, recording_of_trace());
+    assert_eq!(compared, 9);
+    let compared = like_exchange_lines(&dir, &spans, recording_of_span_trace(&spans));
+    assert_eq!(compared, 9);
+}
+
+/// Compares each traced call of `path` (its recording by trace id) with the
+/// recording's exchange line on every graded column; a call its recording
+/// grades without citations is graded by its reply text. Returns how many
+/// were compared.
+fn like_exchange_lines(dir: &Path, path: &Path, stems: BTreeMap<String, String>) -> usize {
+    let recs: Vec<Recording> = recordings(dir);
     let lines = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
-    let rows = graded(&fixture("langsmith/wrapped/runs.jsonl"));
+    let rows = graded(path);
+    assert_eq!(rows.len(), stems.len());
     let mut compared = 0;
-    for (trace, stem) in recording_of_trace() {
+    for (trace, stem) in stems {
         let rec = recs.iter().find(|r| r.stem == stem).expect(&stem);
         let line = &lines[&format!("{}/{stem}", rec.provider)];
         if line["marker_count"] == 0 {
+            assert_eq!(rows[&trace]["markers_from"], "reply", "{stem}");
             continue;
         }
         for k in GRADED {
@@ -83,7 +126,7 @@ fn wrapped_calls_grade_like_their_exchange_lines() {
         }
         compared += 1;
     }
-    assert_eq!(compared, 9);
+    compared
 }
 
 #[test]
