@@ -378,10 +378,7 @@ pub(crate) fn read_recorded(input: Option<&str>, output: &str) -> Option<Found> 
     {
         return None;
     }
-    let resp: Value = serde_json::from_str(output).ok()?;
-    if !resp.is_object() {
-        return None;
-    }
+    let resp = as_body(serde_json::from_str(output).ok()?)?;
     let req = match input.and_then(|i| serde_json::from_str::<Value>(i).ok()) {
         Some(list @ Value::Array(_)) => serde_json::json!({ "messages": list }),
         Some(req @ Value::Object(_)) => req,
@@ -398,6 +395,29 @@ pub(crate) fn read_recorded(input: Option<&str>, output: &str) -> Option<Found> 
         .find_map(|v| v.get("model").and_then(Value::as_str))
         .map(str::to_owned);
     Some(found)
+}
+
+/// A response as a tracing SDK recorded it, as the body the provider
+/// returned: Langfuse's OpenAI integration keeps a Responses call's
+/// `output` items (a list, or its one item); any other object is the body
+/// itself. (It keeps a chat completion's message as its role and content
+/// alone, without annotations: nothing to read.)
+fn as_body(resp: Value) -> Option<Value> {
+    let typed = |v: &Value| v.get("type").is_some_and(Value::is_string);
+    let output_item = |v: &Value| {
+        v.get("type").and_then(Value::as_str) == Some("message")
+            && v["content"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|b| b["type"] == "output_text"))
+    };
+    match resp {
+        Value::Array(items) if !items.is_empty() && items.iter().all(typed) => {
+            Some(serde_json::json!({ "object": "response", "output": items }))
+        }
+        v if output_item(&v) => Some(serde_json::json!({ "object": "response", "output": [v] })),
+        v @ Value::Object(_) => Some(v),
+        _ => None,
+    }
 }
 
 /// The parts of a line every provider shares.

@@ -282,3 +282,17 @@ fn a_line_may_cite_when_it_names_a_citation_key_quoted_or_escaped() {
         br#"{"messages":[{"role":"user","content":"hi"}]}"#
     ));
 }
+
+#[test]
+fn recorded_output_items_read_as_the_response_they_came_from() {
+    let item = json!({"type": "message", "role": "assistant",
+        "content": [{"type": "output_text", "text": "Paris.", "annotations": []}]});
+    let wrapped = json!({"object": "response", "output": [item.clone()]});
+    assert_eq!(as_body(json!([item.clone()])), Some(wrapped.clone()));
+    assert_eq!(as_body(item), Some(wrapped));
+    // An Anthropic message (text blocks) and any other body stay as they are.
+    let anthropic = json!({"type": "message", "content": [{"type": "text", "text": "x"}]});
+    assert_eq!(as_body(anthropic.clone()), Some(anthropic));
+    assert_eq!(as_body(json!([1, 2])), None);
+    assert_eq!(as_body(json!("text")), None);
+}
