@@ -86,3 +86,16 @@ for i in "${!names[@]}"; do
   echo "spark $name ($engine): merged output and exit $spark equal one pass"
 done
 done
+# The files engine refuses input plainly not partitioned by turn key: the
+# LangSmith fixture cut in two by lines leaves runs of one trace in both.
+if [[ " ${engines[*]} " == *" files "* ]]; then
+  mkdir "$work/cut"
+  split -n l/2 "$root/fixtures/langsmith/create_patch.jsonl" "$work/cut/part-"
+  code=0
+  python3 "$here/job.py" --master 'local[1]' --engine files --binary "$bin" --input "$work/cut" \
+    > /dev/null 2> "$work/cut.err" || code=$?
+  if [ "$code" != 2 ] || ! grep -q "not partitioned by turn key" "$work/cut.err"; then
+    echo "spark files engine took input cut by lines (exit $code):"; tail -5 "$work/cut.err"; exit 1
+  fi
+  echo "spark files engine: input cut by lines refused (exit $code)"
+fi

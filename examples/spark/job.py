@@ -222,6 +222,7 @@ def partials_files(spark, args, n):
     files = local_files(spark.read.text(args.input).inputFiles())
     if not files:
         return []
+    check_layout(files)
     groups = file_groups(files, n)
     # One row a partition, each the newline-separated paths of its group.
     listing = F.array(*[F.lit("\n".join(g)) for g in groups])
@@ -248,15 +249,65 @@ def local_files(uris):
     for uri in sorted(uris):
         u = urlparse(uri)
         if u.scheme not in ("", "file"):
-            raise SystemExit(
+            refuse(
                 f"--engine files: {uri} is not a local path; the binary opens the files itself, "
                 "so they must be on a local disk or a shared mount: use --engine sql"
             )
         path = unquote(u.path)
         if "\n" in path:
-            raise SystemExit(f"--engine files: a path holds a newline: {path!r}")
+            refuse(f"--engine files: a path holds a newline: {path!r}")
         paths.append(path)
     return paths
+
+
+def refuse(message):
+    """Stops the job on input it cannot grade exactly: exit 2, as a usage
+    error of the binary."""
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+EDGE = 1 << 16
+
+
+def edge_keys(path):
+    """The turn keys of the whole lines in the first and last EDGE bytes of
+    a file (of a gzipped file, its first EDGE bytes once decompressed)."""
+    import gzip
+
+    with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
+        head = f.read(EDGE + 1)
+        # A line cut at the end of what was read is left out.
+        lines = head.split(b"\n") if len(head) <= EDGE else head.split(b"\n")[:-1]
+        if not path.endswith(".gz"):
+            size = os.path.getsize(path)
+            if size > 2 * EDGE:
+                f.seek(size - EDGE)
+                lines += f.read().split(b"\n")[1:]  # the first may be cut
+    keys = set()
+    for line in lines:
+        text = line.decode("utf-8", "surrogateescape").rstrip("\r")
+        key = turn_key(text) if text.strip() else "l:"
+        if not key.startswith("l:"):  # a line with no turn key says nothing of the layout
+            keys.add(key)
+    return keys
+
+
+def check_layout(paths):
+    """Refuses input that is plainly not partitioned by turn key: a turn key
+    found near the start or end of two files (logs cut by time put the
+    turns that span the cut there). Not a proof of the layout: a copy far
+    from both ends goes unseen."""
+    seen = {}
+    for path in paths:
+        for key in edge_keys(path):
+            other = seen.setdefault(key, path)
+            if other != path:
+                refuse(
+                    f"--engine files: the turn key {key[2:]!r} is in {other} and in {path}: "
+                    "the input is not partitioned by turn key (partition_by_key.py lays it "
+                    "out so), or use --engine sql"
+                )
 
 
 def file_groups(paths, n):
