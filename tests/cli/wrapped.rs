@@ -12,17 +12,22 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn runs() -> Vec<Value> {
-    std::fs::read_to_string(fixture("langsmith/wrapped/runs.jsonl"))
+fn runs_of(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
 
-/// Each turn's recording (`extra.metadata.recording`), by trace id.
-fn recording_of_trace() -> BTreeMap<String, String> {
-    runs()
+fn runs() -> Vec<Value> {
+    runs_of(&fixture("langsmith/wrapped/runs.jsonl"))
+}
+
+/// Each turn's recording (`extra.metadata.recording`), by trace id, in
+/// LangSmith runs.
+fn recording_of_trace(path: &Path) -> BTreeMap<String, String> {
+    runs_of(path)
         .iter()
         .filter(|r| r["parent_run_id"].is_null())
         .map(|r| {
@@ -46,7 +51,7 @@ fn write_lines(dir: &Path, name: &str, lines: &[Value]) -> std::path::PathBuf {
 #[test]
 fn wrapped_calls_grade_by_their_citations() {
     let rows = graded(&fixture("langsmith/wrapped/runs.jsonl"));
-    let stems = recording_of_trace();
+    let stems = recording_of_trace(&fixture("langsmith/wrapped/runs.jsonl"));
     assert_eq!(rows.len(), 10);
     let mut by_provider = BTreeMap::new();
     for (trace, row) in &rows {
@@ -104,11 +109,62 @@ fn wrapped_calls_grade_like_their_exchange_lines() {
     };
     let runs = fixture("langsmith/wrapped/runs.jsonl");
     let spans = fixture("openinference/provider-calls/traces.otlp.jsonl");
-    let compared = like_exchange_lines(&dir, &runs, recording_of_trace());
+    let compared = like_exchange_lines(&dir, &runs, recording_of_trace(&runs));
     assert_eq!(compared, 9);
     assert_eq!(graded(&spans).len(), 10);
     let compared = like_exchange_lines(&dir, &spans, recording_of_span_trace(&spans));
     assert_eq!(compared, 9);
+}
+
+/// LangChain's `ChatAnthropic` under LangChain's LangSmith tracer: the
+/// run's inputs are serialized LangChain messages and its outputs a chat
+/// result, whose content blocks keep the documents and the citations.
+#[test]
+fn langchain_anthropic_runs_grade_like_their_exchange_lines() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let runs = fixture("langsmith/langchain-anthropic/runs.jsonl");
+    assert_eq!(
+        like_exchange_lines(&dir, &runs, recording_of_trace(&runs)),
+        5
+    );
+    // Citations moved past the documents given are orphans.
+    let mut lines = runs_of(&runs);
+    let mut moved = BTreeMap::new();
+    for r in &mut lines {
+        if shift_indices(&mut r["outputs"]) {
+            moved.insert(r["trace_id"].as_str().unwrap().to_owned(), ());
+        }
+    }
+    assert_eq!(moved.len(), 4, "turns 1 to 4 cite given documents");
+    let tmp = tempfile::tempdir().unwrap();
+    let rows = graded(&write_lines(tmp.path(), "moved.jsonl", &lines));
+    for trace in moved.keys() {
+        assert_eq!(rows[trace]["verdict"], "orphan_marker", "{}", rows[trace]);
+    }
+}
+
+/// Adds 7 to every `document_index` and `search_result_index` in `v`;
+/// true when there was one.
+fn shift_indices(v: &mut Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            let mut any = false;
+            for (k, x) in m.iter_mut() {
+                match (k.as_str(), x.as_u64()) {
+                    ("document_index" | "search_result_index", Some(i)) => {
+                        *x = json!(i + 7);
+                        any = true;
+                    }
+                    _ => any |= shift_indices(x),
+                }
+            }
+            any
+        }
+        Value::Array(a) => a.iter_mut().fold(false, |any, x| shift_indices(x) | any),
+        _ => false,
+    }
 }
 
 /// Langfuse's OpenAI integration records a Responses call's output items

@@ -18,6 +18,7 @@ mod converse;
 mod gemini;
 mod openai;
 mod perplexity;
+mod recorded;
 
 use super::{Dialect, Parsed, Record};
 use crate::markers::{Grammar, Preset};
@@ -25,6 +26,7 @@ use crate::messages::Warnings;
 use crate::model::{
     Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Reply, Texts, Turn,
 };
+pub(crate) use recorded::{may_cite, may_give_documents, read_recorded};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -320,104 +322,6 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
         ));
     }
     Ok(found)
-}
-
-/// Keys whose presence in a recorded response body may mean structured
-/// citations; a body without any of them is not parsed.
-const CITATION_KEYS: [&[u8]; 4] = [
-    b"\"citations\"",
-    b"\"annotations\"",
-    b"\"groundingSupports\"",
-    b"\"retrievedReferences\"",
-];
-
-/// True when `text` may hold a recorded response body with structured
-/// citations: it names a key of [`CITATION_KEYS`], quoted or not (a body
-/// kept as a JSON string escapes its quotes). A cheap test for a whole
-/// line before its bodies are parsed, in two searches: `citations` and
-/// `annotations` both end in `tations` and a quote or backslash (Bedrock's
-/// `retrievedReferences` sit inside `citations`), and Gemini's
-/// `groundingSupports`.
-pub(crate) fn may_cite(text: &[u8]) -> bool {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    static TATIONS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("tations"));
-    static SUPPORTS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("groundingSupports"));
-    TATIONS
-        .find_iter(text)
-        .any(|at| matches!(text.get(at + 7), Some(b'"' | b'\\')))
-        || SUPPORTS.find(text).is_some()
-}
-
-/// True when `text` may hold a recorded request that gave the model
-/// documents to cite, as the readers read them: Anthropic, Bedrock Converse
-/// and Cohere `document`s (Cohere's `documents` too), Anthropic
-/// `search_result` and Converse `searchResult` blocks.
-pub(crate) fn may_give_documents(text: &[u8]) -> bool {
-    use memchr::memmem::Finder;
-    use std::sync::LazyLock;
-    static KEYS: LazyLock<[Finder<'static>; 3]> =
-        LazyLock::new(|| ["document", "search_result", "searchResult"].map(Finder::new));
-    KEYS.iter().any(|k| k.find(text).is_some())
-}
-
-/// The provider citations in a model call that a trace recorded as JSON
-/// text: `output` the response body (OpenInference `output.value`, a
-/// Langfuse observation's output), `input` the request (`input.value`;
-/// a bare list is read as the request's `messages`). `None` unless the
-/// body is one a provider reader knows and it holds at least one citation:
-/// a call that cited nothing leaves the turn to its reply text's markers.
-/// Without a recorded request (inputs hidden, say) the documents it gave
-/// are unknown: the citations are read only when each resolves to what the
-/// response returned, never turned into orphans of documents not recorded.
-pub(crate) fn read_recorded(input: Option<&str>, output: &str) -> Option<Found> {
-    let body = output.as_bytes();
-    if !CITATION_KEYS
-        .iter()
-        .any(|k| memchr::memmem::find(body, k).is_some())
-    {
-        return None;
-    }
-    let resp = as_body(serde_json::from_str(output).ok()?)?;
-    let req = match input.and_then(|i| serde_json::from_str::<Value>(i).ok()) {
-        Some(list @ Value::Array(_)) => serde_json::json!({ "messages": list }),
-        Some(req @ Value::Object(_)) => req,
-        _ => Value::Null,
-    };
-    let unknown_request = req.is_null();
-    let mut found = read(&req, &resp).ok()?;
-    let unplaceable = unknown_request && found.citations.contains(&CitationIndex::OutOfRange);
-    if found.citations.is_empty() || unplaceable {
-        return None;
-    }
-    found.model = [&resp, &req]
-        .into_iter()
-        .find_map(|v| v.get("model").and_then(Value::as_str))
-        .map(str::to_owned);
-    Some(found)
-}
-
-/// A response as a tracing SDK recorded it, as the body the provider
-/// returned: Langfuse's OpenAI integration keeps a Responses call's
-/// `output` items (a list, or its one item); any other object is the body
-/// itself. (It keeps a chat completion's message as its role and content
-/// alone, without annotations: nothing to read.)
-fn as_body(resp: Value) -> Option<Value> {
-    let typed = |v: &Value| v.get("type").is_some_and(Value::is_string);
-    let output_item = |v: &Value| {
-        v.get("type").and_then(Value::as_str) == Some("message")
-            && v["content"]
-                .as_array()
-                .is_some_and(|c| c.iter().any(|b| b["type"] == "output_text"))
-    };
-    match resp {
-        Value::Array(items) if !items.is_empty() && items.iter().all(typed) => {
-            Some(serde_json::json!({ "object": "response", "output": items }))
-        }
-        v if output_item(&v) => Some(serde_json::json!({ "object": "response", "output": [v] })),
-        v @ Value::Object(_) => Some(v),
-        _ => None,
-    }
 }
 
 /// The parts of a line every provider shares.

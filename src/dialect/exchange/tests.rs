@@ -1,3 +1,4 @@
+use super::recorded::as_body;
 use super::*;
 use serde_json::json;
 
