@@ -200,15 +200,21 @@ def partials_sql(spark, args, n):
         order = ["file", "pos"]
     keyed = with_key(lines.select(*cols))
     parts = keyed.repartition(n, "key").sortWithinPartitions(*order).select("value")
-    view = f"grounding_audit_lines_{os.getpid()}"
-    parts.createOrReplaceTempView(view)
-    cmd = script_command(spark.sparkContext, args.command, args.flags)
+    return transformed(spark, parts, script_command(spark.sparkContext, args.command, args.flags))
+
+
+def transformed(spark, rows, cmd):
+    """The partial documents of piping each partition of `rows` (one string
+    column) through the shell command `cmd` with Spark SQL's script
+    transformation: one a partition, in partition order."""
+    view = f"grounding_audit_rows_{os.getpid()}"
+    rows.toDF("value").createOrReplaceTempView(view)
     graded = spark.sql(f"SELECT TRANSFORM(value) USING {sql_literal(cmd)} AS (line STRING) FROM {view}")
-    rows = graded.select(
+    out = graded.select(
         F.spark_partition_id().alias("p"), F.monotonically_increasing_id().alias("i"), "line"
     ).collect()
     spark.catalog.dropTempView(view)
-    return gathered(rows)
+    return gathered(out)
 
 
 def partials_files(spark, args, n):
@@ -229,15 +235,8 @@ def partials_files(spark, args, n):
     rows = spark.range(0, len(groups), numPartitions=len(groups)).select(
         F.element_at(listing, (F.col("id") + 1).cast("int")).alias("paths")
     )
-    view = f"grounding_audit_files_{os.getpid()}"
-    rows.createOrReplaceTempView(view)
     cmd = script_command(spark.sparkContext, args.command, args.flags, paths=True)
-    graded = spark.sql(f"SELECT TRANSFORM(paths) USING {sql_literal(cmd)} AS (line STRING) FROM {view}")
-    out = graded.select(
-        F.spark_partition_id().alias("p"), F.monotonically_increasing_id().alias("i"), "line"
-    ).collect()
-    spark.catalog.dropTempView(view)
-    return gathered(out)
+    return transformed(spark, rows, cmd)
 
 
 def local_files(uris):

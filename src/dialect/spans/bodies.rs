@@ -1,7 +1,7 @@
-//! An LLM call recorded as its provider's request and response bodies
-//! (LangSmith's `wrap_anthropic` and `wrap_openai` runs, Langfuse
-//! generations of a provider SDK's integration): the structured citations
-//! they may hold. The exports' readers keep only the members of `inputs`
+//! An LLM call recorded with its provider's request and response (LangSmith
+//! runs of `wrap_anthropic`, `wrap_openai` and LangChain's `ChatAnthropic`,
+//! Langfuse generations of a provider SDK's integration): the structured
+//! citations they may hold, read by [`read_recorded`]. The exports' readers keep only the members of `inputs`
 //! and `outputs` a span reads, so the bodies are read again, whole, from
 //! the row's text, and only when that text names a citation key or a
 //! document: other rows pay one substring search.
