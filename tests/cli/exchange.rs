@@ -164,6 +164,14 @@ pub(crate) fn recordings(dir: &Path) -> Vec<Recording> {
     out
 }
 
+/// The non-streamed recordings of `dir` and their exchange lines' rows, by
+/// line id: what a recording placed in another shape is held to.
+pub(crate) fn non_streamed(dir: &Path) -> (Vec<Recording>, BTreeMap<String, Value>) {
+    let recs: Vec<Recording> = recordings(dir).into_iter().filter(|r| !r.stream).collect();
+    let rows = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    (recs, rows)
+}
+
 /// Grades exchange lines through the binary.
 pub(crate) fn grade(lines: &[&Value]) -> BTreeMap<String, Value> {
     let dir = tempfile::tempdir().unwrap();
@@ -807,8 +815,7 @@ fn recordings_in_llm_spans_grade_like_their_exchange_lines() {
     let Some(dir) = shared("provider-citations") else {
         return;
     };
-    let recs: Vec<Recording> = recordings(&dir).into_iter().filter(|r| !r.stream).collect();
-    let want = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    let (recs, want) = non_streamed(&dir);
     let mut lines = String::new();
     for (i, r) in recs.iter().enumerate() {
         let llm = json!({

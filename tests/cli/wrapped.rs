@@ -7,7 +7,7 @@
 //! does as an exchange line, however the SDK's parts arrive.
 
 use crate::common::{fixture, shared};
-use crate::exchange::{GRADED, Recording, grade, recordings, report_rows};
+use crate::exchange::{GRADED, Recording, grade, non_streamed, recordings, report_rows};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -283,8 +283,7 @@ fn langfuse_generations_grade_like_their_exchange_lines() {
     let Some(dir) = shared("provider-citations") else {
         return;
     };
-    let recs: Vec<Recording> = recordings(&dir).into_iter().filter(|r| !r.stream).collect();
-    let want = grade(&recs.iter().map(|r| &r.line).collect::<Vec<_>>());
+    let (recs, want) = non_streamed(&dir);
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/corpus/langfuse/vertex-ai-2025-08-01.trace.json");
     let shape: Value = serde_json::from_str(&std::fs::read_to_string(corpus).unwrap()).unwrap();
