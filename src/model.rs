@@ -12,6 +12,11 @@ use std::borrow::Cow;
 /// Borrowed-or-owned text.
 pub type Str<'a> = Cow<'a, str>;
 
+/// Text that several citations carry (one Gemini support or Cohere
+/// citation names many chunks with one span text): each copy is a
+/// reference, never the text again.
+pub type Shared = std::sync::Arc<str>;
+
 /// An identifier that was a JSON string or integer. Integers keep their text
 /// and are written back as numbers; comparisons and de-duplication use the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,6 +160,15 @@ impl<'a> Reply<'a> {
         }
     }
 
+    /// The length of the text as the log holds it (a JSON literal's
+    /// escapes undecoded).
+    pub fn raw_len(&self) -> usize {
+        match self {
+            Reply::Json { raw, .. } => raw.len(),
+            Reply::Text(t) => t.len(),
+        }
+    }
+
     /// The decoded text. Borrows when there is nothing to decode.
     pub fn decoded(&self) -> Str<'a> {
         match self {
@@ -185,13 +199,44 @@ pub fn has_unicode_escape(raw: &str) -> bool {
 /// undecodable literal yields its raw inner text rather than a panic.
 pub fn decode_json_string(raw: &str) -> Str<'_> {
     let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
-    if !inner.contains('\\') {
+    let Some(first) = memchr::memchr(b'\\', inner.as_bytes()) else {
         return Cow::Borrowed(inner);
+    };
+    if let Some(s) = decode_simple(inner, first) {
+        return Cow::Owned(s);
     }
     match serde_json::from_str::<String>(raw) {
         Ok(s) => Cow::Owned(s),
         Err(_) => Cow::Borrowed(inner),
     }
+}
+
+/// The inside of a JSON string literal decoded, its first backslash at
+/// `first`, when it holds only the short escapes (`\n`, `\"`, …): runs
+/// between escapes are copied whole. `None` at a `\u` escape or an
+/// unknown one (then serde_json decides).
+fn decode_simple(inner: &str, first: usize) -> Option<String> {
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    let mut at = Some(first);
+    while let Some(k) = at {
+        out.push_str(&rest[..k]);
+        out.push(match rest.as_bytes().get(k + 1)? {
+            b'n' => '\n',
+            b't' => '\t',
+            b'r' => '\r',
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            _ => return None,
+        });
+        rest = &rest[k + 2..];
+        at = memchr::memchr(b'\\', rest.as_bytes());
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// Why no answer was observed for a turn. The native turn log may carry it
@@ -353,7 +398,7 @@ pub struct Texts<'a> {
     pub answer: Option<Str<'a>>,
     /// Where each structured citation sits and what it quotes, in the order
     /// of the citations list (empty when the log says nothing of it).
-    pub cites: Vec<Cite<'a>>,
+    pub cites: Vec<Cite>,
 }
 
 impl Texts<'_> {
@@ -367,34 +412,25 @@ impl Texts<'_> {
                 .map(|c| c.map(|r| Reply::Text(own(r.decoded()))))
                 .collect(),
             answer: self.answer.map(own),
-            cites: self
-                .cites
-                .into_iter()
-                .map(|c| Cite {
-                    span: c.span,
-                    quote: c.quote.map(own),
-                    span_text: c.span_text.map(own),
-                    quote_at: c.quote_at,
-                })
-                .collect(),
+            cites: self.cites.into_iter().collect(),
         }
     }
 }
 
 /// One structured citation's place and words.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Cite<'a> {
+pub struct Cite {
     /// The part of the answer it covers: character offsets (Unicode scalar
     /// values), end exclusive; `start == end` for a point (OpenAI's
     /// `file_citation.index`).
     pub span: Option<(usize, usize)>,
     /// The text it says it quotes from the chunk (Anthropic `cited_text`,
     /// Converse `sourceContent`).
-    pub quote: Option<Str<'a>>,
+    pub quote: Option<Shared>,
     /// The answer text the provider says the span holds (Cohere `text`,
     /// Gemini `segment.text`, Bedrock `textResponsePart.text`), to check
     /// the offsets against.
-    pub span_text: Option<Str<'a>>,
+    pub span_text: Option<Shared>,
     /// Where in the chunk's text the provider says the quote sits
     /// (character offsets, end exclusive), to check against the quote.
     pub quote_at: Option<(usize, usize)>,
@@ -591,6 +627,10 @@ pub struct Support {
     pub offsets_mismatched: u32,
     /// Support hints raised.
     pub hints: u32,
+    /// Citations whose quote and offset checks were not run: the turn's
+    /// checks would have examined more text than its budget allows
+    /// (`support::work`).
+    pub unchecked: u32,
 }
 
 impl Support {
@@ -603,7 +643,7 @@ impl Support {
 impl Serialize for Support {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut d = s.serialize_struct("Support", 8)?;
+        let mut d = s.serialize_struct("Support", 9)?;
         d.serialize_field("sentences", &self.sentences)?;
         d.serialize_field("cited_sentences", &self.cited_sentences)?;
         d.serialize_field("coverage", &self.coverage())?;
@@ -612,6 +652,7 @@ impl Serialize for Support {
         d.serialize_field("quotes_absent", &self.quotes_absent)?;
         d.serialize_field("offsets_mismatched", &self.offsets_mismatched)?;
         d.serialize_field("hints", &self.hints)?;
+        d.serialize_field("unchecked", &self.unchecked)?;
         d.end()
     }
 }
@@ -843,7 +884,7 @@ impl InputStats {
 /// row's field names, plus `document_ids`, `chunk_ids` and `scores` for the
 /// chunk list), in the order CSV writes them by default: a stable contract
 /// that `--columns` picks from.
-pub const COLUMNS: [&str; 32] = [
+pub const COLUMNS: [&str; 33] = [
     "turn_id",
     "agent_id",
     "conversation_id",
@@ -876,6 +917,7 @@ pub const COLUMNS: [&str; 32] = [
     "quotes_absent",
     "offsets_mismatched",
     "hints",
+    "unchecked",
 ];
 
 /// Indexes joined with `;` (CSV) or `,` (tables).

@@ -27,6 +27,8 @@ pub struct SupportTotals {
     pub quotes_absent: u64,
     /// Turns with at least one hint.
     pub hinted: u64,
+    /// Citations whose checks were not run (the turn's budget was spent).
+    pub unchecked: u64,
 }
 
 impl SupportTotals {
@@ -35,12 +37,14 @@ impl SupportTotals {
         self.cited_sentences += u64::from(s.cited_sentences);
         self.quotes_absent += u64::from(s.quotes_absent);
         self.hinted += u64::from(s.hints > 0);
+        self.unchecked += u64::from(s.unchecked);
     }
     fn merge(&mut self, o: &SupportTotals) {
         self.sentences += o.sentences;
         self.cited_sentences += o.cited_sentences;
         self.quotes_absent += o.quotes_absent;
         self.hinted += o.hinted;
+        self.unchecked += o.unchecked;
     }
     /// Cited sentences over sentences; `None` with no sentence.
     pub fn coverage(&self) -> Option<f64> {
@@ -119,6 +123,7 @@ impl Serialize for Rollup {
         m.serialize_entry("coverage", &c.coverage())?;
         m.serialize_entry("quotes_absent", &c.quotes_absent)?;
         m.serialize_entry("turns_with_hints", &c.hinted)?;
+        m.serialize_entry("unchecked_citations", &c.unchecked)?;
         m.end()
     }
 }

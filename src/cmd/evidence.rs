@@ -50,6 +50,7 @@ fn support(row: &crate::model::Row<'_>, a: &crate::support::Analysis, show_text:
                 "span": c.span.map(|(s, e)| [s, e]),
                 "quote": c.quote.map(|q| q.as_str()),
                 "offsets": c.offsets_match.map(|m| if m { "match" } else { "mismatch" }),
+                "unchecked": c.unchecked,
             })
         })
         .collect();

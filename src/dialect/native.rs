@@ -396,7 +396,7 @@ fn chunk(c: ChunkIn<'_>, index: usize) -> Result<Chunk<'_>, String> {
 struct CitationsIn {
     list: Vec<CitationIndex>,
     /// One per element, as far as the last element that places itself.
-    cites: Vec<Cite<'static>>,
+    cites: Vec<Cite>,
     /// Some element has both `start` and `end`.
     spanned: bool,
 }
@@ -406,7 +406,7 @@ impl CitationsIn {
     fn push_raw(&mut self, raw: &str) {
         self.push(citation(raw), cite_of(raw));
     }
-    fn push(&mut self, index: CitationIndex, cite: Option<Cite<'static>>) {
+    fn push(&mut self, index: CitationIndex, cite: Option<Cite>) {
         self.list.push(index);
         if let Some(c) = cite {
             self.spanned |= c.span.is_some();
@@ -441,7 +441,7 @@ pub(super) const PLACING_KEYS: [&[u8]; 6] = [
 /// Where a citation object places itself, read leniently: a value of
 /// another type than the one named is left out (the index alone decides
 /// the verdict). `None` when it places nothing.
-fn cite_of(raw: &str) -> Option<Cite<'static>> {
+fn cite_of(raw: &str) -> Option<Cite> {
     #[derive(Deserialize)]
     struct Placing {
         #[serde(default)]
@@ -465,7 +465,7 @@ fn cite_of(raw: &str) -> Option<Cite<'static>> {
     let s = |v: &Option<serde_json::Value>| {
         v.as_ref()
             .and_then(|v| v.as_str())
-            .map(|x| Cow::Owned(x.to_owned()))
+            .map(crate::model::Shared::from)
     };
     let pair = |a, b| match (a, b) {
         (Some(a), Some(b)) if a <= b => Some((a, b)),

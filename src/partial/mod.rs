@@ -103,8 +103,10 @@ pub struct RowAt {
 
 /// Counts of a [`Rollup`]: turns, with_retrieval, then one per verdict in verdict order
 /// (ok, no_marker, orphan_marker, empty_retrieval, unobserved), then the
-/// support totals (sentences, cited sentences, absent quotes, turns with hints).
-type RollupDoc = (u64, u64, [u64; 5], [u64; 4]);
+/// support totals (sentences, cited sentences, absent quotes, turns with hints,
+/// unchecked citations; a partial written before the last was counted has
+/// four, read as none unchecked).
+type RollupDoc = (u64, u64, [u64; 5], Vec<u64>);
 
 fn rollup_doc(r: &Rollup) -> RollupDoc {
     let c = &r.support;
@@ -112,12 +114,19 @@ fn rollup_doc(r: &Rollup) -> RollupDoc {
         r.turns,
         r.with_retrieval,
         r.verdicts,
-        [c.sentences, c.cited_sentences, c.quotes_absent, c.hinted],
+        vec![
+            c.sentences,
+            c.cited_sentences,
+            c.quotes_absent,
+            c.hinted,
+            c.unchecked,
+        ],
     )
 }
 
 fn rollup_of(d: &RollupDoc) -> Rollup {
-    let [sentences, cited_sentences, quotes_absent, hinted] = d.3;
+    let at = |k: usize| d.3.get(k).copied().unwrap_or(0);
+    let [sentences, cited_sentences, quotes_absent, hinted, unchecked] = [0, 1, 2, 3, 4].map(at);
     Rollup {
         turns: d.0,
         with_retrieval: d.1,
@@ -127,6 +136,7 @@ fn rollup_of(d: &RollupDoc) -> Rollup {
             cited_sentences,
             quotes_absent,
             hinted,
+            unchecked,
         },
     }
 }

@@ -61,6 +61,7 @@ pub fn is_numeric(name: &str) -> bool {
             | "quotes_absent"
             | "offsets_mismatched"
             | "hints"
+            | "unchecked"
     )
 }
 
@@ -140,6 +141,7 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
         "quotes_absent" => r.support.quotes_absent.to_string(),
         "offsets_mismatched" => r.support.offsets_mismatched.to_string(),
         "hints" => r.support.hints.to_string(),
+        "unchecked" => r.support.unchecked.to_string(),
         _ => String::new(),
     }
 }

@@ -11,7 +11,7 @@ use crate::pipeline::Graded;
 use anyhow::Result;
 
 /// The columns of `report --format csv`, in order: every column.
-pub const REPORT_COLUMNS: [&str; 32] = columns::NAMES;
+pub const REPORT_COLUMNS: [&str; 33] = columns::NAMES;
 
 /// A CSV writer with the settings every CSV output uses.
 pub fn writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
@@ -238,6 +238,7 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, mode: Csv, clock: &Clock) -> Re
         s.quotes_absent,
         s.offsets_mismatched,
         s.hints,
+        s.unchecked,
     ] {
         w.plain(int.format(n).as_bytes())?;
     }

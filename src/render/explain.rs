@@ -255,6 +255,12 @@ fn support_section(e: &Explained) -> Section {
             s.offsets_mismatched
         ));
     }
+    if s.unchecked > 0 {
+        support.notes.push(format!(
+            "{} citation(s) not checked: their checks would read more text than this turn's budget (64 bytes per byte the turn holds, plus 4 MiB)",
+            s.unchecked
+        ));
+    }
     support.rows = e
         .hints
         .iter()

@@ -159,14 +159,21 @@ pub fn rollup_lines(r: &Rollup) -> Vec<String> {
 pub fn support_line(r: &Rollup) -> Option<String> {
     let s = &r.support;
     s.coverage().map(|c| {
-        format!(
+        let mut line = format!(
             "citation coverage {} ({} of {} sentences cite a chunk that resolves) · absent quotes {} · turns with hints {}",
             rate(Some(c)),
             s.cited_sentences,
             s.sentences,
             s.quotes_absent,
             s.hinted
-        )
+        );
+        if s.unchecked > 0 {
+            line.push_str(&format!(
+                " · unchecked citations {} (past a turn's check budget)",
+                s.unchecked
+            ));
+        }
+        line
     })
 }
 

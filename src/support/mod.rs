@@ -5,15 +5,19 @@
 //! holds (hints). None of it changes a verdict (`grade` decides those);
 //! all of it reads only text the log holds.
 
+pub mod chars;
+mod cover;
 pub mod hints;
 pub mod quote;
 pub mod sentences;
+mod work;
 
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
-use crate::model::{Answer, Support, Turn};
+use crate::model::{Answer, Cite, Support, Turn};
+use chars::CharMap;
 use hints::HintKind;
 use quote::QuoteCheck;
-use sentences::Sentence;
+use work::{Budget, ChunkTexts};
 
 /// One citation's checks, for `explain` and `evidence`.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +33,9 @@ pub struct CiteCheck {
     /// Whether its offsets point where its texts say (`None`: nothing to
     /// check them against).
     pub offsets_match: Option<bool>,
+    /// Its checks were not run: the turn's budget was spent
+    /// ([`work::Budget`]).
+    pub unchecked: bool,
 }
 
 /// One hint, placed in the answer.
@@ -56,12 +63,19 @@ pub fn analyse(turn: &Turn<'_>, grammar: &Grammar) -> Analysis {
 }
 
 /// [`analyse`], raising hints of `kinds` (the tests read every kind).
+///
+/// Linear in the turn's texts: sentences are split in one pass, each
+/// citation's sentences are found by binary search, character offsets are
+/// mapped through one [`CharMap`] per text, each chunk is decoded and
+/// normalised at most once, and the quote and offset checks share one
+/// [`Budget`]: a turn whose checks would examine more text than its budget
+/// allows has the rest counted `unchecked` instead of run.
 pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKind]) -> Analysis {
     let mut a = Analysis::default();
-    let n = turn.chunks.len() as u64;
     // Where each resolving citation sits in the answer: a byte range of
     // the answer text, and the chunk.
     let mut placed: Vec<((usize, usize), u32)> = Vec::new();
+    let mut chunks = ChunkTexts::new(turn);
     let text = match &turn.answer {
         Answer::Unobserved(_) => return a,
         Answer::Reply(r) => {
@@ -75,15 +89,24 @@ pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKin
         }
         Answer::Citations(list, _) => {
             let text = turn.texts.answer.clone();
+            let map = text.as_deref().map(CharMap::new);
+            let answer = text.as_deref().zip(map.as_ref());
+            let mut budget = Budget::for_turn(turn);
+            let n = turn.chunks.len() as u64;
             for (k, &index) in list.iter().enumerate() {
                 let chunk = match resolve_citation(index, n) {
                     MarkerKind::Cited(i) => Some(i),
                     _ => None,
                 };
-                let check = cite_check(turn, k, chunk, text.as_deref());
-                if let (Some(i), Some(span), Some(t)) = (chunk, check.span, text.as_deref())
-                    && let (Some(s), Some(e)) =
-                        (quote::byte_at(t, span.0), quote::byte_at(t, span.1))
+                let check = match a.cites.last() {
+                    Some(prev) if same_place(turn, k, prev, chunk) => CiteCheck {
+                        citation: k,
+                        ..prev.clone()
+                    },
+                    _ => cite_check(turn, k, chunk, answer, &mut chunks, &mut budget),
+                };
+                if let (Some(i), Some(span), Some((t, m))) = (chunk, check.span, answer)
+                    && let (Some(s), Some(e)) = (m.byte_at(t, span.0), m.byte_at(t, span.1))
                 {
                     placed.push(((s, e), i));
                 }
@@ -94,9 +117,34 @@ pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKin
         }
     };
     if let Some(text) = text {
-        cover(&mut a, turn, &text, &placed, kinds);
+        cover::cover(&mut a, &text, &placed, &mut chunks, kinds);
     }
     a
+}
+
+/// Whether citation `k` says what the one before it said, to the same
+/// chunk: one provider span that names many chunks (a Gemini support's
+/// `groundingChunkIndices`), checked once. Texts are compared by
+/// reference: a copy of the same words made elsewhere is checked again.
+fn same_place(turn: &Turn<'_>, k: usize, prev: &CiteCheck, chunk: Option<u32>) -> bool {
+    let cites = &turn.texts.cites;
+    let same_text =
+        |a: &Option<crate::model::Shared>, b: &Option<crate::model::Shared>| match (a, b) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+    match (k.checked_sub(1).and_then(|p| cites.get(p)), cites.get(k)) {
+        (Some(p), Some(c)) => {
+            prev.chunk == chunk
+                && p.span == c.span
+                && p.quote_at == c.quote_at
+                && same_text(&p.quote, &c.quote)
+                && same_text(&p.span_text, &c.span_text)
+        }
+        (None, None) => prev.chunk == chunk,
+        _ => false,
+    }
 }
 
 fn tally_cite(c: &mut Support, check: &CiteCheck) {
@@ -107,146 +155,108 @@ fn tally_cite(c: &mut Support, check: &CiteCheck) {
         None => {}
     }
     c.offsets_mismatched += u32::from(check.offsets_match == Some(false));
+    c.unchecked += u32::from(check.unchecked);
 }
 
-/// The checks of structured citation `k`, resolving to `chunk`.
-fn cite_check(turn: &Turn<'_>, k: usize, chunk: Option<u32>, text: Option<&str>) -> CiteCheck {
-    let cite = turn.texts.cites.get(k);
-    let chunk_text = chunk
-        .and_then(|i| turn.texts.chunks.get(i as usize - 1))
-        .and_then(Option::as_ref)
-        .map(|r| r.decoded());
-    let quote = cite.and_then(|c| c.quote.as_deref());
-    let mut offsets = Vec::new();
-    if let (Some(c), Some(t)) = (cite, text)
-        && let (Some((s, e)), Some(said)) = (c.span, c.span_text.as_deref())
-    {
-        offsets.push(quote::chars(t, s, e).is_some_and(|got| quote::same(got, said)));
-    }
-    if let (Some(c), Some(q), Some(ct)) = (cite, quote, chunk_text.as_deref())
-        && let Some((s, e)) = c.quote_at
-    {
-        offsets.push(quote::chars(ct, s, e).is_some_and(|got| quote::same(got, q)));
-    }
-    CiteCheck {
+/// The checks of structured citation `k`, resolving to `chunk`; `answer`
+/// is the answer text with its map.
+fn cite_check(
+    turn: &Turn<'_>,
+    k: usize,
+    chunk: Option<u32>,
+    answer: Option<(&str, &CharMap)>,
+    chunks: &mut ChunkTexts<'_>,
+    budget: &mut Budget,
+) -> CiteCheck {
+    let mut check = CiteCheck {
         citation: k,
         chunk,
-        span: cite.and_then(|c| c.span),
-        quote: quote
-            .zip(chunk_text.as_deref())
-            .and_then(|(q, ct)| quote::check(q, ct)),
-        offsets_match: (!offsets.is_empty()).then(|| offsets.iter().all(|&m| m)),
+        span: None,
+        quote: None,
+        offsets_match: None,
+        unchecked: false,
+    };
+    let Some(cite) = turn.texts.cites.get(k) else {
+        return check;
+    };
+    check.span = cite.span;
+    let mut offsets = Vec::new();
+    if let (Some((t, m)), Some((s, e)), Some(said)) = (answer, cite.span, cite.span_text.as_deref())
+    {
+        let got = m.chars(t, s, e);
+        if !budget.take(got.map_or(0, str::len) + said.len()) {
+            check.unchecked = true;
+            return check;
+        }
+        offsets.push(got.is_some_and(|got| quote::same(got, said)));
     }
-}
-
-/// Coverage and hints: which sentences carry a resolving citation, and
-/// which of those hold a value of `kinds` none of their cited chunks
-/// holds.
-fn cover(
-    a: &mut Analysis,
-    turn: &Turn<'_>,
-    text: &str,
-    placed: &[((usize, usize), u32)],
-    kinds: &[HintKind],
-) {
-    let sentences = sentences::sentences(text);
-    // (sentence, chunk) for every citation, each pair once.
-    let mut cited: Vec<(usize, u32)> = Vec::with_capacity(placed.len());
-    for &((s, e), chunk) in placed {
-        holding(&sentences, s, e, &mut |k| cited.push((k, chunk)));
-    }
-    cited.sort_unstable();
-    cited.dedup();
-    let read = !kinds.is_empty() && turn.texts.chunks.iter().any(Option::is_some);
-    // Each cited chunk's facts, read once per turn when first cited.
-    let mut facts: Vec<Option<hints::Facts>> = Vec::new();
-    let mut at = 0;
-    for (k, s) in sentences.iter().enumerate() {
-        let first = at;
-        while at < cited.len() && cited[at].0 == k {
-            at += 1;
+    if let (Some(i), Some(q)) = (chunk, cite.quote.as_deref())
+        && chunks.has_text(i)
+    {
+        if let Some((s, e)) = cite.quote_at {
+            let got = chunks.chars(i, s, e);
+            if !budget.take(got.map_or(0, str::len) + q.len()) {
+                check.unchecked = true;
+                return check;
+            }
+            offsets.push(got.is_some_and(|got| quote::same(got, q)));
         }
-        if !s.counted {
-            continue;
-        }
-        a.counts.sentences += 1;
-        if at == first {
-            continue;
-        }
-        a.counts.cited_sentences += 1;
-        if !read {
-            continue;
-        }
-        let chunks = &cited[first..at];
-        let texts = &turn.texts.chunks;
-        if !chunks
-            .iter()
-            .all(|&(_, i)| texts.get(i as usize - 1).is_some_and(Option::is_some))
-        {
-            continue;
-        }
-        if facts.is_empty() {
-            facts = vec![None; texts.len()];
-        }
-        for &(_, i) in chunks {
-            let slot = &mut facts[i as usize - 1];
-            if slot.is_none() {
-                let t = texts[i as usize - 1].as_ref().map(|r| r.decoded());
-                let t = t.as_deref().unwrap_or("");
-                *slot = Some(hints::Facts::of(t, hints::needs_words(kinds)));
+        match quote_check(cite, q, i, chunks, budget) {
+            Ok(quote) => check.quote = quote,
+            Err(Spent) => {
+                check.unchecked = true;
+                return check;
             }
         }
-        let refs: Vec<&hints::Facts> = chunks
-            .iter()
-            .filter_map(|&(_, i)| facts[i as usize - 1].as_ref())
-            .collect();
-        let sentence = &text[s.start..s.end];
-        for h in hints::select(sentence, &refs, kinds) {
-            a.counts.hints += 1;
-            a.hints.push(HintAt {
-                kind: h.kind,
-                sentence: (quote::char_at(text, s.start), quote::char_at(text, s.end)),
-                value: sentence[h.start..h.end].to_owned(),
-            });
-        }
     }
+    check.offsets_match = (!offsets.is_empty()).then(|| offsets.iter().all(|&m| m));
+    check
 }
 
-/// The counted sentences a citation at bytes `s..e` carries to (each given
-/// to `f`): those it overlaps (a point: the one it falls in or ends), or,
-/// when it sits in an uncounted stretch (a line of markers), the counted
-/// one before.
-fn holding(sentences: &[Sentence], s: usize, e: usize, f: &mut dyn FnMut(usize)) {
-    // The first sentence that ends at or after the citation's start.
-    let from = sentences.partition_point(|x| x.end < s);
-    let mut any = false;
-    let mut first_hit = None;
-    for (k, x) in sentences.iter().enumerate().skip(from) {
-        let hit = if s == e {
-            x.start <= s && s <= x.end
-        } else {
-            s < x.end && e > x.start
-        };
-        if !hit {
-            if x.start >= e.max(s + 1) {
-                break;
-            }
-            continue;
-        }
-        first_hit.get_or_insert(k);
-        if x.counted {
-            any = true;
-            f(k);
-        }
+/// The quote check of `q` against chunk `i`: at the place the citation
+/// names first (where the provider's offsets are right, that is the whole
+/// check), then anywhere in the chunk, as written and normalised.
+fn quote_check(
+    cite: &Cite,
+    q: &str,
+    i: u32,
+    chunks: &mut ChunkTexts<'_>,
+    budget: &mut Budget,
+) -> Result<Option<QuoteCheck>, Spent> {
+    if q.trim().is_empty() {
+        return Ok(None);
     }
-    if any {
-        return;
+    if let Some((s, e)) = cite.quote_at
+        && chunks.chars(i, s, e) == Some(q)
+    {
+        return Ok(Some(QuoteCheck::Exact));
     }
-    let before = first_hit.unwrap_or(from).min(sentences.len());
-    if let Some(k) = sentences[..before].iter().rposition(|x| x.counted) {
-        f(k);
+    if !budget.take(chunks.len(i) + q.len()) {
+        return Err(Spent);
     }
+    if chunks.contains(i, q) {
+        return Ok(Some(QuoteCheck::Exact));
+    }
+    // Normalising costs about twice the text; the chunk's form is made
+    // once per turn, then only searched.
+    let made = if chunks.is_normalised(i) {
+        0
+    } else {
+        2 * chunks.len(i)
+    };
+    if !budget.take(made + chunks.len(i) + 2 * q.len()) {
+        return Err(Spent);
+    }
+    Ok(Some(
+        match chunks.normalised(i).contains(&quote::normalise(q)) {
+            true => QuoteCheck::Normalised,
+            false => QuoteCheck::Absent,
+        },
+    ))
 }
+
+/// The turn's budget would be overdrawn.
+struct Spent;
 
 #[cfg(test)]
 mod tests;

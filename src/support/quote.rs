@@ -62,38 +62,26 @@ pub fn normalise(s: &str) -> String {
     out
 }
 
-/// Whether two texts are the same once normalised.
+/// Whether two texts are the same once normalised: compared a character
+/// at a time, so two texts that differ early cost only that much.
 pub fn same(a: &str, b: &str) -> bool {
-    a == b || normalise(a) == normalise(b)
+    a == b || folded(a).eq(folded(b))
 }
 
-/// The characters `start..end` (Unicode scalar values, end exclusive) of
-/// `text`, or `None` when they fall outside it.
-pub fn chars(text: &str, start: usize, end: usize) -> Option<&str> {
-    let a = byte_at(text, start)?;
-    let b = byte_at(text, end)?;
-    text.get(a..b).filter(|_| a <= b)
-}
-
-/// The byte offset of character `n` of `text` (its length for `n` equal
-/// to the character count).
-pub fn byte_at(text: &str, n: usize) -> Option<usize> {
-    if text.is_ascii() {
-        return (n <= text.len()).then_some(n);
-    }
-    text.char_indices()
-        .map(|(i, _)| i)
-        .chain(std::iter::once(text.len()))
-        .nth(n)
-}
-
-/// The character offset of byte `i` of `text`.
-pub fn char_at(text: &str, i: usize) -> usize {
-    if text.is_ascii() {
-        i
-    } else {
-        text[..i.min(text.len())].chars().count()
-    }
+/// The characters of [`normalise`]`(s)`, made as they are read.
+fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
+    let mut space = false;
+    let mut started = false;
+    s.nfkc()
+        .flat_map(move |c| {
+            if c.is_whitespace() {
+                space = started;
+                return [None, None];
+            }
+            started = true;
+            [std::mem::take(&mut space).then_some(' '), Some(c)]
+        })
+        .flatten()
 }
 
 #[cfg(test)]
@@ -113,9 +101,14 @@ mod tests {
     }
 
     #[test]
-    fn character_offsets() {
-        assert_eq!(chars("a‑b c", 2, 5), Some("b c"));
-        assert_eq!(chars("abc", 1, 9), None);
-        assert_eq!(char_at("a‑b", 4), 2);
+    fn same_is_equality_of_the_normalised_forms() {
+        let texts = [
+            "", " a  b ", "a b", "ﬁ\r\nx", "fi x", "a b c", " ", "x\u{a0}",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(same(a, b), normalise(a) == normalise(b), "{a:?} {b:?}");
+            }
+        }
     }
 }

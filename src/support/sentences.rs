@@ -8,14 +8,64 @@
 //! after a known abbreviation (`e.g.`, `Dr.`, `approx.`), or when the next
 //! word starts in lower case.
 
-/// Abbreviations after which a full stop does not end a sentence (compared
-/// without case, dots inside kept: `e.g`).
-const ABBREVIATIONS: &[&str] = &[
-    "e.g", "i.e", "etc", "vs", "cf", "al", "approx", "ca", "mr", "mrs", "ms", "dr", "prof", "st",
-    "jr", "sr", "inc", "ltd", "co", "corp", "no", "nos", "fig", "figs", "vol", "p", "pp", "u.s",
-    "u.k", "a.m", "p.m", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-    "nov", "dec", "mt", "ft", "gen", "col", "lt", "sgt", "rev", "est",
-];
+/// Whether `lower` (a word in lower case) is an abbreviation after which
+/// a full stop does not end a sentence (dots inside kept: `e.g`).
+fn listed(lower: &[u8]) -> bool {
+    matches!(
+        lower,
+        b"e.g"
+            | b"i.e"
+            | b"etc"
+            | b"vs"
+            | b"cf"
+            | b"al"
+            | b"approx"
+            | b"ca"
+            | b"mr"
+            | b"mrs"
+            | b"ms"
+            | b"dr"
+            | b"prof"
+            | b"st"
+            | b"jr"
+            | b"sr"
+            | b"inc"
+            | b"ltd"
+            | b"co"
+            | b"corp"
+            | b"no"
+            | b"nos"
+            | b"fig"
+            | b"figs"
+            | b"vol"
+            | b"p"
+            | b"pp"
+            | b"u.s"
+            | b"u.k"
+            | b"a.m"
+            | b"p.m"
+            | b"jan"
+            | b"feb"
+            | b"mar"
+            | b"apr"
+            | b"jun"
+            | b"jul"
+            | b"aug"
+            | b"sep"
+            | b"sept"
+            | b"oct"
+            | b"nov"
+            | b"dec"
+            | b"mt"
+            | b"ft"
+            | b"gen"
+            | b"col"
+            | b"lt"
+            | b"sgt"
+            | b"rev"
+            | b"est"
+    )
+}
 
 /// One sentence: its byte range in the text, leading and trailing
 /// whitespace left out.
@@ -32,57 +82,106 @@ pub struct Sentence {
 /// The sentences of `text`, in order.
 pub fn sentences(text: &str) -> Vec<Sentence> {
     let b = text.as_bytes();
-    let wide = !text.is_ascii();
-    let mut out = Vec::new();
+    let mut marks = Marks {
+        b,
+        wide: !text.is_ascii(),
+        stop: Ahead::Unknown,
+        nl: Ahead::Unknown,
+        cjk: Ahead::Unknown,
+    };
+    let mut out = Vec::with_capacity(text.len() / 64 + 1);
     let mut start = 0;
     let mut i = 0;
-    while let Some(at) = next_mark(b, i, wide) {
+    while let Some(at) = marks.next(i) {
         let c = b[at];
         let end = if c == b'\n' {
-            Some((at, at + 1))
+            Ok((at, at + 1))
         } else if matches!(c, b'.' | b'!' | b'?') {
             terminal(text, start, at)
         } else if ["。", "！", "？"]
             .iter()
             .any(|m| b[at..].starts_with(m.as_bytes()))
         {
-            Some(after_closers(text, at + 3)).map(|e| (e, e))
+            let e = after_closers(text, at + 3);
+            Ok((e, e))
         } else {
-            None
+            Err(at + 1)
         };
         match end {
-            Some((stop, next)) => {
+            Ok((stop, next)) => {
                 push(text, start, stop, &mut out);
                 start = next;
                 i = next.max(at + 1);
             }
-            None => i = at + 1,
+            Err(resume) => i = resume.max(at + 1),
         }
     }
     push(text, start, b.len(), &mut out);
     out
 }
 
-/// The next byte from `from` that may end a sentence: a line break, `.`,
-/// `!`, `?`, or (in text that is not ASCII) the first byte of `。！？`.
-fn next_mark(b: &[u8], from: usize, wide: bool) -> Option<usize> {
-    let rest = b.get(from..)?;
-    // Each search stops at the other's find: linear in the text.
-    let stop = memchr::memchr3(b'.', b'!', b'?', rest);
-    let nl = memchr::memchr(b'\n', &rest[..stop.unwrap_or(rest.len())]);
-    let mut first = nl.or(stop);
-    if wide {
-        let limit = first.unwrap_or(rest.len());
-        if let Some(w) = memchr::memchr2(0xE3, 0xEF, &rest[..limit]) {
-            first = Some(w);
+/// The bytes that may end a sentence, found ahead of the splitter: a line
+/// break, `.`, `!`, `?`, or (in text that is not ASCII) the first byte of
+/// `。！？`. Each kind's next place is searched once and kept until the
+/// splitter passes it, so every search starts where the last one of its
+/// kind stopped: linear in the text whatever the mix.
+struct Marks<'b> {
+    b: &'b [u8],
+    wide: bool,
+    /// The next place of each kind at or after the last `from` (`None`:
+    /// none left), or not yet searched.
+    stop: Ahead,
+    nl: Ahead,
+    cjk: Ahead,
+}
+
+#[derive(Clone, Copy)]
+enum Ahead {
+    Unknown,
+    At(usize),
+    None,
+}
+
+impl Ahead {
+    /// The next place at or after `from`, searching with `find` (from a
+    /// slice start) only when the one kept lies behind.
+    fn next(
+        &mut self,
+        b: &[u8],
+        from: usize,
+        find: impl Fn(&[u8]) -> Option<usize>,
+    ) -> Option<usize> {
+        match *self {
+            Ahead::At(at) if at >= from => return Some(at),
+            Ahead::None => return None,
+            _ => {}
         }
+        let found = b.get(from..).and_then(&find).map(|k| from + k);
+        *self = found.map_or(Ahead::None, Ahead::At);
+        found
     }
-    first.map(|k| from + k)
+}
+
+impl Marks<'_> {
+    fn next(&mut self, from: usize) -> Option<usize> {
+        let b = self.b;
+        let stop = self
+            .stop
+            .next(b, from, |r| memchr::memchr3(b'.', b'!', b'?', r));
+        let nl = self.nl.next(b, from, |r| memchr::memchr(b'\n', r));
+        let cjk = match self.wide {
+            true => self.cjk.next(b, from, |r| memchr::memchr2(0xE3, 0xEF, r)),
+            false => None,
+        };
+        [stop, nl, cjk].into_iter().flatten().min()
+    }
 }
 
 /// Where the sentence holding the terminal mark at `at` ends and the next
-/// begins, or `None` when the mark ends no sentence.
-fn terminal(text: &str, start: usize, at: usize) -> Option<(usize, usize)> {
+/// begins, or, when the mark ends no sentence, `Err` with where to look
+/// next: past the whole run of marks, since every mark of a run ends the
+/// same sentence or none (each mark is looked at once: linear in the text).
+fn terminal(text: &str, start: usize, at: usize) -> Result<(usize, usize), usize> {
     let b = text.as_bytes();
     let mut j = at + 1;
     while j < b.len() && matches!(b[j], b'.' | b'!' | b'?') {
@@ -91,12 +190,12 @@ fn terminal(text: &str, start: usize, at: usize) -> Option<(usize, usize)> {
     let end = after_closers(text, j);
     // A mark inside a word or number (`3.5`, `example.com`) ends nothing.
     if end < b.len() && !b[end].is_ascii_whitespace() {
-        return None;
+        return Err(j);
     }
     if b[at] == b'.' && j == at + 1 && !ends_sentence(&text[start..at], &text[end..]) {
-        return None;
+        return Err(j);
     }
-    Some((end, end))
+    Ok((end, end))
 }
 
 /// Past closing quotes and brackets, then any bracketed markers (with the
@@ -104,61 +203,135 @@ fn terminal(text: &str, start: usize, at: usize) -> Option<(usize, usize)> {
 fn after_closers(text: &str, mut j: usize) -> usize {
     let b = text.as_bytes();
     loop {
-        let rest = &text[j..];
-        if let Some(c) = rest.chars().next().filter(|c| "\"')]”’»】".contains(*c)) {
-            j += c.len_utf8();
-            continue;
+        match b.get(j) {
+            Some(b'"' | b'\'' | b')' | b']') => {
+                j += 1;
+                continue;
+            }
+            Some(&c) if c >= 0x80 => {
+                if let Some(c) = text[j..].chars().next().filter(|c| "”’»】".contains(*c)) {
+                    j += c.len_utf8();
+                    continue;
+                }
+            }
+            _ => {}
         }
-        let spaces = rest.len() - rest.trim_start_matches([' ', '\t']).len();
-        let k = j + spaces;
-        if b.get(k) == Some(&b'[')
-            && let Some(close) = text[k..].find(']').filter(|&c| c <= 64)
-            && !text[k..k + close].contains('\n')
-        {
-            j = k + close + 1;
-            continue;
+        let mut k = j;
+        while matches!(b.get(k), Some(b' ' | b'\t')) {
+            k += 1;
         }
-        return j;
+        if b.get(k) != Some(&b'[') {
+            return j;
+        }
+        // A marker is at most 64 bytes: the search for its `]` looks no
+        // further (a `[` never closed costs 64 bytes, not the rest of the text).
+        let window = &b[k..(k + 65).min(b.len())];
+        match memchr::memchr(b']', window) {
+            Some(close) if memchr::memchr(b'\n', &window[..close]).is_none() => j = k + close + 1,
+            _ => return j,
+        }
     }
+}
+
+/// Whether byte `c` is ASCII white space as `char::is_whitespace` counts
+/// it (tab to carriage return, and space).
+fn ascii_space(c: u8) -> bool {
+    matches!(c, b'\t'..=b'\r' | b' ')
 }
 
 /// Whether a full stop after `before` ends a sentence, `after` being the
 /// text after it.
 fn ends_sentence(before: &str, after: &str) -> bool {
-    let word = before
-        .rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"')
-        .next()
-        .unwrap_or("");
+    let word = last_word(before);
     let mut letters = word.chars();
     let initial = matches!((letters.next(), letters.next()), (Some(c), None) if c.is_uppercase());
-    if initial || ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word)) {
+    if initial || abbreviation(word) {
         return false;
     }
     // The next word in lower case continues the sentence.
-    !after
-        .trim_start()
-        .chars()
-        .next()
-        .is_some_and(char::is_lowercase)
+    let a = after.as_bytes();
+    let skip = a.iter().position(|&c| !ascii_space(c)).unwrap_or(a.len());
+    match a.get(skip) {
+        None => true,
+        Some(&c) if c < 0x80 => !c.is_ascii_lowercase(),
+        Some(_) => !after[skip..]
+            .trim_start()
+            .chars()
+            .next()
+            .is_some_and(char::is_lowercase),
+    }
+}
+
+/// The last word of `before`: after its last white space, `(` or `"`.
+fn last_word(before: &str) -> &str {
+    let b = before.as_bytes();
+    let mut i = b.len();
+    while i > 0 {
+        let c = b[i - 1];
+        if c < 0x80 {
+            if ascii_space(c) || c == b'(' || c == b'"' {
+                break;
+            }
+            i -= 1;
+        } else {
+            let Some(ch) = before[..i].chars().next_back() else {
+                break;
+            };
+            if ch.is_whitespace() {
+                break;
+            }
+            i -= ch.len_utf8();
+        }
+    }
+    &before[i..]
+}
+
+/// Whether `word` is an abbreviation ([`listed`]), without case.
+fn abbreviation(word: &str) -> bool {
+    const LONGEST: usize = 6;
+    if word.len() > LONGEST {
+        return false;
+    }
+    let mut lower = [0u8; LONGEST];
+    for (d, c) in lower.iter_mut().zip(word.bytes()) {
+        *d = c.to_ascii_lowercase();
+    }
+    listed(&lower[..word.len()])
 }
 
 fn push(text: &str, start: usize, end: usize, out: &mut Vec<Sentence>) {
-    let s = &text[start..end];
-    let lead = s.len() - s.trim_start().len();
-    let t = s.trim();
-    if t.is_empty() {
+    let b = text.as_bytes();
+    let (mut s, mut e) = (start, end);
+    while s < e && ascii_space(b[s]) {
+        s += 1;
+    }
+    while e > s && ascii_space(b[e - 1]) {
+        e -= 1;
+    }
+    // White space beyond ASCII at either end: the general trim.
+    if s < e && (b[s] >= 0x80 || b[e - 1] >= 0x80) {
+        let t = &text[s..e];
+        let lead = t.len() - t.trim_start().len();
+        let len = t.trim().len();
+        s += lead;
+        e = s + len;
+    }
+    if s == e {
         return;
     }
     out.push(Sentence {
-        start: start + lead,
-        end: start + lead + t.len(),
-        counted: counted(t),
+        start: s,
+        end: e,
+        counted: counted(&text[s..e]),
     });
 }
 
 fn counted(t: &str) -> bool {
     if t.starts_with('#') || t.ends_with(':') {
         return false;
+    }
+    if t.as_bytes()[0].is_ascii_alphanumeric() {
+        return true;
     }
     let mut depth = 0u32;
     t.chars().any(|c| {

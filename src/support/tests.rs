@@ -90,19 +90,19 @@ fn structured_citations_check_quotes_spans_and_offsets() {
             cites: vec![
                 Cite {
                     span: Some((0, 18)),
-                    quote: Some(Cow::Borrowed("released in 1995.")),
+                    quote: Some("released in 1995.".into()),
                     quote_at: Some((15, 32)),
                     ..Cite::default()
                 },
                 Cite {
                     span: Some((19, 32)),
-                    quote: Some(Cow::Borrowed("1995. It was fine.")),
-                    span_text: Some(Cow::Borrowed("Matz made it!")),
+                    quote: Some("1995. It was fine.".into()),
+                    span_text: Some("Matz made it!".into()),
                     ..Cite::default()
                 },
                 Cite {
                     span: Some((19, 32)),
-                    quote: Some(Cow::Borrowed("anything")),
+                    quote: Some("anything".into()),
                     ..Cite::default()
                 },
             ],
@@ -129,7 +129,7 @@ fn an_absent_quote_is_counted() {
             chunks: vec![text("Ruby was first released in 1995.")],
             answer: Some(Cow::Borrowed("Ruby is old.")),
             cites: vec![Cite {
-                quote: Some(Cow::Borrowed("released in 1996")),
+                quote: Some("released in 1996".into()),
                 ..Cite::default()
             }],
         },

@@ -5,6 +5,7 @@
 mod action;
 mod agentfootprint;
 mod architecture;
+mod bounds;
 mod check;
 mod cli;
 mod common;

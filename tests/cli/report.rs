@@ -80,6 +80,7 @@ fn rows_never_carry_reply_text_or_unknown_fields() {
         "quotes_absent",
         "offsets_mismatched",
         "hints",
+        "unchecked",
     ];
     contract.sort();
     assert_eq!(keys, contract);

@@ -91,16 +91,16 @@ fn answer(turn: &Turn<'_>, m: &mut Map<String, Value>) -> Option<Value> {
 }
 
 /// A citation's place, in the keys a native citation reads.
-fn place(c: &Cite<'_>, o: &mut Map<String, Value>) {
+fn place(c: &Cite, o: &mut Map<String, Value>) {
     if let Some((s, e)) = c.span {
         o.insert("start".into(), json!(s));
         o.insert("end".into(), json!(e));
     }
     if let Some(t) = &c.span_text {
-        o.insert("text".into(), json!(t));
+        o.insert("text".into(), json!(&**t));
     }
     if let Some(q) = &c.quote {
-        o.insert("quote".into(), json!(q));
+        o.insert("quote".into(), json!(&**q));
     }
     if let Some((s, e)) = c.quote_at {
         o.insert("quote_start".into(), json!(s));

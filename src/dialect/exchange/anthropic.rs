@@ -196,8 +196,7 @@ fn delta(block: &mut Value, d: &Value) {
     match d.get("type").and_then(Value::as_str) {
         Some("text_delta") => {
             let add = d.get("text").and_then(Value::as_str).unwrap_or("");
-            let old = block.get("text").and_then(Value::as_str).unwrap_or("");
-            block["text"] = Value::String(format!("{old}{add}"));
+            super::append_text(block, add);
         }
         Some("citations_delta") => {
             if !block.get("citations").is_some_and(Value::is_array) {

@@ -91,7 +91,7 @@ fn v2(req: &Value, resp: &Value) -> Found {
 
 /// A citation's `start..end` from `base` (none without a part to count
 /// from), with the `text` it says they hold.
-fn span(c: &Value, base: Option<usize>) -> Cite<'static> {
+fn span(c: &Value, base: Option<usize>) -> Cite {
     Cite {
         span: base
             .zip(offset(c, "start").zip(offset(c, "end")))
@@ -165,12 +165,10 @@ pub(super) fn from_events(events: &[Value]) -> Value {
             }
             ("content-delta", Some(p), Some(i)) => {
                 let add = p.get("text").and_then(Value::as_str);
-                if let (Some(add), Some(part)) = (add, content.get_mut(i)) {
-                    let old = part.get("text").and_then(Value::as_str).unwrap_or("");
-                    let joined = format!("{old}{add}");
-                    if part.is_object() {
-                        part["text"] = Value::String(joined);
-                    }
+                if let (Some(add), Some(part)) = (add, content.get_mut(i))
+                    && part.is_object()
+                {
+                    super::append_text(part, add);
                 }
             }
             ("citation-start", ..) => match e.pointer("/delta/message/citations") {

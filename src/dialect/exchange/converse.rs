@@ -17,7 +17,6 @@
 use super::{AnswerText, Found, Source, arr, at, block_range, blocks, named, offset, text};
 use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
-use std::borrow::Cow;
 
 fn given(b: &Value, docs: &mut Vec<Source>, results: &mut Vec<(Source, Vec<usize>)>) {
     if let Some(d) = b.get("document") {
@@ -96,7 +95,7 @@ pub(super) fn read(req: &Value, resp: &Value) -> Found {
             .collect();
         let mut place = Cite {
             span: Some(span),
-            quote: (!quote.is_empty()).then(|| Cow::Owned(quote.join("\n"))),
+            quote: (!quote.is_empty()).then(|| quote.join("\n").into()),
             ..Cite::default()
         };
         let loc = c.get("location").unwrap_or(&Value::Null);

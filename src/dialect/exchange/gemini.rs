@@ -14,6 +14,7 @@
 
 use super::{Found, Source, arr, at, char_of_byte, offset, owned, text};
 use crate::model::{Cite, MarkersFrom};
+use crate::support::chars::CharMap;
 use serde_json::{Value, json};
 
 /// Reads a `generateContent` body.
@@ -50,6 +51,7 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
         }
     }
     let has_text = parts.iter().any(|p| p.get("text").is_some());
+    let map = CharMap::new(&answer);
     for s in arr(meta.get("groundingSupports")) {
         let seg = s.get("segment").unwrap_or(&Value::Null);
         let base = match offset(seg, "partIndex") {
@@ -62,8 +64,8 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
             .map(|(b, e)| {
                 let s = b.saturating_add(offset(seg, "startIndex").unwrap_or(0));
                 (
-                    char_of_byte(&answer, s),
-                    char_of_byte(&answer, b.saturating_add(e)),
+                    char_of_byte(&answer, &map, s),
+                    char_of_byte(&answer, &map, b.saturating_add(e)),
                 )
             });
         let place = Cite {

@@ -24,8 +24,9 @@ use super::{Dialect, Parsed, Record};
 use crate::markers::{Grammar, Preset};
 use crate::messages::Warnings;
 use crate::model::{
-    Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Reply, Texts, Turn,
+    Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Reply, Shared, Texts, Turn,
 };
+use crate::support::chars::CharMap;
 pub(crate) use recorded::{may_cite, may_give_documents, read_recorded};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -62,7 +63,7 @@ pub(crate) struct Found {
     pub answer: Option<String>,
     /// Where each citation sits in the answer and what it quotes, in the
     /// order of `citations` (character offsets: [`Cite`]).
-    pub cites: Vec<Cite<'static>>,
+    pub cites: Vec<Cite>,
     /// The model the response or request names (read for traced calls).
     pub model: Option<String>,
 }
@@ -82,7 +83,7 @@ impl Found {
     }
 
     /// Adds a citation with its place and quote.
-    fn cite(&mut self, index: CitationIndex, cite: &Cite<'static>) {
+    fn cite(&mut self, index: CitationIndex, cite: &Cite) {
         self.citations.push(index);
         self.cites.push(cite.clone());
     }
@@ -103,8 +104,18 @@ impl Found {
 }
 
 /// A string field as a quote or span text.
-pub(crate) fn owned(v: &Value, key: &str) -> Option<Cow<'static, str>> {
-    text(v, key).map(Cow::Owned)
+pub(crate) fn owned(v: &Value, key: &str) -> Option<Shared> {
+    v.get(key).and_then(Value::as_str).map(Shared::from)
+}
+
+/// Appends a stream's text delta to the `text` of `block` (an object) in
+/// place: a stream of many deltas is assembled in one growing buffer, never
+/// copied whole per event.
+pub(crate) fn append_text(block: &mut Value, add: &str) {
+    match block.get_mut("text") {
+        Some(Value::String(s)) => s.push_str(add),
+        _ => block["text"] = Value::String(add.to_owned()),
+    }
 }
 
 /// A whole-number field as an offset.
@@ -146,11 +157,11 @@ impl AnswerText {
 /// The character offset of byte `b` of `text`; a byte inside a character
 /// or past the end is a place past the end, which no part of the text
 /// holds (the offset check then records a mismatch).
-pub(crate) fn char_of_byte(text: &str, b: usize) -> usize {
+pub(crate) fn char_of_byte(text: &str, map: &CharMap, b: usize) -> usize {
     if text.is_char_boundary(b) {
-        crate::support::quote::char_at(text, b)
+        map.char_at(text, b)
     } else {
-        text.chars().count() + 1
+        map.count() + 1
     }
 }
 

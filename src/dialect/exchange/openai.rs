@@ -128,7 +128,7 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
 
 /// An annotation's span: `start_index..end_index` (Chat Completions nest
 /// them under `url_citation`), or the point `index`, from `base`.
-fn place(a: &Value, base: usize) -> Cite<'static> {
+fn place(a: &Value, base: usize) -> Cite {
     let inner = a.get("url_citation").unwrap_or(a);
     let span = match (offset(inner, "start_index"), offset(inner, "end_index")) {
         (Some(s), Some(e)) => Some((base.saturating_add(s), base.saturating_add(e))),

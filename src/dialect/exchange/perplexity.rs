@@ -11,7 +11,7 @@
 use super::{Found, Source, arr, text};
 use crate::markers::{Grammar, MarkerKind, Preset};
 use crate::model::{Chunk, CitationIndex, Cite, MarkersFrom};
-use crate::support::quote::char_at;
+use crate::support::chars::CharMap;
 use serde_json::{Value, json};
 
 /// Reads a chat completion body.
@@ -45,13 +45,14 @@ pub(super) fn read(_req: &Value, resp: &Value) -> Found {
             score: None,
         })
         .collect();
+    let map = CharMap::new(content);
     Grammar::Preset(Preset::Numeric).scan(content, &chunks, &mut |m| {
         let cite = match m.kind {
             MarkerKind::Cited(i) => CitationIndex::Index(u64::from(i)),
             MarkerKind::OutOfRange => CitationIndex::OutOfRange,
             MarkerKind::Malformed => CitationIndex::Malformed,
         };
-        let span = (char_at(content, m.start), char_at(content, m.end));
+        let span = (map.char_at(content, m.start), map.char_at(content, m.end));
         found.cite(
             cite,
             &Cite {

@@ -133,7 +133,7 @@ fn any_value_anywhere_never_panics() {
 }
 
 /// The answer text and each citation's place, for the support checks.
-fn placed(req: Value, resp: Value) -> (Option<String>, Vec<Cite<'static>>) {
+fn placed(req: Value, resp: Value) -> (Option<String>, Vec<Cite>) {
     let f = read(&req, &resp).unwrap();
     assert_eq!(f.cites.len(), f.citations.len());
     (f.answer, f.cites)

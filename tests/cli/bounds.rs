@@ -1,0 +1,352 @@
+//! Linear work and bounded memory on pathological lines.
+//!
+//! Each shape below is one turn or exchange line built to make a per-turn
+//! analysis do too much: a long run of marks, brackets never closed, a
+//! stream of many deltas, citations that span a whole answer, many
+//! citations into one long document, one span naming thousands of chunks.
+//! Each is written at three sizes, `n`, `2n` and `4n`, and `summary
+//! --threads 1` runs on each under valgrind's cachegrind, which counts the
+//! instructions executed: a count that does not depend on the machine or
+//! its load. Linear work adds as much from `2n` to `4n` as twice what it
+//! adds from `n` to `2n` (a ratio of 2); quadratic work, twice as much
+//! again (a ratio of 4). The test asserts a ratio of at most
+//! [`MAX_GROWTH`], and a peak resident set at `4n` of at most
+//! [`MEMORY_BASE`] plus [`MEMORY_PER_BYTE`] per input byte (GNU time's
+//! `%M`).
+//!
+//! valgrind and GNU time are Debian packages (`valgrind`, `time`); without
+//! them the test says so and passes, unless `GROUNDING_AUDIT_REQUIRE_VALGRIND=1`
+//! (as `.ci/run` sets), where it fails.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The most the added work may grow from one doubling to the next.
+const MAX_GROWTH: f64 = 2.6;
+/// Peak resident memory allowed whatever the input…
+const MEMORY_BASE: u64 = 64 << 20;
+/// …and per byte of it.
+const MEMORY_PER_BYTE: u64 = 32;
+
+/// A pathological shape: its name, the size `n` it starts from, and the
+/// line it makes at a size.
+struct Shape {
+    name: &'static str,
+    n: usize,
+    line: fn(usize) -> String,
+}
+
+fn native(reply: String) -> String {
+    json!({
+        "turn_id": "t1", "agent_id": "a", "created_at": "2026-08-01T09:00:00Z",
+        "reply": reply,
+        "grounding": {"chunks": [{"document_id": "d", "chunk_id": "c"}]}
+    })
+    .to_string()
+}
+
+fn exchange(request: Value, response: Value) -> String {
+    json!({
+        "id": "x1", "created_at": "2026-03-01T10:00:00Z", "agent_id": "a",
+        "request": request, "response": response
+    })
+    .to_string()
+}
+
+fn anthropic_doc(text: &str) -> Value {
+    json!({"model": "claude-x", "messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text},
+         "title": "Alpha"}
+    ]}]})
+}
+
+fn anthropic_message(content: Value) -> Value {
+    json!({"type": "message", "role": "assistant", "content": content})
+}
+
+fn shapes() -> Vec<Shape> {
+    vec![
+        // The sentence splitter looked at a run of marks from every mark.
+        Shape {
+            name: "run of full stops",
+            n: 20_000,
+            line: |n| native(format!("Loading{}done [KB-1].", ".".repeat(n))),
+        },
+        Shape {
+            name: "run of exclamation marks",
+            n: 20_000,
+            line: |n| native(format!("Wow{}x [KB-1].", "!".repeat(n))),
+        },
+        // Every sentence looked for a `]` to the end of the text.
+        Shape {
+            name: "brackets never closed",
+            n: 10_000,
+            line: |n| native(format!("{} [KB-1].", "xy. [".repeat(n))),
+        },
+        Shape {
+            name: "CJK brackets never closed",
+            n: 10_000,
+            line: |n| native(format!("{} [KB-1].", "東京。[".repeat(n))),
+        },
+        // Each stream event copied the whole text so far.
+        Shape {
+            name: "Anthropic stream of many deltas",
+            n: 4_000,
+            line: |n| {
+                let mut events = vec![
+                    json!({"type": "message_start", "message": {"id": "m", "type": "message",
+                        "role": "assistant", "content": [], "model": "claude-x"}}),
+                    json!({"type": "content_block_start", "index": 0,
+                        "content_block": {"type": "text", "text": ""}}),
+                ];
+                let delta = json!({"type": "content_block_delta", "index": 0,
+                    "delta": {"type": "text_delta", "text": "x".repeat(100)}});
+                events.extend(std::iter::repeat_n(delta, n));
+                events.push(json!({"type": "message_stop"}));
+                exchange(json!({"messages": []}), json!({"events": events}))
+            },
+        },
+        Shape {
+            name: "Cohere stream of many deltas",
+            n: 4_000,
+            line: |n| {
+                let mut events = vec![
+                    json!({"type": "message-start", "delta": {"message": {"role": "assistant"}}}),
+                    json!({"type": "content-start", "index": 0,
+                        "delta": {"message": {"content": {"type": "text", "text": ""}}}}),
+                ];
+                let delta = json!({"type": "content-delta", "index": 0,
+                    "delta": {"message": {"content": {"text": "y".repeat(100)}}}});
+                events.extend(std::iter::repeat_n(delta, n));
+                exchange(
+                    json!({"documents": [{"id": "d1", "data": {"text": "hi"}}]}),
+                    json!({"events": events}),
+                )
+            },
+        },
+        // Coverage listed a (sentence, chunk) pair per citation per sentence.
+        Shape {
+            name: "citations spanning a whole answer",
+            n: 1_000,
+            line: |n| {
+                let cite = json!({"type": "char_location", "cited_text": "Alpha",
+                    "document_index": 0, "start_char_index": 0, "end_char_index": 5});
+                exchange(
+                    anthropic_doc(&"Alpha facts. ".repeat(10)),
+                    anthropic_message(json!([{"type": "text", "text": "Ab cd. ".repeat(n),
+                        "citations": vec![cite; n]}])),
+                )
+            },
+        },
+        // The quote check normalised the whole document for every citation.
+        Shape {
+            name: "absent quotes into a long document",
+            n: 1_000,
+            line: |n| {
+                let cite =
+                    json!({"type": "char_location", "cited_text": "zz", "document_index": 0});
+                exchange(
+                    anthropic_doc(&"Alpha facts ﬁ. ".repeat(n)),
+                    anthropic_message(json!([{"type": "text", "text": "Ab.",
+                        "citations": vec![cite; n]}])),
+                )
+            },
+        },
+        // The same, with every quote different: the budget bounds it.
+        Shape {
+            name: "distinct absent quotes into a long document",
+            n: 1_000,
+            line: |n| {
+                let cites: Vec<Value> = (0..n)
+                    .map(|k| {
+                        json!({"type": "char_location", "cited_text": format!("zz{k}"),
+                        "document_index": 0})
+                    })
+                    .collect();
+                exchange(
+                    anthropic_doc(&"Alpha facts ﬁ. ".repeat(n)),
+                    anthropic_message(json!([{"type": "text", "text": "Ab.", "citations": cites}])),
+                )
+            },
+        },
+        // Character offsets were found by walking the answer from its start.
+        Shape {
+            name: "many cited blocks past a non-ASCII character",
+            n: 4_000,
+            line: |n| {
+                let blocks: Vec<Value> = (0..n)
+                    .map(|k| {
+                        json!({"type": "text", "text": format!("Élan {k}. "),
+                        "citations": [{"type": "char_location", "document_index": 0}]})
+                    })
+                    .collect();
+                exchange(
+                    anthropic_doc("Alpha facts. "),
+                    anthropic_message(json!(blocks)),
+                )
+            },
+        },
+        // One support's span text was copied once per chunk it names.
+        Shape {
+            name: "Gemini support naming many chunks",
+            n: 2_000,
+            line: |n| {
+                let support = json!({"segment": {"startIndex": 0, "endIndex": 5, "text": "z".repeat(10 * n)},
+                    "groundingChunkIndices": vec![0; n]});
+                exchange(
+                    json!({}),
+                    json!({"candidates": [{"content": {"parts": [{"text": "Short answer."}]},
+                        "groundingMetadata": {
+                            "groundingChunks": [{"web": {"uri": "https://a", "title": "a"}}],
+                            "groundingSupports": [support]}}]}),
+                )
+            },
+        },
+        // Offset checks normalised the whole answer for every citation.
+        Shape {
+            name: "Cohere citations spanning a long answer",
+            n: 1_000,
+            line: |n| {
+                let answer = "Café é bom. ".repeat(n);
+                let len = answer.chars().count();
+                let cites: Vec<Value> = (0..n)
+                    .map(|k| {
+                        json!({"start": 0, "end": len, "text": format!("x{k}"),
+                        "sources": [{"type": "document", "id": "d1"}]})
+                    })
+                    .collect();
+                exchange(
+                    json!({"documents": [{"id": "d1", "data": {"text": "hi"}}]}),
+                    json!({"message": {"role": "assistant",
+                        "content": [{"type": "text", "text": answer}], "citations": cites}}),
+                )
+            },
+        },
+    ]
+}
+
+fn have(tool: &str, arg: &str) -> bool {
+    Command::new(tool)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether valgrind and GNU time are here (see the module documentation).
+fn tools() -> bool {
+    if have("valgrind", "--version") && have("/usr/bin/time", "--version") {
+        return true;
+    }
+    let required = std::env::var("GROUNDING_AUDIT_REQUIRE_VALGRIND").as_deref() == Ok("1");
+    assert!(
+        !required,
+        "valgrind or GNU time is missing, and GROUNDING_AUDIT_REQUIRE_VALGRIND=1 requires them"
+    );
+    eprintln!("bounds: valgrind or GNU time is missing (Debian: valgrind, time); not measured");
+    false
+}
+
+/// The binary measured: this build's, or `GROUNDING_AUDIT_BOUNDS_BIN` (to
+/// hold another build to the same bounds).
+fn binary() -> PathBuf {
+    std::env::var_os("GROUNDING_AUDIT_BOUNDS_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("grounding-audit"))
+}
+
+/// Instructions `summary --threads 1` executes on `file`.
+fn instructions(file: &Path) -> u64 {
+    let out = Command::new("valgrind")
+        .args([
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+        ])
+        .arg(binary())
+        .args(["summary", "--threads", "1", "--format", "json"])
+        .arg(file)
+        .output()
+        .expect("valgrind runs");
+    assert!(out.status.success(), "summary failed on {}", file.display());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.contains("I   refs:") || l.contains("I refs:"))
+        .unwrap_or_else(|| panic!("no instruction count in valgrind's output:\n{err}"));
+    line.rsplit(':')
+        .next()
+        .unwrap()
+        .trim()
+        .replace(',', "")
+        .parse()
+        .expect("a count")
+}
+
+/// Peak resident memory of `summary --threads 1` on `file`, in bytes.
+fn peak_memory(file: &Path) -> u64 {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(binary())
+        .args(["summary", "--threads", "1"])
+        .arg(file)
+        .output()
+        .expect("time runs");
+    assert!(out.status.success(), "summary failed on {}", file.display());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let kib: u64 = err
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory in time's output:\n{err}"));
+    kib * 1024
+}
+
+#[test]
+fn every_pathological_shape_costs_linear_work_and_bounded_memory() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for shape in shapes() {
+        let mut counts = Vec::new();
+        let mut last = (PathBuf::new(), 0);
+        for k in 0..3 {
+            let n = shape.n << k;
+            let path = dir.path().join(format!("{k}.jsonl"));
+            let line = (shape.line)(n);
+            std::fs::write(&path, format!("{line}\n")).unwrap();
+            counts.push(instructions(&path) as f64);
+            last = (path, line.len() as u64 + 1);
+        }
+        let growth = (counts[2] - counts[1]) / (counts[1] - counts[0]).max(1.0);
+        let memory = peak_memory(&last.0);
+        let allowed = MEMORY_BASE + MEMORY_PER_BYTE * last.1;
+        eprintln!(
+            "bounds: {}: {:.0} / {:.0} / {:.0} instructions, growth {growth:.2}; {} KiB at {} bytes",
+            shape.name,
+            counts[0],
+            counts[1],
+            counts[2],
+            memory >> 10,
+            last.1
+        );
+        if growth > MAX_GROWTH {
+            failures.push(format!(
+                "{}: work grew {growth:.2}× from one doubling to the next (linear: 2)",
+                shape.name
+            ));
+        }
+        if memory > allowed {
+            failures.push(format!(
+                "{}: peak memory {} MiB on {} bytes (allowed {} MiB)",
+                shape.name,
+                memory >> 20,
+                last.1,
+                allowed >> 20
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
