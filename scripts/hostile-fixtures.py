@@ -157,6 +157,80 @@ def main():
         f.write(b"turn_id,agent_id\nx,y\n")
     with open(os.path.join(d, "sub", "c.jsonl.bak"), "wb") as f:
         f.write(turn("md-3") + b"\n")
+    pathological()
+
+
+def exchange(xid, request, response):
+    return json.dumps({"id": xid, "created_at": "2026-03-01T10:00:00Z", "agent_id": "a",
+                       "request": request, "response": response}, ensure_ascii=False).encode()
+
+
+def anthropic_doc(text):
+    return {"model": "claude-x", "messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text},
+         "title": "Alpha"}]}]}
+
+
+def message(content):
+    return {"type": "message", "role": "assistant", "content": content}
+
+
+def pathological():
+    """Small copies of the shapes tests/cli/bounds.rs grows (the red-team
+    lines that once took quadratic time or GBs of memory)."""
+    replies = [
+        turn("dots", "Loading" + "." * 2000 + "done [KB-1]."),
+        turn("excl", "Wow" + "!" * 2000 + "x [KB-1]."),
+        turn("bracket", "xy. [" * 1000 + " [KB-1]."),
+        turn("cjk", "東京。[" * 1000 + " [KB-1]."),
+    ]
+    write("pathological-replies.jsonl", b"\n".join(replies) + b"\n")
+    n = 600
+    stream = [{"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant",
+                                                     "content": [], "model": "claude-x"}},
+              {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}]
+    stream += [{"type": "content_block_delta", "index": 0,
+                "delta": {"type": "text_delta", "text": "x" * 10}}] * n
+    stream += [{"type": "message_stop"}]
+    cohere = [{"type": "message-start", "delta": {"message": {"role": "assistant"}}},
+              {"type": "content-start", "index": 0,
+               "delta": {"message": {"content": {"type": "text", "text": ""}}}}]
+    cohere += [{"type": "content-delta", "index": 0,
+                "delta": {"message": {"content": {"text": "y" * 10}}}}] * n
+    docs = {"documents": [{"id": "d1", "data": {"text": "hi"}}]}
+    span = {"type": "char_location", "cited_text": "Alpha", "document_index": 0,
+            "start_char_index": 0, "end_char_index": 5}
+    answer = "Café é bom. " * 100
+    lines = [
+        exchange("anthropic-stream", {"messages": []}, {"events": stream}),
+        exchange("cohere-stream", docs, {"events": cohere}),
+        exchange("whole-answer-spans", anthropic_doc("Alpha facts. " * 10),
+                 message([{"type": "text", "text": "Ab cd. " * 200, "citations": [span] * 200}])),
+        exchange("absent-quotes", anthropic_doc("Alpha facts ﬁ. " * n),
+                 message([{"type": "text", "text": "Ab.",
+                           "citations": [{"type": "char_location", "cited_text": "zz",
+                                          "document_index": 0}] * n}])),
+        # Distinct quotes absent from a long document: past the turn's
+        # check budget, the rest are counted unchecked.
+        exchange("distinct-absent-quotes", anthropic_doc("Alpha facts ﬁ. " * n),
+                 message([{"type": "text", "text": "Ab.",
+                           "citations": [{"type": "char_location", "cited_text": f"zz{k}",
+                                          "document_index": 0} for k in range(n)]}])),
+        exchange("cited-blocks", anthropic_doc("Alpha facts. "),
+                 message([{"type": "text", "text": f"Élan {k}. ",
+                           "citations": [{"type": "char_location", "document_index": 0}]}
+                          for k in range(n)])),
+        exchange("gemini-support", {}, {"candidates": [{"content": {"parts": [{"text": "Short answer."}]},
+                 "groundingMetadata": {"groundingChunks": [{"web": {"uri": "https://a", "title": "a"}}],
+                                       "groundingSupports": [{"segment": {"startIndex": 0, "endIndex": 5,
+                                                                          "text": "z" * 2000},
+                                                              "groundingChunkIndices": [0] * n}]}}]}),
+        exchange("cohere-spans", docs, {"message": {"role": "assistant",
+                 "content": [{"type": "text", "text": answer}],
+                 "citations": [{"start": 0, "end": len(answer), "text": f"x{k}",
+                                "sources": [{"type": "document", "id": "d1"}]} for k in range(100)]}}),
+    ]
+    write("pathological-citations.jsonl", b"\n".join(lines) + b"\n")
 
 
 if __name__ == "__main__":

@@ -173,7 +173,14 @@ impl Marks<'_> {
             true => self.cjk.next(b, from, |r| memchr::memchr2(0xE3, 0xEF, r)),
             false => None,
         };
-        [stop, nl, cjk].into_iter().flatten().min()
+        let first = match (stop, nl) {
+            (Some(s), Some(n)) => Some(s.min(n)),
+            (s, n) => s.or(n),
+        };
+        match (first, cjk) {
+            (Some(f), Some(c)) => Some(f.min(c)),
+            (f, c) => f.or(c),
+        }
     }
 }
 

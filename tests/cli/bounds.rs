@@ -350,3 +350,52 @@ fn every_pathological_shape_costs_linear_work_and_bounded_memory() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What the checks do with the red-team lines of the hostile corpus: a
+/// quote cited 600 times over is checked once and found absent 600 times;
+/// 600 distinct quotes into one long document run until the turn's budget
+/// is spent and the rest are counted unchecked, never dropped: every
+/// citation is either checked or counted unchecked.
+#[test]
+fn the_check_budget_counts_what_it_leaves_unchecked() {
+    let path = crate::common::fixture("hostile/pathological-citations.jsonl");
+    let (code, out, err) = crate::common::run(&[
+        "report",
+        "--all",
+        "--format",
+        "json",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let doc = crate::common::json(&out);
+    let row = |id: &str| {
+        doc["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["turn_id"] == id)
+            .unwrap_or_else(|| panic!("no row {id}"))
+            .clone()
+    };
+    let same = row("absent-quotes");
+    assert_eq!(
+        (same["quotes_absent"].as_u64(), same["unchecked"].as_u64()),
+        (Some(600), Some(0))
+    );
+    let distinct = row("distinct-absent-quotes");
+    let absent = distinct["quotes_absent"].as_u64().unwrap();
+    let unchecked = distinct["unchecked"].as_u64().unwrap();
+    assert_eq!(absent + unchecked, 600, "{distinct}");
+    assert!(absent > 0 && unchecked > 0, "{distinct}");
+    assert_eq!(
+        doc["summary"]["unchecked_citations"].as_u64(),
+        Some(unchecked),
+        "the summary counts them"
+    );
+    let (_, shown, _) =
+        crate::common::run(&["explain", "distinct-absent-quotes", path.to_str().unwrap()]);
+    assert!(
+        shown.contains(&format!("{unchecked} citation(s) not checked")),
+        "{shown}"
+    );
+}
