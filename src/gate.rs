@@ -8,6 +8,7 @@ use crate::model::Verdict;
 use crate::pipeline::InputStats;
 use crate::stats;
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -325,6 +326,15 @@ pub fn rate_pair(observed: f64, threshold: f64) -> (String, String) {
     }
 }
 
+/// [`rate_pair`] of a rate compared exactly ([`stats::cmp_ratio`]): equal
+/// as decimals, both print as the threshold does.
+fn exact_pair(observed: f64, threshold: f64, exact: Option<Ordering>) -> (String, String) {
+    match exact {
+        Some(Ordering::Equal) => rate_pair(threshold, threshold),
+        _ => rate_pair(observed, threshold),
+    }
+}
+
 /// How a scope is named at the start of a gate message: nothing for the
 /// whole log, `agent "<id>" ` for an agent.
 pub fn who(scope: &Scope) -> String {
@@ -341,8 +351,9 @@ fn rate_gate(g: &Gates, min: f64, scope: Scope, r: &Rollup) -> GateResult {
     let who = who(&scope);
     let (observed, pass, message, interval, rule) = match g.confidence {
         None => {
-            let pass = point >= min;
-            let (p, m) = rate_pair(point, min);
+            let exact = stats::cmp_ratio(k.into(), n.into(), min);
+            let pass = exact.map_or(point >= min, |o| o != Ordering::Less);
+            let (p, m) = exact_pair(point, min, exact);
             let op = cmp(pass, ">=", "<");
             let message = match scope {
                 Scope::Overall => format!("grounded_rate={p} ({k}/{n}) {op} min_rate={m}"),
@@ -437,8 +448,16 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
         "{b:.4} ({}/{}) → {c:.4} ({}/{})",
         base.grounded, base.with_retrieval, cur_side.grounded, cur_side.with_retrieval
     );
+    let exact = stats::cmp_drop(
+        base.grounded,
+        base.with_retrieval,
+        cur_side.grounded,
+        cur_side.with_retrieval,
+        max,
+    );
+    let within = exact.map_or(drop <= max, |o| o != Ordering::Greater);
     let (pass, interval, rule, tail) = match g.confidence {
-        None => (drop <= max, None, "point", String::new()),
+        None => (within, None, "point", String::new()),
         Some(conf) => {
             let d = stats::newcombe(
                 cur_side.grounded,
@@ -450,7 +469,7 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
             .expect("both sides have turns");
             let significant = d.significant() && d.diff < 0.0;
             (
-                drop <= max || !significant,
+                within || !significant,
                 Some((d.low, d.high)),
                 "significant_drop",
                 format!(
@@ -468,7 +487,7 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
             )
         }
     };
-    let (d, m) = rate_pair(drop, max);
+    let (d, m) = exact_pair(drop, max, exact);
     GateResult {
         gate: GateKind::MaxDrop,
         outcome: if pass { Outcome::Pass } else { Outcome::Fail },
@@ -480,7 +499,7 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
         rule: Some(rule),
         message: format!(
             "{who}drop={d} {} max_drop={m} [{counts}{tail}]",
-            cmp(drop <= max, "<=", ">")
+            cmp(within, "<=", ">")
         ),
         turns: Vec::new(),
         scope,
@@ -492,8 +511,9 @@ fn orphan_rate_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
     let k = r.count(Verdict::OrphanMarker);
     let n = r.turns - r.count(Verdict::Unobserved);
     let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-    let pass = rate <= max;
-    let (x, m) = rate_pair(rate, max);
+    let exact = stats::cmp_ratio(k.into(), n.max(1).into(), max);
+    let pass = exact.map_or(rate <= max, |o| o != Ordering::Greater);
+    let (x, m) = exact_pair(rate, max, exact);
     let mut g = GateResult::plain(
         GateKind::MaxOrphanRate,
         scope.clone(),
@@ -516,8 +536,9 @@ fn orphan_rate_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
 fn coverage_gate(min: f64, scope: Scope, r: &Rollup) -> GateResult {
     let (k, n) = (r.support.cited_sentences, r.support.sentences);
     let rate = r.support.coverage();
-    let pass = rate.is_some_and(|c| c >= min);
-    let (x, m) = rate_pair(rate.unwrap_or(0.0), min);
+    let exact = stats::cmp_ratio(k.into(), n.into(), min);
+    let pass = rate.is_some_and(|c| exact.map_or(c >= min, |o| o != Ordering::Less));
+    let (x, m) = exact_pair(rate.unwrap_or(0.0), min, exact);
     let message = match rate {
         Some(_) => format!(
             "{}coverage={x} ({k}/{n} sentences cited) {} min_coverage={m}",
@@ -564,8 +585,9 @@ fn unobserved_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
     let k = r.count(Verdict::Unobserved);
     let n = r.turns;
     let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-    let pass = rate <= max;
-    let (x, m) = rate_pair(rate, max);
+    let exact = stats::cmp_ratio(k.into(), n.max(1).into(), max);
+    let pass = exact.map_or(rate <= max, |o| o != Ordering::Greater);
+    let (x, m) = exact_pair(rate, max, exact);
     let mut gate = GateResult::plain(
         GateKind::MaxUnobservedRate,
         scope.clone(),

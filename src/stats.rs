@@ -272,3 +272,73 @@ mod tests {
         assert!(change_point(&[]).is_none());
     }
 }
+
+/// How the ratio `num / den` compares with a threshold, exactly: the
+/// threshold is taken as the decimal it was written as (the shortest
+/// decimal that parses to its `f64`, which is the text a user gave
+/// whenever it had at most 17 significant digits: `0.05` is 5/100, not the
+/// binary fraction nearest it), and both sides are compared in integers.
+/// `None` when `den` is 0, the threshold is negative or not finite, or the
+/// integers would overflow; callers then compare `f64` values.
+pub fn cmp_ratio(num: u128, den: u128, threshold: f64) -> Option<std::cmp::Ordering> {
+    let (p, q) = decimal(threshold)?;
+    if den == 0 {
+        return None;
+    }
+    Some(num.checked_mul(q)?.cmp(&p.checked_mul(den)?))
+}
+
+/// `t` as `p / q` with `q` a power of ten, from its shortest decimal form.
+fn decimal(t: f64) -> Option<(u128, u128)> {
+    if !t.is_finite() || t < 0.0 {
+        return None;
+    }
+    let text = format!("{t}");
+    let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let q = 10u128.checked_pow(u32::try_from(frac.len()).ok()?)?;
+    let digits = format!("{whole}{frac}");
+    let p: u128 = digits.parse().ok()?;
+    Some((p, q))
+}
+
+/// The signed difference `a/b - c/d` compared with a threshold `t >= 0`
+/// (`a/b` the baseline rate, `c/d` the current: a drop), exactly as
+/// [`cmp_ratio`] does; `None` where it cannot be.
+pub fn cmp_drop(a: u64, b: u64, c: u64, d: u64, t: f64) -> Option<std::cmp::Ordering> {
+    let (base, now) = (u128::from(a) * u128::from(d), u128::from(c) * u128::from(b));
+    let den = u128::from(b) * u128::from(d);
+    if base <= now {
+        // No drop (or a rise): below any threshold above 0, equal to 0.
+        let (p, _) = decimal(t)?;
+        return Some(if base == now && p == 0 {
+            std::cmp::Ordering::Equal
+        } else {
+            std::cmp::Ordering::Less
+        });
+    }
+    cmp_ratio(base - now, den, t)
+}
+
+#[cfg(test)]
+mod exact_tests {
+    use super::*;
+    use std::cmp::Ordering::*;
+
+    #[test]
+    fn thresholds_compare_as_the_decimals_written() {
+        assert_eq!(cmp_ratio(19, 20, 0.95), Some(Equal));
+        assert_eq!(cmp_ratio(1, 20, 0.05), Some(Equal));
+        assert_eq!(cmp_ratio(2, 3, 0.6667), Some(Less));
+        assert_eq!(cmp_ratio(2, 3, 0.6666), Some(Greater));
+        assert_eq!(cmp_ratio(1, 0, 0.5), None);
+        assert_eq!(cmp_ratio(1, 2, -0.5), None);
+        assert_eq!(cmp_ratio(0, 5, 0.0), Some(Equal));
+        // 20/20 then 19/20: a drop of exactly 0.05.
+        assert_eq!(cmp_drop(20, 20, 19, 20, 0.05), Some(Equal));
+        assert!((20.0 / 20.0 - 19.0 / 20.0) > 0.05, "where f64 says more");
+        assert_eq!(cmp_drop(20, 20, 19, 20, 0.049), Some(Greater));
+        assert_eq!(cmp_drop(19, 20, 20, 20, 0.0), Some(Less));
+        assert_eq!(cmp_drop(7, 9, 14, 18, 0.0), Some(Equal));
+        assert_eq!(cmp_drop(u64::MAX, u64::MAX, 1, u64::MAX, 0.5), None);
+    }
+}

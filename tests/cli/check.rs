@@ -913,3 +913,28 @@ fn the_gate_list_names_each_scope_and_agent_ids_are_quoted() {
         "{out}"
     );
 }
+
+/// A drop equal to the limit passes, and so does a rate equal to the bar:
+/// gates compare the counts with the decimals written (20/20 then 19/20 is
+/// a drop of exactly 0.05, though `1.0 - 0.95` is 0.05000000000000004 in
+/// floating point), and print them alike.
+#[test]
+fn a_drop_equal_to_the_limit_passes_and_prints_equal() {
+    let f = log(&[("billing-bot", 19, 1, 0, 0, 0)]);
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.json");
+    std::fs::write(
+        &base,
+        r#"{"totals":{"grounded":20,"with_retrieval":20},"group_by":"agent","groups":[]}"#,
+    )
+    .unwrap();
+    let base = base.to_str().unwrap();
+    let (code, out, err) = check(&f, &["--baseline", base, "--max-drop", "0.05"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("drop=0.0500 <= max_drop=0.0500"), "{out}");
+    let (code, out, _) = check(&f, &["--baseline", base, "--max-drop", "0.0499"]);
+    assert_eq!(code, 1, "{out}");
+    let (code, out, _) = check(&f, &["--min-rate", "0.95"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("0.9500 (19/20) >= min_rate=0.9500"), "{out}");
+}
