@@ -12,6 +12,13 @@ Options are the command line's flags, spelled in Python: ``min_rate=0.9`` is
 "b=/y"]``). Each function runs the binary once and parses its JSON document;
 an exit code that is not the command's own answer raises
 :class:`GroundingAuditError` with the code and the tool's message.
+
+Paths are always paths: they follow ``--`` on the command line, so a file
+named ``--html=x`` is read, never taken for a flag. An empty list of paths
+is refused (the binary would read standard input). What the tool says on
+its error stream beside a document (notes such as an empty time window,
+warnings about the input) is raised as :class:`GroundingAuditWarning`, one
+Python warning a line.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
@@ -29,6 +37,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 __all__ = [
     "CheckResult",
     "GroundingAuditError",
+    "GroundingAuditWarning",
     "argv",
     "check",
     "find_binary",
@@ -40,6 +49,11 @@ __all__ = [
 PathArg = Union[str, "os.PathLike[str]", Iterable[Union[str, "os.PathLike[str]"]]]
 
 _EXE = "grounding-audit" + (".exe" if sys.platform == "win32" else "")
+
+
+class GroundingAuditWarning(UserWarning):
+    """A note or warning the tool wrote beside its document (an empty time
+    window, lines it could not read, a setting it ignored)."""
 
 
 class GroundingAuditError(RuntimeError):
@@ -88,7 +102,9 @@ def _flag(name: str) -> str:
 
 def argv(command: str, paths: PathArg = (), **options: Any) -> List[str]:
     """The arguments after the binary's name: the command, the flags from
-    ``options`` in the order given, then the paths."""
+    ``options`` in the order given, then ``--`` and the paths (so a path
+    that starts with ``-`` is still a path). An empty list of paths raises
+    :class:`ValueError`."""
     out = [command]
     for name, value in options.items():
         if value is None or value is False:
@@ -103,13 +119,21 @@ def argv(command: str, paths: PathArg = (), **options: Any) -> List[str]:
             out += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    out += [os.fspath(p) for p in paths]
-    return out
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise ValueError(
+            f"{command}() needs at least one path (the binary would read standard input)"
+        )
+    return out + ["--", *paths]
 
 
-def run(args: Sequence[str], ok: Sequence[int] = (0,)) -> subprocess.CompletedProcess:
+def run(
+    args: Sequence[str], ok: Sequence[int] = (0,), decision: bool = False
+) -> subprocess.CompletedProcess:
     """Runs the binary with ``args``; an exit code outside ``ok`` raises
-    :class:`GroundingAuditError`."""
+    :class:`GroundingAuditError`. Each other line on its error stream is a
+    :class:`GroundingAuditWarning`, except, with ``decision``, ``check``'s
+    own decision and gate lines (its document holds them)."""
     proc = subprocess.run(
         [find_binary(), *args],
         stdin=subprocess.DEVNULL,
@@ -120,7 +144,16 @@ def run(args: Sequence[str], ok: Sequence[int] = (0,)) -> subprocess.CompletedPr
     )
     if proc.returncode not in ok:
         raise GroundingAuditError(args, proc.returncode, proc.stderr)
+    for line in proc.stderr.splitlines():
+        if not line.strip() or (decision and _decision_line(line)):
+            continue
+        warnings.warn(line, GroundingAuditWarning, stacklevel=3)
     return proc
+
+
+def _decision_line(line: str) -> bool:
+    """Whether ``line`` is part of check's decision text on its error stream."""
+    return line[:1].isspace() or line.split(" ", 1)[0] in ("PASS", "FAIL", "ERROR")
 
 
 def _document(command: str, paths: PathArg, options: Dict[str, Any]) -> Dict[str, Any]:
@@ -169,7 +202,7 @@ def check(paths: PathArg, **options: Any) -> CheckResult:
     if "format" in options:
         raise TypeError("check() returns the JSON document; it takes no format")
     args = argv("check", paths, format="json", **options)
-    proc = run(args, ok=(0, 1, 3))
+    proc = run(args, ok=(0, 1, 3), decision=True)
     try:
         doc = json.loads(proc.stdout)
     except ValueError:

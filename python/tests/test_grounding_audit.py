@@ -30,13 +30,40 @@ def test_argv_spells_options_as_the_cli_flags():
         "--min-rate",
         "0.9",
         "--per-agent",
+        "--",
         "logs/",
     ]
     assert ga.argv(
         "summary", [Path("a.jsonl"), "b.jsonl"], set=["x=/a", "y=/b"], strict=False, tz=None
-    ) == ["summary", "--set", "x=/a", "--set", "y=/b", "a.jsonl", "b.jsonl"]
+    ) == ["summary", "--set", "x=/a", "--set", "y=/b", "--", "a.jsonl", "b.jsonl"]
     # A trailing underscore spells a flag that is a Python keyword.
-    assert ga.argv("report", "l", from_="2026-08-01") == ["report", "--from", "2026-08-01", "l"]
+    assert ga.argv("report", "l", from_="2026-08-01") == ["report", "--from", "2026-08-01", "--", "l"]
+
+
+def test_a_path_is_never_a_flag(tmp_path):
+    target = tmp_path / "overwritten.html"
+    target.write_text("keep")
+    with pytest.raises(ga.GroundingAuditError) as e:
+        ga.summary([DEMO, f"--html={target}"])
+    assert e.value.exit_code == 3, e.value.stderr
+    assert target.read_text() == "keep"
+    # A gate cannot be relaxed through a path either: it is a file that
+    # cannot be read, and check fails on it.
+    result = ga.check([DEMO, "--max-invalid=100000000"], min_rate=0.1)
+    assert not result.passed and result.exit_code == 3
+
+
+def test_no_path_is_refused():
+    with pytest.raises(ValueError):
+        ga.summary([])
+    with pytest.raises(ValueError):
+        ga.check([], min_rate=0.5)
+
+
+def test_the_tools_notes_are_python_warnings():
+    with pytest.warns(ga.GroundingAuditWarning, match="no turn"):
+        doc = ga.summary(DEMO, since="1h", now="2030-01-01T00:00:00Z")
+    assert doc["totals"]["turns"] == 0
 
 
 def test_the_binary_is_the_wheels_and_of_its_version():
