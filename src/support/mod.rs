@@ -125,12 +125,25 @@ pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKin
 /// Whether citation `k` says what the one before it said, to the same
 /// chunk (one provider span that names many chunks, a Gemini support's
 /// `groundingChunkIndices`; the same quote cited again): then its checks
-/// are the same, made once. Comparing costs at most the texts' length,
-/// which the line holds.
+/// are the same, made once. A text the two share is the same by
+/// reference (one span naming many chunks costs nothing per chunk); two
+/// texts read apart are compared, which costs at most their length: text
+/// the line holds twice.
 fn same_place(turn: &Turn<'_>, k: usize, prev: &CiteCheck, chunk: Option<u32>) -> bool {
     let cites = &turn.texts.cites;
+    let same = |a: &Option<crate::model::Shared>, b: &Option<crate::model::Shared>| match (a, b) {
+        (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b) || a == b,
+        (None, None) => true,
+        _ => false,
+    };
     match (k.checked_sub(1).and_then(|p| cites.get(p)), cites.get(k)) {
-        (Some(p), Some(c)) => prev.chunk == chunk && p == c,
+        (Some(p), Some(c)) => {
+            prev.chunk == chunk
+                && p.span == c.span
+                && p.quote_at == c.quote_at
+                && same(&p.quote, &c.quote)
+                && same(&p.span_text, &c.span_text)
+        }
         (None, None) => prev.chunk == chunk,
         _ => false,
     }
