@@ -179,18 +179,34 @@ fn resolve(index: Option<u64>, n: u64) -> MarkerKind {
 /// Reads the text of a JSON value given as a citation `index` by the rule
 /// of inline markers: ASCII digits are an index, however many (too large
 /// for any integer is out of range, like `[KB-99999999999999999999999]`); a
-/// negative whole number is out of range, like index 0; anything else (a
-/// fraction, an exponent, a string, null) is malformed.
+/// negative whole number is out of range, like index 0. A number written
+/// with a fraction or an exponent is read by its value ([`whole_number`]):
+/// `2.0` is 2, `1e300` out of range like any whole number past the chunks;
+/// anything else (a fraction such as `0.5`, a string, null) is malformed.
 pub fn citation_index(json: &str) -> CitationIndex {
     let (negative, digits) = match json.strip_prefix('-') {
         Some(d) => (true, d),
         None => (false, json),
     };
     match parse_digits(digits.as_bytes()) {
-        None => CitationIndex::Malformed,
+        None => json
+            .parse::<f64>()
+            .map_or(CitationIndex::Malformed, whole_number),
         Some(_) if negative => CitationIndex::OutOfRange,
         Some(Some(i)) => CitationIndex::Index(i),
         Some(None) => CitationIndex::OutOfRange,
+    }
+}
+
+/// A JSON number's value as an index: a whole number is one (negative, or
+/// past every integer, out of range; `-0.0` is 0); anything else malformed.
+pub fn whole_number(x: f64) -> CitationIndex {
+    if !x.is_finite() || x.fract() != 0.0 {
+        CitationIndex::Malformed
+    } else if x < 0.0 || x >= u64::MAX as f64 {
+        CitationIndex::OutOfRange
+    } else {
+        CitationIndex::Index(x as u64)
     }
 }
 

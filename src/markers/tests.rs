@@ -830,3 +830,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn whole_numbers_in_any_spelling_are_indices() {
+    use crate::model::CitationIndex::*;
+    for (json, want) in [
+        ("18446744073709551615", Index(u64::MAX)),
+        ("18446744073709551616", OutOfRange),
+        ("1e300", OutOfRange),
+        ("-1e300", OutOfRange),
+        ("2.0", Index(2)),
+        ("2e0", Index(2)),
+        ("-0.0", Index(0)),
+        ("-3", OutOfRange),
+        ("0.5", Malformed),
+        ("\"1\"", Malformed),
+        ("null", Malformed),
+    ] {
+        assert_eq!(citation_index(json), want, "{json}");
+    }
+}

@@ -194,12 +194,21 @@ pub(crate) fn block_range(lens: &[usize], start: usize, end: usize) -> Option<(u
 /// or not a whole number) is malformed; a negative number is out of range.
 pub(crate) fn at(i: Option<&Value>, offset: usize, len: usize) -> CitationIndex {
     match i {
-        Some(v) => match v.as_u64() {
-            Some(i) if (i as usize) < len => CitationIndex::Index((offset + i as usize + 1) as u64),
-            Some(_) => CitationIndex::OutOfRange,
-            None if v.as_i64().is_some() => CitationIndex::OutOfRange,
-            None => CitationIndex::Malformed,
-        },
+        Some(v) => {
+            let whole = match (v.as_u64(), v.as_i64(), v.as_f64()) {
+                (Some(i), ..) => CitationIndex::Index(i),
+                (None, Some(_), _) => CitationIndex::OutOfRange,
+                (None, None, Some(x)) => crate::markers::whole_number(x),
+                _ => CitationIndex::Malformed,
+            };
+            match whole {
+                CitationIndex::Index(i) if i < len as u64 => {
+                    CitationIndex::Index((offset + i as usize + 1) as u64)
+                }
+                CitationIndex::Index(_) => CitationIndex::OutOfRange,
+                other => other,
+            }
+        }
         None => CitationIndex::Malformed,
     }
 }

@@ -297,3 +297,20 @@ fn recorded_output_items_read_as_the_response_they_came_from() {
     assert_eq!(as_body(json!([1, 2])), None);
     assert_eq!(as_body(json!("text")), None);
 }
+
+/// Any whole-number index past the chunks is out of range, however it is
+/// spelled (2^64 and 1e300 parse as floating point); a fraction is
+/// malformed.
+#[test]
+fn whole_number_indices_past_the_chunks_are_out_of_range() {
+    use crate::model::CitationIndex::*;
+    let at = |v: Value| super::at(Some(&v), 0, 3);
+    let big: Value = serde_json::from_str("18446744073709551616").unwrap();
+    assert_eq!(at(big), OutOfRange);
+    assert_eq!(at(json!(1e300)), OutOfRange);
+    assert_eq!(at(json!(u64::MAX)), OutOfRange);
+    assert_eq!(at(json!(-1)), OutOfRange);
+    assert_eq!(at(json!(2.0)), Index(3));
+    assert_eq!(at(json!(0.5)), Malformed);
+    assert_eq!(at(json!("0")), Malformed);
+}
