@@ -70,6 +70,13 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Text of several lines for a terminal: each line made safe by
+/// [`terminal`], the line breaks kept (a `\r\n` ending is a line break
+/// too), so a traceback or a Markdown answer reads as it was written.
+pub fn terminal_lines(s: &str) -> String {
+    s.lines().map(terminal).collect::<Vec<_>>().join("\n")
+}
+
 /// A Markdown table cell: terminal-safe, with `|` escaped and no line breaks;
 /// backticks, brackets (links and images) and `<` (HTML) cannot start markup.
 pub fn markdown_cell(s: &str) -> String {
@@ -178,6 +185,14 @@ mod tests {
         assert_eq!(terminal("a\x1b[31mb"), "a\\u{1b}[31mb");
         assert_eq!(terminal("x\ry"), "x\\u{d}y");
         assert_eq!(terminal("evil\u{202E}txt"), "evil\\u{202e}txt");
+    }
+
+    #[test]
+    fn terminal_lines_keep_line_breaks_only() {
+        assert_eq!(
+            terminal_lines("Traceback:\r\n  x\x1b[2J\n\n- item"),
+            "Traceback:\n  x\\u{1b}[2J\n\n- item"
+        );
     }
 
     /// The `Default_Ignorable_Code_Point` lines of Unicode 16.0's

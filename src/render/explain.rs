@@ -51,7 +51,7 @@ chunk text
 
 /// Highlights markers in the reply on a terminal.
 fn highlighted(reply: &str, markers: &[MarkerView], color: bool) -> String {
-    let safe = terminal(reply).into_owned();
+    let safe = crate::escape::terminal_lines(reply);
     if !color {
         return safe;
     }
@@ -79,6 +79,9 @@ fn sections(out: &mut dyn Write, e: &Explained, color: bool, clock: &Clock) -> R
     ];
     writeln!(out)?;
     super::table::sections(out, &sections)?;
+    if let Some(q) = &e.question {
+        writeln!(out, "\nquestion\n{}", crate::escape::terminal_lines(q))?;
+    }
     if let Some(reply) = &e.reply {
         writeln!(out, "\nreply\n{}", highlighted(reply, &e.markers, color))?;
     }
@@ -299,7 +302,7 @@ fn tools_section(e: &Explained) -> Section {
     tools
 }
 
-/// Model, usage and tool counts, then the notes and the question.
+/// Model, usage and tool counts, then the notes.
 fn telemetry_section(e: &Explained) -> Section {
     let r = &e.row;
     let mut telemetry = Section::new("telemetry", &[]);
@@ -316,9 +319,6 @@ fn telemetry_section(e: &Explained) -> Section {
     ));
     telemetry.notes.extend(e.notes.iter().cloned());
     telemetry.notes.extend(e.text_notes.iter().cloned());
-    if let Some(q) = &e.question {
-        telemetry.notes.push(format!("question: {q}"));
-    }
     telemetry
 }
 

@@ -128,3 +128,31 @@ fn an_invalid_line_is_named_and_strict_is_honoured() {
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("--strict"), "{err}");
 }
+
+/// `--show-text` prints the question's and the reply's line breaks as line
+/// breaks: a traceback and a Markdown list read as written, each line
+/// still made terminal-safe.
+#[test]
+fn show_text_keeps_line_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ml.jsonl");
+    let line = serde_json::json!({
+        "turn_id": "t1", "agent_id": "a", "created_at": "2026-08-01T09:00:00Z",
+        "question": "Why?\r\nTraceback:\n  line 2\u{1b}[2J",
+        "reply": "## Steps\n- first [KB-1]\n- second",
+        "grounding": {"chunks": [{"document_id": "d", "chunk_id": "c"}]}
+    });
+    std::fs::write(&path, format!("{line}\n")).unwrap();
+    let (code, out, err) =
+        crate::common::run(&["explain", "t1", "--show-text", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("question\nWhy?\nTraceback:\n  line 2\\u{1b}[2J\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("reply\n## Steps\n- first [KB-1]\n- second"),
+        "{out}"
+    );
+    assert!(!out.contains("\\u{a}"), "{out}");
+}

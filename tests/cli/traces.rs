@@ -611,7 +611,7 @@ fn explain_shows_the_question_and_tool_arguments_each_capture_recorded() {
             // The text format prints both.
             let (_, out, _) = run(&["explain", id, p(f), "--show-text", "--show-tools"]);
             assert!(
-                out.contains("question: Where is the refund for order A-12345?"),
+                out.contains("question\nWhere is the refund for order A-12345?"),
                 "{out}"
             );
             assert!(
