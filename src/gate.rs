@@ -725,8 +725,14 @@ fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<Gat
         };
         let orphans = r.count(Verdict::OrphanMarker);
         if orphans > 0 {
+            // Point to the orphan gates only where none is set.
+            let advice = if g.max_orphans.is_some() || g.max_orphan_rate.is_some() {
+                "the orphan gates count them"
+            } else {
+                "gate them with --max-orphans or --max-orphan-rate"
+            };
             message.push_str(&format!(
-                ", but {orphans} orphan_marker turn(s): hallucinated citations (gate them with --max-orphans or --max-orphan-rate)"
+                ", but {orphans} orphan_marker turn(s): hallucinated citations ({advice})"
             ));
         }
         warnings.push(message.clone());
@@ -997,12 +1003,23 @@ mod tests {
             "{}",
             skip.message
         );
+        assert!(skip.message.contains("gate them with --max-orphans"));
         let g = Gates {
             max_orphan_rate: Some(0.05),
             ..g
         };
         let d = evaluate(&g, &data, &InputStats::default());
         assert!(!d.pass);
+        let skip = d
+            .gates
+            .iter()
+            .find(|r| r.scope == Scope::Agent("liar".into()) && r.outcome == Outcome::Skipped)
+            .unwrap();
+        assert!(
+            skip.message.contains("(the orphan gates count them)"),
+            "an orphan gate given is never advised: {}",
+            skip.message
+        );
         assert!(
             d.line.contains(
                 r#"agent "liar" orphan_rate=1.0000 (37/37 answered) > max_orphan_rate=0.0500"#
