@@ -490,10 +490,14 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     )
     .numeric(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     groups.rows = group_rows(doc);
+    // The tables head the period column by the bucket (`week`, `hour`);
+    // CSV keeps its stable column name `day`.
+    let mut day_header = DAY_HEADER;
+    day_header[0] = doc.bucket;
     let header: &[&'static str] = if with_bar {
-        &DAY_HEADER
+        &day_header
     } else {
-        &DAY_HEADER[..5]
+        &day_header[..5]
     };
     let mut title = match doc.bucket {
         "day" => "Daily trend (grounded rate)".to_owned(),
@@ -504,9 +508,11 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     }
     let mut days = Section::new(title, header).numeric(&[1, 2, 3, 4]);
     days.rows = day_rows(doc, with_bar);
+    let mut group_day_header = GROUP_DAY_HEADER;
+    group_day_header[1] = doc.bucket;
     let mut group_days = Section::new(
         format!("Trend by {} and {}", doc.group_by, doc.bucket),
-        &GROUP_DAY_HEADER,
+        &group_day_header,
     )
     .numeric(&[2, 3, 4, 5]);
     group_days.rows = group_day_rows(doc);

@@ -408,3 +408,15 @@ fn merge_renders_report_and_check_partials_with_their_flags_and_exit_codes() {
     assert_eq!(one_code, 3);
     assert_eq!(out, one_out);
 }
+
+/// The trend tables head their period column by the bucket.
+#[test]
+fn trend_tables_head_the_period_by_its_bucket() {
+    let demo = crate::common::fixture("demo.jsonl");
+    let (code, out, err) =
+        crate::common::run(&["summary", "--bucket", "week", demo.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("│ week "), "{out}");
+    assert!(!out.contains("│ day "), "{out}");
+    assert!(out.contains("┆ week "), "{out}");
+}
