@@ -197,6 +197,7 @@ def pathological():
                "delta": {"message": {"content": {"type": "text", "text": ""}}}}]
     cohere += [{"type": "content-delta", "index": 0,
                 "delta": {"message": {"content": {"text": "y" * 10}}}}] * n
+    cohere += [{"type": "message-end", "delta": {"finish_reason": "COMPLETE"}}]
     docs = {"documents": [{"id": "d1", "data": {"text": "hi"}}]}
     span = {"type": "char_location", "cited_text": "Alpha", "document_index": 0,
             "start_char_index": 0, "end_char_index": 5}

@@ -257,6 +257,9 @@ pub enum Unobserved {
     /// The reply text was not recorded (OTel GenAI message content is opt-in):
     /// not an empty answer.
     ContentNotRecorded,
+    /// A recorded provider stream ends before its last event: the answer
+    /// is incomplete.
+    StreamCut,
 }
 
 impl Unobserved {
@@ -269,6 +272,7 @@ impl Unobserved {
             Unobserved::BoundedAudit => "bounded_audit",
             Unobserved::NoRoot => "no_root",
             Unobserved::ContentNotRecorded => "content_not_recorded",
+            Unobserved::StreamCut => "stream_cut",
         }
     }
 
@@ -288,6 +292,9 @@ impl Unobserved {
             Unobserved::NoRoot => "the trace's root span never arrived, so its answer is unknown",
             Unobserved::ContentNotRecorded => {
                 "the reply text was not recorded (message content capture is opt-in), which is not an empty answer"
+            }
+            Unobserved::StreamCut => {
+                "the recorded stream ends before its last event (message_stop, message-end), so its answer is incomplete"
             }
         }
     }

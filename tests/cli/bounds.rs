@@ -119,6 +119,7 @@ fn shapes() -> Vec<Shape> {
                 let delta = json!({"type": "content-delta", "index": 0,
                     "delta": {"message": {"content": {"text": "y".repeat(100)}}}});
                 events.extend(std::iter::repeat_n(delta, n));
+                events.push(json!({"type": "message-end"}));
                 exchange(
                     json!({"documents": [{"id": "d1", "data": {"text": "hi"}}]}),
                     json!({"events": events}),

@@ -669,6 +669,7 @@ fn restream(provider: &str, body: &Value) -> Option<Vec<Value>> {
                         "delta": {"type": "text_delta", "text": t}}));
                 }
             }
+            ev.push(json!({"type": "message_stop"}));
         }
         "gemini" => {
             let text: String = body["candidates"][0]["content"]["parts"]
@@ -701,6 +702,7 @@ fn restream(provider: &str, body: &Value) -> Option<Vec<Value>> {
                 ev.push(json!({"type": "citation-start", "index": i,
                     "delta": {"message": {"citations": c}}}));
             }
+            ev.push(json!({"type": "message-end", "delta": {"finish_reason": "COMPLETE"}}));
         }
         "bedrock" if body.get("citations").is_some() => {
             let frame = |kind: &str, payload: Value| json!({"headers": {":event-type": kind}, "payload": payload});
@@ -866,4 +868,42 @@ fn recordings_in_llm_spans_grade_like_their_exchange_lines() {
         cited >= 40,
         "{cited} traced calls graded by their citations"
     );
+}
+
+/// A stream assembles by index in any event order: deltas before their
+/// block's start, `message_start` last, no block start at all, a Cohere
+/// delta before its part's start: each grades like the stream in order.
+/// A stream cut off before its last event is unobserved (`stream_cut`),
+/// never graded on half an answer.
+#[test]
+fn streams_assemble_in_any_order_and_a_cut_stream_is_unobserved() {
+    for (file, cut) in [
+        (
+            "hostile/stream-order-anthropic.jsonl",
+            Some("truncated_after_citation"),
+        ),
+        ("hostile/stream-order-cohere.jsonl", None),
+    ] {
+        let path = crate::common::fixture(file);
+        let (code, out, err) = crate::common::run(&[
+            "report",
+            "--all",
+            "--format",
+            "json",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let doc = crate::common::json(&out);
+        for row in doc["rows"].as_array().unwrap() {
+            let id = row["turn_id"].as_str().unwrap();
+            if Some(id) == cut {
+                assert_eq!(row["verdict"], "unobserved", "{id}");
+                assert_eq!(row["unobserved_reason"], "stream_cut", "{id}");
+            } else {
+                assert_eq!(row["verdict"], "ok", "{file} {id}");
+                assert_eq!(row["cited_chunks"], serde_json::json!([1]), "{file} {id}");
+                assert_eq!(row["cited_sentences"], 1, "{file} {id}: the text is kept");
+            }
+        }
+    }
 }

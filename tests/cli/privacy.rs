@@ -250,7 +250,7 @@ fn show_flags_show_what_they_name() {
     }
     let (_, out, _) = run(&["explain", "n-1", p, "--show-text"]);
     for shown in [
-        "question: my card is 4111",
+        "question\nmy card is 4111",
         "refund within 90 days",
         "Refunds are available within 30 days.",
         "Contact support by chat.",

@@ -105,7 +105,7 @@ fn ml_engineer_reads_a_phoenix_export_and_writes_verdicts_back() {
             "turns 8 · with retrieval 5 · grounded 2",
             "verdict orphan_marker: retrieval returned no chunks, yet the reply cites [1]",
             "assembled from 4 span(s)",
-            "question: Can you fly a parcel to Antarctica by drone?",
+            "question\nCan you fly a parcel to Antarctica by drone?",
         ],
     );
     // The annotations are JSON lines naming a span and the verdict.

@@ -142,47 +142,51 @@ pub(super) fn read(req: &Value, resp: &Value) -> Found {
     found
 }
 
-/// The body a stream adds up to: `message_start`'s message, each
-/// `content_block_start`'s block at its index, `text_delta`s appended and
-/// `citations_delta`s pushed (a citation may come before its text).
+/// The body a stream adds up to, in any event order: `message_start`'s
+/// message and each `content_block_start`'s block at its index first, then
+/// every `text_delta` appended and `citations_delta` pushed onto its block
+/// by index, in the order they came (a delta before its block's start, or
+/// a block that never started, still lands on its index).
 pub(super) fn from_events(events: &[Value]) -> Value {
     let mut body = json!({"type": "message", "content": []});
+    // A block's index is below the number of events; a larger one names no
+    // block this stream could have built.
+    let index = |e: &Value| {
+        e.get("index")
+            .and_then(Value::as_u64)
+            .filter(|&i| i < events.len() as u64)
+            .map(|i| i as usize)
+    };
+    if let Some(m) = events
+        .iter()
+        .filter(|e| e.get("type").and_then(Value::as_str) == Some("message_start"))
+        .find_map(|e| e.get("message").filter(|m| m.is_object()))
+    {
+        body = m.clone();
+    }
+    let mut content: Vec<Value> = Vec::new();
+    let place = |content: &mut Vec<Value>, i: usize| {
+        if content.len() <= i {
+            content.resize(i + 1, Value::Null);
+        }
+    };
     for e in events {
-        match e.get("type").and_then(Value::as_str) {
-            Some("message_start") => {
-                if let Some(m) = e.get("message").filter(|m| m.is_object()) {
-                    body = m.clone();
-                    body["content"] = json!([]);
-                }
-            }
-            Some("content_block_start") => {
-                // A block's index is below the number of events; a larger
-                // one names no block this stream could have built.
-                let Some(i) = e
-                    .get("index")
-                    .and_then(Value::as_u64)
-                    .filter(|&i| i < events.len() as u64)
-                else {
-                    continue;
-                };
-                let Some(content) = body["content"].as_array_mut() else {
-                    continue;
-                };
-                if content.len() <= i as usize {
-                    content.resize(i as usize + 1, Value::Null);
-                }
-                content[i as usize] = e.get("content_block").cloned().unwrap_or(Value::Null);
-            }
-            Some("content_block_delta") => {
-                let i = e.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
-                let Some(block) = body["content"].get_mut(i) else {
-                    continue;
-                };
-                delta(block, e.get("delta").unwrap_or(&Value::Null));
-            }
-            _ => {}
+        if e.get("type").and_then(Value::as_str) == Some("content_block_start")
+            && let Some(i) = index(e)
+        {
+            place(&mut content, i);
+            content[i] = e.get("content_block").cloned().unwrap_or(Value::Null);
         }
     }
+    for e in events {
+        if e.get("type").and_then(Value::as_str) == Some("content_block_delta")
+            && let Some(i) = index(e)
+        {
+            place(&mut content, i);
+            delta(&mut content[i], e.get("delta").unwrap_or(&Value::Null));
+        }
+    }
+    body["content"] = Value::Array(content);
     body
 }
 

@@ -140,14 +140,20 @@ fn v1(req: &Value, resp: &Value) -> Found {
     found
 }
 
-/// The body a v2 stream adds up to: each `content-start`'s part at its
-/// index with its `content-delta`s' text appended, and each
-/// `citation-start`'s citation (one object, or a list) under
-/// `message.citations`.
+/// The body a v2 stream adds up to, in any event order: each
+/// `content-start`'s part at its index, then its `content-delta`s' text
+/// appended in the order they came (a delta before its part's start still
+/// lands on its index), and each `citation-start`'s citation (one object,
+/// or a list) under `message.citations`.
 pub(super) fn from_events(events: &[Value]) -> Value {
     let mut citations = Vec::new();
     let mut content: Vec<Value> = Vec::new();
-    for e in events {
+    // Starts first, so a part's own (usually empty) text never overwrites
+    // the deltas before it.
+    let (starts, rest): (Vec<&Value>, Vec<&Value>) = events
+        .iter()
+        .partition(|e| e.get("type").and_then(Value::as_str) == Some("content-start"));
+    for e in starts.into_iter().chain(rest) {
         let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
         let part = e.pointer("/delta/message/content");
         // A part's index is below the number of events.
@@ -164,11 +170,16 @@ pub(super) fn from_events(events: &[Value]) -> Value {
                 content[i] = p.clone();
             }
             ("content-delta", Some(p), Some(i)) => {
-                let add = p.get("text").and_then(Value::as_str);
-                if let (Some(add), Some(part)) = (add, content.get_mut(i))
-                    && part.is_object()
-                {
-                    super::append_text(part, add);
+                if let Some(add) = p.get("text").and_then(Value::as_str) {
+                    if content.len() <= i {
+                        content.resize(i + 1, Value::Null);
+                    }
+                    if content[i].is_null() {
+                        content[i] = json!({"type": "text"});
+                    }
+                    if content[i].is_object() {
+                        super::append_text(&mut content[i], add);
+                    }
                 }
             }
             ("citation-start", ..) => match e.pointer("/delta/message/citations") {

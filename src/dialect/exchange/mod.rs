@@ -25,6 +25,7 @@ use crate::markers::{Grammar, Preset};
 use crate::messages::Warnings;
 use crate::model::{
     Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Reply, Shared, Texts, Turn,
+    Unobserved,
 };
 use crate::support::chars::CharMap;
 pub(crate) use recorded::{may_cite, may_give_documents, read_recorded};
@@ -66,6 +67,9 @@ pub(crate) struct Found {
     pub cites: Vec<Cite>,
     /// The model the response or request names (read for traced calls).
     pub model: Option<String>,
+    /// A recorded stream that ends before its last event: the answer is
+    /// incomplete, so the turn is unobserved ([`Unobserved::StreamCut`]).
+    pub cut: bool,
 }
 
 impl Found {
@@ -79,6 +83,7 @@ impl Found {
             answer: None,
             cites: Vec::new(),
             model: None,
+            cut: false,
         }
     }
 
@@ -303,6 +308,21 @@ fn event_provider(e: &Value) -> Option<MarkersFrom> {
     }
 }
 
+/// Whether a recorded stream reached its last event (Anthropic's
+/// `message_stop`, Cohere's `message-end`); a stream cut off before it
+/// holds part of an answer, which is not graded as the answer. Streams of
+/// providers without such an event are taken as whole.
+fn stream_ended(from: MarkersFrom, events: &[Value]) -> bool {
+    let last = match from {
+        MarkersFrom::Anthropic => "message_stop",
+        MarkersFrom::Cohere => "message-end",
+        _ => return true,
+    };
+    events
+        .iter()
+        .any(|e| e.get("type").and_then(Value::as_str) == Some(last))
+}
+
 /// Reads one exchange: its provider's chunks and citations.
 pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
     let events = resp.get("events").and_then(Value::as_array);
@@ -335,6 +355,7 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
         _ => perplexity::read(req, resp),
     };
     found.cites.resize(found.citations.len(), Cite::default());
+    found.cut = events.is_some_and(|e| !stream_ended(from, e));
     if events.is_some() {
         found.notes.push(format!(
             "a stream of {} events, read as the body they add up to",
@@ -475,7 +496,10 @@ fn turn(line: &str) -> Result<Turn<'static>, String> {
         conversation_id: None,
         channel: Cow::Borrowed(""),
         created_at: l.created_at,
-        answer: Answer::Citations(found.citations, found.from),
+        answer: match found.cut {
+            true => Answer::Unobserved(Unobserved::StreamCut),
+            false => Answer::Citations(found.citations, found.from),
+        },
         chunks,
         tool_calls: 0,
         tool_errors: 0,
