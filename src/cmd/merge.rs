@@ -160,7 +160,9 @@ fn read_partials(args: &MergeArgs) -> Result<Vec<(String, Partial)>> {
 fn judge_whole_input(merged: &partial::Merged) -> Result<()> {
     // Warnings go to stderr as a single pass names them, once each.
     for w in merged.input.warnings.iter() {
-        eprintln!("{}", w.line());
+        // A partial is input: its words are escaped like any other (a line
+        // break, a workflow command, a terminal escape stay inert).
+        eprintln!("{}", crate::escape::terminal(&w.line()));
     }
     if merged.cross_partial_duplicates > 0 {
         eprintln!(

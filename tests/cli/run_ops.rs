@@ -227,3 +227,30 @@ fn a_patch_without_its_post_is_invalid() {
     assert_eq!(input["invalid_lines"], json!(1));
     assert_eq!(input["turns"], json!(1));
 }
+
+/// `merge` prints a partial's warnings escaped: a line break, a GitHub
+/// workflow command and a terminal escape sequence in a crafted partial
+/// stay inert text on one line.
+#[test]
+fn merge_escapes_the_warnings_of_a_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = dir.path().join("p.json");
+    let log = crate::common::fixture("hostile/wrong-types.jsonl");
+    let (code, _, err) = crate::common::run(&[
+        "summary",
+        "--partial",
+        part.to_str().unwrap(),
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&part).unwrap()).unwrap();
+    doc["input"]["warnings"][0]["message"] =
+        serde_json::json!("x\n::error title=pwned::boom \u{1b}]52;c;Zm9v\u{7}");
+    std::fs::write(&part, doc.to_string()).unwrap();
+    let (code, _, err) = crate::common::run(&["merge", part.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.lines().any(|l| l.starts_with("::")), "{err}");
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("x\\u{a}::error title=pwned::boom"), "{err}");
+}
