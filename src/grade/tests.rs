@@ -378,15 +378,22 @@ fn a_huge_citation_index_is_out_of_range_like_a_huge_marker() {
         format!("[{huge}]"),
         r#"[{"index":-3}]"#.to_owned(),
         r#"[{"index":0}]"#.to_owned(),
+        // Whole numbers spelled with an exponent or a fraction are read by
+        // their value: past the chunks, out of range.
+        r#"[{"index":1e2}]"#.to_owned(),
+        r#"[{"index":1e300}]"#.to_owned(),
+        r#"[{"index":18446744073709551616}]"#.to_owned(),
     ] {
         let row = parsed(&line("null", &list));
         assert_eq!(row.markers_from, Some(MarkersFrom::Citations), "{list}");
         assert_eq!(counts(&row), counts(&from_reply), "{list}");
     }
+    // A whole number written `2.0` is index 2.
+    let row = parsed(&line("null", r#"[{"index":2.0}]"#));
+    assert_eq!(counts(&row), (Verdict::Ok, 1, 0, 0));
     // Not a whole number: malformed, as `[KB-1.5]` is.
     for list in [
-        r#"[{"index":2.0}]"#,
-        r#"[{"index":1e2}]"#,
+        r#"[{"index":1.5}]"#,
         r#"[{"index":null}]"#,
         r#"[{"index":"2"}]"#,
         "[true]",
