@@ -360,15 +360,7 @@ fn every_pathological_shape_costs_linear_work_and_bounded_memory() {
 #[test]
 fn the_check_budget_counts_what_it_leaves_unchecked() {
     let path = crate::common::fixture("hostile/pathological-citations.jsonl");
-    let (code, out, err) = crate::common::run(&[
-        "report",
-        "--all",
-        "--format",
-        "json",
-        path.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let doc = crate::common::json(&out);
+    let doc = crate::common::report_all(&path);
     let row = |id: &str| {
         doc["rows"]
             .as_array()

@@ -84,6 +84,19 @@ pub fn json(s: &str) -> serde_json::Value {
     serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}):\n{s}"))
 }
 
+/// `report --all --format json` on `path`, which must succeed: its document.
+pub fn report_all(path: &std::path::Path) -> serde_json::Value {
+    let (code, out, err) = run(&[
+        "report",
+        "--all",
+        "--format",
+        "json",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{}: {err}", path.display());
+    json(&out)
+}
+
 /// The sum of the input categories of an `input` object: every line read is
 /// exactly one of them, so this must equal `lines`.
 pub fn categories_sum(input: &serde_json::Value) -> u64 {

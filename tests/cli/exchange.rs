@@ -884,16 +884,7 @@ fn streams_assemble_in_any_order_and_a_cut_stream_is_unobserved() {
         ),
         ("hostile/stream-order-cohere.jsonl", None),
     ] {
-        let path = crate::common::fixture(file);
-        let (code, out, err) = crate::common::run(&[
-            "report",
-            "--all",
-            "--format",
-            "json",
-            path.to_str().unwrap(),
-        ]);
-        assert_eq!(code, 0, "{err}");
-        let doc = crate::common::json(&out);
+        let doc = crate::common::report_all(&crate::common::fixture(file));
         for row in doc["rows"].as_array().unwrap() {
             let id = row["turn_id"].as_str().unwrap();
             if Some(id) == cut {
