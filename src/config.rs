@@ -266,6 +266,7 @@ pub fn engine(
                 crate::cli::Retrievals::All => crate::dialect::ChunkRule::All,
             },
         },
+        require_turns: true,
         ..Engine::default()
     })
 }

@@ -20,7 +20,7 @@ pub const INPUT: i32 = 3;
 pub const OUTPUT: i32 = 4;
 
 /// Text for `--help`: one line per code.
-pub const HELP: &str = "Exit codes:\n  0  success (check: every gate passed)\n  1  check: a gate failed; explain: turn not found\n  2  usage or configuration error\n  3  input error (unreadable input, invalid line under --strict or above --max-invalid)\n  4  output error (a result could not be written: stdout, --output, a report file, $GITHUB_STEP_SUMMARY)";
+pub const HELP: &str = "Exit codes:\n  0  success (check: every gate passed)\n  1  check: a gate failed; explain: turn not found\n  2  usage or configuration error\n  3  input error (unreadable input, a file of records none of which reads as a turn, invalid line under --strict or above --max-invalid)\n  4  output error (a result could not be written: stdout, --output, a report file, $GITHUB_STEP_SUMMARY)";
 
 /// An error that decides the exit code. Wrap it in `anyhow::Error`.
 #[derive(Debug)]

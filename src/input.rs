@@ -166,6 +166,16 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// The first `n` bytes of a file source, decoded like its blocks (`None`
+/// for stdin, which cannot be read twice, or a file that cannot be read).
+pub fn head(source: &Source, n: usize) -> Option<Vec<u8>> {
+    source.path.as_ref()?;
+    let reader = open(source, Arc::new(AtomicU64::new(0))).ok()?;
+    let mut head = Vec::new();
+    reader.take(n as u64).read_to_end(&mut head).ok()?;
+    Some(head)
+}
+
 /// Opens a source, wrapping it in a decompressor when its first bytes say so.
 pub fn open(source: &Source, counter: Arc<AtomicU64>) -> Result<Box<dyn Read + Send>> {
     open_decoded(source, counter).map(|(r, _)| r)

@@ -832,7 +832,16 @@ pub struct InputStats {
     /// of a run (never serialised).
     #[serde(skip)]
     pub probe: crate::messages::Probe,
+    /// Each source's records and those read as turns or parts of one, by
+    /// name: a source with records and no turn is an input error, judged
+    /// once over every partition (never serialised here; a partial keeps
+    /// it beside).
+    #[serde(skip)]
+    pub sources: SourceTallies,
 }
+
+/// Records and records read as turns, by source name.
+pub type SourceTallies = std::collections::BTreeMap<String, [u64; 2]>;
 
 /// Equal accounting and warnings; the probe is working state, not compared.
 impl PartialEq for InputStats {
@@ -874,6 +883,11 @@ impl InputStats {
             self.count_graded(k, *n);
         }
         self.probe.merge(&o.probe);
+        for (name, [records, turns]) in &o.sources {
+            let t = self.sources.entry(name.clone()).or_default();
+            t[0] += records;
+            t[1] += turns;
+        }
     }
 
     /// Counts `n` turns graded with the grammar labelled `label`.

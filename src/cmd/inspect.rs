@@ -11,6 +11,7 @@ use crate::accumulate::guess::MarkerGuess;
 use crate::cli::{InspectArgs, InspectFormat};
 use crate::config::{self, Settings};
 use crate::dialect::Dialect;
+use crate::dialect::known;
 use crate::dialect::mapped::{FieldMap, Mapped};
 use crate::exit;
 use crate::input::{self, Source};
@@ -60,6 +61,10 @@ fn inspect(
     given: &FieldMap,
 ) -> Result<FileReport> {
     let sample = sample(engine, src, limit)?;
+    let head = input::head(src, known::HEAD).unwrap_or_default();
+    if let Some(k) = known::recognise(&head).filter(|_| sample.is_turn_log()) {
+        return Ok(view::recognised(&src.name, &sample, k));
+    }
     if let Some(r) = view::unreadable(&src.name, &sample) {
         return Ok(r);
     }

@@ -49,7 +49,7 @@ pub fn run(
         min_rate: args.gates.min_rate,
         paths: vec!["LOGS".to_owned()],
     };
-    let window = window_of(&merged.options, &clock.zone)?;
+    let window = config::recorded::window_of(&merged.options, &clock.zone)?;
     let format = args.format.as_deref();
     match command.as_str() {
         "summary" => {
@@ -112,6 +112,8 @@ pub fn run(
             let max = args.gates.max_invalid;
             let result = if merged.input.invalid_lines > max {
                 let e = crate::pipeline::too_many_invalid(merged.input.invalid_lines, max);
+                Err((e, merged.input))
+            } else if let Err(e) = crate::pipeline::no_turn_read(&merged.input.sources, None) {
                 Err((e, merged.input))
             } else {
                 Ok(merged.input)
@@ -180,27 +182,11 @@ fn judge_whole_input(merged: &partial::Merged) -> Result<()> {
             return Err(crate::pipeline::misread_strict(&misread));
         }
     }
+    if merged.command != "check" {
+        // `check` puts it in its decision line, after --max-invalid.
+        crate::pipeline::no_turn_read(&merged.input.sources, None)?;
+    }
     Ok(())
-}
-
-/// The time window the partials recorded (`--from`, `--to`, resolved).
-fn window_of(
-    options: &BTreeMap<String, String>,
-    zone: &crate::filter::Zone,
-) -> Result<crate::view::summary::WindowDoc> {
-    let bound = |k: &str| -> Result<Option<chrono::DateTime<chrono::Utc>>> {
-        match options.get(k).map(String::as_str) {
-            None | Some("-") => Ok(None),
-            Some(t) => chrono::DateTime::parse_from_rfc3339(t)
-                .map(|t| Some(t.to_utc()))
-                .map_err(|_| exit::usage(format!("partial: option {k} is not a time"))),
-        }
-    };
-    Ok(crate::view::summary::window_doc(
-        bound("--from")?,
-        bound("--to")?,
-        zone,
-    ))
 }
 
 /// `--format` as one of `command`'s formats.

@@ -49,3 +49,23 @@ pub fn conversation(options: &BTreeMap<String, String>) -> bool {
         .get("--conversation")
         .is_some_and(|c| c != "[]" && !c.is_empty())
 }
+
+/// The time window the partials recorded (`--from`, `--to`, resolved).
+pub fn window_of(
+    options: &std::collections::BTreeMap<String, String>,
+    zone: &crate::filter::Zone,
+) -> Result<crate::view::summary::WindowDoc> {
+    let bound = |k: &str| -> Result<Option<chrono::DateTime<chrono::Utc>>> {
+        match options.get(k).map(String::as_str) {
+            None | Some("-") => Ok(None),
+            Some(t) => chrono::DateTime::parse_from_rfc3339(t)
+                .map(|t| Some(t.to_utc()))
+                .map_err(|_| crate::exit::usage(format!("partial: option {k} is not a time"))),
+        }
+    };
+    Ok(crate::view::summary::window_doc(
+        bound("--from")?,
+        bound("--to")?,
+        zone,
+    ))
+}

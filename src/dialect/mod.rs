@@ -10,6 +10,7 @@ pub mod assembly;
 pub(crate) mod checked;
 mod cursor;
 pub mod exchange;
+pub mod known;
 pub mod mapped;
 pub mod native;
 pub mod short_id;

@@ -91,6 +91,11 @@ pub struct InputDoc {
     /// refuses those that resolved in no partition, as one pass would.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map_unresolved: Option<Vec<String>>,
+    /// Each source's records and records read as turns, by name: `merge`
+    /// refuses a source with records of which no partition read a turn,
+    /// as one pass would.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub sources: crate::model::SourceTallies,
 }
 
 /// A row with its position in the partial's own input: (block, line) for a
@@ -199,12 +204,14 @@ impl InputDoc {
             stats,
             probe: input.probe.to_doc(),
             map_unresolved: None,
+            sources: input.sources.clone(),
         }
     }
 
     fn stats(&self) -> InputStats {
         InputStats {
             probe: Probe::from_doc(&self.probe),
+            sources: self.sources.clone(),
             ..self.stats.clone()
         }
     }

@@ -36,6 +36,17 @@ pub(super) struct Merger<'e> {
     pub(super) assembly: Assembly,
     /// Groups closed while absorbing the current unit, assembled after it.
     pub(super) idle: Vec<crate::dialect::Group>,
+    /// What each source held and how much of it read as turns.
+    pub(super) tally: Vec<Tally>,
+}
+
+/// One source's records, and those that read as turns or parts of one
+/// (duplicates included: a copy of a turn read elsewhere is still a turn;
+/// a span whose trace began in another file is part of that turn).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Tally {
+    records: u64,
+    turns: u64,
 }
 
 impl Merger<'_> {
@@ -140,6 +151,14 @@ impl Merger<'_> {
         {
             return Err(super::too_many_invalid(self.total.invalid_lines, max));
         }
+        for (src, t) in self.sources.iter().zip(&self.tally) {
+            let entry = self.total.sources.entry(src.name.clone()).or_default();
+            entry[0] += t.records;
+            entry[1] += t.turns;
+        }
+        if self.engine.require_turns && !self.engine.deferred {
+            super::no_turn_read(&self.total.sources, Some(self.sources))?;
+        }
         Ok(self.total.clone())
     }
 
@@ -193,6 +212,9 @@ impl Merger<'_> {
             self.invalid(done.source, self.offset + line, reason, progress)?;
         }
         self.total.add(&done.stats);
+        let tally = &mut self.tally[done.source];
+        tally.records += done.stats.lines - done.stats.blank_lines;
+        tally.turns += done.stats.turns + done.stats.duplicates;
         for (k, (line, record)) in done.records.drain(..).enumerate() {
             let pos = (seq, (line << 20) | (k as u64).min((1 << 20) - 1));
             let at = self.offset + line;
@@ -200,9 +222,18 @@ impl Merger<'_> {
                 .assembly
                 .add(done.dialect, record, done.source, at, pos)
             {
-                Fate::Turn => self.total.turns += 1,
-                Fate::Skipped => self.total.skipped_records += 1,
-                Fate::Duplicate => self.total.duplicates += 1,
+                Fate::Turn => {
+                    self.total.turns += 1;
+                    self.tally[done.source].turns += 1;
+                }
+                Fate::Skipped => {
+                    self.total.skipped_records += 1;
+                    self.tally[done.source].turns += 1;
+                }
+                Fate::Duplicate => {
+                    self.total.duplicates += 1;
+                    self.tally[done.source].turns += 1;
+                }
                 Fate::Uncounted => {}
                 Fate::Late(rule) => {
                     self.total.invalid_lines += 1;
@@ -256,6 +287,8 @@ impl Merger<'_> {
                 // Counted as records of a turn when read; no turn had them.
                 self.total.skipped_records -= records;
                 self.total.invalid_lines += records;
+                let tally = &mut self.tally[group.source];
+                tally.turns = tally.turns.saturating_sub(records);
                 let reason = group.dialect.unlinked();
                 for _ in 0..records {
                     self.invalid(group.source, group.line, reason, progress)?;
@@ -276,6 +309,7 @@ impl Merger<'_> {
                 }),
                 Err(reason) => {
                     self.total.turns -= 1;
+                    self.tally[group.source].turns -= 1;
                     self.total.invalid_lines += 1;
                     self.invalid(group.source, group.line, &reason, progress)?;
                 }

@@ -135,6 +135,10 @@ pub struct Engine {
     /// misread check — is left to `merge`, which sees every partition
     /// (and `inspect` reports each mapping's coverage itself).
     pub deferred: bool,
+    /// A source that holds records of which none reads as a turn is an
+    /// input error naming what it looks like (the grading commands), not
+    /// an empty result.
+    pub require_turns: bool,
 }
 
 impl Engine {
@@ -176,6 +180,7 @@ impl Default for Engine {
             max_lines: None,
             silent: false,
             deferred: false,
+            require_turns: false,
         }
     }
 }
@@ -309,6 +314,7 @@ where
             recycle: recycle_tx,
             assembly: dialect::Assembly::new(engine.dedupe, engine.assembly_window),
             idle: Vec::new(),
+            tally: vec![merge::Tally::default(); sources.len()],
         };
         merger.run(
             done_rx, permit_tx, progress, &counter, &make, &mut sink, accounted,
@@ -624,6 +630,36 @@ pub fn warn(progress: Option<&indicatif::ProgressBar>, msg: &str) {
 }
 
 mod merge;
+
+/// The first source that held records of which none read as a turn, as an
+/// input error naming it and what it looks like (its first bytes, read
+/// again from the source of that name in `sources`, or from the file of
+/// that name when `sources` is None: `merge`, which has only names).
+pub fn no_turn_read(
+    tallies: &crate::model::SourceTallies,
+    sources: Option<&[Source]>,
+) -> Result<()> {
+    let Some((name, [records, _])) = tallies.iter().find(|(_, [r, t])| *r > 0 && *t == 0) else {
+        return Ok(());
+    };
+    let source = match sources {
+        Some(all) => all.iter().find(|s| &s.name == name).cloned(),
+        None => {
+            let path = std::path::PathBuf::from(name);
+            path.is_file().then(|| Source {
+                name: name.clone(),
+                path: Some(path),
+            })
+        }
+    };
+    let looks = match source.and_then(|s| input::head(&s, dialect::known::HEAD)) {
+        Some(head) => dialect::known::describe(&head),
+        None => "it cannot be read again to say what it looks like (standard input, or a file no longer there); the reasons of its invalid records are printed above".to_owned(),
+    };
+    Err(crate::exit::input(format!(
+        "{name}: {records} record(s), none read as a turn: {looks}"
+    )))
+}
 pub mod probe;
 pub mod sample;
 pub mod survey;

@@ -121,6 +121,15 @@ pub fn unreadable(file: &str, sample: &Sample) -> Option<FileReport> {
     Some(r)
 }
 
+/// The report on a file in a format this tool recognises but does not read:
+/// the format's name, what it is and what it would take; no command.
+pub fn recognised(file: &str, sample: &Sample, known: crate::dialect::known::Known) -> FileReport {
+    let mut r = FileReport::empty(file, sample);
+    r.format = known.name.into();
+    r.note = Some(format!("{}: not read; {}", known.what, known.takes));
+    r
+}
+
 /// The report on a file that could not be read through: the reason as its note.
 pub fn failed(file: &str, sample: &Sample, reason: &str) -> FileReport {
     let mut r = FileReport::empty(file, sample);

@@ -202,11 +202,14 @@ fn files_that_are_not_exports_give_no_evidence_and_name_their_lines() {
         for cmd in [&["evidence"][..], &["convert", "--to", "turns"]] {
             let mut args = cmd.to_vec();
             args.push(f.to_str().unwrap());
-            // Read by the one reader like any log: no turn, every line accounted for.
+            // Read by the one reader like any log: no turn, every line
+            // accounted for, and an input error naming the file and what
+            // it looks like rather than an empty result.
             let (code, out, err) = run(&args);
-            assert_eq!(code, 0, "{}: {err}", name(f));
+            assert_eq!(code, 3, "{}: {err}", name(f));
             assert!(out.is_empty(), "{}: {out}", name(f));
             assert!(err.contains(&format!("{}:", f.display())), "{err}");
+            assert!(err.contains("none read as a turn: "), "{err}");
             args.insert(1, "--strict");
             let (code, _, err) = run(&args);
             assert_eq!(code, 3, "{}: {err}", name(f));
@@ -574,10 +577,15 @@ fn compact_recording_with_two_runs_and_an_incomplete_capture() {
 #[test]
 fn forced_formats_and_usage_errors() {
     let f = fixture("agentfootprint/interleaved.ndjson");
-    // Forced to the native format, event lines are records of another type.
+    // Forced to the native format, event lines are records of another type:
+    // none reads as a turn, an input error that names their keys.
     let (code, out, err) = run(&["evidence", "--input-format", "turns", f.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 3, "{err}");
     assert!(out.is_empty());
+    assert!(
+        err.contains("none read as a turn: its records are JSON with the keys meta, payload, type"),
+        "{err}"
+    );
     // Evidence reads every dialect: the demo log gives one record per turn.
     let (code, out, err) = run(&["evidence", fixture("demo.jsonl").to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
@@ -595,12 +603,14 @@ fn forced_formats_and_usage_errors() {
         "agentfootprint",
         fixture("demo.jsonl").to_str().unwrap(),
     ]);
-    assert_eq!(code, 0, "{err}");
-    let v = json(&out);
-    assert_accounted(&v);
-    assert_eq!(v["input"]["turns"], 0);
-    assert!(v["input"]["invalid_lines"].as_u64().unwrap() > 0);
+    // Every line refused, no turn read: an input error naming the file.
+    assert_eq!(code, 3, "{err}");
+    assert!(out.is_empty(), "{out}");
     assert!(err.contains("no `type`"), "{err}");
+    assert!(
+        err.contains("demo.jsonl: 22 record(s), none read as a turn"),
+        "{err}"
+    );
     let (code, out, _) = run_stdin(&["report", "--format", "json"], &std::fs::read(&f).unwrap());
     assert_eq!(code, 0);
     assert_eq!(json(&out)["input"]["turns"], 3, "stdin is sniffed too");

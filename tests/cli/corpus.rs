@@ -110,17 +110,34 @@ fn check_read(e: &Value, file: &str, rows: &[Value]) -> Vec<String> {
     problems
 }
 
-/// A file no reader reads: no turn of it has a reply (nothing misread).
-fn check_unread(rows: &[Value]) -> Vec<String> {
-    rows.iter()
-        .filter(|r| r["verdict"] != "unobserved")
-        .map(|r| {
-            format!(
-                "turn {} graded {} from a file no reader reads",
-                r["turn_id"], r["verdict"]
-            )
-        })
-        .collect()
+/// A file no reader reads: the grading commands stop with an input error
+/// naming it and what it looks like, and `inspect` names its format when
+/// it is one recognised (`looks_like`).
+fn check_unread(e: &Value, file: &str, args: &[String]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for cmd in ["evidence", "summary", "report", "convert"] {
+        let mut all: Vec<&str> = vec![cmd];
+        if cmd == "convert" {
+            all.extend(["--to", "turns"]);
+        }
+        all.extend(args.iter().map(String::as_str));
+        all.push(file);
+        let (code, out, err) = run(&all);
+        if code != 3 || !err.contains(&format!("{file}: ")) || !err.contains("none read as a turn")
+        {
+            problems.push(format!(
+                "{cmd} exited {code} ({} bytes out): {err}",
+                out.len()
+            ));
+        }
+    }
+    if let Some(name) = e["looks_like"].as_str() {
+        let (_, out, _) = run(&["inspect", file]);
+        if !out.contains(&format!("format: {name} (not read)")) {
+            problems.push(format!("inspect does not name it {name}:\n{out}"));
+        }
+    }
+    problems
 }
 
 #[test]
@@ -137,12 +154,11 @@ fn the_corpus_reads_as_a_person_reads_it() {
         let path = corpus().join(rel);
         assert!(path.is_file(), "{rel} is listed but absent");
         let file = path.to_str().unwrap();
-        let rows = evidence(file, &strings(&e["args"]));
         let problems = if e.get("unread").is_some() {
-            check_unread(&rows)
+            check_unread(e, file, &strings(&e["args"]))
         } else {
             read += 1;
-            check_read(e, file, &rows)
+            check_read(e, file, &evidence(file, &strings(&e["args"])))
         };
         failures.extend(problems.into_iter().map(|p| format!("{rel}: {p}")));
     }

@@ -272,6 +272,20 @@ fn a_mapped_field_given_twice_is_an_invalid_line_as_in_native_input() {
         "n.jsonl",
         r#"{"turn_id":"t1","created_at":"2026-08-01T00:00:00Z","reply":"a","reply":"b"}"#,
     );
+    let (code, out, err) = run(&["summary", &native, "--format", "json"]);
+    // Its only line refused, the file holds no turn: an input error.
+    assert_eq!(code, 3, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("n.jsonl:1: duplicate field"), "{err}");
+    let native = file(
+        &dir,
+        "n2.jsonl",
+        &format!(
+            "{}\n{}",
+            r#"{"turn_id":"t1","created_at":"2026-08-01T00:00:00Z","reply":"a","reply":"b"}"#,
+            r#"{"turn_id":"t2","agent_id":"a","created_at":"2026-08-01T00:00:00Z","reply":"a"}"#
+        ),
+    );
     let (_, out, _) = run(&["summary", &native, "--format", "json"]);
     assert_eq!(json(&out)["input"]["invalid_lines"], 1);
 }

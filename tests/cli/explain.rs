@@ -108,8 +108,9 @@ fn agentfootprint_fixture_withheld_turn_is_unobserved() {
 }
 
 /// Issue 18, bug 7: when the only line with the id is invalid, `explain`
-/// names it (`path:line: reason`) like every other subcommand, and
-/// `--strict` makes it fatal (exit 3).
+/// names it (`path:line: reason`) like every other subcommand, and, as the
+/// file then holds no turn, stops with an input error (exit 3); `--strict`
+/// stops at the line itself.
 #[test]
 fn an_invalid_line_is_named_and_strict_is_honoured() {
     let dir = tempfile::tempdir().unwrap();
@@ -120,10 +121,14 @@ fn an_invalid_line_is_named_and_strict_is_honoured() {
     )
     .unwrap();
     let path = f.to_str().unwrap();
+    // The file's only record is invalid: no turn read is an input error.
     let (code, _, err) = run(&["explain", "x1", path]);
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, 3, "{err}");
     assert!(err.contains(&format!("{path}:1: created_at")), "{err}");
-    assert!(err.contains("not found"), "{err}");
+    assert!(
+        err.contains("none read as a turn: its records are turn-log lines, each of them invalid"),
+        "{err}"
+    );
     let (code, _, err) = run(&["explain", "--strict", "x1", path]);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("--strict"), "{err}");

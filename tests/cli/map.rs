@@ -125,6 +125,16 @@ fn near_miss_logs_never_give_a_rate_without_a_warning() {
     ] {
         let path = fixture(&format!("misread/{file}"));
         let (code, out, err) = run(&["summary", "--format", "json", path.to_str().unwrap()]);
+        if file.ends_with(".csv") {
+            // No line of a CSV file reads as a turn: an input error naming
+            // it as CSV, never an empty summary.
+            assert_eq!(code, 3, "{file}: {err}");
+            assert!(
+                err.contains("none read as a turn: it looks like a CSV table"),
+                "{err}"
+            );
+            continue;
+        }
         assert_eq!(code, 0, "{file}: {err}");
         let doc = json(&out);
         let kinds = misread(&doc["input"]);

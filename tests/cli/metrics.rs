@@ -408,12 +408,21 @@ fn promtool_accepts_every_fixture_and_the_hostile_corpus() {
     );
     let dir = tempfile::tempdir().unwrap();
     let hostile = hostile_log(dir.path());
-    for input in [root.join("tests/corpus"), hostile] {
-        let p = input.to_str().unwrap();
+    // The corpus files that read without flags, as one run; the hostile log.
+    let mut corpus = Vec::new();
+    files_under(&root.join("tests/corpus/langfuse"), &mut corpus);
+    files_under(&root.join("tests/corpus/monocle"), &mut corpus);
+    let corpus: Vec<String> = corpus
+        .iter()
+        .map(|p| p.to_str().unwrap().to_owned())
+        .collect();
+    for input in [corpus, vec![hostile.to_str().unwrap().to_owned()]] {
         for by in ["agent", "channel", "model"] {
-            let (code, out, err) = run(&["summary", "--format", "prometheus", "--by", by, p]);
-            assert_eq!(code, 0, "{p}: {err}");
-            promtool_accepts(&promtool, &format!("{p} --by {by}"), &out);
+            let mut args = vec!["summary", "--format", "prometheus", "--by", by];
+            args.extend(input.iter().map(String::as_str));
+            let (code, out, err) = run(&args);
+            assert_eq!(code, 0, "{input:?}: {err}");
+            promtool_accepts(&promtool, &format!("{input:?} --by {by}"), &out);
         }
     }
     let part = dir.path().join("part.json");

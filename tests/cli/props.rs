@@ -580,7 +580,13 @@ pub(crate) fn cli_out(args: &[&str]) -> String {
     use clap::Parser;
     let cli = grounding_audit::cli::Cli::try_parse_from(args).expect("a valid command line");
     let mut out = Vec::new();
-    grounding_audit::cmd::dispatch_with(&cli, &settings(&cli), &mut out).expect("the command runs");
+    match grounding_audit::cmd::dispatch_with(&cli, &settings(&cli), &mut out) {
+        Ok(_) => {}
+        // A generated log whose every line is invalid holds no turn: the
+        // pages of nothing are empty.
+        Err(e) if format!("{e:#}").contains("none read as a turn") => return String::new(),
+        Err(e) => panic!("the command runs: {e:#}"),
+    }
     String::from_utf8(out).expect("UTF-8 output")
 }
 
@@ -670,7 +676,13 @@ proptest! {
                 c = x.clone();
                 args.extend(["--cursor", &c]);
             }
-            let doc: serde_json::Value = serde_json::from_str(&cli_out(&args)).unwrap();
+            let out = cli_out(&args);
+            if out.is_empty() {
+                // No line read as a turn (every generated time refused).
+                prop_assert!(all.is_empty());
+                break;
+            }
+            let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
             walked.extend(doc["rows"].as_array().unwrap().iter().cloned());
             match doc["next_cursor"].as_str() {
                 Some(x) => cursor = Some(x.to_owned()),
@@ -689,13 +701,23 @@ fn without_file_count(s: &str) -> String {
     re.replace_all(s, "FILES").into_owned()
 }
 
+/// What [`cli_run`] gives for a run refused because a file held records
+/// and no turn.
+const NO_TURN: &str = "NO TURN READ";
+
 /// Runs a command line in process: its exit code and stdout.
 fn cli_run(args: &[&str]) -> (i32, String) {
     use clap::Parser;
     let cli = grounding_audit::cli::Cli::try_parse_from(args).expect("a valid command line");
     let mut out = Vec::new();
-    let code = grounding_audit::cmd::dispatch_with(&cli, &settings(&cli), &mut out)
-        .expect("the command runs");
+    let code = match grounding_audit::cmd::dispatch_with(&cli, &settings(&cli), &mut out) {
+        Ok(code) => code,
+        // A file of records and no turn (see `check_partials`).
+        Err(e) if format!("{e:#}").contains("none read as a turn") => {
+            return (3, NO_TURN.to_owned());
+        }
+        Err(e) => panic!("the command runs: {e:#}"),
+    };
     (code, String::from_utf8(out).expect("UTF-8 output"))
 }
 
@@ -812,6 +834,13 @@ fn check_partials(
         partials.push(ps);
     }
     let merged = outputs(case.command, true, &output, &partials, &side);
+    // A file of records and no turn is judged per file, and the parts are
+    // other files than the whole: a part of only such records is refused
+    // where the whole is not (docs/scale-out.md). Such splits are left out.
+    let refused = |o: &str| o.contains(NO_TURN) || o.contains("none read as a turn");
+    if one.iter().chain(&merged).any(|(_, o)| refused(o)) {
+        return Ok(());
+    }
     // Without de-duplication a cursor carries the row's input position,
     // which differs between one pass and the partials (docs/scale-out.md).
     let positions = regex::Regex::new("djI6[A-Za-z0-9_-]+").unwrap();
@@ -839,7 +868,11 @@ fn next_cursor(log: &Path, state: &[String]) -> Option<String> {
     args.extend(state.iter().map(String::as_str));
     let l = log.display().to_string();
     args.push(&l);
-    let doc: serde_json::Value = serde_json::from_str(&cli_run(&args).1).unwrap();
+    let out = cli_run(&args).1;
+    if out == NO_TURN {
+        return None;
+    }
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     doc["next_cursor"].as_str().map(str::to_owned)
 }
 
