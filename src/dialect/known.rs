@@ -41,6 +41,7 @@ const RULES: &[Rule] = &[
             h.line_is("interactions:")
                 || h.line_is("http_interactions:")
                 || h.key("http_interactions")
+                || h.text.starts_with("requests:\n- body:")
         },
     ),
     (

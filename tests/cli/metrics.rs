@@ -411,7 +411,6 @@ fn promtool_accepts_every_fixture_and_the_hostile_corpus() {
     // The corpus files that read without flags, as one run; the hostile log.
     let mut corpus = Vec::new();
     files_under(&root.join("tests/corpus/langfuse"), &mut corpus);
-    files_under(&root.join("tests/corpus/monocle"), &mut corpus);
     let corpus: Vec<String> = corpus
         .iter()
         .map(|p| p.to_str().unwrap().to_owned())
