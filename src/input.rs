@@ -646,6 +646,8 @@ pub fn clean_line(mut line: &[u8], first_of_source: bool) -> &[u8] {
 }
 
 mod buf;
+pub mod eventstream;
+pub mod har;
 pub mod parquet;
 
 pub use buf::Buf;

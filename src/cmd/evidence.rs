@@ -116,6 +116,11 @@ pub fn record(c: &Collected, source: &str, show_text: bool) -> Value {
     {
         // A line turn's reply, as an assembled turn's evidence gives it.
         map.insert("reply".into(), Value::String(reply.decoded().into_owned()));
+    } else if let (true, Some(answer), Value::Object(map)) =
+        (show_text, &d.turn.texts.answer, &mut rec)
+    {
+        // The answer of a turn graded by structured citations (exchange).
+        map.insert("reply".into(), Value::String(answer.to_string()));
     }
     rec
 }

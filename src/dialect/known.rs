@@ -30,7 +30,7 @@ const RULES: &[Rule] = &[
     (
         "har",
         "a HAR (HTTP Archive) recording of HTTP calls",
-        TAKES_EXCHANGE,
+        "its entries are read as recorded API calls (exchange), and none is a call of a provider this tool reads (docs/exchange.md)",
         |h| h.json && h.key("log") && h.key("entries"),
     ),
     (

@@ -517,6 +517,14 @@ impl SourceEnd {
     /// The unit of an array or spread document of source `i`: cut into one
     /// line per element, or (not whole JSON after all) its lines as they are.
     fn cut(mut self, engine: &Engine, i: usize) -> Unit {
+        // A HAR recording: its entries as recorded API calls, one a line.
+        if let Some(lines) = (!self.array)
+            .then(|| input::har::lines(&self.document))
+            .flatten()
+        {
+            self.document = Vec::new();
+            return self.lines(engine, i, lines);
+        }
         let (shape, lines) = if self.array {
             (
                 input::Shape::JsonArray,
@@ -534,9 +542,14 @@ impl SourceEnd {
             // Not whole JSON after all: its lines are read as they are.
             None => {
                 self.notes.retain(|n| *n != shape);
-                self.document
+                std::mem::take(&mut self.document)
             }
         };
+        self.lines(engine, i, data)
+    }
+
+    /// The unit of source `i` read as the lines `data`.
+    fn lines(mut self, engine: &Engine, i: usize, data: Vec<u8>) -> Unit {
         let (d, whole) = engine.dialect_for(&data);
         if whole {
             return Unit::Document {

@@ -1,4 +1,8 @@
-//! Bedrock Agent Runtime RetrieveAndGenerate: `citations[].retrievedReferences[]`.
+//! Bedrock Agent Runtime RetrieveAndGenerate: `citations[].retrievedReferences[]`;
+//! and InvokeAgent's stream, which adds up to the same body: the `chunk`
+//! frames' answer (`bytes`, base64) and `attribution.citations`, with the
+//! references every knowledge-base lookup of its `trace` frames retrieved
+//! as the chunks, cited or not (span ends inclusive, as in the body).
 //!
 //! Chunks are the references the response returned, each once (the same
 //! content at the same location is one chunk), in order of first mention; a
@@ -46,8 +50,21 @@ pub(super) fn read(req: &Value, resp: &Value, streamed: bool) -> Found {
     if resp.pointer("/output/message").is_some() {
         return super::converse::read(req, resp);
     }
-    let mut found = Found::new(MarkersFrom::Bedrock, "RetrieveAndGenerate");
+    let agent = resp.get(INVOKE_AGENT).is_some();
+    let api = if agent {
+        "InvokeAgent"
+    } else {
+        "RetrieveAndGenerate"
+    };
+    let mut found = Found::new(MarkersFrom::Bedrock, api);
     found.answer = resp.get("output").and_then(|o| text(o, "text"));
+    for r in arr(resp.get(INVOKE_AGENT)) {
+        let s = reference(r);
+        if !found.chunks.contains(&s) {
+            found.chunks.push(s);
+        }
+    }
+    let streamed = streamed && !agent;
     for c in arr(resp.get("citations")) {
         let part = c
             .pointer("/generatedResponsePart/textResponsePart")
@@ -91,6 +108,9 @@ pub(super) fn from_events(events: &[Value]) -> Value {
             Some("output" | "citation")
         )
     });
+    if event_of(events, "chunk") {
+        return invoke_agent(events);
+    }
     if !rag {
         return super::converse::from_events(events);
     }
@@ -111,4 +131,46 @@ pub(super) fn from_events(events: &[Value]) -> Value {
         }
     }
     json!({"output": {"text": text}, "citations": citations})
+}
+
+/// The key of the body an InvokeAgent stream adds up to that holds the
+/// references its knowledge-base lookups retrieved.
+const INVOKE_AGENT: &str = "invokeAgentRetrievedReferences";
+
+fn event_of(events: &[Value], kind: &str) -> bool {
+    events
+        .iter()
+        .any(|e| e.pointer("/headers/:event-type").and_then(Value::as_str) == Some(kind))
+}
+
+/// The body an InvokeAgent stream adds up to: the answer of its `chunk`
+/// frames, their citations, and every reference its traces' knowledge-base
+/// lookups retrieved.
+fn invoke_agent(events: &[Value]) -> Value {
+    use base64::Engine as _;
+    let mut text = String::new();
+    let (mut citations, mut retrieved) = (Vec::new(), Vec::new());
+    for e in events {
+        let payload = e.get("payload").unwrap_or(&Value::Null);
+        match e.pointer("/headers/:event-type").and_then(Value::as_str) {
+            Some("chunk") => {
+                let bytes = payload.get("bytes").and_then(Value::as_str).unwrap_or("");
+                let decoded = base64::engine::general_purpose::STANDARD
+                    .decode(bytes)
+                    .unwrap_or_default();
+                text.push_str(&String::from_utf8_lossy(&decoded));
+                citations.extend(
+                    arr(payload.pointer("/attribution/citations"))
+                        .iter()
+                        .cloned(),
+                );
+            }
+            Some("trace") => {
+                let lookup = "/trace/orchestrationTrace/observation/knowledgeBaseLookupOutput/retrievedReferences";
+                retrieved.extend(arr(payload.pointer(lookup)).iter().cloned());
+            }
+            _ => {}
+        }
+    }
+    json!({"output": {"text": text}, "citations": citations, INVOKE_AGENT: retrieved})
 }

@@ -293,7 +293,7 @@ fn event_provider(e: &Value) -> Option<MarkersFrom> {
         Some(MarkersFrom::Gemini)
     } else if matches!(
         e.pointer("/headers/:event-type").and_then(Value::as_str),
-        Some("output" | "citation" | "messageStart" | "contentBlockDelta")
+        Some("output" | "citation" | "messageStart" | "contentBlockDelta" | "chunk")
     ) {
         Some(MarkersFrom::Bedrock)
     } else if e.get("choices").is_some() {
