@@ -649,6 +649,7 @@ mod buf;
 pub mod eventstream;
 pub mod har;
 pub mod parquet;
+pub mod vcr;
 
 pub use buf::Buf;
 

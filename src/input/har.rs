@@ -13,6 +13,10 @@
 //!   `{"events": [...]}` of its frames ([`super::eventstream`]); a body that
 //!   is neither stays a string, which the dialect names as invalid.
 //!
+//! - `recorded: true`: an entry whose response is no model provider's
+//!   (a search, an upload, a page) is counted as a skipped record, not
+//!   named invalid.
+//!
 //! Every entry becomes a line, so every entry is accounted for.
 
 use base64::Engine as _;
@@ -23,6 +27,9 @@ use serde_json::{Value, json};
 /// is not a HAR document (`{"log": {"entries": [...]}}`).
 pub fn lines(doc: &[u8]) -> Option<Vec<u8>> {
     let doc = doc.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(doc);
+    // Its first key is `log`: anything else is not parsed twice.
+    let start = &doc[..doc.len().min(256)];
+    memchr::memmem::find(start, b"\"log\"")?;
     let value: Value = serde_json::from_slice(doc).ok()?;
     let entries = value.pointer("/log/entries")?.as_array()?;
     let mut out = Vec::with_capacity(doc.len());
@@ -63,6 +70,7 @@ fn line(entry: &Value, k: usize) -> Value {
         "agent_id": host,
         "request": body,
         "response": content(response.get("content").unwrap_or(&Value::Null)),
+        "recorded": true,
     })
 }
 

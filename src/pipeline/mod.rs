@@ -346,9 +346,12 @@ fn read_all(
         };
         let mut blocks = Blocks::new(reader, i, engine.max_line);
         blocks.pool = std::mem::take(&mut pool);
-        let Some(end) = read_blocks(engine, &mut out, &mut blocks, &recycle, i, utf16) else {
+        let Some(mut end) = read_blocks(engine, &mut out, &mut blocks, &recycle, i, utf16) else {
             return;
         };
+        if end.cassette {
+            end.modified = input::modified(src);
+        }
         if !end.send(engine, &mut out, i) {
             return;
         }
@@ -391,6 +394,10 @@ struct SourceEnd {
     /// so is a document spread over lines that no document dialect reads.
     array: bool,
     spread: bool,
+    /// A VCR cassette (YAML), gathered whole like a spread document, and
+    /// when its file was written (the time of calls that recorded none).
+    cassette: bool,
+    modified: Option<chrono::DateTime<chrono::Utc>>,
     /// Lines still to read (`--max-lines`).
     left: Option<u64>,
 }
@@ -411,6 +418,8 @@ fn read_blocks<R: std::io::Read>(
         notes: Vec::new(),
         array: false,
         spread: false,
+        cassette: false,
+        modified: None,
         left: engine.max_lines,
     };
     loop {
@@ -476,6 +485,10 @@ impl SourceEnd {
             None => {}
         }
         self.spread = !self.array && input::is_spread_object(data) && !engine.dialect_for(data).1;
+        // A VCR cassette is gathered whole, like a spread document, and cut
+        // into its interactions.
+        self.cassette = !self.array && input::vcr::sniff(data);
+        self.spread |= self.cassette;
     }
 
     /// Adds a block to the whole document; false when that makes it larger
@@ -524,6 +537,13 @@ impl SourceEnd {
         {
             self.document = Vec::new();
             return self.lines(engine, i, lines);
+        }
+        // A VCR cassette: its interactions, likewise; one it cannot cut
+        // is read as the lines it has.
+        if self.cassette {
+            let data = input::vcr::lines(&self.document, self.modified)
+                .unwrap_or_else(|| std::mem::take(&mut self.document));
+            return self.lines(engine, i, data);
         }
         let (shape, lines) = if self.array {
             (

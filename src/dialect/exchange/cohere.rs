@@ -2,7 +2,8 @@
 //! (`citations[].document_ids[]`).
 //!
 //! v2 chunks are the request's `documents` and the documents of its tool
-//! messages; a source names its chunk by id (a tool document given without
+//! messages (a tool message whose content is text is one document); a
+//! source names its chunk by id (a tool document given without
 //! one is `<tool_call_id>:<position>`), or, failing that, by its text. v1
 //! chunks are the `documents` the response echoes (ids assigned as `doc_0`
 //! where the request gave none), else the request's. Offsets (`start`,
@@ -53,6 +54,11 @@ fn v2(req: &Value, resp: &Value) -> Found {
         .filter(|m| m["role"] == "tool")
     {
         let call = m.get("tool_call_id").and_then(Value::as_str).unwrap_or("");
+        // A tool result given as plain text is that call's one document.
+        if let Some(t) = m.get("content").filter(|c| c.is_string()) {
+            found.chunks.push(document(t, format!("{call}:0")));
+            continue;
+        }
         for (k, c) in arr(m.get("content")).iter().enumerate() {
             if c["type"] == "document" {
                 let d = c.get("document").unwrap_or(&Value::Null);

@@ -16,6 +16,7 @@ mod bedrock;
 mod cohere;
 mod converse;
 mod gemini;
+mod links;
 mod openai;
 mod perplexity;
 mod recorded;
@@ -372,6 +373,9 @@ struct Line {
     created_at: chrono::DateTime<chrono::Utc>,
     request: Value,
     response: Value,
+    /// Cut from a recording of HTTP calls (HAR, VCR), where calls to other
+    /// services (uploads, searches, setup) sit beside the model's.
+    recorded: bool,
 }
 
 fn line_parts(line: &str) -> Result<Line, String> {
@@ -403,12 +407,14 @@ fn line_parts(line: &str) -> Result<Line, String> {
         Some(r @ Value::Object(_)) => r,
         _ => return Err("exchange: `response` must be an object (a body, or `events`)".into()),
     };
+    let recorded = obj.get("recorded") == Some(&Value::Bool(true));
     Ok(Line {
         id,
         agent,
         created_at,
         request,
         response,
+        recorded,
     })
 }
 
@@ -449,7 +455,8 @@ impl Dialect for Exchange {
         _warnings: &mut Warnings,
     ) -> Parsed<'a> {
         match turn(line) {
-            Ok(t) => Parsed::Turn(t),
+            Ok(Some(t)) => Parsed::Turn(t),
+            Ok(None) => Parsed::Skipped,
             Err(e) => Parsed::Invalid(e),
         }
     }
@@ -473,9 +480,13 @@ impl Dialect for Exchange {
     }
 }
 
-/// One line as a turn.
-fn turn(line: &str) -> Result<Turn<'static>, String> {
+/// One line as a turn; none for a recorded call to another service than
+/// a model provider's, which is counted as a skipped record.
+fn turn(line: &str) -> Result<Option<Turn<'static>>, String> {
     let l = line_parts(line)?;
+    if l.recorded && provider(&l.request, &l.response).is_none() {
+        return Ok(None);
+    }
     let found = read(&l.request, &l.response)?;
     let chunks = found
         .chunks
@@ -490,15 +501,23 @@ fn turn(line: &str) -> Result<Turn<'static>, String> {
         .collect();
     let model = model(&l).map(Cow::Owned);
     let texts = found.texts();
-    Ok(Turn {
+    // A call answered by a tool request alone gave no answer to grade.
+    let silent =
+        found.citations.is_empty() && found.answer.as_deref().is_none_or(|a| a.trim().is_empty());
+    // In a recording, such a call is a step of the agent's turn, not a turn.
+    if silent && l.recorded && !found.cut {
+        return Ok(None);
+    }
+    Ok(Some(Turn {
         turn_id: l.id,
         agent_id: Cow::Owned(l.agent),
         conversation_id: None,
         channel: Cow::Borrowed(""),
         created_at: l.created_at,
-        answer: match found.cut {
-            true => Answer::Unobserved(Unobserved::StreamCut),
-            false => Answer::Citations(found.citations, found.from),
+        answer: match (found.cut, silent) {
+            (true, _) => Answer::Unobserved(Unobserved::StreamCut),
+            (false, true) => Answer::Unobserved(Unobserved::NoReply),
+            (false, false) => Answer::Citations(found.citations, found.from),
         },
         chunks,
         tool_calls: 0,
@@ -509,7 +528,7 @@ fn turn(line: &str) -> Result<Turn<'static>, String> {
         latency_ms: None,
         markers: None,
         texts,
-    })
+    }))
 }
 
 /// True when the first line is an object with a `request` and a

@@ -8,6 +8,10 @@
 //! sources the annotations name (the response holds nothing to check them
 //! against), and a search that nothing cites counts as one chunk.
 //!
+//! Chat Completions without annotations: the chunks are the tool results
+//! the request's history carries, and the answer's Markdown links to their
+//! URLs cite them ([`super::links`]).
+//!
 //! The answer is the message's `output_text` parts (joined by a blank
 //! line), or the chat message's `content`. A `url_citation`'s span is its
 //! `start_index..end_index` (characters; the inline link the model wrote),
@@ -19,9 +23,9 @@ use crate::model::{CitationIndex, Cite, MarkersFrom};
 use serde_json::{Value, json};
 
 /// Reads a Responses or Chat Completions body.
-pub(super) fn read(_req: &Value, resp: &Value) -> Found {
+pub(super) fn read(req: &Value, resp: &Value) -> Found {
     if resp.get("choices").is_some() {
-        return chat(resp);
+        return chat(req, resp);
     }
     let mut found = Found::new(MarkersFrom::Openai, "responses");
     let output = arr(resp.get("output"));
@@ -142,11 +146,18 @@ fn place(a: &Value, base: usize) -> Cite {
 
 /// Chat Completions with web search (`choices[0].message.annotations[]`
 /// of `url_citation {url, ...}`): the search's results are never returned,
-/// so the chunks are the pages the annotations name.
-fn chat(resp: &Value) -> Found {
+/// so the chunks are the pages the annotations name. Without annotations,
+/// the chunks are the tool results the request carries, cited by the
+/// answer's links to them ([`super::links`]).
+fn chat(req: &Value, resp: &Value) -> Found {
     let mut found = Found::new(MarkersFrom::Openai, "chat completions");
     found.answer = text(&resp["choices"][0]["message"], "content");
     let anns = arr(resp.pointer("/choices/0/message/annotations"));
+    if anns.is_empty() {
+        found.chunks = super::links::tool_results(req);
+        super::links::cite_links(&mut found);
+        return found;
+    }
     for a in anns {
         let url = a
             .pointer("/url_citation/url")
