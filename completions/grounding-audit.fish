@@ -245,7 +245,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l junit -d 'Also write JUnit XML to FILE' -r -F
@@ -541,7 +541,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l junit -d 'Also write JUnit XML to FILE' -r -F

@@ -14,7 +14,7 @@
 #   GA_PER_AGENT  true: --per-agent
 #   GA_RATCHET    true: --write-baseline GA_BASELINE --ratchet (the baseline
 #                 is read with --max-drop only once it exists)
-#   GA_ARGS       further arguments to check, split at white space
+#   GA_ARGS       further arguments to check, split at white space and line breaks
 #   GA_VERSION    a version (pip/cargo), or a path to a wheel; empty: any
 #   GA_INSTALL    auto (default: on PATH, else pip, else cargo), path, pip, cargo
 #   GA_BIN        the binary `check` runs (the install step's `bin` output)
@@ -124,7 +124,8 @@ check_args() {
     elif [ "${GA_RATCHET:-false}" = true ]; then
         die "ratchet needs a baseline file"
     fi
-    read -ra extra <<<"${GA_ARGS:-}"
+    # Every line: `args: |` written one flag per line is the same list.
+    read -ra extra -d '' <<<"${GA_ARGS:-}" || true
     ARGS+=("${extra[@]}")
     ARGS+=(--junit "$dir/junit.xml" --json "$dir/check.json" --github)
 }

@@ -467,7 +467,7 @@ pub struct GateArgs {
     /// With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up.
     #[arg(long, requires = "write_baseline")]
     pub ratchet: bool,
-    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphan_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
+    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Invalid input lines above N fail the run with exit 3.

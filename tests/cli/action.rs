@@ -225,6 +225,24 @@ fn paths_and_extra_arguments_reach_check() {
     assert!(s.stdout.contains("2 file(s)"), "{}", s.stdout);
 }
 
+/// `args: |` with one flag per line: every line reaches check, so the
+/// gate on the second line still fails the run.
+#[test]
+fn extra_arguments_one_per_line_all_reach_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = step(
+        dir.path(),
+        "check",
+        &[
+            ("GA_PATHS", &demo()),
+            ("GA_MIN_RATE", "0"),
+            ("GA_ARGS", "--min-turns 1\n--max-orphans 0\n"),
+        ],
+    );
+    assert_eq!(s.code, 1, "{}{}", s.stdout, s.stderr);
+    assert!(s.stdout.contains("max_orphans"), "{}", s.stdout);
+}
+
 /// With `ratchet`, the first passing run starts the baseline; the next run
 /// gates on the drop against it.
 #[test]

@@ -299,3 +299,24 @@ fn the_readme_is_a_front_door() {
         );
     }
 }
+
+/// The README's sample summary is what `summary` prints on the demo log:
+/// its lines are the output's first lines, word for word.
+#[test]
+fn the_readmes_sample_summary_is_the_tools_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("$ grounding-audit summary fixtures/demo.jsonl\n")
+        .expect("the README shows a summary of the demo log");
+    let block = &readme[start..];
+    let block = &block[..block.find("```").expect("the sample's fence closes")];
+    let sample: Vec<&str> = block.lines().skip(1).collect();
+    let out = crate::common::bin()
+        .args(["summary", "fixtures/demo.jsonl"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let got: Vec<&str> = text.lines().take(sample.len()).collect();
+    assert_eq!(sample, got);
+}
