@@ -514,11 +514,16 @@ fn id_char(c: u8) -> bool {
 }
 
 /// `[chunk-or-document-id]`: the chunk with that id, or out of range when
-/// the run is id-shaped and no chunk has it.
+/// the run is id-shaped and no chunk has it. The text of a Markdown link
+/// (`[text](url)`) is neither.
 fn id_run(text: &str, open: usize, close: usize, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
     let b = text.as_bytes();
     let token = &text[open + 1..close];
     if token.is_empty() || token.bytes().any(|c| c.is_ascii_whitespace()) {
+        return;
+    }
+    // `[Trends24](https://…)` is a Markdown link's text, never an id.
+    if b.get(close + 1) == Some(&b'(') {
         return;
     }
     let hit = chunks.iter().find(|c| {

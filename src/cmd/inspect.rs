@@ -21,7 +21,7 @@ use crate::pipeline::survey::{About, Survey, survey};
 use crate::pipeline::{self, Engine};
 use crate::render;
 use crate::view::inspect::{self as view, FileReport, Read};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::io::Write;
 
 /// Runs `inspect`.
@@ -60,7 +60,7 @@ fn inspect(
     limit: Option<u64>,
     given: &FieldMap,
 ) -> Result<FileReport> {
-    let sample = sample(engine, src, limit)?;
+    let sample = sample(engine, src, limit).with_context(|| src.name.clone())?;
     let head = input::head(src, known::HEAD).unwrap_or_default();
     if let Some(k) = known::recognise(&head).filter(|_| sample.is_turn_log()) {
         return Ok(view::recognised(&src.name, &sample, k));

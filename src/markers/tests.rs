@@ -421,6 +421,14 @@ fn id_plain_words_and_prose_are_not_markers() {
     assert_eq!(id("[café-1]"), [Cited(3)]);
 }
 
+#[test]
+fn id_markdown_link_text_is_not_a_marker() {
+    assert_eq!(id("see [Trends24](https://trends24.in/) today"), []);
+    assert_eq!(id("[café-1](https://x.org)"), []);
+    // A marker followed by a parenthesis after a space is still a marker.
+    assert_eq!(id("[café-1] (see)"), [Cited(3)]);
+}
+
 // ------------------------------------------------------------ regex
 
 #[test]

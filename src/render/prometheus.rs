@@ -2,9 +2,10 @@
 //! summary's counts in the Prometheus text exposition format (version
 //! 0.0.4), the format node_exporter's textfile collector and the Pushgateway
 //! read. Every family has `# HELP` and `# TYPE`; counts are counters named
-//! `_total`, the grounded rate is a gauge named `_ratio` (a ratio, the base
-//! unit); no sample carries a timestamp (the textfile collector refuses
-//! them).
+//! `_total` (gauges without the suffix over a window with a start, whose
+//! counts fall as turns leave it), the grounded rate is a gauge named
+//! `_ratio` (a ratio, the base unit); no sample carries a timestamp (the
+//! textfile collector refuses them).
 //!
 //! Each family has one sample for all turns (no group label) and one per
 //! group, labelled with the grouping's name (`agent`, `channel` or `model`,
@@ -130,10 +131,26 @@ const INVALID: Family = Family {
 };
 
 /// Writes one family: its header, then one sample per (labels, value).
-fn family(out: &mut dyn Write, f: &Family, samples: &[(String, String)]) -> Result<()> {
-    let name = format!("{PREFIX}{}", f.name);
-    writeln!(out, "# HELP {name} {}", f.help)?;
-    writeln!(out, "# TYPE {name} {}", f.kind)?;
+/// Over a window with a start (`--since`, `--from`), a count falls when old
+/// turns leave the window, which Prometheus would read as a counter's
+/// reset: each counter is then a gauge, without `_total`.
+fn family(
+    out: &mut dyn Write,
+    f: &Family,
+    windowed: bool,
+    samples: &[(String, String)],
+) -> Result<()> {
+    let (name, kind) = match f.name.strip_suffix("_total") {
+        Some(base) if windowed => (format!("{PREFIX}{base}"), "gauge"),
+        _ => (format!("{PREFIX}{}", f.name), f.kind),
+    };
+    let window = if windowed && kind != f.kind {
+        " Over the window asked for: a gauge, since it falls as turns leave the window."
+    } else {
+        ""
+    };
+    writeln!(out, "# HELP {name} {}{window}", f.help)?;
+    writeln!(out, "# TYPE {name} {kind}")?;
     for (labels, value) in samples {
         if labels.is_empty() {
             writeln!(out, "{name} {value}")?;
@@ -146,6 +163,7 @@ fn family(out: &mut dyn Write, f: &Family, samples: &[(String, String)]) -> Resu
 
 /// The summary's metrics in the Prometheus text format.
 pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
+    let windowed = doc.window.from.is_some();
     let keys: Vec<&str> = doc.groups.iter().map(|g| g.key).collect();
     let labels: Vec<String> = group_labels(&keys)
         .into_iter()
@@ -165,13 +183,19 @@ pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
             .filter_map(|(l, r)| value(r).map(|v| ((*l).to_owned(), v)))
             .collect()
     };
-    family(out, &TURNS, &each(&|r| Some(r.turns.to_string())))?;
+    family(out, &TURNS, windowed, &each(&|r| Some(r.turns.to_string())))?;
     family(
         out,
         &RETRIEVAL,
+        windowed,
         &each(&|r| Some(r.with_retrieval.to_string())),
     )?;
-    family(out, &GROUNDED, &each(&|r| Some(r.grounded().to_string())))?;
+    family(
+        out,
+        &GROUNDED,
+        windowed,
+        &each(&|r| Some(r.grounded().to_string())),
+    )?;
     let verdicts: Vec<(String, String)> = scopes
         .iter()
         .flat_map(|(l, r)| {
@@ -186,41 +210,53 @@ pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
             })
         })
         .collect();
-    family(out, &VERDICTS, &verdicts)?;
+    family(out, &VERDICTS, windowed, &verdicts)?;
     family(
         out,
         &RATE,
+        windowed,
         &each(&|r| r.grounded_rate().map(|x| x.to_string())),
     )?;
     family(
         out,
         &INVENTED,
+        windowed,
         &each(&|r| Some(r.count(Verdict::OrphanMarker).to_string())),
     )?;
     family(
         out,
         &SENTENCES,
+        windowed,
         &each(&|r| Some(r.support.sentences.to_string())),
     )?;
     family(
         out,
         &CITED_SENTENCES,
+        windowed,
         &each(&|r| Some(r.support.cited_sentences.to_string())),
     )?;
     family(
         out,
         &COVERAGE,
+        windowed,
         &each(&|r| r.support.coverage().map(|x| x.to_string())),
     )?;
     family(
         out,
         &ABSENT_QUOTES,
+        windowed,
         &each(&|r| Some(r.support.quotes_absent.to_string())),
     )?;
-    family(out, &HINTED, &each(&|r| Some(r.support.hinted.to_string())))?;
+    family(
+        out,
+        &HINTED,
+        windowed,
+        &each(&|r| Some(r.support.hinted.to_string())),
+    )?;
     family(
         out,
         &INVALID,
+        windowed,
         &[(String::new(), doc.input.invalid_lines.to_string())],
     )?;
     Ok(())

@@ -650,3 +650,19 @@ fn real_exports_of_other_tools_get_a_map_or_a_command() {
     let (rows, _) = run_suggested(&r);
     assert_eq!(rows.values().filter(|v| *v == "ok").count(), 10, "{rows:?}");
 }
+
+/// A file cut off in the middle of its gzip stream, inside a directory:
+/// the error names the file (exit 3), as `report` does.
+#[test]
+fn a_truncated_file_in_a_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        fixture("hostile/no-trailer.jsonl.gz"),
+        dir.path().join("cut.jsonl.gz"),
+    )
+    .unwrap();
+    let out = bin().arg("inspect").arg(dir.path()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("cut.jsonl.gz: read error"), "{err}");
+}

@@ -435,3 +435,35 @@ fn promtool_accepts_every_fixture_and_the_hostile_corpus() {
     assert_eq!(code, 0, "{err}");
     promtool_accepts(&promtool, "merge of the hostile corpus", &out);
 }
+
+/// Over a window with a start the counts fall as turns leave it: every
+/// count is a gauge without `_total` (a falling counter reads as a reset),
+/// with the same figures, and promtool accepts it.
+#[test]
+fn counts_over_a_window_are_gauges() {
+    let all = parse(&metrics(&[&demo()]));
+    let since = metrics(&["--since", "3650d", "--now", "2030-01-01T00:00:00Z", &demo()]);
+    assert!(!since.contains("_total"), "{since}");
+    assert!(!since.contains(" counter\n"), "{since}");
+    let windowed = parse(&since);
+    assert_eq!(
+        value_of(&windowed, "grounding_audit_turns", &[]),
+        value_of(&all, "grounding_audit_turns_total", &[])
+    );
+    assert_eq!(
+        value_of(
+            &windowed,
+            "grounding_audit_invented_citations",
+            &[("agent", "billing-bot")]
+        ),
+        value_of(
+            &all,
+            "grounding_audit_invented_citations_total",
+            &[("agent", "billing-bot")]
+        )
+    );
+    assert!(value_of(&windowed, "grounding_audit_grounded_ratio", &[]).is_some());
+    if let Some(promtool) = promtool() {
+        promtool_accepts(&promtool, "a windowed summary", &since);
+    }
+}
