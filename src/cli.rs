@@ -464,7 +464,7 @@ pub struct GateArgs {
     /// Write this run's `summary --format json` document to FILE, for a later --baseline.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
-    /// With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up.
+    /// With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up. A --baseline that is the file written and does not exist yet is the first night: no drop is gated, and the run starts the baseline.
     #[arg(long, requires = "write_baseline")]
     pub ratchet: bool,
     /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).

@@ -381,7 +381,7 @@ pub fn run_options(
     markers: &MarkerArgs,
     engine: &Engine,
 ) -> BTreeMap<String, String> {
-    let (i, f) = (input, filter);
+    let i = input;
     let time = |t: Option<chrono::DateTime<chrono::Utc>>| {
         t.map_or_else(|| "-".to_owned(), |t| crate::model::format_time(&t))
     };
@@ -390,15 +390,67 @@ pub fn run_options(
         ("--no-dedupe", i.no_dedupe.to_string()),
         ("--strict", i.strict.to_string()),
         ("--max-line-bytes", i.max_line_bytes.to_string()),
-        ("--retrievals", format!("{:?}", i.retrievals)),
+        ("--retrievals", value_name(&i.retrievals)),
         ("--assembly-window", i.assembly_window.to_string()),
+        ("--markers", markers_text(markers)),
+        ("--from", time(engine.filter.from)),
+        ("--to", time(engine.filter.to)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .chain(
+        listed(input, filter)
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), stable(&v))),
+    )
+    .collect()
+}
+
+/// The settings given as lists or optional values, by flag, as JSON: a
+/// list is `[]` or `["a","b"]`, an absent value `null`. Spelled by JSON, not
+/// by how Rust prints its types, so what a stored baseline or partial says
+/// does not change with the code.
+fn listed(i: &InputArgs, f: &FilterArgs) -> Vec<(&'static str, serde_json::Value)> {
+    use serde_json::json;
+    vec![
+        ("--agent-name", json!(i.agent_name)),
+        ("--map", json!(i.maps.map)),
+        (
+            "--map-file",
+            json!(i.maps.map_file.as_ref().map(|p| p.to_string_lossy())),
+        ),
+        ("--set", json!(i.maps.set)),
+        ("--agent", json!(f.agent)),
+        ("--channel", json!(f.channel)),
+        ("--model", json!(f.model)),
+        ("--turn", json!(f.turn)),
+        ("--conversation", json!(f.conversation)),
+        ("--grep", json!(f.grep)),
+        ("--cited-below", json!(f.cited_below)),
+        ("--confidence-below", json!(f.confidence_below)),
+    ]
+}
+
+fn stable(v: &serde_json::Value) -> String {
+    v.to_string()
+}
+
+/// A flag's value by the name the command line gives it (`prompt`).
+fn value_name<T: clap::ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map_or_else(String::new, |p| p.get_name().to_owned())
+}
+
+/// How baselines written before these spellings recorded the same
+/// settings (Rust's debug text: `[]`, `None`, `Some("x")`, `Prompt`), so a
+/// stored baseline keeps matching the run it was made for.
+pub fn legacy_grading(i: &InputArgs, f: &FilterArgs) -> BTreeMap<String, String> {
+    [
+        ("--retrievals", format!("{:?}", i.retrievals)),
         ("--agent-name", format!("{:?}", i.agent_name)),
         ("--map", format!("{:?}", i.maps.map)),
         ("--map-file", format!("{:?}", i.maps.map_file)),
         ("--set", format!("{:?}", i.maps.set)),
-        ("--markers", markers_text(markers)),
-        ("--from", time(engine.filter.from)),
-        ("--to", time(engine.filter.to)),
         ("--agent", format!("{:?}", f.agent)),
         ("--channel", format!("{:?}", f.channel)),
         ("--model", format!("{:?}", f.model)),

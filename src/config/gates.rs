@@ -116,6 +116,19 @@ fn read_baseline(args: &GateArgs) -> Result<Option<Counts>> {
     let Some(path) = &args.baseline else {
         return Ok(None);
     };
+    // A ratchet's first night: the baseline it keeps is not written yet.
+    // The drop has nothing to be measured against; this run, if it passes,
+    // starts the baseline. One command serves every night.
+    if args.ratchet && args.write_baseline.as_ref() == Some(path) && !path.exists() {
+        crate::pipeline::warn(
+            None,
+            &format!(
+                "note: --baseline {}: no baseline yet; --ratchet starts it from this run if every gate passes (no drop is gated tonight)",
+                path.display()
+            ),
+        );
+        return Ok(None);
+    }
     let text = read_flag_file("--baseline", path)?;
     let counts = Counts::from_summary_json(&text)
         .map_err(|e| exit::usage(format!("--baseline {}: {e:#}", path.display())))?;
@@ -132,16 +145,22 @@ fn read_baseline(args: &GateArgs) -> Result<Option<Counts>> {
 /// The options a baseline was graded under that differ from this run's,
 /// as the message of a configuration error; None when they match or the
 /// baseline does not say (a plain `summary --format json`).
+/// `legacy` holds this run's settings as baselines written before their
+/// stable spellings recorded them; either spelling matches.
 pub fn baseline_mismatch(
     args: &GateArgs,
     gates: &Gates,
     now: &BTreeMap<String, String>,
+    legacy: &BTreeMap<String, String>,
 ) -> Option<String> {
     let then = gates.baseline.as_ref()?.grading.as_ref()?;
     let path = args.baseline.as_ref()?;
     let differ: Vec<String> = now
         .iter()
-        .filter(|(k, v)| then.get(*k).is_some_and(|t| t != *v))
+        .filter(|(k, v)| {
+            then.get(*k)
+                .is_some_and(|t| t != *v && legacy.get(*k) != Some(t))
+        })
         .map(|(k, v)| format!("{k} {} (this run: {v})", then[k]))
         .collect();
     (!differ.is_empty()).then(|| {

@@ -772,3 +772,88 @@ fn a_ratcheted_baseline_only_moves_up() {
     ]);
     assert_eq!(code, 2);
 }
+
+/// One ratchet command every night: on the first, its `--baseline` (the
+/// file it writes) does not exist yet, which is a note, not an error; the
+/// run writes it, and the next night the same command gates the drop.
+/// Without `--ratchet` a missing baseline stays an error.
+#[test]
+fn one_ratchet_command_serves_the_first_night_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.json");
+    let b = base.to_str().unwrap();
+    let nightly = |log: &std::path::Path| {
+        run(&[
+            "check",
+            log.to_str().unwrap(),
+            "--min-rate",
+            "0.5",
+            "--baseline",
+            b,
+            "--max-drop",
+            "0.05",
+            "--write-baseline",
+            b,
+            "--ratchet",
+        ])
+    };
+    let good = night(&dir.path().join("good"), &["a"], 24, 25);
+    let (code, out, err) = nightly(&good);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("no baseline yet"), "{err}");
+    assert!(base.exists());
+    let worse = night(&dir.path().join("worse"), &["a"], 15, 25);
+    let (code, out, _) = nightly(&worse);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("max_drop"), "{out}");
+    let elsewhere = dir.path().join("none.json");
+    let (code, out, _) = run(&[
+        "check",
+        good.to_str().unwrap(),
+        "--min-rate",
+        "0.5",
+        "--baseline",
+        elsewhere.to_str().unwrap(),
+        "--max-drop",
+        "0.05",
+    ]);
+    assert_eq!(code, 3, "{out}");
+}
+
+/// A baseline records its settings by their command-line names and as
+/// JSON (`prompt`, `[]`, `null`), not as Rust prints its types; one written
+/// with the older debug spellings (`Prompt`, `[]`, `None`) still matches
+/// the run it was made for, and still refuses one graded otherwise.
+#[test]
+fn baseline_settings_have_stable_spellings_and_old_ones_still_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = fixture("demo.jsonl");
+    let log = log.to_str().unwrap();
+    let base = dir.path().join("base.json");
+    let b = base.to_str().unwrap();
+    let (code, _, err) = run(&["check", log, "--min-rate", "0", "--write-baseline", b]);
+    assert_eq!(code, 0, "{err}");
+    let mut doc = json(&std::fs::read_to_string(&base).unwrap());
+    assert_eq!(doc["grading"]["--retrievals"], "prompt");
+    assert_eq!(doc["grading"]["--agent"], "[]");
+    assert_eq!(doc["grading"]["--grep"], "null");
+    // The same baseline as an older version wrote it.
+    doc["grading"]["--retrievals"] = "Prompt".into();
+    doc["grading"]["--grep"] = "None".into();
+    doc["grading"]["--cited-below"] = "None".into();
+    std::fs::write(&base, doc.to_string()).unwrap();
+    let (code, out, _) = run(&["check", log, "--baseline", b, "--max-drop", "0.05"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = run(&[
+        "check",
+        log,
+        "--baseline",
+        b,
+        "--max-drop",
+        "0.05",
+        "--retrievals",
+        "all",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("--retrievals Prompt (this run: all)"), "{out}");
+}

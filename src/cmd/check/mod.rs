@@ -80,7 +80,12 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
         zone.name(),
     );
     if let Some(g) = &gates
-        && let Some(message) = baseline_mismatch(&args.gates, g, &grading)
+        && let Some(message) = baseline_mismatch(
+            &args.gates,
+            g,
+            &grading,
+            &config::legacy_grading(&args.input, &args.filter),
+        )
     {
         return config_error(args, settings, out, &message);
     }
