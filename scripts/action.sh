@@ -2,7 +2,10 @@
 # The GitHub Action's one script (action.yml runs it; tests/cli/action.rs
 # runs it under a simulated Actions environment).
 #
-#   scripts/action.sh install   find or install grounding-audit; output `bin`
+#   scripts/action.sh cache-key where the action's own build is cached: outputs
+#                               `dir` and `key` (empty when the binary on PATH fits)
+#   scripts/action.sh install   find or install grounding-audit; output `bin`,
+#                               and `built=true` when it built into the cache
 #   scripts/action.sh check     run `check` with --junit, --json, --github;
 #                               outputs `decision`, `decision-line`,
 #                               `grounded-rate`, `junit-path`; exits with
@@ -16,10 +19,13 @@
 #                 is read with --max-drop only once it exists)
 #   GA_ARGS       further arguments to check, split at white space and line breaks
 #   GA_VERSION    a version (pip/cargo), or a path to a wheel; empty: any
-#   GA_INSTALL    auto (default: on PATH, else pip, else cargo), path, pip, cargo
+#   GA_INSTALL    auto (default: on PATH; else with a version, pip; else the
+#                 action's own build, cached), path, pip, cargo
+#   GA_CACHE_DIR  where the action's own build lives (the cache-key step's `dir`)
 #   GA_BIN        the binary `check` runs (the install step's `bin` output)
-# and the runner's GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP and
-# GITHUB_ACTION_PATH (the action's checkout, for `cargo install --path`).
+# and the runner's GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP,
+# RUNNER_TOOL_CACHE and GITHUB_ACTION_PATH (the action's checkout, built
+# with `cargo install --path`).
 set -uo pipefail
 
 die() {
@@ -65,36 +71,71 @@ install_pip() {
     BIN="$venv/bin/grounding-audit"
 }
 
+# The binary on PATH, when it is of the version asked for.
+on_path() {
+    local found
+    found=$(command -v grounding-audit || true)
+    [ -n "$found" ] && fits "$found" && echo "$found"
+}
+
+# A digest of the sources the action's own build is made from: a new
+# commit of the action with the same sources reuses the cached binary.
+source_digest() {
+    (cd "${GITHUB_ACTION_PATH:?}" &&
+        find Cargo.toml Cargo.lock src -type f -print0 | LC_ALL=C sort -z |
+        xargs -0 sha256sum | sha256sum | cut -c1-16)
+}
+
+cmd_cache_key() {
+    local how=${GA_INSTALL:-auto} digest base
+    case $how in
+    auto | cargo) ;;
+    *) return 0 ;;
+    esac
+    [ "$how" = cargo ] || [ -z "$(on_path)" ] || return 0
+    digest=$(source_digest) || die "cannot read the action's sources under ${GITHUB_ACTION_PATH:-?}"
+    base=${RUNNER_TOOL_CACHE:-${HOME:-/tmp}/.cache}/grounding-audit
+    output key "grounding-audit-$(uname -s)-$(uname -m)-$digest"
+    output dir "$base/$digest"
+}
+
+# The action's own checkout, built once into GA_CACHE_DIR (which the
+# action restores from and saves to the Actions cache).
 install_cargo() {
-    local root
-    root="$(temp_dir)/cargo"
+    local root=${GA_CACHE_DIR:-$(temp_dir)/cargo}
+    if [ -x "$root/bin/grounding-audit" ] && fits "$root/bin/grounding-audit"; then
+        echo "the action's build, from the cache: $root"
+        BIN="$root/bin/grounding-audit"
+        return 0
+    fi
     command -v cargo >/dev/null || return 1
     [ -n "${GITHUB_ACTION_PATH:-}" ] || return 1
+    echo "building grounding-audit from the action's checkout (once; later runs take it from the cache)"
     cargo install --locked --quiet --root "$root" --path "$GITHUB_ACTION_PATH" || return 1
     BIN="$root/bin/grounding-audit"
+    output built true
 }
 
 cmd_install() {
     BIN=""
-    local how=${GA_INSTALL:-auto} found
-    found=$(command -v grounding-audit || true)
+    local how=${GA_INSTALL:-auto}
     case $how in
     auto | path)
-        if [ -n "$found" ] && fits "$found"; then
-            BIN=$found
-        elif [ "$how" = path ]; then
+        BIN=$(on_path)
+        [ -n "$BIN" ] || [ "$how" != path ] ||
             die "install: path, and no grounding-audit${GA_VERSION:+ $GA_VERSION} on PATH"
-        fi
         ;;
     pip | cargo) ;;
     *) die "install must be auto, path, pip or cargo, not '$how'" ;;
     esac
-    if [ -z "$BIN" ] && [ "$how" != cargo ]; then
+    # pip only when asked, or for a version: no release is on the package
+    # index without one, and trying it would only delay the build.
+    if [ -z "$BIN" ] && { [ "$how" = pip ] || { [ "$how" = auto ] && [ -n "${GA_VERSION:-}" ]; }; }; then
         install_pip || BIN=""
         [ -n "$BIN" ] || [ "$how" != pip ] || die "pip install of grounding-audit failed"
     fi
     if [ -z "$BIN" ]; then
-        install_cargo || die "could not install grounding-audit (pip, then cargo install --locked from the action's checkout)"
+        install_cargo || die "could not install grounding-audit (cargo install --locked from the action's checkout)"
     fi
     fits "$BIN" || die "$BIN is not grounding-audit ${GA_VERSION:-}"
     echo "using $BIN ($("$BIN" --version))"
@@ -172,10 +213,11 @@ cmd_check() {
 }
 
 case ${1:-} in
+cache-key) cmd_cache_key ;;
 install) cmd_install ;;
 check) cmd_check ;;
 *)
-    echo "usage: $0 install|check" >&2
+    echo "usage: $0 cache-key|install|check" >&2
     exit 2
     ;;
 esac

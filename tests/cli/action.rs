@@ -78,6 +78,7 @@ fn step(dir: &Path, which: &str, env: &[(&str, &str)]) -> Step {
         "GA_ARGS",
         "GA_VERSION",
         "GA_INSTALL",
+        "GA_CACHE_DIR",
         "GA_BIN",
     ] {
         cmd.env_remove(k);
@@ -302,6 +303,73 @@ fn install_uses_the_binary_on_path_of_the_version_asked() {
     assert_eq!(s.code, 2);
 }
 
+/// With nothing on PATH and no version asked, the action builds its own
+/// checkout once into the cache directory the cache-key step names, and a
+/// later run takes the binary from there without building: `cargo` is a
+/// stand-in here that records each call and installs this build.
+#[test]
+fn install_builds_the_actions_checkout_once_and_then_uses_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("fakebin");
+    std::fs::create_dir_all(&fake).unwrap();
+    let calls = dir.path().join("cargo-calls");
+    let script = format!(
+        "#!/bin/sh\necho \"$*\" >>'{}'\nwhile [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=$2; shift; done\n\
+         mkdir -p \"$root/bin\" && cp '{}' \"$root/bin/grounding-audit\"\n",
+        calls.display(),
+        binary().display()
+    );
+    let cargo = fake.join("cargo");
+    std::fs::write(&cargo, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", fake.display());
+    let tool_cache = dir.path().join("tool_cache");
+    let tool_cache = tool_cache.to_str().unwrap();
+    let key = step(
+        dir.path(),
+        "cache-key",
+        &[("PATH", &path), ("RUNNER_TOOL_CACHE", tool_cache)],
+    );
+    assert_eq!(key.code, 0, "{}{}", key.stdout, key.stderr);
+    assert!(
+        key.outputs["key"].starts_with("grounding-audit-"),
+        "{:?}",
+        key.outputs
+    );
+    let cache = key.outputs["dir"].clone();
+    assert!(cache.starts_with(tool_cache), "{cache}");
+    let env = [("PATH", path.as_str()), ("GA_CACHE_DIR", cache.as_str())];
+    let first = step(dir.path(), "install", &env);
+    assert_eq!(first.code, 0, "{}{}", first.stdout, first.stderr);
+    assert_eq!(first.outputs.get("built").map(String::as_str), Some("true"));
+    assert_eq!(
+        Path::new(&first.outputs["bin"]),
+        Path::new(&cache).join("bin/grounding-audit")
+    );
+    let second = step(dir.path(), "install", &env);
+    assert_eq!(second.code, 0, "{}{}", second.stdout, second.stderr);
+    assert_eq!(second.outputs["bin"], first.outputs["bin"]);
+    assert!(
+        !second.outputs.contains_key("built"),
+        "{:?}",
+        second.outputs
+    );
+    let log = std::fs::read_to_string(&calls).unwrap();
+    assert_eq!(log.lines().count(), 1, "{log}");
+    assert!(log.contains("install --locked"), "{log}");
+    // The same sources give the same key; a binary on PATH needs no cache.
+    let again = step(
+        dir.path(),
+        "cache-key",
+        &[("PATH", &path), ("RUNNER_TOOL_CACHE", tool_cache)],
+    );
+    assert_eq!(again.outputs["key"], key.outputs["key"]);
+    let on_path = format!("{}:{path}", binary().parent().unwrap().display());
+    let none = step(dir.path(), "cache-key", &[("PATH", &on_path)]);
+    assert!(!none.outputs.contains_key("key"), "{:?}", none.outputs);
+}
+
 /// Every input of action.yml reaches the script as a GA_ variable the
 /// script reads, and every output the script sets is one action.yml
 /// declares.
@@ -337,6 +405,17 @@ fn action_yml_and_the_script_agree() {
         assert!(
             yml.contains(&format!("value: ${{{{ steps.check.outputs.{output} }}}}")),
             "{output}"
+        );
+        assert!(script.contains(&format!("output {output} ")), "{output}");
+    }
+    for (step, output) in [
+        ("cache-key", "key"),
+        ("cache-key", "dir"),
+        ("install", "built"),
+    ] {
+        assert!(
+            yml.contains(&format!("steps.{step}.outputs.{output}")),
+            "{step}.{output}"
         );
         assert!(script.contains(&format!("output {output} ")), "{output}");
     }
