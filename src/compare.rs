@@ -11,6 +11,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
+mod ratchet;
+pub use ratchet::better_baseline;
+
 /// Grounded turns out of turns with retrieval: one side of a comparison.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Side {
@@ -379,74 +382,6 @@ pub fn compare(
         overall,
         groups,
     }
-}
-
-/// The baseline `check --ratchet` writes: this run's summary document
-/// (`new`), where the old baseline (`old`, when there is one that reads)
-/// was better, overall or for an agent, keeping the old one's numbers, so
-/// a baseline only moves up. An agent the run did not see keeps its old
-/// entry. Rates compare as grounded / with_retrieval; a side without
-/// retrieval is never better.
-pub fn better_baseline(old: Option<&[u8]>, new: &[u8]) -> Result<Vec<u8>> {
-    use serde_json::Value;
-    let mut doc: Value = serde_json::from_slice(new).context("this run's summary document")?;
-    let Some(old) = old.and_then(|o| serde_json::from_slice::<Value>(o).ok()) else {
-        return Ok(new.to_vec());
-    };
-    let rate = |v: &Value| {
-        let n = |k: &str| v.get(k).and_then(Value::as_u64);
-        match (n("grounded"), n("with_retrieval")) {
-            (Some(g), Some(w)) if w > 0 => Some(g as f64 / w as f64),
-            _ => None,
-        }
-    };
-    let better = |o: &Value, n: Option<&Value>| match (rate(o), n.and_then(rate)) {
-        (Some(a), Some(b)) => a > b,
-        (Some(_), None) => n.is_none(),
-        _ => false,
-    };
-    if let Some(t) = old.get("totals")
-        && better(t, doc.get("totals"))
-    {
-        doc["totals"] = t.clone();
-        doc["days"] = old.get("days").cloned().unwrap_or(Value::Array(Vec::new()));
-    }
-    let key = |g: &Value| g.get("key").and_then(Value::as_str).map(str::to_owned);
-    let old_groups = old
-        .get("groups")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    for g in old_groups {
-        let Some(k) = key(&g) else { continue };
-        let groups = doc["groups"]
-            .as_array_mut()
-            .context("`groups` is not a list")?;
-        let at = groups.iter().position(|n| key(n).as_deref() == Some(&k));
-        if !better(&g, at.map(|i| &groups[i])) {
-            continue;
-        }
-        match at {
-            Some(i) => groups[i] = g,
-            None => groups.push(g),
-        }
-        // The agent's daily series goes with its numbers.
-        let old_days: Vec<Value> = old
-            .get("group_days")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter(|d| key(d).as_deref() == Some(&k))
-            .cloned()
-            .collect();
-        if let Some(days) = doc["group_days"].as_array_mut() {
-            days.retain(|d| key(d).as_deref() != Some(&k));
-            days.extend(old_days);
-        }
-    }
-    let mut out = serde_json::to_vec_pretty(&doc)?;
-    out.push(b'\n');
-    Ok(out)
 }
 
 /// The counts of a finished summary, as a baseline holds them.

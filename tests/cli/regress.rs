@@ -724,6 +724,7 @@ fn a_ratcheted_baseline_only_moves_up() {
     ]);
     assert_eq!(code, 0, "{out}");
     assert_eq!(rate(Some("a")), 0.92);
+    let first = json(&std::fs::read_to_string(&base).unwrap());
     // A worse night that still passes: agent a fell, b rose; a keeps its
     // old rate, b takes the new one.
     let mixed = dir.path().join("mixed");
@@ -747,6 +748,42 @@ fn a_ratcheted_baseline_only_moves_up() {
     assert_eq!(code, 0, "{out}");
     assert_eq!(rate(Some("a")), 0.92);
     assert_eq!(rate(Some("b")), 1.0);
+    // One consistent document: the overall rate was kept (0.92 > 0.90), so
+    // the triage list, daily series and input counts are the first
+    // night's with it; agent b's rows everywhere are tonight's.
+    let doc = json(&std::fs::read_to_string(&base).unwrap());
+    for section in ["totals", "triage", "days", "input", "telemetry"] {
+        assert_eq!(doc[section], first[section], "{section}");
+    }
+    assert_eq!(doc["input"]["turns"], doc["totals"]["turns"]);
+    assert_eq!(doc["ratchet"]["kept_overall"], true);
+    assert_eq!(doc["ratchet"]["kept_groups"], serde_json::json!(["a"]));
+    let (_, tonight, _) = run(&[
+        "summary",
+        a.to_str().unwrap(),
+        bb.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let tonight = json(&tonight);
+    let rows = |d: &serde_json::Value, path: &[&str], k: &str| -> Vec<serde_json::Value> {
+        let list = path.iter().fold(d, |v, p| &v[p]);
+        list.as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["key"] == k)
+            .cloned()
+            .collect()
+    };
+    for path in [
+        &["groups"][..],
+        &["group_days"],
+        &["guardrail", "by_group"],
+        &["tools", "by_group"],
+    ] {
+        assert_eq!(rows(&doc, path, "b"), rows(&tonight, path, "b"), "{path:?}");
+        assert_eq!(rows(&doc, path, "a"), rows(&first, path, "a"), "{path:?}");
+    }
     // A failing night writes nothing.
     let before = std::fs::read_to_string(&base).unwrap();
     let bad = night(&dir.path().join("bad"), &["a", "b"], 5, 25);
