@@ -260,9 +260,24 @@ pub enum Unobserved {
     /// A recorded provider stream ends before its last event: the answer
     /// is incomplete.
     StreamCut,
+    /// Exports of different services share the trace's ids (a span id read
+    /// twice with two services): their spans cannot be told apart.
+    IdCollision,
 }
 
 impl Unobserved {
+    /// Every reason, in the order above.
+    pub const ALL: [Unobserved; 8] = [
+        Unobserved::NoReply,
+        Unobserved::NoTurnEnd,
+        Unobserved::Withheld,
+        Unobserved::BoundedAudit,
+        Unobserved::NoRoot,
+        Unobserved::ContentNotRecorded,
+        Unobserved::StreamCut,
+        Unobserved::IdCollision,
+    ];
+
     /// The reason's name as written in every output.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -273,6 +288,7 @@ impl Unobserved {
             Unobserved::NoRoot => "no_root",
             Unobserved::ContentNotRecorded => "content_not_recorded",
             Unobserved::StreamCut => "stream_cut",
+            Unobserved::IdCollision => "id_collision",
         }
     }
 
@@ -295,6 +311,9 @@ impl Unobserved {
             }
             Unobserved::StreamCut => {
                 "the recorded stream ends before its last event (message_stop, message-end), so its answer is incomplete"
+            }
+            Unobserved::IdCollision => {
+                "exports of different services share this trace's span ids, so their spans cannot be told apart and are not merged into one answer"
             }
         }
     }

@@ -996,15 +996,7 @@ fn named_preset(name: &str) -> Result<crate::model::Preset, String> {
 
 /// The reason named by `unobserved`; an unknown name is dropped.
 fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
-    let known = [
-        Unobserved::NoReply,
-        Unobserved::NoTurnEnd,
-        Unobserved::Withheld,
-        Unobserved::BoundedAudit,
-        Unobserved::NoRoot,
-        Unobserved::ContentNotRecorded,
-    ];
-    let found = known.into_iter().find(|u| u.as_str() == name);
+    let found = Unobserved::ALL.into_iter().find(|u| u.as_str() == name);
     if found.is_none() {
         dropped.set(Lenient::Unobserved);
     }

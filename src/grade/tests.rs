@@ -75,14 +75,7 @@ fn parsed(line: &str) -> Row<'static> {
 
 #[test]
 fn rule_1_unobserved_wins_over_everything() {
-    for reason in [
-        Unobserved::NoReply,
-        Unobserved::NoTurnEnd,
-        Unobserved::Withheld,
-        Unobserved::BoundedAudit,
-        Unobserved::NoRoot,
-        Unobserved::ContentNotRecorded,
-    ] {
+    for reason in Unobserved::ALL {
         let row = grade(
             turn(Answer::Unobserved(reason), chunks(&[Some(0.9)])),
             &Grammar::default(),

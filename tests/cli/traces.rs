@@ -634,3 +634,31 @@ fn explain_shows_the_question_and_tool_arguments_each_capture_recorded() {
     );
     assert!(QUESTIONS.contains(&v["question"].as_str().unwrap()), "{v}");
 }
+
+/// Two services' exports whose trace id and root span id collide are not
+/// merged into one answer: the turn is unobserved (`id_collision`),
+/// `explain` names the span and both services, and write-back refuses the
+/// ambiguous target. One export read twice is still one turn, graded.
+#[test]
+fn colliding_ids_across_services_are_reported_never_merged() {
+    let dir = fixture("hostile/id-collision");
+    let both = p(&dir);
+    let merged = rows(&[both]);
+    assert_eq!(merged.len(), 1);
+    assert_eq!(merged[0]["verdict"], "unobserved");
+    assert_eq!(merged[0]["unobserved_reason"], "id_collision");
+    let (code, out, _) = run(&["explain", "4bf92f3577b34da6a3ce929d0e0e4736", both]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("(billing-agent, checkout-agent)") && out.contains("collide"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["convert", "--to", "otel-eval", both]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("ambiguous target"), "{err}");
+    let one = dir.join("checkout.jsonl");
+    let repeated = rows(&[p(&one), p(&one)]);
+    assert_eq!(repeated.len(), 1);
+    assert_eq!(repeated[0]["verdict"], "ok");
+}

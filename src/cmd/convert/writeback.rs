@@ -39,10 +39,14 @@ fn score(v: Verdict) -> Option<f64> {
     }
 }
 
-/// Ok when the turn was assembled from a trace export (spans or runs).
+/// Ok when the turn was assembled from a trace export (spans or runs)
+/// whose ids name one trace: a trace whose span ids collide across two
+/// services' exports is an ambiguous target.
 fn traced(c: &Collected) -> Result<(), String> {
     let spans = c.detail.dialect.family() == "spans" && c.detail.assembled.is_some();
-    if spans {
+    if spans && c.row.unobserved_reason == Some(crate::model::Unobserved::IdCollision) {
+        Err("an ambiguous target: exports of two services share this trace's span ids".into())
+    } else if spans {
         Ok(())
     } else {
         Err(format!(

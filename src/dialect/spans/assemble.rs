@@ -3,7 +3,10 @@
 //! Rules (issue 11, with the choices made where it was silent):
 //! - **Spans** are de-duplicated by span id (the first copy read wins) and
 //!   ordered by start time (unknown last), then end time, then span id, so
-//!   the result never depends on the order spans arrived in.
+//!   the result never depends on the order spans arrived in. A span id
+//!   whose copies name two services (resource `service.name`) is not a
+//!   repeat but a collision of two exports' ids: the turn is unobserved with
+//!   reason `id_collision`, and a note names the span and both services.
 //! - **Root**: a span with no parent; when several have none, the earliest
 //!   starting. When *no* span lacks a parent (every top span names a parent
 //!   that never arrived, or the parents form a cycle), the root never
@@ -64,7 +67,7 @@ use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved}
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub use crate::dialect::AssembleOptions;
 
@@ -153,11 +156,20 @@ enum NoRoot {
     Empty,
 }
 
+/// A span id whose copies name two services (`service.name`).
+#[derive(Debug, Clone)]
+struct Collision {
+    span_id: String,
+    services: [String; 2],
+}
+
 /// The facts behind a trace's notes, in the order the notes give them.
 #[derive(Debug, Clone, Default)]
 struct Facts {
     /// Spans dropped as repeats of a span id.
     duplicates: usize,
+    /// A span id read from exports of two services.
+    collision: Option<Collision>,
     no_root: Option<NoRoot>,
     /// Spans without a parent.
     parentless: usize,
@@ -181,18 +193,25 @@ fn time_of(ns: i128) -> Option<DateTime<Utc>> {
 /// traces hold a handful of spans).
 const SCAN_IDS: usize = 16;
 
-/// For each span, whether it is the first with its span id.
+/// For each span, none when it is the first with its span id, else the
+/// index of the first.
 #[allow(clippy::vec_box)]
-fn first_of_each_id(spans: &[Box<Span>]) -> Vec<bool> {
+fn first_of_each_id(spans: &[Box<Span>]) -> Vec<Option<usize>> {
     if spans.len() <= SCAN_IDS {
         return (0..spans.len())
-            .map(|i| !spans[..i].iter().any(|t| t.span_id == spans[i].span_id))
+            .map(|i| {
+                spans[..i]
+                    .iter()
+                    .position(|t| t.span_id == spans[i].span_id)
+            })
             .collect();
     }
-    let mut seen = HashSet::with_capacity(spans.len());
-    spans
-        .iter()
-        .map(|s| seen.insert(s.span_id.as_str()))
+    let mut seen = HashMap::with_capacity(spans.len());
+    (0..spans.len())
+        .map(|i| {
+            let first = *seen.entry(spans[i].span_id.as_str()).or_insert(i);
+            (first != i).then_some(first)
+        })
         .collect()
 }
 
@@ -368,8 +387,10 @@ pub fn assemble(trace_id: &str, spans: Vec<Span>, opts: &AssembleOptions) -> Tra
 /// and de-duplicating move pointers, not spans.
 #[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
 pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &AssembleOptions) -> Trace {
+    let (duplicates, collision) = dedup_and_sort(&mut spans);
     let mut facts = Facts {
-        duplicates: dedup_and_sort(&mut spans),
+        duplicates,
+        collision,
         ..Facts::default()
     };
     // The document lists move into the retrievals below: nothing else reads them.
@@ -432,7 +453,10 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
     let cited_answer = cited_at
         .filter(|_| reply.is_none())
         .and_then(|i| Some((i, provider.as_ref()?.answer.clone()?)));
-    let unobserved = unobserved_of(&spans, no_root, reply.is_some() || cited_answer.is_some());
+    let unobserved = match &facts.collision {
+        Some(_) => Some(Unobserved::IdCollision),
+        None => unobserved_of(&spans, no_root, reply.is_some() || cited_answer.is_some()),
+    };
     let reply_from = reply
         .as_ref()
         .map(|(_, i, via)| (spans[*i].span_id.clone(), *via))
@@ -516,11 +540,23 @@ fn provider_chunks(
 
 /// Drops the repeats of a span id (the first copy read wins) and orders the
 /// spans by start time (unknown last), then end time, then span id; returns
-/// how many were dropped.
+/// how many were dropped, and the first repeat whose copies name two
+/// services (an id collision, not a duplicate).
 #[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
-fn dedup_and_sort(spans: &mut Vec<Box<Span>>) -> usize {
+fn dedup_and_sort(spans: &mut Vec<Box<Span>>) -> (usize, Option<Collision>) {
     let read = spans.len();
-    let mut keep = first_of_each_id(spans).into_iter();
+    let firsts = first_of_each_id(spans);
+    let collision = firsts.iter().enumerate().find_map(|(i, first)| {
+        let (a, b) = (
+            spans[(*first)?].service.as_ref()?,
+            spans[i].service.as_ref()?,
+        );
+        (a != b).then(|| Collision {
+            span_id: spans[i].span_id.to_string(),
+            services: [a.to_string(), b.to_string()],
+        })
+    });
+    let mut keep = firsts.into_iter().map(|f| f.is_none());
     spans.retain(|_| keep.next().unwrap_or(true));
     spans.sort_by(|a, b| {
         (a.start_ns.is_none(), a.start_ns, a.end_ns, &a.span_id).cmp(&(
@@ -530,7 +566,7 @@ fn dedup_and_sort(spans: &mut Vec<Box<Span>>) -> usize {
             &b.span_id,
         ))
     });
-    read - spans.len()
+    (read - spans.len(), collision)
 }
 
 /// How many spans of each kind the trace holds.
@@ -1034,6 +1070,12 @@ impl Trace {
             self.span_count,
             summary.join(", ")
         )];
+        if let Some(c) = &f.collision {
+            notes.push(format!(
+                "span {} was read from exports of two services ({}, {}): their trace and span ids collide, so the trace is not graded as one answer",
+                c.span_id, c.services[0], c.services[1]
+            ));
+        }
         if f.duplicates > 0 {
             notes.push(format!(
                 "{} duplicate span(s) ignored (same span id read twice)",
@@ -1072,9 +1114,13 @@ impl Trace {
             (Some((id, via)), None) => {
                 notes.push(format!("reply from span {id} via {}", via.describe()))
             }
-            (Some((id, via)), Some(_)) => notes.push(format!(
-                "a reply was found (span {id} via {}) but is not graded: the root span never arrived",
-                via.describe()
+            (Some((id, via)), Some(why)) => notes.push(format!(
+                "a reply was found (span {id} via {}) but is not graded: {}",
+                via.describe(),
+                match why {
+                    Unobserved::IdCollision => "its span ids collide across two services' exports",
+                    _ => "the root span never arrived",
+                }
             )),
             (None, Some(Unobserved::ContentNotRecorded)) => notes.push(
                 "no reply text: message content was not recorded (OTel GenAI content capture is opt-in)"
