@@ -876,7 +876,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents" -- "${cur}"))
                     return 0
                     ;;
                 --min-rate)
@@ -990,7 +990,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents" -- "${cur}"))
                     return 0
                     ;;
                 --partial)

@@ -86,7 +86,8 @@ quotes_normalised\t''
 quotes_absent\t''
 offsets_mismatched\t''
 hints\t''
-unchecked\t''"
+unchecked\t''
+cited_documents\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l partial -d 'Instead of rendering, write the page\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
@@ -530,7 +531,8 @@ quotes_normalised\t''
 quotes_absent\t''
 offsets_mismatched\t''
 hints\t''
-unchecked\t''"
+unchecked\t''
+cited_documents\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1]' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r

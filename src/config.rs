@@ -160,9 +160,11 @@ pub fn partial_run(command: &str, f: &FilterArgs, render: &[(&str, bool)]) -> Re
     }
 }
 
-/// Resolves the filter flags (the clock is read here, once, for `--since`).
+/// Resolves the filter flags (the clock is read here, once, for `--since`,
+/// to the whole second: a window's bounds print as the times a user types).
 pub fn filter(f: &FilterArgs) -> Result<Filter> {
-    filter_at(f, zone(&f.zone)?, Utc::now())
+    use chrono::SubsecRound;
+    filter_at(f, zone(&f.zone)?, Utc::now().trunc_subsecs(0))
 }
 
 /// [`filter`] with the zone and the current time passed in.

@@ -481,7 +481,7 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
                     if significant {
                         "a significant drop"
                     } else {
-                        "not a significant drop: passes"
+                        "not a significant drop"
                     }
                 ),
             )
@@ -497,9 +497,16 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
         point_rate: Some(c),
         interval,
         rule: Some(rule),
+        // A drop past the limit that passes (not significant) says so
+        // before the figures, so the line never reads `>` and passes.
         message: format!(
-            "{who}drop={d} {} max_drop={m} [{counts}{tail}]",
-            cmp(within, "<=", ">")
+            "{who}drop={d} {} max_drop={m}{} [{counts}{tail}]",
+            cmp(within, "<=", ">"),
+            if pass && !within {
+                ", but not a significant drop: passes"
+            } else {
+                ""
+            }
         ),
         turns: Vec::new(),
         scope,
@@ -1100,7 +1107,13 @@ mod tests {
         };
         let d = evaluate(&g, &data(8, 10), &InputStats::default());
         assert!(d.pass, "{}", d.line);
-        assert!(d.line.contains("not a significant drop"), "{}", d.line);
+        assert!(
+            d.line.starts_with(
+                "PASS drop=0.1500 > max_drop=0.0500, but not a significant drop: passes ["
+            ),
+            "{}",
+            d.line
+        );
     }
 
     #[test]

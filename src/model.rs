@@ -922,9 +922,10 @@ impl InputStats {
 
 /// The columns of a row, one name per field in every format (the JSON
 /// row's field names, plus `document_ids`, `chunk_ids` and `scores` for the
-/// chunk list), in the order CSV writes them by default: a stable contract
-/// that `--columns` picks from.
-pub const COLUMNS: [&str; 33] = [
+/// chunk list and `cited_documents` for the chunks the reply cites), in the
+/// order CSV writes them by default: a stable contract that `--columns`
+/// picks from (a new column is added at the end).
+pub const COLUMNS: [&str; 34] = [
     "turn_id",
     "agent_id",
     "conversation_id",
@@ -958,6 +959,7 @@ pub const COLUMNS: [&str; 33] = [
     "offsets_mismatched",
     "hints",
     "unchecked",
+    "cited_documents",
 ];
 
 /// Indexes joined with `;` (CSV) or `,` (tables).

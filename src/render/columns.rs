@@ -120,6 +120,7 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
         }
         "chunk_ids" => chunk_list(&|c| c.chunk_id.as_ref().map_or("", |d| d.as_str()).to_owned()),
         "scores" => chunk_list(&|c| opt_num(c.score)),
+        "cited_documents" => cited_documents(r),
         "tool_calls" => r.tool_calls.to_string(),
         "tool_errors" => r.tool_errors.to_string(),
         "model" => r.model.as_deref().unwrap_or(none).to_owned(),
@@ -146,6 +147,32 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
     }
 }
 
+/// The documents the reply cites, in `cited_chunks` order, each by its
+/// document id, else its chunk id, else its index (`#2`), joined with `;`,
+/// into `out` (cleared first).
+pub fn cited_documents_into(r: &Row<'_>, out: &mut String) {
+    out.clear();
+    for (n, &i) in r.cited_chunks.iter().enumerate() {
+        if n > 0 {
+            out.push(';');
+        }
+        let c = (i as usize).checked_sub(1).and_then(|at| r.chunks.get(at));
+        match c.and_then(|c| c.document_id.as_ref().or(c.chunk_id.as_ref())) {
+            Some(id) => out.push_str(id.as_str()),
+            None => {
+                out.push('#');
+                out.push_str(&i.to_string());
+            }
+        }
+    }
+}
+
+fn cited_documents(r: &Row<'_>) -> String {
+    let mut out = String::new();
+    cited_documents_into(r, &mut out);
+    out
+}
+
 /// True for columns whose values come from the log as written (ids,
 /// names): CSV neutralises formulas in these, never in numbers.
 pub fn is_text(name: &str) -> bool {
@@ -157,6 +184,7 @@ pub fn is_text(name: &str) -> bool {
             | "channel"
             | "document_ids"
             | "chunk_ids"
+            | "cited_documents"
             | "model"
     )
 }

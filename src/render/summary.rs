@@ -304,14 +304,22 @@ fn triage_rows(doc: &SummaryDoc<'_>, severity: bool) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The triage section's title: what the list is and in which order.
+/// The triage section's title: what the list is and in which order. A
+/// turn that cites with nothing retrieved is outside the grounded rate's
+/// `ungrounded`, so the title counts it apart.
 pub fn triage_title(doc: &SummaryDoc<'_>) -> String {
-    match doc.triage_order {
-        "recent" => format!("Triage: {} most recent ungrounded turns", doc.triage.len()),
-        _ => format!(
-            "Triage: {} ungrounded turns, most severe first",
-            doc.triage.len()
+    let outside = doc.triage.iter().filter(|t| t.chunk_count == 0).count();
+    let what = match (doc.triage.len() - outside, outside) {
+        (n, 0) => format!("{n} ungrounded turns"),
+        (0, o) => format!("{o} turns citing with nothing retrieved"),
+        (n, o) => format!(
+            "{} turns ({n} ungrounded, {o} citing with nothing retrieved)",
+            n + o
         ),
+    };
+    match doc.triage_order {
+        "recent" => format!("Triage: {what}, most recent first"),
+        _ => format!("Triage: {what}, most severe first"),
     }
 }
 

@@ -145,7 +145,7 @@ fn width(name: &str, clock: &Clock) -> usize {
         "channel" => 8,
         "verdict" => 22,
         "cited_chunks" => 12,
-        "document_ids" | "chunk_ids" | "scores" => 24,
+        "document_ids" | "chunk_ids" | "scores" | "cited_documents" => 24,
         _ => 0,
     };
     w.max(name.len())

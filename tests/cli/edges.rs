@@ -470,6 +470,15 @@ fn an_empty_window_names_when_the_input_is() {
             "{cmd}: {err}"
         );
     }
+    // Counted back from the clock, the window's bounds are whole seconds.
+    let (code, _, err) = run(&["summary", log, "--since", "1d"]);
+    assert_eq!(code, 0, "{err}");
+    let note = err
+        .lines()
+        .find(|l| l.contains("no turn falls"))
+        .expect(&err);
+    let from = note.split_whitespace().nth(7).unwrap();
+    assert!(from.len() == 20 && from.ends_with('Z'), "{note}");
     // A window that holds turns says nothing of the kind, even when
     // another filter leaves none.
     let (_, _, err) = run(&["report", log, "--from", "2026-08-01", "--agent", "nobody"]);
