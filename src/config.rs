@@ -319,18 +319,31 @@ pub fn sources(settings: &Settings, input: &InputArgs, command: &str) -> Result<
             "no input: pass turn-log files or directories (grounding-audit {command} logs/), or pipe a log on stdin (… | grounding-audit {command} -)"
         )));
     }
-    let expanded = input::expand(&input.paths)?;
+    let expanded = input::expand(&input.paths, &reads_by_content)?;
     if let Some(note) = unread_note(&expanded.ignored) {
         crate::pipeline::warn(None, &note);
     }
     Ok(expanded.sources)
 }
 
+/// Whether a document a directory walk found holds a log by its content:
+/// its first block is a format the tool recognises other than the native
+/// turn log (a Langfuse trace download, an OTLP or LangSmith export, a HAR
+/// recording…), so a `package.json` or a settings file beside the exports
+/// is passed over, not read as a log and refused.
+pub fn reads_by_content(source: &Source) -> bool {
+    use crate::dialect::Dialect;
+    let native = crate::dialect::native::NATIVE.name();
+    input::head(source, 64 << 10)
+        .is_some_and(|head| crate::dialect::detect(None, &head).name() != native)
+}
+
 /// One note for the files a directory walk passed over: the file itself
 /// when there is one, else the count and the first three names (a folder
 /// of 124 other files is one line, not 124).
 fn unread_note(ignored: &[std::path::PathBuf]) -> Option<String> {
-    const WHY: &str = "not a *.jsonl, *.ndjson or *.parquet file, plain or .gz/.zst";
+    const WHY: &str =
+        "not a *.jsonl, *.ndjson or *.parquet file, plain or .gz/.zst, nor a *.json trace export";
     match ignored {
         [] => None,
         [one] => Some(format!("note: {}: not read ({WHY})", one.display())),

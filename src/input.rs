@@ -56,6 +56,15 @@ pub fn is_log_name(name: &str) -> bool {
     .any(|ext| name.ends_with(ext))
 }
 
+/// The document names a directory walk reads only when their content is a
+/// log ([`expand`]'s `reads` says so): JSON documents, plain or compressed.
+/// Named on the command line, any file is read.
+pub fn is_document_name(name: &str) -> bool {
+    [".json", ".json.gz", ".json.zst"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+}
+
 /// The result of expanding the command-line paths.
 #[derive(Debug, Default)]
 pub struct Expanded {
@@ -64,8 +73,10 @@ pub struct Expanded {
     pub ignored: Vec<PathBuf>,
 }
 
-/// Expands paths into sources. No path means stdin.
-pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
+/// Expands paths into sources. No path means stdin. In a directory, log
+/// names are read, and documents ([`is_document_name`]) when `reads` finds
+/// a log in them; every other file is `ignored`.
+pub fn expand(paths: &[PathBuf], reads: &dyn Fn(&Source) -> bool) -> Result<Expanded> {
     let mut out = Expanded::default();
     if paths.is_empty() {
         out.sources.push(Source {
@@ -94,13 +105,14 @@ pub fn expand(paths: &[PathBuf]) -> Result<Expanded> {
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                if is_log_name(&name) {
-                    out.sources.push(Source {
-                        name: f.display().to_string(),
-                        path: Some(f),
-                    });
+                let source = Source {
+                    name: f.display().to_string(),
+                    path: Some(f),
+                };
+                if is_log_name(&name) || (is_document_name(&name) && reads(&source)) {
+                    out.sources.push(source);
                 } else {
-                    out.ignored.push(f);
+                    out.ignored.extend(source.path);
                 }
             }
         } else {

@@ -31,7 +31,7 @@ pub fn run(args: &InspectArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         // A map that does not compile is a usage error before any reading.
         Mapped::new(given.clone()).map_err(exit::usage)?;
     }
-    let expanded = input::expand(&args.files)?;
+    let expanded = input::expand(&args.files, &crate::config::reads_by_content)?;
     let limit = (!args.all).then_some(args.sample);
     let engine = Engine {
         threads: settings.threads,

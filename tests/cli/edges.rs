@@ -543,3 +543,48 @@ fn explain_says_when_the_log_holds_no_chunk_text() {
     let (_, out, _) = run(&["explain", "t-01", log]);
     assert!(!out.contains("the log holds no chunk text"), "{out}");
 }
+
+/// A directory reads the JSON documents that hold a trace export (a
+/// Langfuse trace download here) as it reads them when named, and passes
+/// over other JSON files (a package.json, a tsconfig.json with comments),
+/// naming them in its note instead of refusing the run.
+#[test]
+fn a_directory_reads_trace_documents_and_passes_over_other_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/langfuse/crewai-2025-07-11.trace.json");
+    std::fs::copy(&trace, dir.path().join("crewai.trace.json")).unwrap();
+    std::fs::write(
+        dir.path().join("package.json"),
+        r#"{"name":"x","version":"1.0.0"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("tsconfig.json"),
+        "{\n  // comments are allowed here\n  \"compilerOptions\": {}\n}\n",
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, walked, err) = run(&["report", "--all", "--format", "json", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 files not read ("), "{err}");
+    assert!(
+        err.contains("package.json") && err.contains("tsconfig.json"),
+        "{err}"
+    );
+    let (code, named, err) = run(&[
+        "report",
+        "--all",
+        "--format",
+        "json",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (walked, named) = (json(&walked), json(&named));
+    assert!(walked["summary"]["turns"].as_u64().unwrap() > 0);
+    assert_eq!(walked["summary"]["verdicts"], named["summary"]["verdicts"]);
+    assert_eq!(
+        walked["rows"].as_array().unwrap().len(),
+        named["rows"].as_array().unwrap().len()
+    );
+}
