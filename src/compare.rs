@@ -54,7 +54,39 @@ pub struct Counts {
     pub group_days: BTreeMap<String, Series>,
     /// The options the counts were graded under (`grading` of a baseline
     /// written by `check --write-baseline`; none for a plain summary).
-    pub grading: Option<BTreeMap<String, String>>,
+    pub grading: Option<Grading>,
+}
+
+/// The version of the `grading` record [`Grading`] reads and `check
+/// --write-baseline` writes: `{"version": 2, "settings": {"--retrievals":
+/// "prompt", "--agent": [], "--grep": null, "--assembly-window": 50000, …}}`,
+/// each setting by its flag and as typed JSON. Version 1 (no `version`)
+/// was a flat map of flags to strings.
+pub const GRADING_VERSION: u64 = 2;
+
+/// The settings a baseline was graded under, as it recorded them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grading {
+    pub version: u64,
+    /// By flag; in version 1 every value is a string.
+    pub settings: BTreeMap<String, serde_json::Value>,
+}
+
+impl Grading {
+    /// Reads a `grading` member of either version.
+    fn read(g: &serde_json::Value) -> Option<Grading> {
+        let g = g.as_object()?;
+        match (g.get("version").and_then(|v| v.as_u64()), g.get("settings")) {
+            (Some(version), Some(serde_json::Value::Object(s))) => Some(Grading {
+                version,
+                settings: s.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            }),
+            _ => Some(Grading {
+                version: 1,
+                settings: g.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            }),
+        }
+    }
 }
 
 impl Counts {
@@ -180,11 +212,7 @@ impl Counts {
                 .or_default()
                 .insert(l, side(d, &format!("group_days[{i}]"))?);
         }
-        let grading = v.get("grading").and_then(|g| g.as_object()).map(|g| {
-            g.iter()
-                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
-                .collect()
-        });
+        let grading = v.get("grading").and_then(Grading::read);
         Ok(Counts {
             group_by,
             overall,

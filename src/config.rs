@@ -416,7 +416,7 @@ pub fn run_options(
     .chain(
         listed(input, filter)
             .into_iter()
-            .map(|(k, v)| (k.to_owned(), stable(&v))),
+            .map(|(k, v)| (k.to_owned(), v.to_string())),
     )
     .collect()
 }
@@ -444,10 +444,6 @@ fn listed(i: &InputArgs, f: &FilterArgs) -> Vec<(&'static str, serde_json::Value
         ("--cited-below", json!(f.cited_below)),
         ("--confidence-below", json!(f.confidence_below)),
     ]
-}
-
-fn stable(v: &serde_json::Value) -> String {
-    v.to_string()
 }
 
 /// A flag's value by the name the command line gives it (`prompt`).
@@ -480,23 +476,32 @@ pub fn legacy_grading(i: &InputArgs, f: &FilterArgs) -> BTreeMap<String, String>
     .collect()
 }
 
-/// The options a baseline records (`check --write-baseline`) and a later
-/// `check --baseline` must match: those of [`run_options`] that change how
-/// turns are read or graded, and the time zone, but not the time window
-/// (a nightly run's window moves by design) nor how strictly input is read.
-pub fn grading_options(
+/// The settings a baseline records (`check --write-baseline`) and a later
+/// `check --baseline` must match, as typed JSON by flag: those that change
+/// how turns are read or graded, and the time zone, but not the time
+/// window (a nightly run's window moves by design) nor how strictly input
+/// is read. Values are spelled as the command line names them (`prompt`),
+/// never as the code names its types.
+pub fn grading_settings(
     input: &InputArgs,
     filter: &FilterArgs,
     markers: &MarkerArgs,
-    engine: &Engine,
     zone: String,
-) -> BTreeMap<String, String> {
-    let mut options = run_options(input, filter, markers, engine);
-    for moving in ["--from", "--to", "--strict", "--max-line-bytes"] {
-        options.remove(moving);
-    }
-    options.insert("--tz".to_owned(), zone);
-    options
+) -> BTreeMap<String, serde_json::Value> {
+    use serde_json::json;
+    let i = input;
+    [
+        ("--input-format", json!(i.input_format)),
+        ("--no-dedupe", json!(i.no_dedupe)),
+        ("--retrievals", json!(value_name(&i.retrievals))),
+        ("--assembly-window", json!(i.assembly_window)),
+        ("--markers", json!(markers_text(markers))),
+        ("--tz", json!(zone)),
+    ]
+    .into_iter()
+    .chain(listed(input, filter))
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
 }
 
 /// What `--markers` records in a partial when no grammar flag is given.

@@ -150,18 +150,30 @@ fn read_baseline(args: &GateArgs) -> Result<Option<Counts>> {
 pub fn baseline_mismatch(
     args: &GateArgs,
     gates: &Gates,
-    now: &BTreeMap<String, String>,
+    now: &BTreeMap<String, serde_json::Value>,
     legacy: &BTreeMap<String, String>,
 ) -> Option<String> {
     let then = gates.baseline.as_ref()?.grading.as_ref()?;
     let path = args.baseline.as_ref()?;
+    if then.version > crate::compare::GRADING_VERSION {
+        return Some(format!(
+            "--baseline {} records its settings in version {} of the grading record, newer than this grounding-audit reads ({}): upgrade, or write a new baseline",
+            path.display(),
+            then.version,
+            crate::compare::GRADING_VERSION
+        ));
+    }
     let differ: Vec<String> = now
         .iter()
-        .filter(|(k, v)| {
-            then.get(*k)
-                .is_some_and(|t| t != *v && legacy.get(*k) != Some(t))
+        .filter_map(|(k, v)| {
+            let t = then.settings.get(k)?;
+            let same = if then.version >= 2 {
+                t == v
+            } else {
+                recorded_as(t.as_str()?, v, legacy.get(k))
+            };
+            (!same).then(|| format!("{k} {} (this run: {})", shown(t), shown(v)))
         })
-        .map(|(k, v)| format!("{k} {} (this run: {v})", then[k]))
         .collect();
     (!differ.is_empty()).then(|| {
         format!(
@@ -170,6 +182,19 @@ pub fn baseline_mismatch(
             differ.join(", ")
         )
     })
+}
+
+/// Whether a version-1 record's string `s` names the setting `now`: as its
+/// JSON text (`[]`, `null`, `50000`), as the text itself (`prompt`), or as
+/// the older Rust debug spelling (`Prompt`, `None`).
+fn recorded_as(s: &str, now: &serde_json::Value, legacy: Option<&String>) -> bool {
+    let json = serde_json::to_string(now).unwrap_or_default();
+    now.as_str() == Some(s) || json == s || legacy.is_some_and(|l| l == s)
+}
+
+/// A setting as a message shows it: text as is, anything else as JSON.
+fn shown(v: &serde_json::Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_owned)
 }
 
 /// Why the gates could not be resolved.

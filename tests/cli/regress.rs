@@ -669,7 +669,7 @@ fn a_baseline_graded_otherwise_is_refused() {
     ]);
     assert_eq!(code, 0, "{err}");
     let doc = json(&std::fs::read_to_string(base).unwrap());
-    assert_eq!(doc["grading"]["--markers"], "numeric");
+    assert_eq!(doc["grading"]["settings"]["--markers"], "numeric");
     let (code, out, _) = run(&["check", log, "--baseline", base, "--max-drop", "0.05"]);
     assert_eq!(code, 3, "{out}");
     assert!(
@@ -857,40 +857,106 @@ fn one_ratchet_command_serves_the_first_night_too() {
     assert_eq!(code, 3, "{out}");
 }
 
-/// A baseline records its settings by their command-line names and as
-/// JSON (`prompt`, `[]`, `null`), not as Rust prints its types; one written
-/// with the older debug spellings (`Prompt`, `[]`, `None`) still matches
-/// the run it was made for, and still refuses one graded otherwise.
+/// A baseline records its settings as a versioned record of typed JSON by
+/// flag, spelled as the command line names them. The record of this run is
+/// written out in full below: renaming a flag's value in the code fails
+/// this test, not a user's stored baseline. Baselines in the older record
+/// (a flat map of strings, in the value names or in Rust's debug text)
+/// still match the run they were made for, and refuse one graded otherwise.
 #[test]
-fn baseline_settings_have_stable_spellings_and_old_ones_still_match() {
+fn baseline_settings_are_typed_versioned_and_old_ones_still_match() {
     let dir = tempfile::tempdir().unwrap();
     let log = fixture("demo.jsonl");
     let log = log.to_str().unwrap();
     let base = dir.path().join("base.json");
     let b = base.to_str().unwrap();
-    let (code, _, err) = run(&["check", log, "--min-rate", "0", "--write-baseline", b]);
-    assert_eq!(code, 0, "{err}");
-    let mut doc = json(&std::fs::read_to_string(&base).unwrap());
-    assert_eq!(doc["grading"]["--retrievals"], "prompt");
-    assert_eq!(doc["grading"]["--agent"], "[]");
-    assert_eq!(doc["grading"]["--grep"], "null");
-    // The same baseline as an older version wrote it.
-    doc["grading"]["--retrievals"] = "Prompt".into();
-    doc["grading"]["--grep"] = "None".into();
-    doc["grading"]["--cited-below"] = "None".into();
-    std::fs::write(&base, doc.to_string()).unwrap();
-    let (code, out, _) = run(&["check", log, "--baseline", b, "--max-drop", "0.05"]);
-    assert_eq!(code, 0, "{out}");
-    let (code, out, _) = run(&[
+    let (code, _, err) = run(&[
         "check",
         log,
-        "--baseline",
-        b,
-        "--max-drop",
-        "0.05",
+        "--min-rate",
+        "0",
         "--retrievals",
-        "all",
+        "last",
+        "--markers",
+        "kb",
+        "--agent",
+        "billing-bot",
+        "--write-baseline",
+        b,
     ]);
+    assert_eq!(code, 0, "{err}");
+    let doc = json(&std::fs::read_to_string(&base).unwrap());
+    assert_eq!(
+        doc["grading"],
+        serde_json::json!({
+            "version": 2,
+            "settings": {
+                "--agent": ["billing-bot"],
+                "--agent-name": null,
+                "--assembly-window": 50000,
+                "--channel": [],
+                "--cited-below": null,
+                "--confidence-below": null,
+                "--conversation": [],
+                "--grep": null,
+                "--input-format": "auto",
+                "--map": [],
+                "--map-file": null,
+                "--markers": "kb",
+                "--model": [],
+                "--no-dedupe": false,
+                "--retrievals": "last",
+                "--set": [],
+                "--turn": [],
+                "--tz": "UTC"
+            }
+        })
+    );
+    let same = [
+        "--retrievals",
+        "last",
+        "--markers",
+        "kb",
+        "--agent",
+        "billing-bot",
+    ];
+    let gate = |base: &str, extra: &[&str]| {
+        let mut args = vec!["check", log, "--baseline", base, "--max-drop", "0.05"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    assert_eq!(gate(b, &same).0, 0);
+    // The same baseline in the older record: a flat map of strings, as
+    // value names and JSON text, or as Rust's debug text.
+    let settings = doc["grading"]["settings"].as_object().unwrap();
+    let text = |v: &serde_json::Value| v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+    let mut v1: serde_json::Map<String, serde_json::Value> = settings
+        .iter()
+        .map(|(k, v)| (k.clone(), text(v).into()))
+        .collect();
+    let write = |grading: &serde_json::Map<String, serde_json::Value>| {
+        let mut old = doc.clone();
+        old["grading"] = serde_json::Value::Object(grading.clone());
+        std::fs::write(&base, old.to_string()).unwrap();
+    };
+    write(&v1);
+    assert_eq!(gate(b, &same).0, 0);
+    v1.insert("--retrievals".into(), "Last".into());
+    v1.insert("--grep".into(), "None".into());
+    v1.insert("--agent".into(), r#"["billing-bot"]"#.into());
+    write(&v1);
+    assert_eq!(gate(b, &same).0, 0);
+    let (code, out, _) = gate(b, &["--markers", "kb", "--agent", "billing-bot"]);
     assert_eq!(code, 3, "{out}");
-    assert!(out.contains("--retrievals Prompt (this run: all)"), "{out}");
+    assert!(
+        out.contains("--retrievals Last (this run: prompt)"),
+        "{out}"
+    );
+    // A record newer than this tool reads is refused, never half-read.
+    let mut newer = doc.clone();
+    newer["grading"]["version"] = 3.into();
+    std::fs::write(&base, newer.to_string()).unwrap();
+    let (code, out, _) = gate(b, &same);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("version 3 of the grading record"), "{out}");
 }

@@ -19,7 +19,7 @@ use std::io::Write;
 /// (`"grading": {...}`), the rest byte for byte as `summary` writes it.
 fn with_grading(
     doc: Vec<u8>,
-    grading: Option<&std::collections::BTreeMap<String, String>>,
+    grading: Option<&std::collections::BTreeMap<String, serde_json::Value>>,
 ) -> Result<Vec<u8>> {
     let Some(g) = grading else {
         return Ok(doc);
@@ -27,8 +27,12 @@ fn with_grading(
     let Some(rest) = doc.strip_prefix(b"{") else {
         return Ok(doc);
     };
+    let record = serde_json::json!({
+        "version": crate::compare::GRADING_VERSION,
+        "settings": g,
+    });
     let mut out = b"{\n  \"grading\": ".to_vec();
-    out.extend(serde_json::to_vec(g)?);
+    out.extend(serde_json::to_vec(&record)?);
     out.push(b',');
     out.extend_from_slice(rest);
     Ok(out)
@@ -64,7 +68,7 @@ pub struct Decide<'a> {
     /// The time window the turns were taken from.
     pub window: crate::view::summary::WindowDoc,
     /// The options the run graded under, recorded in `--write-baseline`.
-    pub grading: Option<&'a std::collections::BTreeMap<String, String>>,
+    pub grading: Option<&'a std::collections::BTreeMap<String, serde_json::Value>>,
 }
 
 /// Evaluates the gates over a finished run (or its input error, with the

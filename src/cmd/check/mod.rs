@@ -72,13 +72,8 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
     let mut engine = config::engine(settings, &args.input, filter, &args.markers)?;
     let clock = config::clock(&args.filter.zone)?;
     let zone = clock.zone;
-    let grading = crate::config::grading_options(
-        &args.input,
-        &args.filter,
-        &args.markers,
-        &engine,
-        zone.name(),
-    );
+    let grading =
+        crate::config::grading_settings(&args.input, &args.filter, &args.markers, zone.name());
     if let Some(g) = &gates
         && let Some(message) = baseline_mismatch(
             &args.gates,
