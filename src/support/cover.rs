@@ -137,7 +137,10 @@ fn raise_hints(
     // Each cited chunk's facts, read once per turn when first needed.
     let mut facts: Vec<Option<hints::Facts>> = Vec::new();
     for group in cited.chunk_by(|x, y| x.0 == y.0) {
-        if !group.iter().all(|&(_, i)| chunks.has_text(i)) {
+        let s = sentences[group[0].0];
+        let sentence = &text[s.start..s.end];
+        let values = hints::Values::of(sentence);
+        if !values.wanted(kinds) || !group.iter().all(|&(_, i)| chunks.has_text(i)) {
             continue;
         }
         for &(_, i) in group {
@@ -154,9 +157,7 @@ fn raise_hints(
             .iter()
             .filter_map(|&(_, i)| facts[i as usize - 1].as_ref())
             .collect();
-        let s = sentences[group[0].0];
-        let sentence = &text[s.start..s.end];
-        for h in hints::select(sentence, &refs, kinds) {
+        for h in hints::select_of(sentence, &values, &refs, kinds) {
             a.counts.hints += 1;
             a.hints.push(HintAt {
                 kind: h.kind,
