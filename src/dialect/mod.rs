@@ -298,8 +298,6 @@ pub trait Assembled: Send + Sync {
     fn root_span(&self) -> Option<&str> {
         None
     }
-    /// The concrete value, for a dialect's own renderers.
-    fn as_any(&self) -> &dyn Any;
 }
 
 /// A grammar from a preset.

@@ -204,9 +204,6 @@ impl Assembled for Run {
     fn evidence(&self, show_text: bool) -> serde_json::Map<String, Value> {
         Run::evidence(self, show_text)
     }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
 }
 
 mod canon;

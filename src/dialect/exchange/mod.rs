@@ -324,6 +324,16 @@ fn stream_ended(from: MarkersFrom, events: &[Value]) -> bool {
         .any(|e| e.get("type").and_then(Value::as_str) == Some(last))
 }
 
+/// Why a source of markers that is no provider cannot be read as one: an
+/// exchange is read by its provider's reader or not at all, never by
+/// another provider's.
+fn unread(from: MarkersFrom) -> String {
+    format!(
+        "exchange: `{}` is not a provider this dialect reads",
+        from.as_str()
+    )
+}
+
 /// Reads one exchange: its provider's chunks and citations.
 pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
     let events = resp.get("events").and_then(Value::as_array);
@@ -341,7 +351,8 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
                 MarkersFrom::Cohere => cohere::from_events(events),
                 MarkersFrom::Gemini => gemini::from_events(events),
                 MarkersFrom::Bedrock => bedrock::from_events(events),
-                _ => perplexity::from_events(events),
+                MarkersFrom::Perplexity => perplexity::from_events(events),
+                other @ (MarkersFrom::Reply | MarkersFrom::Citations) => return Err(unread(other)),
             };
             &body
         }
@@ -353,7 +364,8 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
         MarkersFrom::Cohere => cohere::read(req, resp),
         MarkersFrom::Gemini => gemini::read(req, resp),
         MarkersFrom::Bedrock => bedrock::read(req, resp, events.is_some()),
-        _ => perplexity::read(req, resp),
+        MarkersFrom::Perplexity => perplexity::read(req, resp),
+        other @ (MarkersFrom::Reply | MarkersFrom::Citations) => return Err(unread(other)),
     };
     found.cites.resize(found.citations.len(), Cite::default());
     found.cut = events.is_some_and(|e| !stream_ended(from, e));
