@@ -467,3 +467,60 @@ fn counts_over_a_window_are_gauges() {
         promtool_accepts(&promtool, "a windowed summary", &since);
     }
 }
+
+/// The alert `docs/metrics.md` gives for a windowed textfile, run by
+/// `promtool test rules` on the figures the tool printed at two scrapes a
+/// day apart: it fires while an invented citation is in the window, and
+/// stops, with no false alarm, when that turn leaves it (a `_total` counter
+/// falling there would read as a reset and fire `increase()`).
+#[test]
+fn the_documented_windowed_alert_stops_when_the_turn_leaves_the_window() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/metrics.md"),
+    )
+    .unwrap();
+    let expr = doc
+        .split("the alert is `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("docs/metrics.md gives the windowed alert");
+    let at = |now: &str| {
+        let text = metrics(&["--since", "1d", "--now", now, &demo()]);
+        assert!(!text.contains("_total"), "{text}");
+        value_of(&parse(&text), "grounding_audit_invented_citations", &[]).unwrap()
+    };
+    let (inside, after) = (at("2026-08-03T14:00:00Z"), at("2026-08-04T14:00:00Z"));
+    assert_eq!((inside.as_str(), after.as_str()), ("1", "0"));
+    let Some(promtool) = promtool() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("rules.yml"),
+        format!(
+            "groups:\n  - name: grounding\n    rules:\n      - alert: InventedCitations\n        expr: '{expr}'\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("test.yml"),
+        format!(
+            "rule_files: [rules.yml]\nevaluation_interval: 1m\ntests:\n  - interval: 1m\n    input_series:\n      \
+             - series: 'grounding_audit_invented_citations{{agent=\"\"}}'\n        values: '{inside} {inside} {inside} {after} {after} {after}'\n    \
+             alert_rule_test:\n      - eval_time: 2m\n        alertname: InventedCitations\n        exp_alerts: [{{exp_labels: {{}}}}]\n      \
+             - eval_time: 4m\n        alertname: InventedCitations\n        exp_alerts: []\n"
+        ),
+    )
+    .unwrap();
+    let out = Command::new(promtool)
+        .args(["test", "rules", "test.yml"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "promtool test rules: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
