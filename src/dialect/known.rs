@@ -36,7 +36,7 @@ const RULES: &[Rule] = &[
     (
         "vcr",
         "a VCR cassette (recorded HTTP interactions, YAML or JSON)",
-        "its YAML interactions are read as recorded API calls (exchange), and none is a call of a provider this tool reads; a JSON cassette takes each provider call as an exchange line (docs/exchange.md)",
+        "its interactions are read as recorded API calls (exchange), and none is a call of a provider this tool reads (docs/exchange.md)",
         |h| {
             h.line_is("interactions:")
                 || h.line_is("http_interactions:")

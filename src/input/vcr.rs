@@ -5,7 +5,11 @@
 //! response}]`, bodies as text, as `!!binary` base64, possibly gzip, or
 //! as pydantic-ai's decoded `parsed_body`), Ruby VCR's
 //! (`http_interactions`, `body.string`), and the `requests:`/`responses:`
-//! lists langchain-aws records, paired in order.
+//! lists langchain-aws records, paired in order. The same cassettes
+//! written as JSON (vcrpy's `serializer="json"`, Ruby VCR's
+//! `serialize_with: :json`: an object whose first member is `interactions`
+//! or `http_interactions`) read the same way; Ruby's `base64_string`
+//! bodies too.
 //!
 //! - `id`: the response's request-id header (`x-amzn-requestid`,
 //!   `request-id`, `x-request-id`), else the body's own `id` (a message or
@@ -25,9 +29,16 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
 use yaml_rust2::{Yaml, YamlLoader};
 
-/// True when `first` starts a VCR cassette in YAML.
+/// True when `first` starts a VCR cassette, in YAML or JSON.
 pub fn sniff(first: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&first[..first.len().min(4096)]);
+    if let Some(rest) = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .strip_prefix('{')
+    {
+        return json_cassette(rest);
+    }
     let mut lines = text
         .lines()
         .map(str::trim_end)
@@ -39,12 +50,35 @@ pub fn sniff(first: &[u8]) -> bool {
     }
 }
 
+/// Whether the text after a JSON object's `{` opens a cassette: its first
+/// member is `interactions` or `http_interactions`, a list.
+fn json_cassette(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    ["\"interactions\"", "\"http_interactions\""]
+        .iter()
+        .filter_map(|key| rest.strip_prefix(key))
+        .any(|after| {
+            after
+                .trim_start()
+                .strip_prefix(':')
+                .is_some_and(|v| v.trim_start().starts_with('['))
+        })
+}
+
 /// The interactions of a cassette, one exchange line each; None when `doc`
 /// is not a cassette.
 pub fn lines(doc: &[u8], written: Option<chrono::DateTime<chrono::Utc>>) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(doc).ok()?;
-    let yaml = YamlLoader::load_from_str(text).ok()?.into_iter().next()?;
-    let root = json_of(&yaml);
+    let root = if text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{')
+    {
+        serde_json::from_str(text.trim_start_matches('\u{feff}')).ok()?
+    } else {
+        let yaml = YamlLoader::load_from_str(text).ok()?.into_iter().next()?;
+        json_of(&yaml)
+    };
     let pairs: Vec<(&Value, &Value)> = match (
         root.get("interactions").or(root.get("http_interactions")),
         root.get("requests").zip(root.get("responses")),
@@ -125,6 +159,9 @@ fn decoded(raw: Option<&Value>) -> Value {
     let text = match raw {
         Some(Value::String(s)) => s,
         Some(Value::Object(o)) if o.contains_key("string") => return decoded(o.get("string")),
+        Some(Value::Object(o)) if o.contains_key("base64_string") => {
+            return decoded(o.get("base64_string"));
+        }
         Some(v) => return v.clone(),
         None => return Value::Null,
     };
@@ -239,6 +276,10 @@ mod tests {
             line(&json!({}), &resp, written)["created_at"],
             "2023-11-14T22:13:20+00:00"
         );
-        assert!(!sniff(b"{\"interactions\": []}"));
+        // JSON cassettes: the object's first member names the interactions.
+        assert!(sniff(b"{\"interactions\": [], \"version\": 1}"));
+        assert!(sniff(b"\n{\n  \"http_interactions\" : [\n"));
+        assert!(!sniff(b"{\"version\": 1, \"log\": {\"interactions\": []}}"));
+        assert!(!sniff(b"{\"interactions\": 3}"));
     }
 }

@@ -905,3 +905,42 @@ fn streams_assemble_in_any_order_and_a_cut_stream_is_unobserved() {
         }
     }
 }
+
+/// A VCR cassette written as JSON (vcrpy's serializer, Ruby VCR's with a
+/// base64 body) reads as the same recording written as YAML: one turn, the
+/// same id, verdict, chunks and citations.
+#[test]
+fn json_cassettes_read_as_their_yaml_recording() {
+    let rows = |path: &std::path::Path| {
+        let (code, out, err) = run(&[
+            "report",
+            "--all",
+            "--format",
+            "jsonl",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{}: {err}", path.display());
+        out.lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let yaml = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/vcr-cohere/langchain_cohere_test_who_founded_cohere_with_custom_documents.yaml");
+    let want = rows(&yaml);
+    assert_eq!(want.len(), 1);
+    assert_eq!(want[0]["verdict"], "ok");
+    for name in ["vcrpy.json", "ruby-vcr.json"] {
+        let got = rows(&fixture(&format!("exchange/cassette-json/{name}")));
+        assert_eq!(got.len(), 1, "{name}");
+        for field in [
+            "turn_id",
+            "verdict",
+            "cited_chunks",
+            "chunks",
+            "marker_count",
+            "markers_from",
+        ] {
+            assert_eq!(got[0][field], want[0][field], "{name}: {field}");
+        }
+    }
+}
