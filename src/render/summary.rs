@@ -306,16 +306,28 @@ fn triage_rows(doc: &SummaryDoc<'_>, severity: bool) -> Vec<Vec<String>> {
 
 /// The triage section's title: what the list is and in which order. A
 /// turn that cites with nothing retrieved is outside the grounded rate's
-/// `ungrounded`, so the title counts it apart.
+/// `ungrounded`, and an `ok` turn listed for its hints is not ungrounded,
+/// so the title counts them apart.
 pub fn triage_title(doc: &SummaryDoc<'_>) -> String {
-    let outside = doc.triage.iter().filter(|t| t.chunk_count == 0).count();
-    let what = match (doc.triage.len() - outside, outside) {
-        (n, 0) => format!("{n} ungrounded turns"),
-        (0, o) => format!("{o} turns citing with nothing retrieved"),
-        (n, o) => format!(
-            "{} turns ({n} ungrounded, {o} citing with nothing retrieved)",
-            n + o
-        ),
+    let count = |f: &dyn Fn(&crate::view::summary::TriageDoc<'_>) -> bool| {
+        doc.triage.iter().filter(|t| f(t)).count()
+    };
+    let hinted = count(&|t| t.verdict == crate::model::Verdict::Ok);
+    let outside = count(&|t| t.verdict != crate::model::Verdict::Ok && t.chunk_count == 0);
+    let ungrounded = doc.triage.len() - hinted - outside;
+    let what = if hinted + outside == 0 {
+        format!("{ungrounded} ungrounded turns")
+    } else {
+        let parts: Vec<String> = [
+            (ungrounded, "ungrounded"),
+            (outside, "citing with nothing retrieved"),
+            (hinted, "ok with hints to read"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        format!("{} turns ({})", doc.triage.len(), parts.join(", "))
     };
     match doc.triage_order {
         "recent" => format!("Triage: {what}, most recent first"),

@@ -994,3 +994,28 @@ fn triage_from_partials_is_the_one_pass_list() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--triage-order"), "{err}");
 }
+
+/// An `ok` turn listed for a shipped hint (a year its cited chunk does not
+/// hold) joins the triage list after the ungrounded turns, and the title
+/// counts it apart: it is not ungrounded.
+#[test]
+fn hinted_ok_turns_are_counted_apart_in_the_triage_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("hinted.jsonl");
+    let chunk = r#"{"document_id":"history.md","score":0.9,"content":"The museum opened in 1990 in the old mill."}"#;
+    std::fs::write(
+        &log,
+        format!(
+            "{{\"turn_id\":\"t-1\",\"agent_id\":\"a\",\"created_at\":\"2026-08-01T10:00:00Z\",\"reply\":\"The museum opened in 1987 [KB-1].\",\"grounding\":{{\"chunks\":[{chunk}]}}}}\n\
+             {{\"turn_id\":\"t-2\",\"agent_id\":\"a\",\"created_at\":\"2026-08-01T11:00:00Z\",\"reply\":\"It is in the old mill.\",\"grounding\":{{\"chunks\":[{chunk}]}}}}\n"
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = run(&["summary", log.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Triage: 2 turns (1 ungrounded, 1 ok with hints to read), most severe first"),
+        "{out}"
+    );
+    assert!(out.contains("turns with hints 1"), "{out}");
+}
