@@ -1,5 +1,5 @@
 //! Formats this tool recognises but does not read: HTTP recordings, other
-//! tools' trace and session files, evaluation sets. A file that holds
+//! tools' trace and conversation files, evaluation sets. A file that holds
 //! records of which none reads as a turn is named by what it looks like
 //! (`inspect`'s note, and the input error of the grading commands), never
 //! graded as nothing.

@@ -912,17 +912,10 @@ fn streams_assemble_in_any_order_and_a_cut_stream_is_unobserved() {
 #[test]
 fn json_cassettes_read_as_their_yaml_recording() {
     let rows = |path: &std::path::Path| {
-        let (code, out, err) = run(&[
-            "report",
-            "--all",
-            "--format",
-            "jsonl",
-            path.to_str().unwrap(),
-        ]);
-        assert_eq!(code, 0, "{}: {err}", path.display());
-        out.lines()
-            .map(|l| serde_json::from_str::<Value>(l).unwrap())
-            .collect::<Vec<_>>()
+        crate::common::report_all(path)["rows"]
+            .as_array()
+            .unwrap()
+            .clone()
     };
     let yaml = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/corpus/vcr-cohere/langchain_cohere_test_who_founded_cohere_with_custom_documents.yaml");
