@@ -111,7 +111,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-s -q -h --format --partial --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --min-coverage --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
+            opts="-s -q -h --format --partial --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --max-fabricated-quotes --min-coverage --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -146,6 +146,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --max-unobserved-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fabricated-quotes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -857,7 +861,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__merge)
-            opts="-q -h --format --section --csv-raw --show-tz --columns --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --min-coverage --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --quiet --threads --color --help"
+            opts="-q -h --format --section --csv-raw --show-tz --columns --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --max-fabricated-quotes --min-coverage --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -876,7 +880,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents quotes_misattributed quotes_stitched quotes_fabricated" -- "${cur}"))
                     return 0
                     ;;
                 --min-rate)
@@ -900,6 +904,10 @@ _grounding__audit() {
                     return 0
                     ;;
                 --max-unobserved-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fabricated-quotes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -990,7 +998,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents quotes_misattributed quotes_stitched quotes_fabricated" -- "${cur}"))
                     return 0
                     ;;
                 --partial)

@@ -452,6 +452,9 @@ pub struct GateArgs {
     /// At most this share of turns may have no observed answer (0..1).
     #[arg(long, value_name = "R")]
     pub max_unobserved_rate: Option<f64>,
+    /// At most N fabricated quotes: quoted text that no retrieved chunk holds, even in pieces.
+    #[arg(long, value_name = "N")]
+    pub max_fabricated_quotes: Option<u64>,
     /// Citation coverage (sentences of the answers carrying a citation that resolves / sentences) must be at least R (0..1); with --per-agent, each agent's too.
     #[arg(long, value_name = "R")]
     pub min_coverage: Option<f64>,
@@ -467,7 +470,7 @@ pub struct GateArgs {
     /// With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up. A --baseline that is the file written and does not exist yet is the first night: no drop is gated, and the run starts the baseline.
     #[arg(long, requires = "write_baseline")]
     pub ratchet: bool,
-    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
+    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     /// Invalid input lines above N fail the run with exit 3.
@@ -620,7 +623,7 @@ pub struct InspectArgs {
 /// The gate and document flags of `check`, each with whether it was given
 /// (`--min-rate` and `--html` left out: `summary` has them too); `check
 /// --partial` refuses them and `merge` takes them only for check partials.
-pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 20] {
+pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 21] {
     [
         ("--per-agent", g.per_agent),
         ("--min-turns", g.min_turns.is_some()),
@@ -629,6 +632,7 @@ pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, b
         ("--max-orphans", g.max_orphans.is_some()),
         ("--max-orphan-rate", g.max_orphan_rate.is_some()),
         ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
+        ("--max-fabricated-quotes", g.max_fabricated_quotes.is_some()),
         ("--min-coverage", g.min_coverage.is_some()),
         ("--baseline", g.baseline.is_some()),
         ("--max-drop", g.max_drop.is_some()),

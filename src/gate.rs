@@ -27,6 +27,8 @@ pub struct Gates {
     /// At most this share of answered turns may be `orphan_marker`.
     pub max_orphan_rate: Option<f64>,
     pub max_unobserved_rate: Option<f64>,
+    /// At most this many fabricated quotes.
+    pub max_fabricated_quotes: Option<u64>,
     /// Citation coverage must be at least this.
     pub min_coverage: Option<f64>,
     /// At most this fall of the grounded rate against `baseline`.
@@ -49,6 +51,7 @@ pub struct Override {
     pub max_orphans: Option<u64>,
     pub max_orphan_rate: Option<f64>,
     pub max_unobserved_rate: Option<f64>,
+    pub max_fabricated_quotes: Option<u64>,
     pub min_coverage: Option<f64>,
     pub confidence: Option<f64>,
     pub require_proof: Option<bool>,
@@ -151,6 +154,8 @@ pub enum GateKind {
     MaxOrphans,
     /// `--max-unobserved-rate`.
     MaxUnobservedRate,
+    /// `--max-fabricated-quotes`.
+    MaxFabricatedQuotes,
     /// `--max-orphan-rate`, overall or per agent.
     MaxOrphanRate,
     /// `--min-coverage`, overall or per agent.
@@ -172,6 +177,7 @@ impl GateKind {
             GateKind::MinRate => "min_rate",
             GateKind::MaxOrphans => "max_orphans",
             GateKind::MaxUnobservedRate => "max_unobserved_rate",
+            GateKind::MaxFabricatedQuotes => "max_fabricated_quotes",
             GateKind::MaxOrphanRate => "max_orphan_rate",
             GateKind::MinCoverage => "min_coverage",
             GateKind::MaxDrop => "max_drop",
@@ -587,6 +593,25 @@ fn orphans_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
     )
 }
 
+/// The fabricated-quote gate: at most `max` quotes that no retrieved chunk
+/// holds, even in pieces.
+fn fabricated_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
+    let n = r.support.quotes_fabricated;
+    let pass = n <= max;
+    GateResult::plain(
+        GateKind::MaxFabricatedQuotes,
+        scope.clone(),
+        pass,
+        Some(Measure::Count(n)),
+        Measure::Count(max),
+        format!(
+            "{}fabricated_quotes={n} {} max_fabricated_quotes={max}",
+            who(&scope),
+            cmp(pass, "<=", ">")
+        ),
+    )
+}
+
 /// The unobserved-rate gate: turns with no observed answer over all turns.
 fn unobserved_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
     let k = r.count(Verdict::Unobserved);
@@ -691,6 +716,9 @@ fn agent_gates(g: &Gates, data: &Grouped, warnings: &mut Vec<String>) -> Vec<Gat
         if let Some(max) = own.and_then(|o| o.max_unobserved_rate) {
             gates.push(unobserved_gate(max, scope.clone(), r));
         }
+        if let Some(max) = own.and_then(|o| o.max_fabricated_quotes) {
+            gates.push(fabricated_gate(max, scope.clone(), r));
+        }
         if g.min_rate.is_none() && g.max_drop.is_none() {
             continue;
         }
@@ -786,6 +814,7 @@ fn annotate(gate: &mut GateResult, data: &Grouped, baseline: Option<&Counts>) {
         GateKind::MinRate | GateKind::MaxDrop => crate::accumulate::ids(&off.ungrounded),
         GateKind::MaxOrphans | GateKind::MaxOrphanRate => crate::accumulate::ids(&off.orphan),
         GateKind::MaxUnobservedRate => crate::accumulate::ids(&off.unobserved),
+        GateKind::MaxFabricatedQuotes => crate::accumulate::ids(&off.fabricated),
         _ => Vec::new(),
     };
     if matches!(gate.gate, GateKind::MinRate | GateKind::MaxDrop)
@@ -880,6 +909,9 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
     }
     if let Some(max) = g.max_unobserved_rate {
         gates.push(unobserved_gate(max, Scope::Overall, overall));
+    }
+    if let Some(max) = g.max_fabricated_quotes {
+        gates.push(fabricated_gate(max, Scope::Overall, overall));
     }
     if let Some(min) = g.min_coverage {
         gates.push(coverage_gate(min, Scope::Overall, overall));

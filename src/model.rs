@@ -645,10 +645,15 @@ pub struct Support {
     pub sentences: u32,
     /// Those carrying at least one citation that resolves.
     pub cited_sentences: u32,
-    /// Quote checks, by outcome.
+    /// Quote checks, by outcome ([`crate::support::quote`]): `exact` and
+    /// `normalised` are the supported quotes; `absent` counts those their
+    /// cited chunk does not hold, the three classes after it summed.
     pub quotes_exact: u32,
     pub quotes_normalised: u32,
     pub quotes_absent: u32,
+    pub quotes_misattributed: u32,
+    pub quotes_stitched: u32,
+    pub quotes_fabricated: u32,
     /// Citations whose offsets do not point where their texts say.
     pub offsets_mismatched: u32,
     /// Support hints raised.
@@ -669,7 +674,7 @@ impl Support {
 impl Serialize for Support {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut d = s.serialize_struct("Support", 9)?;
+        let mut d = s.serialize_struct("Support", 12)?;
         d.serialize_field("sentences", &self.sentences)?;
         d.serialize_field("cited_sentences", &self.cited_sentences)?;
         d.serialize_field("coverage", &self.coverage())?;
@@ -679,6 +684,9 @@ impl Serialize for Support {
         d.serialize_field("offsets_mismatched", &self.offsets_mismatched)?;
         d.serialize_field("hints", &self.hints)?;
         d.serialize_field("unchecked", &self.unchecked)?;
+        d.serialize_field("quotes_misattributed", &self.quotes_misattributed)?;
+        d.serialize_field("quotes_stitched", &self.quotes_stitched)?;
+        d.serialize_field("quotes_fabricated", &self.quotes_fabricated)?;
         d.end()
     }
 }
@@ -925,7 +933,7 @@ impl InputStats {
 /// chunk list and `cited_documents` for the chunks the reply cites), in the
 /// order CSV writes them by default: a stable contract that `--columns`
 /// picks from (a new column is added at the end).
-pub const COLUMNS: [&str; 34] = [
+pub const COLUMNS: [&str; 37] = [
     "turn_id",
     "agent_id",
     "conversation_id",
@@ -960,6 +968,9 @@ pub const COLUMNS: [&str; 34] = [
     "hints",
     "unchecked",
     "cited_documents",
+    "quotes_misattributed",
+    "quotes_stitched",
+    "quotes_fabricated",
 ];
 
 /// Indexes joined with `;` (CSV) or `,` (tables).

@@ -179,6 +179,7 @@ mod tests {
             max_orphans: Some(1),
             max_orphan_rate: Some(0.5),
             max_unobserved_rate: Some(0.5),
+            max_fabricated_quotes: Some(1),
             min_coverage: Some(0.5),
             confidence: Some(0.5),
             require_proof: Some(true),

@@ -23,8 +23,13 @@ pub struct SupportTotals {
     /// Sentences coverage counts, and those carrying a resolving citation.
     pub sentences: u64,
     pub cited_sentences: u64,
-    /// Quotes the cited chunk does not hold.
+    /// Quotes the cited chunk does not hold, and of those, the ones
+    /// another retrieved chunk holds, those put together from pieces of
+    /// the chunks, and those in none ([`crate::support::quote`]).
     pub quotes_absent: u64,
+    pub quotes_misattributed: u64,
+    pub quotes_stitched: u64,
+    pub quotes_fabricated: u64,
     /// Turns with at least one hint.
     pub hinted: u64,
     /// Citations whose checks were not run (the turn's budget was spent).
@@ -36,6 +41,9 @@ impl SupportTotals {
         self.sentences += u64::from(s.sentences);
         self.cited_sentences += u64::from(s.cited_sentences);
         self.quotes_absent += u64::from(s.quotes_absent);
+        self.quotes_misattributed += u64::from(s.quotes_misattributed);
+        self.quotes_stitched += u64::from(s.quotes_stitched);
+        self.quotes_fabricated += u64::from(s.quotes_fabricated);
         self.hinted += u64::from(s.hints > 0);
         self.unchecked += u64::from(s.unchecked);
     }
@@ -43,6 +51,9 @@ impl SupportTotals {
         self.sentences += o.sentences;
         self.cited_sentences += o.cited_sentences;
         self.quotes_absent += o.quotes_absent;
+        self.quotes_misattributed += o.quotes_misattributed;
+        self.quotes_stitched += o.quotes_stitched;
+        self.quotes_fabricated += o.quotes_fabricated;
         self.hinted += o.hinted;
         self.unchecked += o.unchecked;
     }
@@ -109,7 +120,7 @@ impl Serialize for Rollup {
                 m.end()
             }
         }
-        let mut m = s.serialize_map(Some(12))?;
+        let mut m = s.serialize_map(Some(15))?;
         m.serialize_entry("turns", &self.turns)?;
         m.serialize_entry("with_retrieval", &self.with_retrieval)?;
         m.serialize_entry("grounded", &self.grounded())?;
@@ -124,6 +135,9 @@ impl Serialize for Rollup {
         m.serialize_entry("quotes_absent", &c.quotes_absent)?;
         m.serialize_entry("turns_with_hints", &c.hinted)?;
         m.serialize_entry("unchecked_citations", &c.unchecked)?;
+        m.serialize_entry("quotes_misattributed", &c.quotes_misattributed)?;
+        m.serialize_entry("quotes_stitched", &c.quotes_stitched)?;
+        m.serialize_entry("quotes_fabricated", &c.quotes_fabricated)?;
         m.end()
     }
 }
@@ -380,6 +394,10 @@ pub struct Offending {
     pub orphan: Vec<Offender>,
     /// `unobserved` turns (`max_unobserved_rate`).
     pub unobserved: Vec<Offender>,
+    /// Turns with a fabricated quote (`max_fabricated_quotes`); a partial
+    /// written before they were listed has none.
+    #[serde(default)]
+    pub fabricated: Vec<Offender>,
 }
 
 /// One offending turn: its time (seconds and nanoseconds since 1970-01-01
@@ -422,12 +440,16 @@ impl Offending {
             Verdict::Unobserved => keep_newest(&mut self.unobserved, o()),
             _ => {}
         }
+        if r.support.quotes_fabricated > 0 {
+            keep_newest(&mut self.fabricated, o());
+        }
     }
     fn merge(&mut self, later: Offending) {
         for (mine, theirs) in [
             (&mut self.ungrounded, later.ungrounded),
             (&mut self.orphan, later.orphan),
             (&mut self.unobserved, later.unobserved),
+            (&mut self.fabricated, later.fabricated),
         ] {
             for o in theirs {
                 keep_newest(mine, o);
@@ -465,7 +487,8 @@ impl Accumulator for Grouped {
                 .entry(day)
                 .or_default()
                 .add(r);
-            if !matches!(r.verdict, Verdict::Ok | Verdict::EmptyRetrieval) {
+            let fabricated = r.support.quotes_fabricated > 0;
+            if fabricated || !matches!(r.verdict, Verdict::Ok | Verdict::EmptyRetrieval) {
                 self.offenders.overall.add(r);
                 self.offenders
                     .agents

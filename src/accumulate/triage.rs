@@ -2,8 +2,10 @@
 //!
 //! Every `no_marker` and `orphan_marker` turn, and every turn whose
 //! support checks found something, has a severity ([`Severity`]): an
-//! invented citation first, then a quote its cited chunk does not hold,
-//! then a missing marker on a turn whose retrieval found a confident match
+//! invented citation first, then a fabricated quote (in no retrieved
+//! chunk), a misattributed one (in another chunk than the one cited), a
+//! stitched one (put together from pieces of the chunks), then a missing
+//! marker on a turn whose retrieval found a confident match
 //! (its top score at or above `--low-score`), then any other missing
 //! marker, then an `ok` turn with support hints. The state keeps, for
 //! each severity and each group (agent, channel or model, as `--by` says),
@@ -13,7 +15,7 @@
 //! recent of its severity and group, so the state holds it whatever the
 //! order asked for, and keeping the N most recent of each part is the same
 //! over any split of the input: a merge of partials picks exactly what one
-//! pass picks. Memory is bounded by 5 × groups × N rows.
+//! pass picks. Memory is bounded by 7 × groups × N rows.
 
 use super::PageHeap;
 use crate::model::{Row, Verdict};
@@ -30,8 +32,13 @@ type Parts = HashMap<String, PageHeap, BuildHasherDefault<super::summary::OneSho
 pub enum Severity {
     /// `orphan_marker`: the reply cites a chunk retrieval never returned.
     InventedCitation,
-    /// A citation quotes text its cited chunk does not hold.
-    AbsentQuote,
+    /// A quote that no retrieved chunk holds, even in pieces.
+    FabricatedQuote,
+    /// A quote its cited chunk does not hold and another retrieved chunk
+    /// does.
+    MisattributedQuote,
+    /// A quote put together from pieces of the retrieved chunks.
+    StitchedQuote,
     /// `no_marker`, and the top chunk scored at or above `--low-score`:
     /// retrieval found a confident match and the reply cited none of it.
     MissingMarkerHighScore,
@@ -44,9 +51,11 @@ pub enum Severity {
 
 impl Severity {
     /// Every severity, most severe first.
-    pub const ALL: [Severity; 5] = [
+    pub const ALL: [Severity; 7] = [
         Severity::InventedCitation,
-        Severity::AbsentQuote,
+        Severity::FabricatedQuote,
+        Severity::MisattributedQuote,
+        Severity::StitchedQuote,
         Severity::MissingMarkerHighScore,
         Severity::MissingMarker,
         Severity::Hinted,
@@ -58,7 +67,11 @@ impl Severity {
     pub fn of(r: &Row<'_>, high: f64) -> Option<Severity> {
         match r.verdict {
             Verdict::OrphanMarker => Some(Severity::InventedCitation),
-            _ if r.support.quotes_absent > 0 => Some(Severity::AbsentQuote),
+            _ if r.support.quotes_fabricated > 0 => Some(Severity::FabricatedQuote),
+            _ if r.support.quotes_misattributed > 0 => Some(Severity::MisattributedQuote),
+            _ if r.support.quotes_stitched > 0 => Some(Severity::StitchedQuote),
+            // A row read from a record written before quotes were classed.
+            _ if r.support.quotes_absent > 0 => Some(Severity::FabricatedQuote),
             Verdict::NoMarker if r.confidence.is_some_and(|c| c >= high) => {
                 Some(Severity::MissingMarkerHighScore)
             }
@@ -74,13 +87,20 @@ impl Severity {
             Severity::InventedCitation => "invented_citation",
             Severity::MissingMarkerHighScore => "missing_marker_high_score",
             Severity::MissingMarker => "missing_marker",
-            Severity::AbsentQuote => "absent_quote",
+            Severity::FabricatedQuote => "fabricated_quote",
+            Severity::MisattributedQuote => "misattributed_quote",
+            Severity::StitchedQuote => "stitched_quote",
             Severity::Hinted => "hinted",
         }
     }
 
     /// The severity named `s` ([`Severity::as_str`]).
+    /// `absent_quote`, the name before quotes were classed, is read as
+    /// the most severe quote class.
     pub fn from_name(s: &str) -> Option<Severity> {
+        if s == "absent_quote" {
+            return Some(Severity::FabricatedQuote);
+        }
         Severity::ALL.into_iter().find(|v| v.as_str() == s)
     }
 
@@ -131,7 +151,7 @@ pub struct Triage {
     /// Score at or above which retrieval is a confident match.
     high: f64,
     /// By severity ([`Severity::slot`]), then group.
-    parts: [Parts; 5],
+    parts: [Parts; 7],
 }
 
 impl Triage {

@@ -37,8 +37,8 @@ pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Res
 }
 
 /// The support checks of a turn: its counts (coverage, quotes, offsets,
-/// hints), each structured citation's checks, and each hint (its words
-/// only with `--show-text`).
+/// hints), each structured citation's checks, each quotation of a marker
+/// answer with its class, and each hint (words only with `--show-text`).
 fn support(row: &crate::model::Row<'_>, a: &crate::support::Analysis, show_text: bool) -> Value {
     let citations: Vec<Value> = a
         .cites
@@ -49,6 +49,7 @@ fn support(row: &crate::model::Row<'_>, a: &crate::support::Analysis, show_text:
                 "chunk": c.chunk,
                 "span": c.span.map(|(s, e)| [s, e]),
                 "quote": c.quote.map(|q| q.as_str()),
+                "quote_found_in": c.quote.and_then(|q| q.found_in()),
                 "offsets": c.offsets_match.map(|m| if m { "match" } else { "mismatch" }),
                 "unchecked": c.unchecked,
             })
@@ -57,6 +58,11 @@ fn support(row: &crate::model::Row<'_>, a: &crate::support::Analysis, show_text:
     let mut v = serde_json::to_value(row.support).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut v {
         m.insert("citations".into(), Value::Array(citations));
+        m.insert(
+            "quotes".into(),
+            serde_json::to_value(crate::view::explain::QuoteView::all(a, show_text))
+                .unwrap_or(Value::Null),
+        );
         m.insert(
             "hints".into(),
             serde_json::to_value(crate::view::explain::HintView::all(a, show_text))

@@ -30,6 +30,7 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
     let max_orphan_rate = args.max_orphan_rate.or(d.max_orphan_rate);
     let max_orphans = args.max_orphans.or(d.max_orphans);
     let max_unobserved_rate = args.max_unobserved_rate.or(d.max_unobserved_rate);
+    let max_fabricated_quotes = args.max_fabricated_quotes.or(d.max_fabricated_quotes);
     let min_coverage = args.min_coverage.or(d.min_coverage);
     let confidence = args.confidence.or(d.confidence);
     let agent_rules = policy.is_some_and(|p| !p.agents.is_empty());
@@ -38,11 +39,12 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
         && max_orphan_rate.is_none()
         && max_orphans.is_none()
         && max_unobserved_rate.is_none()
+        && max_fabricated_quotes.is_none()
         && min_coverage.is_none()
         && !agent_rules
     {
         return Err(exit::usage(
-            "no gate given: pass at least one of --min-rate, --max-drop, --max-orphans, --max-orphan-rate, --max-unobserved-rate, --min-coverage, --policy",
+            "no gate given: pass at least one of --min-rate, --max-drop, --max-orphans, --max-orphan-rate, --max-unobserved-rate, --max-fabricated-quotes, --min-coverage, --policy",
         ));
     }
     unit_interval("--min-rate", args.min_rate)?;
@@ -86,6 +88,7 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
         max_orphans,
         max_orphan_rate,
         max_unobserved_rate,
+        max_fabricated_quotes,
         min_coverage,
         max_drop,
         baseline: None,

@@ -109,8 +109,9 @@ pub struct RowAt {
 /// Counts of a [`Rollup`]: turns, with_retrieval, then one per verdict in verdict order
 /// (ok, no_marker, orphan_marker, empty_retrieval, unobserved), then the
 /// support totals (sentences, cited sentences, absent quotes, turns with hints,
-/// unchecked citations; a partial written before the last was counted has
-/// four, read as none unchecked).
+/// unchecked citations, misattributed, stitched and fabricated quotes; a
+/// partial written before the later ones were counted has fewer, the rest
+/// read as none).
 type RollupDoc = (u64, u64, [u64; 5], Vec<u64>);
 
 fn rollup_doc(r: &Rollup) -> RollupDoc {
@@ -125,6 +126,9 @@ fn rollup_doc(r: &Rollup) -> RollupDoc {
             c.quotes_absent,
             c.hinted,
             c.unchecked,
+            c.quotes_misattributed,
+            c.quotes_stitched,
+            c.quotes_fabricated,
         ],
     )
 }
@@ -132,6 +136,7 @@ fn rollup_doc(r: &Rollup) -> RollupDoc {
 fn rollup_of(d: &RollupDoc) -> Rollup {
     let at = |k: usize| d.3.get(k).copied().unwrap_or(0);
     let [sentences, cited_sentences, quotes_absent, hinted, unchecked] = [0, 1, 2, 3, 4].map(at);
+    let [quotes_misattributed, quotes_stitched, quotes_fabricated] = [5, 6, 7].map(at);
     Rollup {
         turns: d.0,
         with_retrieval: d.1,
@@ -140,6 +145,9 @@ fn rollup_of(d: &RollupDoc) -> Rollup {
             sentences,
             cited_sentences,
             quotes_absent,
+            quotes_misattributed,
+            quotes_stitched,
+            quotes_fabricated,
             hinted,
             unchecked,
         },
@@ -162,13 +170,16 @@ fn checked_rollup(d: &RollupDoc, what: &str) -> Result<Rollup> {
             r.turns
         );
     }
-    if r.support.cited_sentences > r.support.sentences || r.support.hinted > r.turns {
+    let c = &r.support;
+    let classed = c.quotes_misattributed + c.quotes_stitched + c.quotes_fabricated;
+    if c.cited_sentences > c.sentences || c.hinted > r.turns || classed > c.quotes_absent {
         bail!(
-            "{what}: its support counts cannot be true ({} cited of {} sentences, {} turns with hints of {} turns)",
-            r.support.cited_sentences,
-            r.support.sentences,
-            r.support.hinted,
-            r.turns
+            "{what}: its support counts cannot be true ({} cited of {} sentences, {} turns with hints of {} turns, {classed} quotes classed of {} absent)",
+            c.cited_sentences,
+            c.sentences,
+            c.hinted,
+            r.turns,
+            c.quotes_absent
         );
     }
     if r.grounded() > r.with_retrieval || r.with_retrieval + without > r.turns {

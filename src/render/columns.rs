@@ -59,6 +59,9 @@ pub fn is_numeric(name: &str) -> bool {
             | "quotes_exact"
             | "quotes_normalised"
             | "quotes_absent"
+            | "quotes_misattributed"
+            | "quotes_stitched"
+            | "quotes_fabricated"
             | "offsets_mismatched"
             | "hints"
             | "unchecked"
@@ -140,6 +143,9 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
         "quotes_exact" => r.support.quotes_exact.to_string(),
         "quotes_normalised" => r.support.quotes_normalised.to_string(),
         "quotes_absent" => r.support.quotes_absent.to_string(),
+        "quotes_misattributed" => r.support.quotes_misattributed.to_string(),
+        "quotes_stitched" => r.support.quotes_stitched.to_string(),
+        "quotes_fabricated" => r.support.quotes_fabricated.to_string(),
         "offsets_mismatched" => r.support.offsets_mismatched.to_string(),
         "hints" => r.support.hints.to_string(),
         "unchecked" => r.support.unchecked.to_string(),

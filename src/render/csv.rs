@@ -11,7 +11,7 @@ use crate::pipeline::Graded;
 use anyhow::Result;
 
 /// The columns of `report --format csv`, in order: every column.
-pub const REPORT_COLUMNS: [&str; 34] = columns::NAMES;
+pub const REPORT_COLUMNS: [&str; 37] = columns::NAMES;
 
 /// A CSV writer with the settings every CSV output uses.
 pub fn writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
@@ -244,6 +244,13 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, mode: Csv, clock: &Clock) -> Re
     }
     columns::cited_documents_into(r, &mut tmp);
     text(w, &tmp)?;
+    for n in [
+        s.quotes_misattributed,
+        s.quotes_stitched,
+        s.quotes_fabricated,
+    ] {
+        w.plain(int.format(n).as_bytes())?;
+    }
     w.end_record()
 }
 

@@ -227,6 +227,9 @@ fn resolution(m: &MarkerView) -> String {
     }
     if let Some(q) = m.quote {
         s.push_str(&format!(" · quote {q}"));
+        if let Some(i) = m.quote_found_in {
+            s.push_str(&format!(" (in chunk {i})"));
+        }
     }
     if m.offsets == Some("mismatch") {
         s.push_str(" · offsets do not match their text");
@@ -248,8 +251,13 @@ fn support_section(e: &Explained) -> Section {
     let quotes = s.quotes_exact + s.quotes_normalised + s.quotes_absent;
     if quotes > 0 {
         support.notes.push(format!(
-            "quotes checked against their chunk: {} exact, {} normalised, {} absent",
-            s.quotes_exact, s.quotes_normalised, s.quotes_absent
+            "quotes checked against their chunk: {} exact, {} normalised, {} absent ({} misattributed, {} stitched, {} fabricated)",
+            s.quotes_exact,
+            s.quotes_normalised,
+            s.quotes_absent,
+            s.quotes_misattributed,
+            s.quotes_stitched,
+            s.quotes_fabricated
         ));
     }
     if s.offsets_mismatched > 0 {
@@ -277,6 +285,24 @@ fn support_section(e: &Explained) -> Section {
             ]
         })
         .collect();
+    support.rows.extend(e.quotes.iter().map(|q| {
+        let mut kind = format!(
+            "quote {} (cites {}",
+            q.quote,
+            crate::model::join(&q.cites, ",")
+        );
+        if let Some(i) = q.found_in {
+            kind.push_str(&format!("; in chunk {i}"));
+        }
+        kind.push(')');
+        vec![
+            kind,
+            format!("{}..{}", q.start, q.end),
+            q.text
+                .as_deref()
+                .map_or_else(|| "(--show-text)".to_owned(), |v| terminal(v).into_owned()),
+        ]
+    }));
     if !e.hints.is_empty() {
         support.notes.push(
             "a hint flags a value in a cited sentence that none of the chunks it cites holds: read the sentence; a hint never changes the verdict".to_owned(),

@@ -154,17 +154,36 @@ pub fn rollup_lines(r: &Rollup) -> Vec<String> {
     lines
 }
 
+/// The classes of the absent quotes, ` (1 fabricated, 2 misattributed)`;
+/// empty when there is none.
+pub fn quote_classes(s: &crate::accumulate::SupportTotals) -> String {
+    let parts: Vec<String> = [
+        (s.quotes_fabricated, "fabricated"),
+        (s.quotes_misattributed, "misattributed"),
+        (s.quotes_stitched, "stitched"),
+    ]
+    .into_iter()
+    .filter(|&(n, _)| n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", parts.join(", ")),
+    }
+}
+
 /// Citation coverage, absent quotes and hinted turns as one human line;
 /// none when no answer text was there to measure.
 pub fn support_line(r: &Rollup) -> Option<String> {
     let s = &r.support;
     s.coverage().map(|c| {
         let mut line = format!(
-            "citation coverage {} ({} of {} sentences cite a chunk that resolves) · absent quotes {} · turns with hints {}",
+            "citation coverage {} ({} of {} sentences cite a chunk that resolves) · absent quotes {}{} · turns with hints {}",
             rate(Some(c)),
             s.cited_sentences,
             s.sentences,
             s.quotes_absent,
+            quote_classes(s),
             s.hinted
         );
         if s.unchecked > 0 {

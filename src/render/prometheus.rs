@@ -119,6 +119,21 @@ const ABSENT_QUOTES: Family = Family {
     kind: "counter",
     help: "Citations whose quoted text the cited chunk does not hold.",
 };
+const FABRICATED_QUOTES: Family = Family {
+    name: "fabricated_quotes_total",
+    kind: "counter",
+    help: "Quotes that no retrieved chunk holds, even in pieces.",
+};
+const MISATTRIBUTED_QUOTES: Family = Family {
+    name: "misattributed_quotes_total",
+    kind: "counter",
+    help: "Quotes their cited chunk does not hold and another retrieved chunk does.",
+};
+const STITCHED_QUOTES: Family = Family {
+    name: "stitched_quotes_total",
+    kind: "counter",
+    help: "Quotes put together from pieces of the retrieved chunks.",
+};
 const HINTED: Family = Family {
     name: "hinted_turns_total",
     kind: "counter",
@@ -247,6 +262,21 @@ pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
         windowed,
         &each(&|r| Some(r.support.quotes_absent.to_string())),
     )?;
+    for (f, pick) in [
+        (
+            &FABRICATED_QUOTES,
+            (|s| s.quotes_fabricated) as fn(&crate::accumulate::SupportTotals) -> u64,
+        ),
+        (&MISATTRIBUTED_QUOTES, |s| s.quotes_misattributed),
+        (&STITCHED_QUOTES, |s| s.quotes_stitched),
+    ] {
+        family(
+            out,
+            f,
+            windowed,
+            &each(&|r| Some(pick(&r.support).to_string())),
+        )?;
+    }
     family(
         out,
         &HINTED,

@@ -306,21 +306,24 @@ fn triage_rows(doc: &SummaryDoc<'_>, severity: bool) -> Vec<Vec<String>> {
 
 /// The triage section's title: what the list is and in which order. A
 /// turn that cites with nothing retrieved is outside the grounded rate's
-/// `ungrounded`, and an `ok` turn listed for its hints is not ungrounded,
-/// so the title counts them apart.
+/// `ungrounded`, and an `ok` turn listed for a quote or its hints is not
+/// ungrounded, so the title counts them apart.
 pub fn triage_title(doc: &SummaryDoc<'_>) -> String {
+    use crate::model::Verdict;
     let count = |f: &dyn Fn(&crate::view::summary::TriageDoc<'_>) -> bool| {
         doc.triage.iter().filter(|t| f(t)).count()
     };
-    let hinted = count(&|t| t.verdict == crate::model::Verdict::Ok);
-    let outside = count(&|t| t.verdict != crate::model::Verdict::Ok && t.chunk_count == 0);
-    let ungrounded = doc.triage.len() - hinted - outside;
-    let what = if hinted + outside == 0 {
+    let hinted = count(&|t| t.verdict == Verdict::Ok && t.severity == "hinted");
+    let quoted = count(&|t| t.verdict == Verdict::Ok && t.severity != "hinted");
+    let outside = count(&|t| t.verdict != Verdict::Ok && t.chunk_count == 0);
+    let ungrounded = doc.triage.len() - hinted - quoted - outside;
+    let what = if hinted + quoted + outside == 0 {
         format!("{ungrounded} ungrounded turns")
     } else {
         let parts: Vec<String> = [
             (ungrounded, "ungrounded"),
             (outside, "citing with nothing retrieved"),
+            (quoted, "ok with a quote not in its chunk"),
             (hinted, "ok with hints to read"),
         ]
         .iter()

@@ -178,10 +178,12 @@ impl Values {
     /// The numbers of `sentence` that are looked up (see the module doc).
     pub fn of(sentence: &str) -> Values {
         let mut nums = scan(sentence, true);
+        let mut before = Before::default();
         nums.retain(|n| {
-            !(in_brackets(sentence, n.start)
+            let (bracketed, line) = before.at(sentence, n.start);
+            !(bracketed
                 || n.value < 2 * SCALE
-                || list_number(sentence, n)
+                || list_number(sentence, line, n)
                 || formula(sentence, n.start))
         });
         Values(nums)
@@ -425,10 +427,8 @@ fn short_year(text: &str, start: usize, digits: &str) -> Option<i64> {
 
 /// Whether `n` numbers a list item: first on its line, followed by `.` or
 /// `)` or nothing but a marker.
-fn list_number(sentence: &str, n: &Num) -> bool {
-    let line = &sentence[..n.start];
-    let line = line.rsplit('\n').next().unwrap_or(line);
-    if !line.trim().is_empty() {
+fn list_number(sentence: &str, line_start: usize, n: &Num) -> bool {
+    if !sentence[line_start..n.start].trim().is_empty() {
         return false;
     }
     let after = sentence[n.end..].trim_start();
@@ -443,13 +443,49 @@ fn formula(s: &str, at: usize) -> bool {
     before.ends_with(['=', '^', '_'])
 }
 
-/// Whether byte `at` of `s` sits inside square brackets.
+/// Whether byte `at` of `s` sits inside square brackets (one look back:
+/// for the names a measurement reads, not the shipped kinds).
 fn in_brackets(s: &str, at: usize) -> bool {
     let before = &s[..at];
     match (before.rfind('['), before.rfind(']')) {
         (Some(o), Some(c)) => o > c,
         (Some(_), None) => true,
         _ => false,
+    }
+}
+
+/// What comes before a place of a sentence, read once as the places move
+/// forward: whether it sits inside square brackets (the last `[` before it
+/// comes after the last `]`), and where its line starts.
+#[derive(Default)]
+struct Before {
+    read: usize,
+    open: Option<usize>,
+    close: Option<usize>,
+    line: usize,
+}
+
+impl Before {
+    /// At byte `at`, at or after every place asked before.
+    fn at(&mut self, s: &str, at: usize) -> (bool, usize) {
+        let window = &s[self.read..at];
+        let from = self.read;
+        if let Some(k) = window.rfind('[') {
+            self.open = Some(from + k);
+        }
+        if let Some(k) = window.rfind(']') {
+            self.close = Some(from + k);
+        }
+        if let Some(k) = window.rfind('\n') {
+            self.line = from + k + 1;
+        }
+        self.read = at;
+        let inside = match (self.open, self.close) {
+            (Some(o), Some(c)) => o > c,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        (inside, self.line)
     }
 }
 

@@ -6,14 +6,16 @@
 //! all of it reads only text the log holds.
 
 pub mod chars;
+mod classify;
 mod cover;
 pub mod hints;
+pub mod quotations;
 pub mod quote;
 pub mod sentences;
 mod work;
 
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
-use crate::model::{Answer, Cite, Support, Turn};
+use crate::model::{Answer, Support, Turn};
 use chars::CharMap;
 use hints::HintKind;
 use quote::QuoteCheck;
@@ -48,11 +50,28 @@ pub struct HintAt {
     pub value: String,
 }
 
+/// One quotation of an answer that cites with markers
+/// ([`quotations`]), checked against the chunks its markers cite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuoteAt {
+    /// Its content: characters of the answer, end exclusive.
+    pub span: (usize, usize),
+    /// The chunks its markers cite.
+    pub chunks: Vec<u32>,
+    /// Its class; `None` when its checks were not run (the turn's budget
+    /// was spent).
+    pub check: Option<QuoteCheck>,
+    /// The quoted text.
+    pub text: String,
+}
+
 /// Everything the support checks found in one turn.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Analysis {
     pub counts: Support,
     pub cites: Vec<CiteCheck>,
+    /// Quotations in a marker answer, with the markers that cite them.
+    pub quotes: Vec<QuoteAt>,
     pub hints: Vec<HintAt>,
 }
 
@@ -85,6 +104,9 @@ pub(crate) fn analyse_kinds(turn: &Turn<'_>, grammar: &Grammar, kinds: &[HintKin
                     placed.push(((m.start, m.end), i));
                 }
             });
+            if chunks.any_text() {
+                inline_quotes(&mut a, turn, &text, &placed, &mut chunks);
+            }
             Some(text)
         }
         Answer::Citations(list, _) => {
@@ -150,14 +172,58 @@ fn same_place(turn: &Turn<'_>, k: usize, prev: &CiteCheck, chunk: Option<u32>) -
 }
 
 fn tally_cite(c: &mut Support, check: &CiteCheck) {
-    match check.quote {
-        Some(QuoteCheck::Exact) => c.quotes_exact += 1,
-        Some(QuoteCheck::Normalised) => c.quotes_normalised += 1,
-        Some(QuoteCheck::Absent) => c.quotes_absent += 1,
-        None => {}
-    }
+    tally_quote(c, check.quote);
     c.offsets_mismatched += u32::from(check.offsets_match == Some(false));
     c.unchecked += u32::from(check.unchecked);
+}
+
+fn tally_quote(c: &mut Support, check: Option<QuoteCheck>) {
+    let Some(check) = check else { return };
+    let n = match check {
+        QuoteCheck::Exact => &mut c.quotes_exact,
+        QuoteCheck::Normalised => &mut c.quotes_normalised,
+        QuoteCheck::Misattributed(_) => &mut c.quotes_misattributed,
+        QuoteCheck::Stitched => &mut c.quotes_stitched,
+        QuoteCheck::Fabricated => &mut c.quotes_fabricated,
+    };
+    *n += 1;
+    c.quotes_absent += u32::from(check.class() != quote::QuoteClass::Supported);
+}
+
+/// Checks each quotation of a marker answer that resolving markers cite
+/// and whose cited chunks all have their text in the log.
+fn inline_quotes(
+    a: &mut Analysis,
+    turn: &Turn<'_>,
+    text: &str,
+    placed: &[((usize, usize), u32)],
+    chunks: &mut ChunkTexts<'_>,
+) {
+    let found = quotations::find(text);
+    if found.is_empty() {
+        return;
+    }
+    let mut budget = Budget::for_turn(turn);
+    let map = CharMap::new(text);
+    for q in &found {
+        let (cut, cited) = quotations::citing(text, q, placed);
+        if cited.is_empty() || !cited.iter().all(|&i| chunks.has_text(i)) {
+            continue;
+        }
+        let quoted = quotations::quoted(text, q, cut);
+        let check = classify::classify(&quoted, &cited, chunks, &mut budget);
+        if check.is_err() {
+            a.counts.unchecked += 1;
+        }
+        let check = check.unwrap_or(None);
+        tally_quote(&mut a.counts, check);
+        a.quotes.push(QuoteAt {
+            span: (map.char_at(text, q.start), map.char_at(text, cut)),
+            chunks: cited,
+            check,
+            text: quoted,
+        });
+    }
 }
 
 /// The checks of structured citation `k`, resolving to `chunk`; `answer`
@@ -203,7 +269,15 @@ fn cite_check(
             }
             offsets.push(got.is_some_and(|got| quote::same(got, q)));
         }
-        match quote_check(cite, q, i, chunks, budget) {
+        let at_place = cite
+            .quote_at
+            .is_some_and(|(s, e)| chunks.chars(i, s, e) == Some(q));
+        let found = match at_place {
+            // Where the provider's offsets are right, that is the whole check.
+            true => Ok(Some(QuoteCheck::Exact)),
+            false => classify::classify(q, &[i], chunks, budget),
+        };
+        match found {
             Ok(quote) => check.quote = quote,
             Err(Spent) => {
                 check.unchecked = true;
@@ -213,48 +287,6 @@ fn cite_check(
     }
     check.offsets_match = (!offsets.is_empty()).then(|| offsets.iter().all(|&m| m));
     check
-}
-
-/// The quote check of `q` against chunk `i`: at the place the citation
-/// names first (where the provider's offsets are right, that is the whole
-/// check), then anywhere in the chunk, as written and normalised.
-fn quote_check(
-    cite: &Cite,
-    q: &str,
-    i: u32,
-    chunks: &mut ChunkTexts<'_>,
-    budget: &mut Budget,
-) -> Result<Option<QuoteCheck>, Spent> {
-    if q.trim().is_empty() {
-        return Ok(None);
-    }
-    if let Some((s, e)) = cite.quote_at
-        && chunks.chars(i, s, e) == Some(q)
-    {
-        return Ok(Some(QuoteCheck::Exact));
-    }
-    if !budget.take(chunks.len(i) + q.len()) {
-        return Err(Spent);
-    }
-    if chunks.contains(i, q) {
-        return Ok(Some(QuoteCheck::Exact));
-    }
-    // Normalising costs about twice the text; the chunk's form is made
-    // once per turn, then only searched.
-    let made = if chunks.is_normalised(i) {
-        0
-    } else {
-        2 * chunks.len(i)
-    };
-    if !budget.take(made + chunks.len(i) + 2 * q.len()) {
-        return Err(Spent);
-    }
-    Ok(Some(
-        match chunks.normalised(i).contains(&quote::normalise(q)) {
-            true => QuoteCheck::Normalised,
-            false => QuoteCheck::Absent,
-        },
-    ))
 }
 
 /// The turn's budget would be overdrawn.

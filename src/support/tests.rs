@@ -136,9 +136,87 @@ fn an_absent_quote_is_counted() {
     );
     let a = analyse(&t, &Grammar::default());
     assert_eq!(a.counts.quotes_absent, 1);
+    assert_eq!(a.counts.quotes_fabricated, 1);
     assert_eq!(
         (a.counts.sentences, a.counts.cited_sentences),
         (1, 0),
         "no span: nothing placed"
     );
+}
+
+#[test]
+fn a_quote_from_another_chunk_is_misattributed_and_names_it() {
+    let t = turn(
+        Answer::Citations(
+            vec![CitationIndex::Index(1), CitationIndex::Index(1)],
+            MarkersFrom::Anthropic,
+        ),
+        3,
+        Texts {
+            chunks: vec![
+                text("Ruby was first released in 1995."),
+                None,
+                text("Python was first released in 1991 by Guido van Rossum."),
+            ],
+            answer: Some(Cow::Borrowed("Python is older.")),
+            cites: vec![
+                Cite {
+                    quote: Some("released in 1991 by Guido".into()),
+                    ..Cite::default()
+                },
+                Cite {
+                    quote: Some("Ruby was first released in 1991 by Guido van Rossum".into()),
+                    ..Cite::default()
+                },
+            ],
+        },
+    );
+    let a = analyse(&t, &Grammar::default());
+    let got: Vec<_> = a.cites.iter().map(|c| c.quote).collect();
+    assert_eq!(
+        got,
+        [
+            Some(QuoteCheck::Misattributed(3)),
+            Some(QuoteCheck::Stitched)
+        ]
+    );
+    assert_eq!(
+        (
+            a.counts.quotes_absent,
+            a.counts.quotes_misattributed,
+            a.counts.quotes_stitched
+        ),
+        (2, 1, 1)
+    );
+}
+
+#[test]
+fn an_inline_quotation_is_checked_against_the_chunks_its_markers_cite() {
+    let reply = "It says \"refunds are issued within 30 days\" [KB-2][KB-1] and \"nothing is ever refunded here\" [KB-1].";
+    let t = turn(
+        Answer::Reply(Reply::Text(Cow::Borrowed(reply))),
+        2,
+        Texts {
+            chunks: vec![
+                text("Shipping is free."),
+                text("Refunds are issued within 30 days."),
+            ],
+            ..Texts::default()
+        },
+    );
+    let a = analyse(&t, &Grammar::default());
+    let got: Vec<_> = a
+        .quotes
+        .iter()
+        .map(|q| (q.chunks.clone(), q.check))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (vec![1, 2], Some(QuoteCheck::Normalised)),
+            (vec![1], Some(QuoteCheck::Fabricated))
+        ]
+    );
+    assert_eq!(a.quotes[0].text, "refunds are issued within 30 days");
+    assert_eq!(a.quotes[0].span, (9, 42));
 }

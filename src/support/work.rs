@@ -78,6 +78,7 @@ struct Slot<'t> {
     text: Cow<'t, str>,
     map: Option<CharMap>,
     normalised: Option<String>,
+    words: Option<String>,
 }
 
 /// The chunk texts of one turn, decoded, mapped and normalised on first
@@ -85,6 +86,8 @@ struct Slot<'t> {
 pub struct ChunkTexts<'t> {
     texts: &'t [Option<Reply<'t>>],
     slots: Vec<Option<Slot<'t>>>,
+    /// The pieces of every chunk with text, made on first use.
+    pieces: Option<quote::Pieces>,
 }
 
 impl<'t> ChunkTexts<'t> {
@@ -92,7 +95,13 @@ impl<'t> ChunkTexts<'t> {
         ChunkTexts {
             texts: &turn.texts.chunks,
             slots: Vec::new(),
+            pieces: None,
         }
+    }
+
+    /// How many chunks the turn retrieved (with text or not).
+    pub fn count(&self) -> u32 {
+        self.texts.len() as u32
     }
 
     /// Whether the log holds any chunk's text.
@@ -118,6 +127,7 @@ impl<'t> ChunkTexts<'t> {
             text: reply.decoded(),
             map: None,
             normalised: None,
+            words: None,
         }))
     }
 
@@ -159,5 +169,51 @@ impl<'t> ChunkTexts<'t> {
                 .get_or_insert_with(|| quote::normalise(&slot.text)),
             None => "",
         }
+    }
+
+    /// Whether chunk `i`'s [`quote::words`] form is made already.
+    pub fn has_words(&self, i: u32) -> bool {
+        (i as usize)
+            .checked_sub(1)
+            .and_then(|k| self.slots.get(k))
+            .is_some_and(|s| s.as_ref().is_some_and(|s| s.words.is_some()))
+    }
+
+    /// Chunk `i` in the form pieces are compared in ([`quote::words`]),
+    /// with a space at each end, so that a search matches whole words.
+    pub fn words(&mut self, i: u32) -> &str {
+        match self.slot(i) {
+            Some(slot) => slot
+                .words
+                .get_or_insert_with(|| format!(" {} ", quote::words(&slot.text))),
+            None => "",
+        }
+    }
+
+    /// Whether the pieces of every chunk are made already.
+    pub fn has_pieces(&self) -> bool {
+        self.pieces.is_some()
+    }
+
+    /// The pieces of every chunk with text ([`quote::Pieces`]).
+    pub fn pieces(&mut self) -> &quote::Pieces {
+        if self.pieces.is_none() {
+            for i in 1..=self.count() {
+                self.words(i);
+            }
+            let made = quote::Pieces::of(
+                self.slots
+                    .iter()
+                    .flatten()
+                    .filter_map(|s| s.words.as_deref()),
+            );
+            self.pieces = Some(made);
+        }
+        self.pieces.get_or_insert_with(Default::default)
+    }
+
+    /// Every chunk's text length in bytes, summed (0 without text).
+    pub fn total_len(&self) -> usize {
+        self.texts.iter().flatten().map(Reply::raw_len).sum()
     }
 }

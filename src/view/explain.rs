@@ -21,12 +21,52 @@ pub struct MarkerView {
     /// A structured citation's span in the answer: characters, end exclusive.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<[usize; 2]>,
-    /// The quote check of its quoted text: `exact`, `normalised` or `absent`.
+    /// The quote check of its quoted text: `exact`, `normalised`,
+    /// `misattributed`, `stitched` or `fabricated`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quote: Option<&'static str>,
+    /// The retrieved chunk that holds a misattributed quote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote_found_in: Option<u32>,
     /// Whether its offsets point where its texts say: `match` or `mismatch`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offsets: Option<&'static str>,
+}
+
+/// One quotation of a marker answer as `explain` and `evidence` show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuoteView {
+    /// The quoted text: characters of the answer, end exclusive.
+    pub start: usize,
+    pub end: usize,
+    /// The chunks its markers cite.
+    pub cites: Vec<u32>,
+    /// Its class ([`crate::support::quote`]); `unchecked` past the turn's
+    /// check budget.
+    pub quote: &'static str,
+    /// The retrieved chunk that holds a misattributed quote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found_in: Option<u32>,
+    /// The quoted words: reply text, only with `--show-text`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+impl QuoteView {
+    /// The quotations of an analysis, their words only when `text` asks.
+    pub fn all(a: &crate::support::Analysis, text: bool) -> Vec<QuoteView> {
+        a.quotes
+            .iter()
+            .map(|q| QuoteView {
+                start: q.span.0,
+                end: q.span.1,
+                cites: q.chunks.clone(),
+                quote: q.check.map_or("unchecked", |c| c.as_str()),
+                found_in: q.check.and_then(|c| c.found_in()),
+                text: text.then(|| q.text.clone()),
+            })
+            .collect()
+    }
 }
 
 /// One support hint as `explain` and `evidence` show it.
@@ -83,6 +123,8 @@ pub struct Explained {
     pub markers: Vec<MarkerView>,
     /// Numbers of cited sentences none of their cited chunks holds.
     pub hints: Vec<HintView>,
+    /// Quotations of a marker answer, checked against their chunks.
+    pub quotes: Vec<QuoteView>,
     /// What an `ok` verdict does and does not establish.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub caveat: Option<String>,
@@ -195,6 +237,7 @@ pub fn explain(
                     },
                     span: None,
                     quote: None,
+                    quote_found_in: None,
                     offsets: None,
                 });
             });
@@ -216,6 +259,7 @@ pub fn explain(
                     chunk,
                     span: span.map(|(s, e)| [s, e]),
                     quote: check.and_then(|c| c.quote).map(|q| q.as_str()),
+                    quote_found_in: check.and_then(|c| c.quote).and_then(|q| q.found_in()),
                     offsets: check
                         .and_then(|c| c.offsets_match)
                         .map(|m| if m { "match" } else { "mismatch" }),
@@ -257,6 +301,7 @@ pub fn explain(
         chunks,
         markers,
         hints: HintView::all(support, show.text),
+        quotes: QuoteView::all(support, show.text),
         question: extras.question.filter(|_| show.text),
         text_notes: if show.text {
             extras.text_notes

@@ -331,9 +331,21 @@ pub fn triage_reason(p: &Picked<'_>, by: &str, high: f64) -> String {
             ),
             None => "missing marker, no chunk scores".to_owned(),
         },
-        Severity::AbsentQuote => format!(
-            "{} quote(s) not in the cited chunk",
-            r.support.quotes_absent
+        Severity::FabricatedQuote => match r.support.quotes_fabricated {
+            // A row recorded before quotes were classed.
+            0 => format!(
+                "{} quote(s) not in the cited chunk",
+                r.support.quotes_absent
+            ),
+            n => format!("{n} quote(s) in no retrieved chunk"),
+        },
+        Severity::MisattributedQuote => format!(
+            "{} quote(s) from another chunk than the one cited",
+            r.support.quotes_misattributed
+        ),
+        Severity::StitchedQuote => format!(
+            "{} quote(s) put together from pieces of the chunks",
+            r.support.quotes_stitched
         ),
         Severity::Hinted => format!(
             "{} hint(s): a value of a cited sentence no cited chunk holds",

@@ -46,6 +46,20 @@ fn native(reply: String) -> String {
     .to_string()
 }
 
+/// A turn whose chunks have text, which the quote and hint checks read.
+fn native_with(reply: String, chunks: Vec<String>) -> String {
+    let chunks: Vec<Value> = chunks
+        .into_iter()
+        .enumerate()
+        .map(|(k, t)| json!({"document_id": format!("d{k}"), "content": t}))
+        .collect();
+    json!({
+        "turn_id": "t1", "agent_id": "a", "created_at": "2026-08-01T09:00:00Z",
+        "reply": reply, "grounding": {"chunks": chunks}
+    })
+    .to_string()
+}
+
 fn exchange(request: Value, response: Value) -> String {
     json!({
         "id": "x1", "created_at": "2026-03-01T10:00:00Z", "agent_id": "a",
@@ -169,6 +183,51 @@ fn shapes() -> Vec<Shape> {
                     anthropic_doc(&"Alpha facts ﬁ. ".repeat(n)),
                     anthropic_message(json!([{"type": "text", "text": "Ab.", "citations": cites}])),
                 )
+            },
+        },
+        // Each quotation is looked for in every chunk that does not cite it.
+        Shape {
+            name: "quotations from no chunk over many chunks",
+            n: 500,
+            line: |n| {
+                let reply: String = (0..n)
+                    .map(|k| format!("It says \"words of quote number {k} here\" [KB-1]. "))
+                    .collect();
+                let chunks = (0..n)
+                    .map(|k| format!("Chunk {k} holds other words entirely."))
+                    .collect();
+                native_with(reply, chunks)
+            },
+        },
+        // Quotation marks opened and never closed, and one long block quote.
+        Shape {
+            name: "quotation marks never closed",
+            n: 10_000,
+            line: |n| {
+                native_with(
+                    format!("{} [KB-1].", "say \"a b c d ".repeat(n)),
+                    vec!["a b".into()],
+                )
+            },
+        },
+        Shape {
+            name: "one long block quote",
+            n: 10_000,
+            line: |n| {
+                native_with(
+                    format!("{}[KB-1]", "> alpha beta gamma delta\n".repeat(n)),
+                    vec!["alpha beta gamma delta epsilon ".repeat(50)],
+                )
+            },
+        },
+        // Every number of a cited sentence against every number of its chunk.
+        Shape {
+            name: "numbers in a cited sentence and its chunk",
+            n: 4_000,
+            line: |n| {
+                let said: String = (0..n).map(|k| format!("{k} ")).collect();
+                let held: String = (0..n).map(|k| format!("{}.5 % ", k * 7)).collect();
+                native_with(format!("Figures {said}[KB-1]."), vec![held])
             },
         },
         // Character offsets were found by walking the answer from its start.

@@ -99,6 +99,7 @@ fn sse(text: &str) -> Vec<Value> {
 }
 
 /// One recording: its file stem and its exchange line.
+#[derive(Clone)]
 pub(crate) struct Recording {
     pub(crate) provider: String,
     pub(crate) stem: String,
@@ -550,7 +551,7 @@ fn misquote(v: &mut Value, parent: &str) {
 }
 
 #[test]
-fn misquoted_recordings_come_out_absent() {
+fn misquoted_recordings_come_out_fabricated() {
     let Some(dir) = shared("provider-citations") else {
         return;
     };
@@ -569,6 +570,106 @@ fn misquoted_recordings_come_out_absent() {
         let [_, _, exact, normalised, absent, ..] = support(row);
         assert_eq!(exact + normalised, 0, "{}: {row}", r.stem);
         assert!(absent >= 1, "{}: {row}", r.stem);
+        assert_eq!(row["quotes_fabricated"], absent, "{}: {row}", r.stem);
+    }
+}
+
+/// Applies `f` to every quote a response carries (Anthropic
+/// `cited_text`, Converse `sourceContent[].text`).
+fn each_quote(v: &mut Value, parent: &str, f: &mut dyn FnMut(&str) -> String) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match (k.as_str(), x.as_str()) {
+                    ("cited_text", Some(q)) => *x = json!(f(q)),
+                    ("text", Some(q)) if parent == "sourceContent" => *x = json!(f(q)),
+                    _ => each_quote(x, k, f),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| each_quote(x, parent, f)),
+        _ => {}
+    }
+}
+
+/// Real recordings whose quotes their documents hold, changed two ways:
+/// an unrelated document put first in the request, so that each citation
+/// by document index now names it while the quote stays in the document
+/// it came from (misattributed, naming that chunk), and each quote of nine
+/// words or more cut to its first and last four words (pieces of the
+/// document, not one passage of it: stitched).
+#[test]
+fn requoted_recordings_are_misattributed_or_stitched() {
+    let Some(dir) = shared("provider-citations") else {
+        return;
+    };
+    let notes = manifest_notes(&std::fs::read_to_string(dir.join("MANIFEST.md")).unwrap());
+    let recs: Vec<Recording> = recordings(&dir)
+        .into_iter()
+        .filter(|r| quotes_checked(manifest_note(r, &notes)))
+        .collect();
+    let mut moved = Vec::new();
+    let mut stitched = Vec::new();
+    for r in &recs {
+        let text = r.line["response"].to_string();
+        let first = r.line["request"]["messages"][0]["content"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if r.provider == "anthropic"
+            && text.contains("document_index")
+            && first.iter().any(|c| c["type"] == "document")
+        {
+            let mut m = r.clone();
+            let unrelated = json!({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "The shop opens at nine and closes at six on weekdays."}});
+            let mut content = first.clone();
+            content.insert(0, unrelated);
+            m.line["request"]["messages"][0]["content"] = json!(content);
+            m.line["id"] = json!(format!("{}.moved", r.stem));
+            moved.push(m);
+        }
+        let mut s = r.clone();
+        let mut long = 0u64;
+        each_quote(&mut s.line["response"], "", &mut |q| {
+            let w: Vec<&str> = q.split_whitespace().collect();
+            if w.len() < 9 {
+                return q.to_owned();
+            }
+            long += 1;
+            [&w[..4], &w[w.len() - 4..]].concat().join(" ")
+        });
+        if long > 0 {
+            s.line["id"] = json!(format!("{}.stitched", r.stem));
+            stitched.push((s, long));
+        }
+    }
+    assert!(
+        moved.len() >= 2,
+        "{} recordings cite a document by index",
+        moved.len()
+    );
+    assert!(
+        stitched.len() >= 3,
+        "{} recordings quote nine words or more",
+        stitched.len()
+    );
+    let lines: Vec<&Value> = moved
+        .iter()
+        .chain(stitched.iter().map(|(s, _)| s))
+        .map(|r| &r.line)
+        .collect();
+    let rows = grade(&lines);
+    for r in &moved {
+        let row = &rows[r.line["id"].as_str().unwrap()];
+        let [_, _, exact, normalised, absent, ..] = support(row);
+        assert_eq!(exact + normalised, 0, "{}: {row}", r.stem);
+        assert!(absent >= 1, "{}: {row}", r.stem);
+        assert_eq!(row["quotes_misattributed"], absent, "{}: {row}", r.stem);
+    }
+    for (r, long) in &stitched {
+        let row = &rows[r.line["id"].as_str().unwrap()];
+        assert_eq!(row["quotes_stitched"], *long, "{}: {row}", r.stem);
+        assert_eq!(row["quotes_fabricated"], 0, "{}: {row}", r.stem);
     }
 }
 

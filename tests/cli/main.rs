@@ -30,6 +30,7 @@ mod metrics;
 mod nothing_lost;
 mod privacy;
 mod props;
+mod quotes;
 mod realdata;
 mod regress;
 mod report;

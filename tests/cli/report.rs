@@ -81,6 +81,9 @@ fn rows_never_carry_reply_text_or_unknown_fields() {
         "offsets_mismatched",
         "hints",
         "unchecked",
+        "quotes_misattributed",
+        "quotes_stitched",
+        "quotes_fabricated",
     ];
     contract.sort();
     assert_eq!(keys, contract);

@@ -533,6 +533,18 @@ fn tiles(s: &mut String, doc: &SummaryDoc<'_>) {
             "quotes absent from their cited chunk",
             t.support.quotes_absent > 0,
         );
+        if t.support.quotes_absent > 0 {
+            tile(
+                num(t.support.quotes_fabricated),
+                "fabricated quotes (in no retrieved chunk)",
+                t.support.quotes_fabricated > 0,
+            );
+            tile(
+                num(t.support.quotes_misattributed),
+                "misattributed quotes (in another chunk)",
+                t.support.quotes_misattributed > 0,
+            );
+        }
         tile(num(t.support.hinted), "turns with hints (read them)", false);
     }
     let invented = t.cited_without_retrieval();
