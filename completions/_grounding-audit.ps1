@@ -266,6 +266,7 @@ Register-ArgumentCompleter -Native -CommandName 'grounding-audit' -ScriptBlock {
             [CompletionResult]::new('--markers', '--markers', [CompletionResultType]::ParameterName, 'Marker grammar (default kb; id for agentfootprint input)')
             [CompletionResult]::new('--marker-regex', '--marker-regex', [CompletionResultType]::ParameterName, 'A custom marker regex with exactly one capture group holding the chunk index')
             [CompletionResult]::new('--marker-base', '--marker-base', [CompletionResultType]::ParameterName, 'Index base of --marker-regex captures')
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'Write only the units a judge must decide (cited sentences with the text of the chunks they cite, hinted ones first), in the input this judge loads; what the log decides is left out and counted on standard error')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads (default: all cores)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour tables')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Make the first invalid line fatal (exit 3)')

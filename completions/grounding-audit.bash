@@ -417,7 +417,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__evidence)
-            opts="-s -q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --quiet --threads --color --help"
+            opts="-s -q -h --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --show-text --for --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,6 +525,10 @@ _grounding__audit() {
                     ;;
                 --marker-base)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --for)
+                    COMPREPLY=($(compgen -W "ragas deepeval promptfoo" -- "${cur}"))
                     return 0
                     ;;
                 --threads)

@@ -258,6 +258,7 @@ set edit:completion:arg-completer[grounding-audit] = {|@words|
             cand --markers 'Marker grammar (default kb; id for agentfootprint input)'
             cand --marker-regex 'A custom marker regex with exactly one capture group holding the chunk index'
             cand --marker-base 'Index base of --marker-regex captures'
+            cand --for 'Write only the units a judge must decide (cited sentences with the text of the chunks they cite, hinted ones first), in the input this judge loads; what the log decides is left out and counted on standard error'
             cand --threads 'Worker threads (default: all cores)'
             cand --color 'When to colour tables'
             cand --strict 'Make the first invalid line fatal (exit 3)'

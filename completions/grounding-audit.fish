@@ -406,6 +406,9 @@ footnote\t'`[^N]`, 1-based footnotes'
 id\t'`[chunk-or-document-id]`: names a chunk of the turn by id'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l marker-regex -d 'A custom marker regex with exactly one capture group holding the chunk index' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l marker-base -d 'Index base of --marker-regex captures' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l for -d 'Write only the units a judge must decide (cited sentences with the text of the chunks they cite, hinted ones first), in the input this judge loads; what the log decides is left out and counted on standard error' -r -f -a "ragas\t'Ragas: JSON lines of an EvaluationDataset (user_input, response, retrieved_contexts)'
+deepeval\t'DeepEval: a JSON array of test cases (input, actual_output, retrieval_context)'
+promptfoo\t'promptfoo: a config with one context-faithfulness test per unit'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l threads -d 'Worker threads (default: all cores)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l color -d 'When to colour tables' -r -f -a "auto\t'Colour when stdout is a terminal, NO_COLOR is unset and TERM is not dumb'
 always\t'Always colour tables'

@@ -18,6 +18,9 @@ use std::io::Write;
 
 /// Runs `evidence`.
 pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
+    if let Some(judge) = args.judge {
+        return judge_units(args, settings, judge, out);
+    }
     let filter = config::filter(&args.filter)?;
     super::turns::read(
         settings,
@@ -34,6 +37,84 @@ pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Res
         },
     )?;
     Ok(())
+}
+
+/// `evidence --for JUDGE`: the units only a judge can decide, hinted ones
+/// first. Hinted units are written as they come; the others wait in a
+/// spool file (one JSON line each), so memory stays bounded whatever the
+/// log's size.
+fn judge_units(
+    args: &EvidenceArgs,
+    settings: &Settings,
+    judge: crate::cli::JudgeFor,
+    out: &mut dyn Write,
+) -> Result<()> {
+    use crate::cli::JudgeFor;
+    use crate::render::judge::Judge;
+    use crate::view::judge::{JudgeUnit, Tally, units_of};
+    use std::io::{BufRead, BufWriter};
+    let judge = match judge {
+        JudgeFor::Ragas => Judge::Ragas,
+        JudgeFor::Deepeval => Judge::Deepeval,
+        JudgeFor::Promptfoo => Judge::Promptfoo,
+    };
+    let filter = config::filter(&args.filter)?;
+    let grammar = config::grammar(&args.markers)?;
+    let spool_path = std::env::temp_dir().join(format!(
+        "grounding-audit-judge-{}-{}.jsonl",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let spool = Spool(spool_path);
+    let mut later = BufWriter::new(std::fs::File::create(&spool.0)?);
+    let mut tally = Tally::default();
+    let mut first = true;
+    judge.begin(out)?;
+    super::turns::read(
+        settings,
+        &args.input,
+        &args.markers,
+        filter,
+        None,
+        "evidence",
+        |c, _| {
+            let d = &c.detail;
+            let source = grammar.clone().unwrap_or_else(|| d.dialect.grammar());
+            let g = crate::grade::grammar_of(&d.turn, grammar.is_some(), &source);
+            let question = d.extras.question.as_deref();
+            for u in units_of(&d.turn, c.row.verdict, &d.support, question, &g, &mut tally) {
+                if u.hinted {
+                    judge.unit(out, &u, first)?;
+                    first = false;
+                } else {
+                    serde_json::to_writer(&mut later, &u)?;
+                    later.write_all(b"\n")?;
+                }
+            }
+            Ok(())
+        },
+    )?;
+    later.flush()?;
+    drop(later);
+    for line in std::io::BufReader::new(std::fs::File::open(&spool.0)?).lines() {
+        let u: JudgeUnit = serde_json::from_str(&line?)?;
+        judge.unit(out, &u, first)?;
+        first = false;
+    }
+    judge.end(out)?;
+    eprintln!("{}", tally.line(judge.as_str()));
+    Ok(())
+}
+
+/// A spool file, removed when dropped (on success and on error).
+struct Spool(std::path::PathBuf);
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// The support checks of a turn: its counts (coverage, quotes, offsets,

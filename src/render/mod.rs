@@ -12,6 +12,7 @@ pub mod guard;
 pub mod html;
 pub mod inspect;
 pub mod json;
+pub mod judge;
 pub mod junit;
 pub mod markdown;
 pub mod prometheus;

@@ -18,7 +18,7 @@ use super::{Analysis, HintAt};
 
 /// Pairs hints may list per sentence and citation (see the module
 /// documentation).
-const PAIRS_PER_ITEM: usize = 8;
+pub(super) const PAIRS_PER_ITEM: usize = 8;
 
 /// Counts coverage and raises hints of `kinds` into `a`; `placed` holds
 /// each resolving citation's byte range in `text` and its chunk.
@@ -62,13 +62,13 @@ pub(super) fn cover(
 }
 
 /// Where the counted sentences are.
-struct Counted {
+pub(super) struct Counted {
     /// Counted sentences before each index (one more entry than sentences).
     before: Vec<u32>,
 }
 
 impl Counted {
-    fn of(sentences: &[Sentence]) -> Counted {
+    pub(super) fn of(sentences: &[Sentence]) -> Counted {
         let mut before = Vec::with_capacity(sentences.len() + 1);
         let mut n = 0;
         before.push(0);
@@ -84,7 +84,7 @@ impl Counted {
     /// one of them is counted; otherwise (it sits in an uncounted stretch,
     /// such as a line of markers) the counted sentence before; an empty run
     /// when there is none.
-    fn holding(&self, sentences: &[Sentence], s: usize, e: usize) -> (usize, usize) {
+    pub(super) fn holding(&self, sentences: &[Sentence], s: usize, e: usize) -> (usize, usize) {
         let lo = if s == e {
             sentences.partition_point(|x| x.end < s)
         } else {

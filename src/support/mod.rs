@@ -12,6 +12,7 @@ pub mod hints;
 pub mod quotations;
 pub mod quote;
 pub mod sentences;
+pub mod units;
 mod work;
 
 use crate::markers::{Grammar, MarkerKind, resolve_citation};

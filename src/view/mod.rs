@@ -6,5 +6,6 @@
 pub mod check;
 pub mod explain;
 pub mod inspect;
+pub mod judge;
 pub mod report;
 pub mod summary;

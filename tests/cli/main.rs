@@ -22,6 +22,7 @@ mod hints_eval;
 mod hostile;
 mod html;
 mod inspect;
+mod judges;
 mod langs;
 mod map;
 mod markers;
