@@ -319,9 +319,10 @@ fn scan_preset(
         Preset::Footnote => runs(text, raw, |open, close| {
             prefixed_run(text, b"^", open, close, n, f)
         }),
-        Preset::Id => runs(text, raw, |open, close| {
-            id_run(text, open, close, chunks, f)
-        }),
+        Preset::Id => {
+            let ids = Ids::of(chunks);
+            runs(text, raw, |open, close| id_run(text, open, close, &ids, f))
+        }
     }
 }
 
@@ -508,15 +509,39 @@ fn numeric_run(
     }
 }
 
-/// Characters of an id-shaped token.
+/// Characters of an id-shaped token: those of file names, paths, URLs
+/// and their queries (`report.pdf#page=4`, `https://a.example/b?id=7`).
 fn id_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'.' | b'_' | b':' | b'#' | b'/' | b'-' | b'=' | b'?' | b'&' | b'%' | b'~' | b'+'
+        )
+}
+
+/// The chunks by id (chunk id or document id: the first chunk with it),
+/// made once per scan, so that a reply of many id markers over many
+/// chunks costs markers + chunks, not their product.
+struct Ids<'c>(std::collections::HashMap<&'c str, u32>);
+
+impl<'c> Ids<'c> {
+    fn of(chunks: &'c [Chunk<'_>]) -> Ids<'c> {
+        let mut map = std::collections::HashMap::with_capacity(2 * chunks.len());
+        // In chunk order: an id names the first chunk that has it, as
+        // chunk id or as document id.
+        for c in chunks {
+            for id in [&c.chunk_id, &c.document_id].into_iter().flatten() {
+                map.entry(id.as_str()).or_insert(c.index);
+            }
+        }
+        Ids(map)
+    }
 }
 
 /// `[chunk-or-document-id]`: the chunk with that id, or out of range when
 /// the run is id-shaped and no chunk has it. The text of a Markdown link
 /// (`[text](url)`) is neither.
-fn id_run(text: &str, open: usize, close: usize, chunks: &[Chunk<'_>], f: &mut dyn FnMut(Marker)) {
+fn id_run(text: &str, open: usize, close: usize, ids: &Ids<'_>, f: &mut dyn FnMut(Marker)) {
     let b = text.as_bytes();
     let token = &text[open + 1..close];
     if token.is_empty() || token.bytes().any(|c| c.is_ascii_whitespace()) {
@@ -526,23 +551,17 @@ fn id_run(text: &str, open: usize, close: usize, chunks: &[Chunk<'_>], f: &mut d
     if b.get(close + 1) == Some(&b'(') {
         return;
     }
-    let hit = chunks.iter().find(|c| {
-        c.chunk_id.as_ref().is_some_and(|id| id.as_str() == token)
-            || c.document_id
-                .as_ref()
-                .is_some_and(|id| id.as_str() == token)
-    });
-    let kind = match hit {
-        Some(c) => MarkerKind::Cited(c.index),
+    let kind = match ids.0.get(token) {
+        Some(&i) => MarkerKind::Cited(i),
         None => {
             let tb = &b[open + 1..close];
             // Id-shaped: only id characters, at least one digit or
             // punctuation mark (plain words are prose) and at least one
             // letter or digit (`[...]` and `[-]` are not ids).
             let shaped = tb.iter().all(|&c| id_char(c))
-                && tb.iter().any(|&c| {
-                    c.is_ascii_digit() || matches!(c, b'.' | b'_' | b':' | b'#' | b'/' | b'-')
-                })
+                && tb
+                    .iter()
+                    .any(|&c| c.is_ascii_digit() || (id_char(c) && !c.is_ascii_alphabetic()))
                 && tb.iter().any(u8::is_ascii_alphanumeric);
             if !shaped {
                 return;

@@ -373,6 +373,29 @@ fn id_matches_chunk_id_or_document_id() {
 }
 
 #[test]
+fn id_reads_page_references_and_url_queries() {
+    let c = |index, doc: &'static str, chunk: &'static str| Chunk {
+        index,
+        document_id: Some(Id::string(doc)),
+        chunk_id: Some(Id::string(chunk)),
+        score: None,
+    };
+    let chunks = [
+        c(1, "report.pdf", "report.pdf#page=4"),
+        c(2, "https://a.example/b?id=7", "web-2"),
+    ];
+    let got: Vec<MarkerKind> = scan_all(
+        &Grammar::Preset(Preset::Id),
+        "Up [report.pdf#page=4], down [report.pdf#page=9], see [https://a.example/b?id=7].",
+        &chunks,
+    )
+    .into_iter()
+    .map(|m| m.kind)
+    .collect();
+    assert_eq!(got, [Cited(1), OutOfRange, Cited(2)]);
+}
+
+#[test]
 fn id_shaped_tokens_that_match_nothing_are_out_of_range() {
     for text in [
         "[nope.md]",
@@ -384,6 +407,8 @@ fn id_shaped_tokens_that_match_nothing_are_out_of_range() {
         "[a:b]",
         "[x/y]",
         "[https://example.com/a]",
+        "[faq.md#page=4]",
+        "[https://example.com/a?id=7&x=%20]",
     ] {
         assert_eq!(id(text), [OutOfRange], "{text}");
     }
