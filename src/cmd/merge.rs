@@ -7,7 +7,7 @@
 use crate::cli::{CheckFormat, MergeArgs, ReportFormat, SummaryFormat};
 use crate::config::{self, Settings};
 use crate::exit;
-use crate::partial::{self, MergeOptions, Partial};
+use crate::partial::{self, Kind, MergeOptions, Partial};
 use anyhow::Result;
 use clap::ValueEnum;
 use std::collections::BTreeMap;
@@ -20,17 +20,16 @@ pub fn run(
 ) -> Result<i32> {
     let parts = read_partials(args)?;
     let (command, options) = partial::agreed(&parts).map_err(|e| exit::usage(format!("{e:#}")))?;
-    let command = command.to_owned();
-    refuse_foreign_flags(args, &command)?;
+    refuse_foreign_flags(args, command)?;
     // Usage and configuration errors (gates, policy, baseline) come before merging.
-    let gates = match command.as_str() {
-        "check" => Some(
+    let gates = match command {
+        Kind::Check => Some(
             crate::config::gates::resolve_gates(&args.gates)
                 .map_err(crate::config::gates::GateError::into_error)?,
         ),
-        _ => None,
+        Kind::Summary | Kind::Report => None,
     };
-    let opts = merge_options(&command, options)?;
+    let opts = merge_options(command, options)?;
     let merged = partial::merge(&parts, opts).map_err(|e| exit::usage(format!("{e:#}")))?;
     judge_whole_input(&merged)?;
     let clock = config::clock(&crate::cli::ZoneArgs {
@@ -51,8 +50,8 @@ pub fn run(
     };
     let window = config::recorded::window_of(&merged.options, &clock.zone)?;
     let format = args.format.as_deref();
-    match command.as_str() {
-        "summary" => {
+    match command {
+        Kind::Summary => {
             let format: SummaryFormat = format_of(format, "summary", SummaryFormat::Table)?;
             if args.section.is_some() && format != SummaryFormat::Csv {
                 return Err(exit::usage(
@@ -78,7 +77,7 @@ pub fn run(
             )?;
             Ok(exit::SUCCESS)
         }
-        "report" => {
+        Kind::Report => {
             let format: ReportFormat = format_of(format, "report", ReportFormat::Table)?;
             let page = merged.page.expect("report partials hold a page");
             super::report::render_page(
@@ -104,7 +103,7 @@ pub fn run(
             )?;
             Ok(exit::SUCCESS)
         }
-        _ => {
+        Kind::Check => {
             let format: CheckFormat = format_of(format, "check", CheckFormat::Text)?;
             let gates = gates.expect("resolved above");
             let data = merged.gate.expect("check partials hold the gate inputs");
@@ -182,7 +181,7 @@ fn judge_whole_input(merged: &partial::Merged) -> Result<()> {
             return Err(crate::pipeline::misread_strict(&misread));
         }
     }
-    if merged.command != "check" {
+    if merged.command != Kind::Check {
         // `check` puts it in its decision line, after --max-invalid.
         crate::pipeline::no_turn_read(&merged.input.sources, None)?;
     }
@@ -208,12 +207,12 @@ fn format_of<F: ValueEnum>(given: Option<&str>, command: &str, default: F) -> Re
 
 /// Refuses the output flags that belong to another command than the one
 /// the partials hold, so that none is silently ignored.
-fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
+fn refuse_foreign_flags(args: &MergeArgs, command: Kind) -> Result<()> {
     let g = &args.gates;
     let o = &args.out;
     let gate_flags = crate::cli::check_flags_given(g, o);
     let allowed: Vec<(&str, bool)> = match command {
-        "summary" => vec![
+        Kind::Summary => vec![
             ("--section", true),
             ("--csv-raw", true),
             ("--columns", false),
@@ -221,7 +220,7 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
             ("--html", true),
             ("--triage-order", true),
         ],
-        "report" => vec![
+        Kind::Report => vec![
             ("--section", false),
             ("--csv-raw", true),
             ("--columns", true),
@@ -229,7 +228,7 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
             ("--html", false),
             ("--triage-order", false),
         ],
-        _ => vec![
+        Kind::Check => vec![
             ("--section", false),
             ("--csv-raw", false),
             ("--columns", false),
@@ -252,32 +251,33 @@ fn refuse_foreign_flags(args: &MergeArgs, command: &str) -> Result<()> {
         .filter(|(flag, ok)| !ok && given(flag))
         .map(|(flag, _)| *flag)
         .collect();
-    if command != "check" {
+    if command != Kind::Check {
         foreign.extend(gate_flags.iter().filter(|(_, on)| *on).map(|(f, _)| *f));
     }
     match foreign.first() {
         None => Ok(()),
         Some(flag) => Err(exit::usage(format!(
-            "{flag} is not an output flag of `{command}`, whose partials these are"
+            "{flag} is not an output flag of `{}`, whose partials these are",
+            command.as_str()
         ))),
     }
 }
 
 /// The state the merged partials are rebuilt with.
-fn merge_options(command: &str, options: &BTreeMap<String, String>) -> Result<MergeOptions> {
+fn merge_options(command: Kind, options: &BTreeMap<String, String>) -> Result<MergeOptions> {
     Ok(match command {
-        "summary" => MergeOptions {
+        Kind::Summary => MergeOptions {
             summary: config::recorded::summary_options(options)?,
             page_cap: 0,
         },
-        "report" => MergeOptions {
+        Kind::Report => MergeOptions {
             summary: super::check::baseline_options(config::recorded::zone_of(options)?),
             page_cap: super::report::page_cap(
                 config::recorded::report_limit(options)?,
                 config::recorded::conversation(options),
             ),
         },
-        _ => MergeOptions {
+        Kind::Check => MergeOptions {
             summary: super::check::baseline_options(config::recorded::zone_of(options)?),
             page_cap: 0,
         },

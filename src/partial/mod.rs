@@ -228,13 +228,53 @@ impl InputDoc {
     }
 }
 
+/// The command a partial is of: what `merge` rebuilds and renders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Summary,
+    Report,
+    Check,
+}
+
+impl Kind {
+    /// Its name in the partial's `command` field and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Summary => "summary",
+            Kind::Report => "report",
+            Kind::Check => "check",
+        }
+    }
+
+    /// The kind named `s`, if this build merges it.
+    pub fn from_name(s: &str) -> Option<Kind> {
+        [Kind::Summary, Kind::Report, Kind::Check]
+            .into_iter()
+            .find(|k| k.as_str() == s)
+    }
+
+    /// Which state sections its partials hold: summary, page, gate.
+    fn sections(self) -> (bool, bool, bool) {
+        match self {
+            Kind::Summary => (true, false, false),
+            Kind::Report => (false, true, false),
+            Kind::Check => (true, false, true),
+        }
+    }
+}
+
 impl Partial {
+    /// Its command, read: [`Partial::read`] refuses any other.
+    pub fn kind(&self) -> Kind {
+        Kind::from_name(&self.command).expect("read checks the command")
+    }
+
     /// A partial of `command` with its options, accounting and no state yet.
-    pub fn new(command: &str, options: BTreeMap<String, String>, input: &InputStats) -> Self {
+    pub fn new(command: Kind, options: BTreeMap<String, String>, input: &InputStats) -> Self {
         Partial {
             format: FORMAT.to_owned(),
             version: VERSION,
-            command: command.to_owned(),
+            command: command.as_str().to_owned(),
             options,
             input: InputDoc::of(input),
             summary: None,
@@ -249,7 +289,7 @@ impl Partial {
     pub fn of_summary(s: &Summary, input: &InputStats, options: BTreeMap<String, String>) -> Self {
         Partial {
             summary: Some(SummaryState::of(s)),
-            ..Partial::new("summary", options, input)
+            ..Partial::new(Kind::Summary, options, input)
         }
     }
 
@@ -261,7 +301,7 @@ impl Partial {
     ) -> Self {
         Partial {
             page: Some(PageState::of(page)),
-            ..Partial::new("report", options, input)
+            ..Partial::new(Kind::Report, options, input)
         }
     }
 
@@ -275,7 +315,7 @@ impl Partial {
         Partial {
             gate: Some(GateState::of(gate)),
             summary: Some(SummaryState::of(summary)),
-            ..Partial::new("check", options, input)
+            ..Partial::new(Kind::Check, options, input)
         }
     }
 
@@ -296,11 +336,12 @@ impl Partial {
             );
         }
         let has = (p.summary.is_some(), p.page.is_some(), p.gate.is_some());
-        let want = match p.command.as_str() {
-            "summary" => (true, false, false),
-            "report" => (false, true, false),
-            "check" => (true, false, true),
-            other => bail!("{name}: a partial of `{other}`, which this build does not merge"),
+        let want = match Kind::from_name(&p.command) {
+            Some(kind) => kind.sections(),
+            None => bail!(
+                "{name}: a partial of `{}`, which this build does not merge",
+                p.command
+            ),
         };
         if has != want {
             bail!(
@@ -340,8 +381,7 @@ pub struct MergeOptions {
 
 /// What merging partials gives: the state sections of their command.
 pub struct Merged {
-    /// `summary`, `report` or `check`.
-    pub command: String,
+    pub command: Kind,
     pub summary: Option<Summary>,
     pub page: Option<PageHeap>,
     pub gate: Option<Grouped>,
@@ -356,7 +396,7 @@ pub struct Merged {
 
 /// Checks that the partials are of one command and made with the same
 /// options (the error names the first option that differs); returns them.
-pub fn agreed(parts: &[(String, Partial)]) -> Result<(&str, &BTreeMap<String, String>)> {
+pub fn agreed(parts: &[(String, Partial)]) -> Result<(Kind, &BTreeMap<String, String>)> {
     let Some((first_name, first)) = parts.first() else {
         bail!("merge needs at least one partial");
     };
@@ -381,14 +421,14 @@ pub fn agreed(parts: &[(String, Partial)]) -> Result<(&str, &BTreeMap<String, St
             }
         }
     }
-    Ok((&first.command, &first.options))
+    Ok((first.kind(), &first.options))
 }
 
 /// Merges partials in the order given, as [`agreed`] allows.
 pub fn merge(parts: &[(String, Partial)], opts: MergeOptions) -> Result<Merged> {
     let (command, options) = agreed(parts)?;
     let mut merged = Merged {
-        command: command.to_owned(),
+        command,
         summary: None,
         page: None,
         gate: None,
@@ -595,7 +635,7 @@ mod tests {
     fn commands_and_sections_are_checked() {
         let input = InputStats::default();
         let page = Partial::of_report(&PageHeap::new(2, None), &input, BTreeMap::new());
-        let mut gate = Partial::new("check", BTreeMap::new(), &input);
+        let mut gate = Partial::new(Kind::Check, BTreeMap::new(), &input);
         gate.gate = Some(GateState::of(&Grouped::default()));
         let text = serde_json::to_string(&gate).unwrap();
         let err = Partial::read(&text, "g").unwrap_err();
@@ -607,7 +647,7 @@ mod tests {
             ("a".to_owned(), page),
             (
                 "b".to_owned(),
-                Partial::new("summary", BTreeMap::new(), &input),
+                Partial::new(Kind::Summary, BTreeMap::new(), &input),
             ),
         ];
         let err = agreed(&parts).unwrap_err();
