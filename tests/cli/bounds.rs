@@ -220,6 +220,22 @@ fn shapes() -> Vec<Shape> {
                 )
             },
         },
+        // Each id marker searched every chunk for its id.
+        Shape {
+            name: "id markers over many chunks",
+            n: 4_000,
+            line: |n| {
+                let reply: String = (0..n).map(|k| format!("Fact {k} [c{k}]. ")).collect();
+                let chunks: Vec<Value> = (0..n)
+                    .map(|k| json!({"chunk_id": format!("c{k}")}))
+                    .collect();
+                json!({
+                    "turn_id": "t1", "agent_id": "a", "created_at": "2026-08-01T09:00:00Z",
+                    "markers": "id", "reply": reply, "grounding": {"chunks": chunks}
+                })
+                .to_string()
+            },
+        },
         // Every number of a cited sentence against every number of its chunk.
         Shape {
             name: "numbers in a cited sentence and its chunk",
