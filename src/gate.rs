@@ -578,37 +578,38 @@ fn coverage_gate(min: f64, scope: Scope, r: &Rollup) -> GateResult {
 /// The orphan-count gate: at most `max` `orphan_marker` turns.
 fn orphans_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
     let n = r.count(Verdict::OrphanMarker);
-    let pass = n <= max;
-    GateResult::plain(
-        GateKind::MaxOrphans,
-        scope.clone(),
-        pass,
-        Some(Measure::Count(n)),
-        Measure::Count(max),
-        format!(
-            "{}orphan_marker={n} {} max_orphans={max}",
-            who(&scope),
-            cmp(pass, "<=", ">")
-        ),
-    )
+    count_gate(GateKind::MaxOrphans, "orphan_marker", n, max, scope)
 }
 
 /// The fabricated-quote gate: at most `max` quotes that no retrieved chunk
 /// holds, even in pieces.
 fn fabricated_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
     let n = r.support.quotes_fabricated;
-    let pass = n <= max;
-    GateResult::plain(
+    count_gate(
         GateKind::MaxFabricatedQuotes,
-        scope.clone(),
+        "fabricated_quotes",
+        n,
+        max,
+        scope,
+    )
+}
+
+/// A count gate: `observed`, counted as `n`, at most `max`
+/// (`orphan_marker=3 > max_orphans=0`).
+fn count_gate(kind: GateKind, observed: &str, n: u64, max: u64, scope: Scope) -> GateResult {
+    let pass = n <= max;
+    let message = format!(
+        "{}{observed}={n} {} {kind}={max}",
+        who(&scope),
+        cmp(pass, "<=", ">")
+    );
+    GateResult::plain(
+        kind,
+        scope,
         pass,
         Some(Measure::Count(n)),
         Measure::Count(max),
-        format!(
-            "{}fabricated_quotes={n} {} max_fabricated_quotes={max}",
-            who(&scope),
-            cmp(pass, "<=", ">")
-        ),
+        message,
     )
 }
 

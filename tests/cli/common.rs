@@ -115,3 +115,31 @@ pub fn categories_sum(input: &serde_json::Value) -> u64 {
     })
     .sum()
 }
+
+/// The support totals of `summary --format json` over `path`, and of the
+/// merge of its lines' summary partials split in three.
+pub fn summary_one_and_merged(path: &std::path::Path) -> (serde_json::Value, serde_json::Value) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut parts = Vec::new();
+    for (i, chunk) in lines.chunks(lines.len() / 3 + 1).enumerate() {
+        let p = dir.path().join(format!("part{i}.jsonl"));
+        std::fs::write(&p, chunk.join("\n") + "\n").unwrap();
+        let out = dir.path().join(format!("part{i}.json"));
+        let (code, _, err) = run(&[
+            "summary",
+            p.to_str().unwrap(),
+            "--partial",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        parts.push(out.display().to_string());
+    }
+    let (_, one, _) = run(&["summary", path.to_str().unwrap(), "--format", "json"]);
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(parts.iter().map(String::as_str));
+    let (code, merged, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    (json(&one), json(&merged))
+}

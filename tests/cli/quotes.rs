@@ -216,37 +216,9 @@ fn the_fabricated_quote_gate_on_the_command_line_and_in_a_policy() {
     );
 }
 
-/// The support totals of `summary --format json` over `path`, and of the
-/// merge of its lines' summary partials split in three.
-fn one_and_merged(path: &std::path::Path) -> (Value, Value) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let dir = tempfile::tempdir().unwrap();
-    let mut parts = Vec::new();
-    for (i, chunk) in lines.chunks(lines.len() / 3 + 1).enumerate() {
-        let p = dir.path().join(format!("part{i}.jsonl"));
-        std::fs::write(&p, chunk.join("\n") + "\n").unwrap();
-        let out = dir.path().join(format!("part{i}.json"));
-        let (code, _, err) = run(&[
-            "summary",
-            p.to_str().unwrap(),
-            "--partial",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(code, 0, "{err}");
-        parts.push(out.display().to_string());
-    }
-    let (_, one, _) = run(&["summary", path.to_str().unwrap(), "--format", "json"]);
-    let mut args = vec!["merge", "--format", "json"];
-    args.extend(parts.iter().map(String::as_str));
-    let (code, merged, err) = run(&args);
-    assert_eq!(code, 0, "{err}");
-    (json(&one), json(&merged))
-}
-
 #[test]
 fn merged_partials_carry_the_classes_and_the_triage() {
-    let (one, merged) = one_and_merged(&fixture("quotes/inline.jsonl"));
+    let (one, merged) = crate::common::summary_one_and_merged(&fixture("quotes/inline.jsonl"));
     assert_eq!(one["totals"], merged["totals"]);
     assert_eq!(one["triage"], merged["triage"]);
 }
@@ -259,7 +231,7 @@ fn real_answers_quotations_are_classed() {
     let Some(path) = shared("attribution/dev/turns.jsonl") else {
         return;
     };
-    let (one, merged) = one_and_merged(&path);
+    let (one, merged) = crate::common::summary_one_and_merged(&path);
     assert_eq!(one["totals"], merged["totals"]);
     assert_eq!(one["triage"], merged["triage"]);
     let got = classes(path.to_str().unwrap());

@@ -62,29 +62,7 @@ fn merged_partials_roll_coverage_up_as_one_pass() {
     let Some(dev) = shared("attribution/dev/turns.jsonl") else {
         return;
     };
-    let text = std::fs::read_to_string(&dev).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let dir = tempfile::tempdir().unwrap();
-    let mut parts = Vec::new();
-    for (i, chunk) in lines.chunks(lines.len() / 3 + 1).enumerate() {
-        let p = dir.path().join(format!("part{i}.jsonl"));
-        std::fs::write(&p, chunk.join("\n") + "\n").unwrap();
-        let out = dir.path().join(format!("part{i}.json"));
-        let (code, _, err) = run(&[
-            "summary",
-            p.to_str().unwrap(),
-            "--partial",
-            out.to_str().unwrap(),
-        ]);
-        assert_eq!(code, 0, "{err}");
-        parts.push(out.display().to_string());
-    }
-    let (_, one, _) = run(&["summary", dev.to_str().unwrap(), "--format", "json"]);
-    let mut args = vec!["merge", "--format", "json"];
-    args.extend(parts.iter().map(String::as_str));
-    let (code, merged, err) = run(&args);
-    assert_eq!(code, 0, "{err}");
-    let (one, merged) = (json(&one), json(&merged));
+    let (one, merged) = crate::common::summary_one_and_merged(&dev);
     for key in [
         "sentences",
         "cited_sentences",
@@ -95,7 +73,7 @@ fn merged_partials_roll_coverage_up_as_one_pass() {
         assert_eq!(one["totals"][key], merged["totals"][key], "{key}");
     }
     assert_eq!(one["groups"], merged["groups"]);
-    // No hint kind ships (docs/hints.md): no turn has hints.
+    // Turns have hints exactly when a hint kind ships (docs/hints.md).
     assert_eq!(
         one["totals"]["turns_with_hints"].as_u64().unwrap() > 0,
         !grounding_audit::support::hints::SHIPPED.is_empty()
