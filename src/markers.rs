@@ -519,22 +519,46 @@ fn id_char(c: u8) -> bool {
         )
 }
 
-/// The chunks by id (chunk id or document id: the first chunk with it),
-/// made once per scan, so that a reply of many id markers over many
-/// chunks costs markers + chunks, not their product.
-struct Ids<'c>(std::collections::HashMap<&'c str, u32>);
+/// The chunks by id (chunk id or document id: the first chunk with it, in
+/// chunk order). A turn of few chunks is searched in place; past
+/// [`IDS_SEARCHED`] chunks a table is made, on the first id looked up, so
+/// that a reply of many id markers over many chunks costs markers + chunks,
+/// not their product, and a reply without a bracket costs nothing.
+struct Ids<'c> {
+    chunks: &'c [Chunk<'c>],
+    table: std::cell::OnceCell<std::collections::HashMap<&'c str, u32>>,
+}
+
+/// The most chunks an id is looked for one by one.
+const IDS_SEARCHED: usize = 16;
 
 impl<'c> Ids<'c> {
-    fn of(chunks: &'c [Chunk<'_>]) -> Ids<'c> {
-        let mut map = std::collections::HashMap::with_capacity(2 * chunks.len());
-        // In chunk order: an id names the first chunk that has it, as
-        // chunk id or as document id.
-        for c in chunks {
-            for id in [&c.chunk_id, &c.document_id].into_iter().flatten() {
-                map.entry(id.as_str()).or_insert(c.index);
-            }
+    fn of(chunks: &'c [Chunk<'c>]) -> Ids<'c> {
+        Ids {
+            chunks,
+            table: std::cell::OnceCell::new(),
         }
-        Ids(map)
+    }
+
+    fn get(&self, token: &str) -> Option<u32> {
+        let ids = |c: &'c Chunk<'c>| [&c.chunk_id, &c.document_id].into_iter().flatten();
+        if self.chunks.len() <= IDS_SEARCHED {
+            return self
+                .chunks
+                .iter()
+                .find(|c| ids(c).any(|id| id.as_str() == token))
+                .map(|c| c.index);
+        }
+        let table = self.table.get_or_init(|| {
+            let mut map = std::collections::HashMap::with_capacity(2 * self.chunks.len());
+            for c in self.chunks {
+                for id in ids(c) {
+                    map.entry(id.as_str()).or_insert(c.index);
+                }
+            }
+            map
+        });
+        table.get(token).copied()
     }
 }
 
@@ -551,8 +575,8 @@ fn id_run(text: &str, open: usize, close: usize, ids: &Ids<'_>, f: &mut dyn FnMu
     if b.get(close + 1) == Some(&b'(') {
         return;
     }
-    let kind = match ids.0.get(token) {
-        Some(&i) => MarkerKind::Cited(i),
+    let kind = match ids.get(token) {
+        Some(i) => MarkerKind::Cited(i),
         None => {
             let tb = &b[open + 1..close];
             // Id-shaped: only id characters, at least one digit or
