@@ -10,7 +10,7 @@
 /// A recognised format: its name, what it is, and what it would take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Known {
-    /// A short, stable name (`har`, `vcr`, `datadog`, …).
+    /// A short, stable name (`har`, `vcr`, `mlflow`, …).
     pub name: &'static str,
     /// What the file is, as a person would say it.
     pub what: &'static str,
@@ -43,12 +43,6 @@ const RULES: &[Rule] = &[
                 || h.key("http_interactions")
                 || h.text.starts_with("requests:\n- body:")
         },
-    ),
-    (
-        "datadog",
-        "a Datadog APM trace snapshot (a JSON array of traces, each an array of spans with meta and metrics)",
-        "send the traces through an OpenTelemetry exporter (OTLP/JSON) and read those",
-        |h| h.starts("[[") && h.key("span_id") && (h.key("meta") || h.key("metrics")),
     ),
     (
         "mlflow",
@@ -228,10 +222,6 @@ mod tests {
         assert_eq!(
             name("interactions:\n- request:\n    body: x\n"),
             Some("vcr")
-        );
-        assert_eq!(
-            name("[[{\"trace_id\": 1, \"span_id\": 2, \"meta\": {}}]]"),
-            Some("datadog")
         );
         assert_eq!(
             name("{\"info\": {\"request_id\": \"tr-1\"}, \"data\": {\"spans\": []}}"),

@@ -37,6 +37,7 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::PHOENIX_OTLP,
     &spans::PHOENIX_DATAFRAME,
     &spans::TRULENS,
+    &spans::DATADOG,
     &spans::OTEL_SDK,
     &spans::LANGSMITH,
     &spans::LANGFUSE,

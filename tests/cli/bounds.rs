@@ -279,6 +279,33 @@ fn shapes() -> Vec<Shape> {
                 )
             },
         },
+        // A Datadog payload: one trace whose retrieval holds many documents
+        // as flattened tags, and an answer citing each; the tags fold back
+        // into JSON once per span.
+        Shape {
+            name: "Datadog span of many flattened document tags",
+            n: 1_000,
+            line: |n| {
+                let mut meta = serde_json::Map::new();
+                for k in 0..n {
+                    meta.insert(
+                        format!("langchain.response.document.{k}.page_content"),
+                        json!(format!("passage {k} text")),
+                    );
+                    meta.insert(
+                        format!("langchain.response.document.{k}.metadata.source"),
+                        json!(format!("doc-{k}")),
+                    );
+                }
+                let answer: String = (1..=n).map(|k| format!("Claim {k} [{k}]. ")).collect();
+                let root = json!({"trace_id": 1, "span_id": 1, "parent_id": 0, "resource": "chain", "start": 1, "duration": 9,
+                    "meta": {"langchain.request.type": "chain", "langchain.request.inputs.question": "q",
+                             "langchain.response.outputs.answer": answer}});
+                let docs = json!({"trace_id": 1, "span_id": 2, "parent_id": 1, "resource": "retriever", "start": 2, "duration": 1,
+                    "meta": meta});
+                json!([[root, docs]]).to_string()
+            },
+        },
         // Offset checks normalised the whole answer for every citation.
         Shape {
             name: "Cohere citations spanning a long answer",

@@ -49,7 +49,9 @@
 //!   `unknown`.
 //! - **Channel**: a `channel` metadata value, else `chat` (what the native
 //!   dialect uses when a turn has none).
-//! - **Question**: the root's (a stand-in root's never): the last user
+//! - **Question**: the root's (a stand-in root's never), or, when the root
+//!   recorded no input (a Monocle `workflow` span), the first agent span's
+//!   that did: the last user
 //!   message of its input messages (`gen_ai.input.messages`), else what its
 //!   recorded input holds ([`super::json::question_of`]), found only when
 //!   `explain`, `evidence` or `convert` asks. **Tools**: one call per tool span, its
@@ -431,7 +433,14 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
     let tools = tools_of(&spans);
     let root_input = root_span
         .filter(|_| !no_root)
-        .and_then(|r| r.recorded.as_deref())
+        .and_then(|r| {
+            r.recorded.as_deref().or_else(|| {
+                spans
+                    .iter()
+                    .filter(|s| s.kind == SpanKind::Agent)
+                    .find_map(|s| s.recorded.as_deref())
+            })
+        })
         .map_or((None, None), |r| (r.input.clone(), r.messages.clone()));
     let agent = agent_of(&spans, root_span, opts);
     let conversation = first_of(&spans, root_span, &|s| s.conversation.as_deref());

@@ -23,6 +23,8 @@ pub static OTLP: SpanDialect = SpanDialect(SpanFormat::Otlp);
 pub static OTEL_SDK: SpanDialect = SpanDialect(SpanFormat::OtelSdk);
 /// TruLens OTel event rows.
 pub static TRULENS: SpanDialect = SpanDialect(SpanFormat::TruLens);
+/// Datadog APM traces (agent payload, test-agent snapshots).
+pub static DATADOG: SpanDialect = SpanDialect(SpanFormat::Datadog);
 
 /// The identity of a span: xxh3-128 of its trace id, a zero byte and its
 /// span id. Hashed in one call from a copy on the stack when the ids are

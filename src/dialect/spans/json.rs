@@ -441,7 +441,9 @@ fn question_in(v: &Value, depth: u32) -> Option<String> {
             if let Some(role) = ["role", "type"]
                 .iter()
                 .find_map(|k| m.get(*k).and_then(Value::as_str))
-                && !matches!(role, "user" | "human" | "constructor")
+                // A content block of text (`{"type": "text", "text": …}`)
+                // is read; another party's message or block is not.
+                && !matches!(role, "user" | "human" | "constructor" | "text" | "input_text")
             {
                 return None;
             }
@@ -465,7 +467,11 @@ fn question_in(v: &Value, depth: u32) -> Option<String> {
                     .collect();
                 return (!text.is_empty()).then(|| text.join(""));
             }
-            let mut texts = m.values().filter_map(Value::as_str);
+            // The only text member, not counting the role or type words.
+            let mut texts = m
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "role" | "type"))
+                .filter_map(|(_, v)| v.as_str());
             match (texts.next(), texts.next()) {
                 (Some(only), None) => question_of(only),
                 _ => None,
@@ -543,6 +549,15 @@ mod tests {
         assert_eq!(q(json!({"order_id": "A-1"})).as_deref(), Some("A-1"));
         assert_eq!(q(json!([{"role": "system", "content": "x"}])), None);
         assert_eq!(q(json!({"a": "x", "b": "y"})), None);
+        // Anthropic content blocks: the text block is the question; a user
+        // message holding only a tool result is passed over, and its role
+        // word is never taken for its text.
+        let blocks = json!({"messages": [
+            {"role": "user", "content": [{"type": "text", "text": "How long do refunds take?"}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "name": "kb"}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_result": {"content": "r"}}]}
+        ]});
+        assert_eq!(q(blocks), want);
         assert_eq!(question_of("  "), None);
         assert_eq!(question_of("{not json").as_deref(), Some("{not json"));
         let deep = format!("{}\"q\"{}", "[".repeat(50), "]".repeat(50));

@@ -30,6 +30,7 @@
 mod assemble;
 mod attrs;
 mod bodies;
+mod datadog;
 mod dialect;
 mod exports;
 mod json;
@@ -44,7 +45,7 @@ mod time;
 use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use dialect::{
-    OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect, TRULENS,
+    DATADOG, OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect, TRULENS,
 };
 pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
 
@@ -74,6 +75,9 @@ pub enum SpanFormat {
     /// TruLens OTel event rows (`trace`, `record`, `record_attributes` with
     /// `ai.observability.*`), as its event table exports them.
     TruLens,
+    /// Datadog APM traces: an array of traces, each an array of spans with
+    /// `meta` and `metrics` (the agent payload, test-agent snapshots).
+    Datadog,
 }
 
 impl SpanFormat {
@@ -86,6 +90,7 @@ impl SpanFormat {
             SpanFormat::Otlp => "otlp",
             SpanFormat::OtelSdk => "otel-sdk-json",
             SpanFormat::TruLens => "trulens-events",
+            SpanFormat::Datadog => "datadog",
         }
     }
 
@@ -100,6 +105,9 @@ impl SpanFormat {
                 "OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array"
             }
             SpanFormat::TruLens => "TruLens OTel event rows (record, record_attributes)",
+            SpanFormat::Datadog => {
+                "Datadog APM traces (an array of traces, each an array of spans with meta and metrics)"
+            }
         }
     }
 }
@@ -362,7 +370,11 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
         b'[' => {
             // A JSON array: dataframe records, or Phoenix spans.
             let head = &rest[..rest.len().min(64 * 1024)];
-            if contains(head, b"\"context.span_id\"") || contains(head, b"\"context.trace_id\"") {
+            if datadog_payload(head) {
+                Some(SpanFormat::Datadog)
+            } else if contains(head, b"\"context.span_id\"")
+                || contains(head, b"\"context.trace_id\"")
+            {
                 Some(SpanFormat::PhoenixDataframe)
             } else if contains(head, b"\"span_kind\"") && contains(head, b"\"context\"") {
                 Some(SpanFormat::PhoenixJsonl)
@@ -384,6 +396,9 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
                 Some(b"resourceSpans") => Some(SpanFormat::Otlp),
                 Some(b"resource_spans") => Some(SpanFormat::PhoenixOtlp),
                 Some(b"turn_id" | b"type") | None => None,
+                Some(_) if monocle_trace(&rest[..rest.len().min(64 * 1024)]) => {
+                    Some(SpanFormat::OtelSdk)
+                }
                 Some(_) => {
                     if contains(line, b"\"context.span_id\"")
                         || contains(line, b"\"context.trace_id\"")
@@ -403,6 +418,25 @@ pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat>
         }
         _ => None,
     }
+}
+
+/// True when `head` (starting with `[`) is a Datadog payload: an array of
+/// arrays of spans with `meta` or `metrics` and a `span_id`, or, written
+/// with sorted keys (a span's `meta` then fills the head), `meta` and a
+/// `duration`.
+fn datadog_payload(head: &[u8]) -> bool {
+    let mut inner = head[1..].iter().filter(|b| !b.is_ascii_whitespace());
+    let tags = contains(head, b"\"meta\"") || contains(head, b"\"metrics\"");
+    inner.next() == Some(&b'[')
+        && inner.next() == Some(&b'{')
+        && tags
+        && (contains(head, b"\"span_id\"") || contains(head, b"\"duration\""))
+}
+
+/// True when `head` holds Monocle's own trace file: `{trace_id, …,
+/// spans: [{span_name, span_id, trace_id, parent_id, attributes, events}]}`.
+fn monocle_trace(head: &[u8]) -> bool {
+    contains(head, b"\"spans\"") && contains(head, b"\"span_name\"")
 }
 
 /// True when `head` holds a TruLens event row.
@@ -456,6 +490,7 @@ struct Probe {
     #[serde(rename = "context.trace_id")]
     df_trace_id: Option<IgnoredAny>,
     data: Option<IgnoredAny>,
+    spans: Option<IgnoredAny>,
     turn_id: Option<IgnoredAny>,
 }
 
@@ -475,7 +510,10 @@ impl Probe {
             Some(SpanFormat::PhoenixJsonl)
         } else if self.record_attributes.is_some() {
             Some(SpanFormat::TruLens)
-        } else if self.span_context.is_some() || (self.context.is_some() && self.kind.is_some()) {
+        } else if self.span_context.is_some()
+            || (self.context.is_some() && self.kind.is_some())
+            || (self.spans.is_some() && monocle_trace(line))
+        {
             Some(SpanFormat::OtelSdk)
         } else {
             None
@@ -529,6 +567,7 @@ pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Spans) -> Result<()
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => {
             otlp::parse(line, &mut |_, s| out.push(Box::new(s)))
         }
+        SpanFormat::Datadog => datadog::parse(line, &mut |_, s| out.push(Box::new(s))),
         SpanFormat::PhoenixJsonl
         | SpanFormat::PhoenixDataframe
         | SpanFormat::OtelSdk
@@ -552,6 +591,7 @@ pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Spans) -> Result
     let before = out.len();
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse_line(line, out),
+        SpanFormat::Datadog => datadog::parse(line.as_bytes(), &mut |_, s| out.push(Box::new(s))),
         SpanFormat::PhoenixJsonl
         | SpanFormat::PhoenixDataframe
         | SpanFormat::OtelSdk
@@ -577,6 +617,7 @@ pub fn parse_document(
     let mut sink = |offset: usize, s: Span| out.push((lines.line_at(offset), s));
     let r = match format {
         SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(data, &mut sink).map(|()| false),
+        SpanFormat::Datadog => datadog::parse(data, &mut sink).map(|()| false),
         SpanFormat::PhoenixJsonl
         | SpanFormat::PhoenixDataframe
         | SpanFormat::OtelSdk

@@ -139,6 +139,8 @@ struct Event<'a> {
 struct EventAttributes<'a> {
     #[serde(borrow, default)]
     response: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    input: Option<&'a RawValue>,
 }
 
 /// A span's status object: Python's `{"status_code": "ERROR"}`, JS's
@@ -213,6 +215,8 @@ struct Row<'a, T> {
     spans: Option<Vec<&'a RawValue>>,
     /// What a Monocle span returned: its `data.output` event's `response`.
     event_output: Option<&'a RawValue>,
+    /// What a Monocle span was given: its `data.input` event's `input`.
+    event_input: Option<&'a RawValue>,
     /// A page envelope's `next_cursor` is set: more pages follow.
     more: bool,
 }
@@ -232,6 +236,7 @@ impl<T> Default for Row<'_, T> {
             attrs: Vec::new(),
             spans: None,
             event_output: None,
+            event_input: None,
             more: false,
         }
     }
@@ -259,7 +264,8 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
                 while let Some(k) = map.next_key::<BStr<'a>>()? {
                     let field = |e: A::Error| de::Error::custom(format!("`{}`: {e}", short(&k.0)));
                     match &*k.0 {
-                        "name" => r.name = map.next_value().map_err(field)?,
+                        // Monocle's own trace file spells the name `span_name`.
+                        "name" | "span_name" => r.name = map.next_value().map_err(field)?,
                         "span_kind" => r.span_kind = map.next_value().map_err(field)?,
                         "parent_id" => r.parent_id = map.next_value().map_err(field)?,
                         "start_time" => r.start = map.next_value().map_err(field)?,
@@ -326,8 +332,13 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
                                 r.status_error |= st.is_error();
                             }
                         }
-                        "context.trace_id" => r.trace_id = map.next_value().map_err(field)?,
-                        "context.span_id" => r.span_id = map.next_value().map_err(field)?,
+                        // Dataframe columns, and Monocle's flat ids.
+                        "context.trace_id" | "trace_id" => {
+                            r.trace_id = map.next_value().map_err(field)?
+                        }
+                        "context.span_id" | "span_id" => {
+                            r.span_id = map.next_value().map_err(field)?
+                        }
                         "attributes" => {
                             let a: Attrs<'a, T> = map.next_value().map_err(field)?;
                             r.attrs.extend(a.0);
@@ -339,11 +350,18 @@ impl<'de: 'a, 'a, T: Deserialize<'de>> Deserialize<'de> for Row<'a, T> {
                         }
                         "events" => {
                             let events: Option<Vec<Event<'a>>> = map.next_value().map_err(field)?;
-                            r.event_output = events
-                                .into_iter()
-                                .flatten()
-                                .filter(|e| e.name.as_deref() == Some("data.output"))
-                                .find_map(|e| e.attributes.and_then(|a| a.response));
+                            for e in events.into_iter().flatten() {
+                                let Some(a) = e.attributes else { continue };
+                                match e.name.as_deref() {
+                                    Some("data.output") if r.event_output.is_none() => {
+                                        r.event_output = a.response
+                                    }
+                                    Some("data.input") if r.event_input.is_none() => {
+                                        r.event_input = a.input
+                                    }
+                                    _ => {}
+                                }
+                            }
                         }
                         _ => match strip_attr(k.0.clone()) {
                             Some(a) if wanted(&a) => r.attrs.push((a, map.next_value()?)),
@@ -491,6 +509,13 @@ fn build<T: AttrIn>(r: Row<'_, T>) -> Result<Span, String> {
     }
     if let Some(raw) = r.event_output {
         raw.feed("monocle.output", &mut b);
+    }
+    // What the span was given, as text (a list of inputs as its JSON), so
+    // a turn's question, a tool's arguments and a model call's prompt read.
+    if let Some(raw) = r.event_input {
+        let text =
+            serde_json::from_str::<String>(raw.get()).unwrap_or_else(|_| raw.get().to_owned());
+        b.attr("input.value", &Val::Str(Cow::Owned(text)));
     }
     Ok(b.finish())
 }

@@ -243,6 +243,9 @@ impl Builder {
             )
         } else if kind == SpanKind::Tool {
             Recorded::of(io.tool_args.or_else(|| self.input_value.clone()), None)
+        } else if kind == SpanKind::Agent {
+            // An agent's turn below a workflow root: where its question is.
+            Recorded::of(self.input_value.clone(), io.input_messages)
         } else {
             None
         };

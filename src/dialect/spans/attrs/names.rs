@@ -28,9 +28,10 @@ const SKIP: [&str; 11] = [
 ];
 
 /// Attribute-name prefixes decoded.
-const KEEP: [&str; 33] = [
+const KEEP: [&str; 34] = [
     "span.type",
     "monocle.output",
+    "workflow.name",
     "ai.observability.span_type",
     "ai.observability.record_root.output",
     "ai.observability.call.return",
@@ -480,6 +481,8 @@ impl Builder {
                     self.agent_meta = Some(a);
                 }
             }
+            // Monocle names the application a trace belongs to.
+            "workflow.name" if self.agent_meta.is_none() => self.agent_meta = v.as_id(),
             "agent.name" => self.agent_name = v.as_id(),
             "gen_ai.agent.name" if self.agent_name.is_none() => {
                 self.agent_name = v.as_id();
