@@ -306,6 +306,20 @@ fn shapes() -> Vec<Shape> {
                 json!([[root, docs]]).to_string()
             },
         },
+        // A model's answer written as a Python repr of many text blocks.
+        Shape {
+            name: "Datadog answer as a long Python repr",
+            n: 2_000,
+            line: |n| {
+                let blocks: Vec<String> = (0..n)
+                    .map(|k| format!("{{'type': 'text', 'text': 'part {k} it\\'s [1]'}}"))
+                    .collect();
+                let span = json!({"trace_id": 1, "span_id": 1, "parent_id": 0, "start": 1, "duration": 9,
+                    "meta": {"bedrock.request.prompt": "[{'role': 'user', 'content': 'q'}]",
+                             "bedrock.response.choices.0.text": format!("[{}]", blocks.join(", "))}});
+                json!([[span]]).to_string()
+            },
+        },
         // Offset checks normalised the whole answer for every citation.
         Shape {
             name: "Cohere citations spanning a long answer",

@@ -195,10 +195,13 @@ fn insert<'a>(tree: &mut Value, path: impl Iterator<Item = &'a str>, v: Value) {
             return;
         };
         if path.peek().is_none() {
-            // A value that is itself JSON (`parameters`, tool inputs) is read as JSON.
+            // A value that is itself JSON, or a Python literal (`str(dict)`).
             let v = match &v {
                 Value::String(t) if t.starts_with('{') || t.starts_with('[') => {
-                    serde_json::from_str(t).unwrap_or(v)
+                    serde_json::from_str(t)
+                        .ok()
+                        .or_else(|| super::pyrepr::literal(t))
+                        .unwrap_or(v)
                 }
                 _ => v,
             };
@@ -281,12 +284,7 @@ fn roles(s: &mut Span, t: &Tags) {
         SpanKind::Tool => s.tool_name = Some(s.name.clone()),
         _ => {
             let outputs = t.response.get("outputs").unwrap_or(&t.response);
-            let text = outputs
-                .get("output_text")
-                .and_then(json::text)
-                .map(|x| (x, "output"))
-                .or_else(|| reply_text(outputs, "output"));
-            if let Some((text, _)) = text {
+            if let Some(text) = chain_answer(outputs, t.request.get("inputs")) {
                 s.output = Some(text);
                 s.output_mime = Some("text/plain".to_owned());
                 s.output_key = "meta.*.response.outputs";
@@ -342,36 +340,64 @@ fn without_secrets(v: &Value) -> Value {
     v
 }
 
-/// The text of an LLM response: the first completion or choice (its
-/// `text`, its `content` text, or its message's content), or the text
-/// parts of a single completion message (Anthropic).
+/// The text of an LLM response: the first completion or choice (LangChain
+/// nests them as generations of prompts, `completions.0.0`), as its text,
+/// its content text parts, or its message's content; or the text parts of
+/// a single completion message (Anthropic).
 fn completion_text(resp: &Value) -> Option<String> {
-    let first = |k: &str| match resp.get(k)? {
-        Value::Array(l) => l.first(),
-        other => Some(other),
-    };
-    let of = |c: &Value| -> Option<String> {
-        if let Some(t) = c.get("text").and_then(json::text) {
-            return Some(t);
-        }
-        let content = c
-            .get("content")
-            .or_else(|| c.get("message").and_then(|m| m.get("content")))?;
-        match content {
-            Value::Array(parts) => {
-                let texts: Vec<&str> = parts
-                    .iter()
-                    .filter_map(|p| p.get("text").and_then(Value::as_str))
-                    .collect();
-                (!texts.is_empty()).then(|| texts.join("\n"))
-            }
-            other => json::text(other),
-        }
-    };
-    first("completions")
-        .and_then(of)
-        .or_else(|| first("choices").and_then(of))
+    ["completions", "choices"]
+        .iter()
+        .find_map(|k| text_of(resp.get(*k)?, 0))
         .or_else(|| reply_text(resp, "output").map(|(t, _)| t))
+}
+
+/// The text a completion holds, looked for at most a few levels down.
+fn text_of(v: &Value, depth: u8) -> Option<String> {
+    if depth > 4 {
+        return None;
+    }
+    match v {
+        Value::String(_) => json::text(v),
+        Value::Array(items) => {
+            // A list of parts is joined; a list of completions is its first.
+            let parts: Vec<String> = items
+                .iter()
+                .filter(|p| p.get("type").is_some() || p.is_string())
+                .filter_map(|p| text_of(p, depth + 1))
+                .collect();
+            if parts.is_empty() {
+                items.first().and_then(|c| text_of(c, depth + 1))
+            } else {
+                Some(parts.join("\n"))
+            }
+        }
+        Value::Object(m) => ["text", "content", "message"]
+            .iter()
+            .find_map(|k| text_of(m.get(*k)?, depth + 1)),
+        _ => None,
+    }
+}
+
+/// A chain's answer among its outputs: what it returned that it was not
+/// given (LangChain chains echo their inputs among their outputs), the
+/// `output_text` of a documents chain first, else the reply keys in order.
+fn chain_answer(outputs: &Value, inputs: Option<&Value>) -> Option<String> {
+    let mut own = outputs.clone();
+    if let (Value::Object(o), Some(Value::Object(i))) = (&mut own, inputs) {
+        o.retain(|k, v| i.get(k) != Some(v));
+    }
+    if let Some(t) = own.get("output_text").and_then(json::text) {
+        return Some(t);
+    }
+    reply_text(&own, "output")
+        .or_else(|| match &own {
+            // One returned value left, under a name no reply key covers.
+            Value::Object(m) if m.len() == 1 => {
+                m.values().next().and_then(json::text).map(|t| (t, ""))
+            }
+            _ => None,
+        })
+        .map(|(t, _)| t)
 }
 
 /// The model asked for: `model`, else a provider's `parameters.model_name`.
@@ -461,6 +487,22 @@ mod tests {
         );
         assert_eq!(given[0].kind, SpanKind::Llm);
         assert_eq!(docs_of(&given[0])[0].content.as_deref(), Some("73f"));
+    }
+
+    /// The three shapes a first run on unseen snapshots misread: nested
+    /// generations, a Python repr of a text block, a chain echoing its inputs.
+    #[test]
+    fn nested_generations_reprs_and_echoed_inputs() {
+        let s = spans(
+            r#"[[{"trace_id":1,"span_id":1,"parent_id":0,"meta":{"langchain.request.type":"chat_model","langchain.request.messages.0.0.content":"Who?","langchain.response.completions.0.0.content":"Whom."}}],
+            [{"trace_id":2,"span_id":1,"parent_id":0,"meta":{"bedrock.request.prompt":"[{'role': 'user', 'content': [{'type': 'text', 'text': 'Sum it up'}]}]","bedrock.response.choices.0.text":"{'type': 'text', 'text': \"Hobbits' quest.\"}"}}],
+            [{"trace_id":3,"span_id":1,"parent_id":0,"meta":{"langchain.request.type":"chain","langchain.request.inputs.text":"long text","langchain.response.outputs.text":"long text","langchain.response.outputs.final_output":"Short."}}]]"#,
+        );
+        assert_eq!(s[0].llm_text.as_deref(), Some("Whom."));
+        assert_eq!(s[1].llm_text.as_deref(), Some("Hobbits' quest."));
+        let asked = s[1].recorded.as_ref().unwrap().input.as_deref().unwrap();
+        assert_eq!(json::question_of(asked).as_deref(), Some("Sum it up"));
+        assert_eq!(s[2].output.as_deref(), Some("Short."));
     }
 
     #[test]

@@ -40,6 +40,7 @@ mod langsmith;
 mod otlp;
 mod phoenix;
 mod prompt;
+mod pyrepr;
 mod time;
 
 use assemble::assemble_boxed;
