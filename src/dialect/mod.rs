@@ -45,6 +45,28 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &native::NATIVE,
 ];
 
+/// Which dialects assemble together: the records of one family group by
+/// their id whatever dialect read them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Every span-shaped export (OTLP, Phoenix, OTel SDK objects, TruLens,
+    /// Datadog, LangSmith runs, Langfuse observations): a trace exported
+    /// by two of them is one trace.
+    Spans,
+    /// A dialect of its own, by its name.
+    Own(&'static str),
+}
+
+impl Family {
+    /// The name a family's group ids are hashed with.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Spans => "spans",
+            Family::Own(name) => name,
+        }
+    }
+}
+
 /// One input dialect: how its sources are recognised, how a line (or a whole
 /// document) becomes turns or records, and how records assemble into turns.
 ///
@@ -65,8 +87,8 @@ pub trait Dialect: Sync {
     fn grammar(&self) -> Grammar;
     /// Groups of dialects with the same family assemble together (a trace
     /// exported by two tools is still one trace).
-    fn family(&self) -> &'static str {
-        self.name()
+    fn family(&self) -> Family {
+        Family::Own(self.name())
     }
     /// True when a source is one whole document (read by
     /// [`Dialect::parse_document`]) rather than one record per line.

@@ -86,8 +86,8 @@ impl Dialect for SpanDialect {
     fn grammar(&self) -> Grammar {
         Grammar::Preset(Preset::Numeric)
     }
-    fn family(&self) -> &'static str {
-        "spans"
+    fn family(&self) -> crate::dialect::Family {
+        crate::dialect::Family::Spans
     }
     fn block_size(&self) -> usize {
         crate::input::RECORD_BLOCK_SIZE
