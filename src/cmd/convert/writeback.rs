@@ -43,7 +43,8 @@ fn score(v: Verdict) -> Option<f64> {
 /// whose ids name one trace: a trace whose span ids collide across two
 /// services' exports is an ambiguous target.
 fn traced(c: &Collected) -> Result<(), String> {
-    let spans = c.detail.dialect.family() == crate::dialect::Family::Spans && c.detail.assembled.is_some();
+    let spans =
+        c.detail.dialect.family() == crate::dialect::Family::Spans && c.detail.assembled.is_some();
     if spans && c.row.unobserved_reason == Some(crate::model::Unobserved::IdCollision) {
         Err("an ambiguous target: exports of two services share this trace's span ids".into())
     } else if spans {

@@ -13,7 +13,11 @@
 //!   convention (`names.rs`), the per-span accumulators (`builder.rs`) and
 //!   text and documents inside output values (`output.rs`);
 //! - `otlp.rs`: OTLP/JSON requests, canonical camelCase and Phoenix's snake_case;
-//! - `phoenix.rs`: Phoenix span JSONL, REST page envelopes and dataframe rows;
+//! - `phoenix.rs`: Phoenix span JSONL, REST page envelopes and dataframe
+//!   rows, OTel SDK span objects, TruLens rows, Monocle trace files;
+//! - `datadog.rs`: Datadog APM traces, their flattened tags folded back
+//!   into JSON and read by what they hold;
+//! - `pyrepr.rs`: Python literals (`str(dict)`) read as JSON;
 //! - `langsmith.rs`: LangSmith runs (parts merged by run id) → spans;
 //! - `langfuse.rs`: Langfuse observations and legacy trace rows → spans;
 //! - `json.rs`: lenient field access, documents and reply text in plain JSON;
