@@ -30,6 +30,56 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// The command line read, each subcommand's arguments knowing which of
+    /// them were given ([`Given`], from clap's value sources).
+    pub fn from_command_line<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command().try_get_matches_from(args)?;
+        let mut cli = Cli::from_arg_matches(&matches)?;
+        let given = Given::of(&matches);
+        match &mut cli.command {
+            Command::Check(a) => a.given = given,
+            Command::Merge(a) => a.given = given,
+            _ => {}
+        }
+        Ok(cli)
+    }
+}
+
+/// The arguments given on the command line, by id: what clap's value
+/// source says, so a value equal to its default (`--format text`) is still
+/// a value given, and a default is never taken for a choice.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given(std::collections::BTreeSet<String>);
+
+impl Given {
+    /// The arguments of `m` and of its subcommands given on the command line.
+    pub fn of(m: &clap::ArgMatches) -> Given {
+        let mut set = std::collections::BTreeSet::new();
+        let mut at = Some(m);
+        while let Some(m) = at {
+            for id in m.ids() {
+                if m.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine) {
+                    set.insert(id.as_str().to_owned());
+                }
+            }
+            at = m.subcommand().map(|(_, sub)| sub);
+        }
+        Given(set)
+    }
+
+    /// Whether the flag `--long-name` was given (its id is the field name).
+    pub fn flag(&self, flag: &str) -> bool {
+        let id = flag.trim_start_matches('-').replace('-', "_");
+        self.0.contains(&id)
+    }
+}
+
 /// Colour choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -397,6 +447,9 @@ pub struct MergeArgs {
     /// Check: the documents written besides stdout; summary: only --html and --triage-order.
     #[command(flatten)]
     pub out: CheckOutputArgs,
+    /// Which arguments were given ([`Cli::from_command_line`]).
+    #[arg(skip)]
+    pub given: Given,
 }
 
 pub use crate::render::check::Format as CheckFormat;
@@ -422,6 +475,9 @@ pub struct CheckArgs {
     pub filter: FilterArgs,
     #[command(flatten)]
     pub markers: MarkerArgs,
+    /// Which arguments were given ([`Cli::from_command_line`]).
+    #[arg(skip)]
+    pub given: Given,
 }
 
 /// The gates of `check` (and of `merge` over check partials).
@@ -634,33 +690,35 @@ pub struct InspectArgs {
     pub maps: MapArgs,
 }
 
-/// The gate and document flags of `check`, each with whether it was given
-/// (`--min-rate` and `--html` left out: `summary` has them too); `check
-/// --partial` refuses them and `merge` takes them only for check partials.
-pub fn check_flags_given(g: &GateArgs, o: &CheckOutputArgs) -> [(&'static str, bool); 21] {
-    [
-        ("--per-agent", g.per_agent),
-        ("--min-turns", g.min_turns.is_some()),
-        ("--confidence", g.confidence.is_some()),
-        ("--require-proof", g.require_proof),
-        ("--max-orphans", g.max_orphans.is_some()),
-        ("--max-orphan-rate", g.max_orphan_rate.is_some()),
-        ("--max-unobserved-rate", g.max_unobserved_rate.is_some()),
-        ("--max-fabricated-quotes", g.max_fabricated_quotes.is_some()),
-        ("--min-coverage", g.min_coverage.is_some()),
-        ("--baseline", g.baseline.is_some()),
-        ("--max-drop", g.max_drop.is_some()),
-        ("--write-baseline", g.write_baseline.is_some()),
-        ("--ratchet", g.ratchet),
-        ("--policy", g.policy.is_some()),
-        ("--max-invalid", g.max_invalid != 0),
-        ("--allow-empty", g.allow_empty),
-        ("--output", o.output.is_some()),
-        ("--junit", o.junit.is_some()),
-        ("--json", o.json.is_some()),
-        ("--markdown", o.markdown.is_some()),
-        ("--github", o.github),
-    ]
+/// The flags of `check` that only a deciding run acts on: a partial
+/// refuses them, and `merge` refuses them for partials of another command.
+pub const CHECK_FLAGS: [&str; 21] = [
+    "--per-agent",
+    "--min-turns",
+    "--confidence",
+    "--require-proof",
+    "--max-orphans",
+    "--max-orphan-rate",
+    "--max-unobserved-rate",
+    "--max-fabricated-quotes",
+    "--min-coverage",
+    "--baseline",
+    "--max-drop",
+    "--write-baseline",
+    "--ratchet",
+    "--policy",
+    "--max-invalid",
+    "--allow-empty",
+    "--output",
+    "--junit",
+    "--json",
+    "--markdown",
+    "--github",
+];
+
+/// Each of [`CHECK_FLAGS`] with whether it was given.
+pub fn check_flags_given(given: &Given) -> [(&'static str, bool); 21] {
+    CHECK_FLAGS.map(|f| (f, given.flag(f)))
 }
 
 #[cfg(test)]
@@ -669,5 +727,45 @@ mod tests {
     fn clap_model_is_consistent() {
         use clap::CommandFactory;
         super::Cli::command().debug_assert();
+    }
+
+    /// Every flag asked about by name is one `check` and `merge` have, so a
+    /// renamed flag fails here rather than passing as never given.
+    #[test]
+    fn the_flags_asked_about_exist_and_given_means_given() {
+        use clap::CommandFactory;
+        let cmd = super::Cli::command();
+        for sub in ["check", "merge"] {
+            let sub = cmd.find_subcommand(sub).unwrap();
+            for flag in super::CHECK_FLAGS.iter().chain(&[
+                "--min-rate",
+                "--html",
+                "--triage-order",
+                "--format",
+            ]) {
+                let long = flag.trim_start_matches('-');
+                assert!(
+                    sub.get_arguments().any(|a| a.get_long() == Some(long)
+                        && a.get_id().as_str() == long.replace('-', "_")),
+                    "{} has no {flag}",
+                    sub.get_name()
+                );
+            }
+        }
+        let cli = super::Cli::from_command_line([
+            "ga",
+            "check",
+            "--format",
+            "text",
+            "--max-invalid",
+            "0",
+            "x",
+        ])
+        .unwrap();
+        let super::Command::Check(a) = cli.command else {
+            panic!()
+        };
+        assert!(a.given.flag("--format") && a.given.flag("--max-invalid"));
+        assert!(!a.given.flag("--triage-order") && !a.given.flag("--github"));
     }
 }

@@ -2,7 +2,6 @@
 
 #![forbid(unsafe_code)]
 
-use clap::Parser;
 use grounding_audit::{cli::Cli, cmd, exit};
 use std::io::Write;
 
@@ -14,7 +13,7 @@ use std::io::Write;
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::from_command_line(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let stdout = std::io::stdout();
     let mut out = exit::Output(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()));
     let result = cmd::dispatch(&cli, &mut out).and_then(|code| match out.flush() {

@@ -208,9 +208,7 @@ fn format_of<F: ValueEnum>(given: Option<&str>, command: &str, default: F) -> Re
 /// Refuses the output flags that belong to another command than the one
 /// the partials hold, so that none is silently ignored.
 fn refuse_foreign_flags(args: &MergeArgs, command: Kind) -> Result<()> {
-    let g = &args.gates;
-    let o = &args.out;
-    let gate_flags = crate::cli::check_flags_given(g, o);
+    let gate_flags = crate::cli::check_flags_given(&args.given);
     let allowed: Vec<(&str, bool)> = match command {
         Kind::Summary => vec![
             ("--section", true),
@@ -237,15 +235,7 @@ fn refuse_foreign_flags(args: &MergeArgs, command: Kind) -> Result<()> {
             ("--triage-order", true),
         ],
     };
-    let given = |flag: &str| match flag {
-        "--section" => args.section.is_some(),
-        "--csv-raw" => args.csv_raw,
-        "--columns" => !args.columns.is_empty(),
-        "--min-rate" => g.min_rate.is_some(),
-        "--html" => o.html.is_some(),
-        "--triage-order" => o.triage_order != crate::cli::TriageOrder::Severity,
-        _ => false,
-    };
+    let given = |flag: &str| args.given.flag(flag);
     let mut foreign: Vec<&str> = allowed
         .iter()
         .filter(|(flag, ok)| !ok && given(flag))

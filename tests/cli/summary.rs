@@ -386,6 +386,25 @@ fn merge_renders_report_and_check_partials_with_their_flags_and_exit_codes() {
         err.contains("give --min-rate to `grounding-audit merge`"),
         "{err}"
     );
+    // Given is given, at the default value too: it would be ignored all the same.
+    for (flag, value) in [
+        ("--format", "text"),
+        ("--max-invalid", "0"),
+        ("--triage-order", "severity"),
+    ] {
+        let (code, _, err) = run(&["check", flag, value, "--partial", &c, &demo()]);
+        assert_eq!(code, 2, "{flag} {value}: {err}");
+        assert!(
+            err.contains(&format!("give {flag} to `grounding-audit merge`")),
+            "{err}"
+        );
+    }
+    let (code, _, err) = run(&["merge", "--max-invalid", "0", "--format", "json", &r]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--max-invalid is not an output flag of `report`"),
+        "{err}"
+    );
     let (code, _, err) = run(&["report", "--all", "--partial", &r, &demo()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--all streams every row"), "{err}");

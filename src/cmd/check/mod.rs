@@ -5,7 +5,7 @@
 
 use crate::accumulate::Grouped;
 use crate::accumulate::summary::{Summary, SummaryOptions};
-use crate::cli::{CheckArgs, CheckFormat, GroupBy};
+use crate::cli::{CheckArgs, GroupBy};
 use crate::config::gates::{GateError, baseline_mismatch, resolve_gates};
 use crate::config::{self, Settings};
 use crate::exit;
@@ -191,17 +191,11 @@ fn config_error(
 /// `check --partial` writes state only: gates and documents are `merge`'s
 /// flags, and one given here would be ignored, so it is refused.
 fn refuse_outputs_with_partial(args: &CheckArgs) -> Result<()> {
-    let (g, o) = (&args.gates, &args.out);
-    let mut given = vec![
-        ("--min-rate", g.min_rate.is_some()),
-        ("--format", args.format != CheckFormat::Text),
-        ("--html", o.html.is_some()),
-        (
-            "--triage-order",
-            o.triage_order != crate::cli::TriageOrder::Severity,
-        ),
-    ];
-    given.extend(crate::cli::check_flags_given(g, o));
+    let mut given: Vec<(&str, bool)> = ["--min-rate", "--format", "--html", "--triage-order"]
+        .into_iter()
+        .map(|f| (f, args.given.flag(f)))
+        .collect();
+    given.extend(crate::cli::check_flags_given(&args.given));
     match given.iter().find(|(_, on)| *on) {
         None => Ok(()),
         Some((flag, _)) => Err(exit::usage(format!(
