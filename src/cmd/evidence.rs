@@ -209,5 +209,11 @@ pub fn record(c: &Collected, source: &str, show_text: bool) -> Value {
         // The answer of a turn graded by structured citations (exchange).
         map.insert("reply".into(), Value::String(answer.to_string()));
     }
+    // A line turn's question (an exchange's request), as an assembled
+    // turn's evidence gives it.
+    if let (true, Some(q), Value::Object(map)) = (show_text, &d.extras.question, &mut rec) {
+        map.entry("question")
+            .or_insert_with(|| Value::String(q.clone()));
+    }
     rec
 }

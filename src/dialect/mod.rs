@@ -13,6 +13,7 @@ pub mod exchange;
 pub mod known;
 pub mod mapped;
 pub mod native;
+pub(crate) mod question;
 pub mod short_id;
 pub mod spans;
 

@@ -477,6 +477,7 @@ impl Dialect for Exchange {
         let Ok(l) = line_parts(line) else {
             return extras;
         };
+        extras.question = crate::dialect::question::question_in_value(&l.request);
         if let Ok(found) = read(&l.request, &l.response) {
             extras.notes.push(format!(
                 "{} {}: {} chunks given or returned, {} citations",

@@ -53,7 +53,7 @@
 //!   recorded no input (a Monocle `workflow` span), the first agent span's
 //!   that did: the last user
 //!   message of its input messages (`gen_ai.input.messages`), else what its
-//!   recorded input holds ([`super::json::question_of`]), found only when
+//!   recorded input holds ([`crate::dialect::question::question_of`]), found only when
 //!   `explain`, `evidence` or `convert` asks. **Tools**: one call per tool span, its
 //!   recorded input the arguments and its output the result.
 //! - **Model** from the reply span, else the last LLM span that names one;
@@ -835,12 +835,16 @@ fn recorded_value(text: &str) -> Value {
 }
 
 /// The question of a root's recorded input and input messages: the last
-/// user message, else what the input holds ([`super::json::question_of`]).
+/// user message, else what the input holds ([`crate::dialect::question::question_of`]).
 fn question_of((input, messages): &(Option<String>, Option<String>)) -> Option<String> {
     messages
         .as_deref()
-        .and_then(super::json::question_of)
-        .or_else(|| input.as_deref().and_then(super::json::question_of))
+        .and_then(crate::dialect::question::question_of)
+        .or_else(|| {
+            input
+                .as_deref()
+                .and_then(crate::dialect::question::question_of)
+        })
 }
 
 /// A value `f` reads from the root first, else from the first span that has one.

@@ -501,7 +501,10 @@ mod tests {
         assert_eq!(s[0].llm_text.as_deref(), Some("Whom."));
         assert_eq!(s[1].llm_text.as_deref(), Some("Hobbits' quest."));
         let asked = s[1].recorded.as_ref().unwrap().input.as_deref().unwrap();
-        assert_eq!(json::question_of(asked).as_deref(), Some("Sum it up"));
+        assert_eq!(
+            crate::dialect::question::question_of(asked).as_deref(),
+            Some("Sum it up")
+        );
         assert_eq!(s[2].output.as_deref(), Some("Short."));
     }
 

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 /// span keeps it as one normalised string when it is an LLM span, as its
 /// question when it has no parent, as its arguments when it is a tool.
 const SKIP: [&str; 11] = [
-    "ai.prompt",
+    "ai.prompt.",
     "ai.request.headers",
     "ai.response.providerMetadata",
     "ai.toolCall.args",
@@ -28,12 +28,14 @@ const SKIP: [&str; 11] = [
 ];
 
 /// Attribute-name prefixes decoded.
-const KEEP: [&str; 34] = [
+const KEEP: [&str; 36] = [
     "span.type",
     "monocle.output",
     "workflow.name",
     "ai.observability.span_type",
     "ai.observability.record_root.output",
+    "ai.observability.record_root.input",
+    "ai.prompt",
     "ai.observability.call.return",
     "ai.observability.retrieval.retrieved_contexts",
     "ai.observability.app_name",
@@ -117,7 +119,10 @@ pub(in crate::dialect::spans) fn wanted(key: &str) -> bool {
 /// `traceloop.entity.input` on every span (an LLM task's whole prompt),
 /// and only a root's is read (its question).
 fn root_only(key: &str) -> bool {
-    key == "traceloop.entity.input"
+    matches!(
+        key,
+        "traceloop.entity.input" | "ai.prompt" | "ai.observability.record_root.input"
+    )
 }
 
 /// [`wanted`], for a span known to have a parent (`has_parent`) or not
@@ -273,6 +278,14 @@ impl Builder {
                 k.push_str(rest);
             }
             flatten(&k, v, &mut |k, v| self.leaf(k, v));
+            return;
+        }
+        // A root's question as the Vercel AI SDK (`ai.prompt`) and TruLens
+        // (the record root's input) record it.
+        if first == Some(&b'a') && root_only(key) {
+            if self.parent_id.is_none() {
+                self.input_value = Some(v.recorded_text());
+            }
             return;
         }
         if matches!(first, Some(b't' | b'g'))
