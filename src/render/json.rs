@@ -11,10 +11,13 @@ use crate::view::report::JsonRow;
 use anyhow::Result;
 use std::io::Write;
 
-/// A whole value as one pretty-printed document.
+/// A whole value as one pretty-printed document, made in memory and
+/// written at once: the pretty printer's many small writes (a key, a
+/// colon, an indent) would each pass through the output's layers.
 pub fn document<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value)?;
-    out.write_all(b"\n")?;
+    let mut buf = serde_json::to_vec_pretty(value)?;
+    buf.push(b'\n');
+    out.write_all(&buf)?;
     Ok(())
 }
 
