@@ -876,7 +876,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --section)
-                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare evidence" -- "${cur}"))
                     return 0
                     ;;
                 --show-tz)
@@ -884,7 +884,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents quotes_misattributed quotes_stitched quotes_fabricated" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents quotes_misattributed quotes_stitched quotes_fabricated evidence" -- "${cur}"))
                     return 0
                     ;;
                 --min-rate)
@@ -1002,7 +1002,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --columns)
-                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents quotes_misattributed quotes_stitched quotes_fabricated" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turn_id agent_id conversation_id channel created_at verdict partial cited_chunks marker_count out_of_range_markers malformed_markers markers_from chunk_count confidence document_ids chunk_ids scores tool_calls tool_errors model tokens_used cost_cents latency_ms unobserved_reason sentences cited_sentences coverage quotes_exact quotes_normalised quotes_absent offsets_mismatched hints unchecked cited_documents quotes_misattributed quotes_stitched quotes_fabricated evidence" -- "${cur}"))
                     return 0
                     ;;
                 --partial)
@@ -1176,7 +1176,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --section)
-                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "groups days group-days triage guardrail scores compare evidence" -- "${cur}"))
                     return 0
                     ;;
                 --html)

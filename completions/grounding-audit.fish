@@ -90,7 +90,8 @@ unchecked\t''
 cited_documents\t''
 quotes_misattributed\t''
 quotes_stitched\t''
-quotes_fabricated\t''"
+quotes_fabricated\t''
+evidence\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l partial -d 'Instead of rendering, write the page\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-line-bytes -d 'Lines longer than this are invalid lines (not read into memory)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l max-document-bytes -d 'A whole JSON document (an array, a pretty-printed export) larger than this is an error that says how to stream it' -r
@@ -175,7 +176,8 @@ group-days\t'The trend per group: one row per group and bucket'
 triage\t''
 guardrail\t'What require_citation would refuse, per group'
 scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
-compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
+compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'
+evidence\t'Evidence completeness per group and bucket: turns whose retrieved documents are in the export, and why the rest are not'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l html -d 'Also write the HTML report to FILE, in the same pass as --format' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l min-rate -d 'The HTML report marks this grounded rate (0..1) as the threshold on its trend' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l partial -d 'Instead of rendering, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`' -r -F
@@ -509,7 +511,8 @@ group-days\t'The trend per group: one row per group and bucket'
 triage\t''
 guardrail\t'What require_citation would refuse, per group'
 scores\t'Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]'
-compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'"
+compare\t'The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)'
+evidence\t'Evidence completeness per group and bucket: turns whose retrieved documents are in the export, and why the rest are not'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l show-tz -d 'How times are printed: local (in the partials\' --tz zone) or utc. Default: local when the partials were made with a zone other than UTC, as one pass prints them' -r -f -a "local\t'In the --tz zone, with its offset'
 utc\t'In UTC, with `Z`'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l columns -d 'Report: table, Markdown and CSV columns, in this order (as `report --columns`)' -r -f -a "turn_id\t''
@@ -548,7 +551,8 @@ unchecked\t''
 cited_documents\t''
 quotes_misattributed\t''
 quotes_stitched\t''
-quotes_fabricated\t''"
+quotes_fabricated\t''
+evidence\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1]' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r

@@ -1023,6 +1023,7 @@ mod tests {
                 with_retrieval: 0,
                 verdicts: [0, 0, 37, 0, 0],
                 support: Default::default(),
+                evidence: Default::default(),
             },
         );
         let g = Gates {
@@ -1091,6 +1092,7 @@ mod tests {
             with_retrieval: 12,
             verdicts: [11, 1, 0, 0, 0],
             support: Default::default(),
+            evidence: Default::default(),
         };
         let d = evaluate(&g, &d, &InputStats::default());
         assert!(d.pass, "{}", d.line);
@@ -1191,6 +1193,7 @@ mod tests {
                 with_retrieval: n,
                 verdicts: [k, n - k, 0, 0, 0],
                 support: Default::default(),
+                evidence: Default::default(),
             };
             g.groups.insert(agent.to_owned(), r);
         }

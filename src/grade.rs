@@ -6,7 +6,8 @@
 
 use crate::markers::{Grammar, MarkerKind, resolve_citation};
 use crate::model::{
-    Answer, Chunk, CitationIndex, MarkersFrom, Row, Turn, Verdict, marker_label, unsigned_zero,
+    Answer, Chunk, CitationIndex, Evidence, MarkersFrom, Row, Turn, Unobserved, Verdict,
+    marker_label, unsigned_zero,
 };
 use std::borrow::Cow;
 
@@ -206,6 +207,32 @@ pub fn grammar_of<'g>(turn: &Turn<'_>, chosen: bool, source: &'g Grammar) -> Cow
     }
 }
 
+/// Whether the turn's export holds the retrieval an audit reads, and if
+/// not, why, in this order: a chunk that names its document or chunk, or
+/// carries its text, is recorded retrieval whatever else is missing; then
+/// an answer whose content was not recorded, or a trace without its root,
+/// says why the rest is missing; then what the reader stated (a retrieval
+/// step without its documents); chunks that name nothing (a count, or
+/// results a provider did not return) are documents not recorded; the
+/// rest recorded no retrieval.
+pub fn evidence(turn: &Turn<'_>, unobserved: Option<Unobserved>) -> Evidence {
+    let named = |(i, c): (usize, &Chunk<'_>)| {
+        c.document_id.is_some()
+            || c.chunk_id.is_some()
+            || turn.texts.chunks.get(i).is_some_and(Option::is_some)
+    };
+    if turn.chunks.iter().enumerate().any(named) {
+        return Evidence::Documents;
+    }
+    match (unobserved, turn.evidence) {
+        (Some(Unobserved::ContentNotRecorded), _) => Evidence::ContentNotRecorded,
+        (Some(Unobserved::NoRoot), _) => Evidence::PartialTrace,
+        (_, Some(stated)) if stated != Evidence::Documents => stated,
+        _ if !turn.chunks.is_empty() => Evidence::DocumentsNotRecorded,
+        _ => Evidence::NoRetrieval,
+    }
+}
+
 /// Grades one turn into its row.
 pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
     // Every output is made from the row, so this is the one place a score of
@@ -225,6 +252,7 @@ pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
         Answer::Unobserved(r) => Some(r),
         _ => None,
     };
+    let evidence = evidence(&turn, unobserved_reason);
     Row {
         confidence: confidence(&turn.chunks),
         turn_id: turn.turn_id,
@@ -248,6 +276,7 @@ pub fn grade<'a>(mut turn: Turn<'a>, grammar: &Grammar) -> Row<'a> {
         cost_cents: turn.cost_cents,
         latency_ms: turn.latency_ms,
         unobserved_reason,
+        evidence,
         support,
         invented_marker: if verdict == Verdict::OrphanMarker {
             t.first_out_of_range

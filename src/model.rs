@@ -319,6 +319,75 @@ impl Unobserved {
     }
 }
 
+/// Whether a turn's export holds the retrieval an audit reads and, when it
+/// does not, why: the evidence completeness of a log. Decided once, by
+/// [`crate::grade::evidence`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// The retrieved documents are recorded: at least one chunk names its
+    /// document or chunk, or carries its text.
+    #[default]
+    Documents,
+    /// No retrieval step is recorded (or one that returned nothing).
+    NoRetrieval,
+    /// A retrieval step ran, but the export does not hold its documents.
+    DocumentsNotRecorded,
+    /// Message content capture was off: neither answer nor documents were recorded.
+    ContentNotRecorded,
+    /// Only part of the trace was exported: its root span never arrived.
+    PartialTrace,
+}
+
+impl Evidence {
+    /// Every value, in the order above.
+    pub const ALL: [Evidence; 5] = [
+        Evidence::Documents,
+        Evidence::NoRetrieval,
+        Evidence::DocumentsNotRecorded,
+        Evidence::ContentNotRecorded,
+        Evidence::PartialTrace,
+    ];
+
+    /// The name as written in every output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Evidence::Documents => "documents",
+            Evidence::NoRetrieval => "no_retrieval",
+            Evidence::DocumentsNotRecorded => "documents_not_recorded",
+            Evidence::ContentNotRecorded => "content_not_recorded",
+            Evidence::PartialTrace => "partial_trace",
+        }
+    }
+
+    /// The value of a name written by [`Evidence::as_str`].
+    pub fn parse(name: &str) -> Option<Evidence> {
+        Evidence::ALL.into_iter().find(|e| e.as_str() == name)
+    }
+
+    /// The cause in words, for `inspect` and `explain`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Evidence::Documents => "its retrieved documents are recorded",
+            Evidence::NoRetrieval => "no retrieval step is recorded, or one that returned nothing",
+            Evidence::DocumentsNotRecorded => {
+                "a retrieval step ran, but the export does not hold its documents"
+            }
+            Evidence::ContentNotRecorded => {
+                "message content capture was off, so neither answer nor documents were recorded"
+            }
+            Evidence::PartialTrace => {
+                "only part of the trace was exported: its root span never arrived"
+            }
+        }
+    }
+
+    /// Position in [`Evidence::ALL`].
+    pub fn slot(self) -> usize {
+        self as usize
+    }
+}
+
 /// What the turn says about the answer.
 #[derive(Debug, Clone)]
 pub enum Answer<'a> {
@@ -411,6 +480,10 @@ pub struct Turn<'a> {
     /// What the support checks read beyond the verdict: chunk texts, and
     /// for structured citations the answer text, spans and quotes.
     pub texts: Texts<'a>,
+    /// What the reader knows of the retrieval that the chunks cannot say:
+    /// a retrieval step without its documents (a span), or what a native
+    /// line states (`evidence`). `None` for most turns.
+    pub evidence: Option<Evidence>,
 }
 
 /// The texts a turn's support checks read ([`crate::support`]): never part
@@ -485,6 +558,7 @@ impl Turn<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             markers: self.markers,
+            evidence: self.evidence,
             texts: self.texts.into_owned(),
         }
     }
@@ -623,6 +697,9 @@ pub struct Row<'a> {
     pub latency_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unobserved_reason: Option<Unobserved>,
+    /// Whether the export holds the turn's retrieval, and if not, why.
+    #[serde(default)]
+    pub evidence: Evidence,
     /// Coverage, quote checks and hints ([`crate::support`]): their
     /// fields sit in the row's JSON beside the others.
     #[serde(flatten)]
@@ -729,6 +806,7 @@ impl Row<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             unobserved_reason: self.unobserved_reason,
+            evidence: self.evidence,
             support: self.support,
             invented_marker: self.invented_marker,
         }
@@ -761,6 +839,7 @@ impl Row<'_> {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             unobserved_reason: self.unobserved_reason,
+            evidence: self.evidence,
             support: self.support,
             invented_marker: self.invented_marker.clone(),
         }
@@ -933,7 +1012,7 @@ impl InputStats {
 /// chunk list and `cited_documents` for the chunks the reply cites), in the
 /// order CSV writes them by default: a stable contract that `--columns`
 /// picks from (a new column is added at the end).
-pub const COLUMNS: [&str; 37] = [
+pub const COLUMNS: [&str; 38] = [
     "turn_id",
     "agent_id",
     "conversation_id",
@@ -971,6 +1050,7 @@ pub const COLUMNS: [&str; 37] = [
     "quotes_misattributed",
     "quotes_stitched",
     "quotes_fabricated",
+    "evidence",
 ];
 
 /// Indexes joined with `;` (CSV) or `,` (tables).
@@ -1067,6 +1147,7 @@ mod tests {
             cost_cents: Some(0.30000000000000004),
             latency_ms: None,
             unobserved_reason: None,
+            evidence: Evidence::DocumentsNotRecorded,
             invented_marker: None,
             support: Default::default(),
         };

@@ -2,7 +2,7 @@
 //! counts and grounded rate) and the page heap that selects one page of
 //! rows newest first in memory bounded by the page size.
 
-use crate::model::{Row, Verdict};
+use crate::model::{Evidence, Row, Verdict};
 use crate::pipeline::{Accumulator, Graded, Pos};
 use chrono::{DateTime, Utc};
 use serde::ser::SerializeMap;
@@ -15,6 +15,73 @@ pub struct Rollup {
     pub with_retrieval: u64,
     pub verdicts: [u64; 5],
     pub support: SupportTotals,
+    pub evidence: EvidenceCounts,
+}
+
+/// Turns by what their export holds of their retrieval, one count per
+/// [`Evidence`] value in its order: the evidence completeness of a set of
+/// turns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EvidenceCounts(pub [u64; 5]);
+
+impl EvidenceCounts {
+    /// Counts one turn.
+    pub fn add(&mut self, e: Evidence) {
+        self.0[e.slot()] += 1;
+    }
+    /// Adds other counts.
+    pub fn merge(&mut self, o: &EvidenceCounts) {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a += b;
+        }
+    }
+    /// The count of one value.
+    pub fn count(&self, e: Evidence) -> u64 {
+        self.0[e.slot()]
+    }
+    /// The turns counted.
+    pub fn turns(&self) -> u64 {
+        self.0.iter().sum()
+    }
+    /// The share of turns whose retrieved documents are recorded; `None`
+    /// with no turn.
+    pub fn auditable_share(&self) -> Option<f64> {
+        let n = self.turns();
+        (n > 0).then(|| self.count(Evidence::Documents) as f64 / n as f64)
+    }
+    /// The causes of the turns without recorded documents, most turns
+    /// first (then in [`Evidence`] order), those with none left out.
+    pub fn gaps(&self) -> Vec<(Evidence, u64)> {
+        let mut v: Vec<(Evidence, u64)> = Evidence::ALL[1..]
+            .iter()
+            .map(|&e| (e, self.count(e)))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        v.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        v
+    }
+}
+
+impl Accumulator for EvidenceCounts {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        for g in rows {
+            self.add(g.row.evidence);
+        }
+    }
+    fn merge(&mut self, later: Self) {
+        EvidenceCounts::merge(self, &later);
+    }
+}
+
+impl Serialize for EvidenceCounts {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(6))?;
+        for e in Evidence::ALL {
+            m.serialize_entry(e.as_str(), &self.count(e))?;
+        }
+        m.serialize_entry("auditable_share", &self.auditable_share())?;
+        m.end()
+    }
 }
 
 /// The support checks of a set of turns, summed ([`crate::support`]).
@@ -70,6 +137,7 @@ impl Rollup {
         self.with_retrieval += r.with_retrieval() as u64;
         self.verdicts[r.verdict.slot()] += 1;
         self.support.add(&r.support);
+        self.evidence.add(r.evidence);
     }
     /// Adds another rollup's counts.
     pub fn merge(&mut self, o: &Rollup) {
@@ -79,6 +147,7 @@ impl Rollup {
             *a += b;
         }
         self.support.merge(&o.support);
+        self.evidence.merge(&o.evidence);
     }
     /// `orphan_marker` turns that cite with nothing retrieved: invented
     /// citations that the grounded rate (turns with retrieval only) does
@@ -120,7 +189,7 @@ impl Serialize for Rollup {
                 m.end()
             }
         }
-        let mut m = s.serialize_map(Some(15))?;
+        let mut m = s.serialize_map(Some(17))?;
         m.serialize_entry("turns", &self.turns)?;
         m.serialize_entry("with_retrieval", &self.with_retrieval)?;
         m.serialize_entry("grounded", &self.grounded())?;
@@ -138,6 +207,7 @@ impl Serialize for Rollup {
         m.serialize_entry("quotes_misattributed", &c.quotes_misattributed)?;
         m.serialize_entry("quotes_stitched", &c.quotes_stitched)?;
         m.serialize_entry("quotes_fabricated", &c.quotes_fabricated)?;
+        m.serialize_entry("evidence", &self.evidence)?;
         m.end()
     }
 }

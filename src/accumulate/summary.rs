@@ -786,6 +786,7 @@ mod tests {
             unobserved_reason: None,
             invented_marker: None,
             support: Default::default(),
+            evidence: crate::model::Evidence::Documents,
         }
     }
 

@@ -324,6 +324,7 @@ mod tests {
                 unobserved_reason: None,
                 invented_marker: None,
                 support: Default::default(),
+                evidence: crate::model::Evidence::Documents,
             },
             pos: (0, i),
             detail: None,

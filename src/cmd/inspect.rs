@@ -7,6 +7,7 @@
 //! them ([`MarkerGuess`]). The view ([`crate::view::inspect`]) puts it
 //! together; `render::inspect` draws it as text.
 
+use crate::accumulate::EvidenceCounts;
 use crate::accumulate::guess::MarkerGuess;
 use crate::cli::{InspectArgs, InspectFormat};
 use crate::config::{self, Settings};
@@ -107,17 +108,18 @@ fn read(
         map,
         ..engine.clone()
     };
-    let mut guess = MarkerGuess::default();
+    let mut found = (MarkerGuess::default(), EvidenceCounts::default());
     let stats = pipeline::run(
         &engine,
         std::slice::from_ref(src),
         None,
-        MarkerGuess::default,
+        Default::default,
         |g| {
-            pipeline::Accumulator::merge(&mut guess, g);
+            pipeline::Accumulator::merge(&mut found, g);
             Ok(())
         },
     )?;
+    let (guess, evidence) = found;
     let default = match map {
         Some(m) => m.grammar(),
         None => sample.dialect.grammar(),
@@ -125,6 +127,7 @@ fn read(
     Ok(Read {
         stats,
         guess,
+        evidence,
         default_grammar: grammar_name(&default),
         unresolved: map.map(|m| m.unresolved()).unwrap_or_default(),
     })

@@ -64,6 +64,11 @@ struct LineIn<'a> {
     /// The marker grammar the reply is written in (written by `convert`).
     #[serde(borrow, default)]
     markers: Option<Field<StrIn<'a>>>,
+    /// What the source said of its retrieval beyond the chunks (written by
+    /// `convert`: `documents_not_recorded` for a retrieval step without
+    /// its documents).
+    #[serde(borrow, default)]
+    evidence: Option<Field<StrIn<'a>>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -565,7 +570,7 @@ impl<'de> Expect<'de> for ToolIn {
 /// The optional fields read leniently: a value of the wrong type is dropped
 /// as if absent, counted as a warning, and the turn is graded all the same.
 /// None of them can change a verdict. (path, what it should be.)
-pub const LENIENT: [(&str, &str); 13] = [
+pub const LENIENT: [(&str, &str); 14] = [
     ("conversation_id", AN_ID),
     ("channel", A_STRING),
     ("model", A_STRING),
@@ -582,6 +587,10 @@ pub const LENIENT: [(&str, &str); 13] = [
     ("grounding.latency_ms", A_NUMBER),
     ("grounding.tools", "an array of objects"),
     ("grounding.tools[].status", A_STRING),
+    (
+        "evidence",
+        "one of `documents`, `no_retrieval`, `documents_not_recorded`, `content_not_recorded`, `partial_trace`",
+    ),
 ];
 
 /// Positions in [`LENIENT`].
@@ -600,6 +609,7 @@ enum Lenient {
     GroundingLatencyMs,
     Tools,
     ToolStatus,
+    Evidence,
 }
 
 /// The optional fields dropped from one turn because their type was wrong:
@@ -963,6 +973,8 @@ fn build<'a>(p: LineIn<'a>, dropped: &mut Dropped) -> Result<Turn<'a>, String> {
         cost_cents: g_tel.cost_cents.or(tel.cost_cents).map(|c| c.0),
         latency_ms: g_tel.latency_ms.or(tel.latency_ms).map(|l| l.0),
         markers,
+        evidence: lenient(p.evidence, Lenient::Evidence, dropped)
+            .and_then(|s| evidence_named(&s.0, dropped)),
         texts: match placed {
             Some((answer, cites)) => Texts {
                 chunks: chunks.texts,
@@ -999,6 +1011,15 @@ fn unobserved_reason(name: &str, dropped: &mut Dropped) -> Option<Unobserved> {
     let found = Unobserved::ALL.into_iter().find(|u| u.as_str() == name);
     if found.is_none() {
         dropped.set(Lenient::Unobserved);
+    }
+    found
+}
+
+/// The evidence named by `evidence`; an unknown name is dropped.
+fn evidence_named(name: &str, dropped: &mut Dropped) -> Option<crate::model::Evidence> {
+    let found = crate::model::Evidence::parse(name);
+    if found.is_none() {
+        dropped.set(Lenient::Evidence);
     }
     found
 }

@@ -36,6 +36,7 @@ fn turn(answer: Answer<'static>, chunks: Vec<Chunk<'static>>) -> Turn<'static> {
         latency_ms: None,
         markers: None,
         texts: Default::default(),
+        evidence: None,
     }
 }
 

@@ -109,9 +109,10 @@ pub struct RowAt {
 /// Counts of a [`Rollup`]: turns, with_retrieval, then one per verdict in verdict order
 /// (ok, no_marker, orphan_marker, empty_retrieval, unobserved), then the
 /// support totals (sentences, cited sentences, absent quotes, turns with hints,
-/// unchecked citations, misattributed, stitched and fabricated quotes; a
-/// partial written before the later ones were counted has fewer, the rest
-/// read as none).
+/// unchecked citations, misattributed, stitched and fabricated quotes, then
+/// the turns by evidence in [`crate::model::Evidence`] order; a partial
+/// written before the later ones were counted has fewer, the rest read as
+/// none).
 type RollupDoc = (u64, u64, [u64; 5], Vec<u64>);
 
 fn rollup_doc(r: &Rollup) -> RollupDoc {
@@ -129,7 +130,10 @@ fn rollup_doc(r: &Rollup) -> RollupDoc {
             c.quotes_misattributed,
             c.quotes_stitched,
             c.quotes_fabricated,
-        ],
+        ]
+        .into_iter()
+        .chain(r.evidence.0)
+        .collect(),
     )
 }
 
@@ -137,6 +141,7 @@ fn rollup_of(d: &RollupDoc) -> Rollup {
     let at = |k: usize| d.3.get(k).copied().unwrap_or(0);
     let [sentences, cited_sentences, quotes_absent, hinted, unchecked] = [0, 1, 2, 3, 4].map(at);
     let [quotes_misattributed, quotes_stitched, quotes_fabricated] = [5, 6, 7].map(at);
+    let evidence = crate::accumulate::EvidenceCounts([8, 9, 10, 11, 12].map(at));
     Rollup {
         turns: d.0,
         with_retrieval: d.1,
@@ -151,6 +156,7 @@ fn rollup_of(d: &RollupDoc) -> Rollup {
             hinted,
             unchecked,
         },
+        evidence,
     }
 }
 
@@ -188,6 +194,13 @@ fn checked_rollup(d: &RollupDoc, what: &str) -> Result<Rollup> {
             r.with_retrieval,
             r.grounded(),
             without,
+            r.turns
+        );
+    }
+    let counted = r.evidence.turns();
+    if counted != 0 && counted != r.turns {
+        bail!(
+            "{what}: its evidence counts add up to {counted} turns, not its {} turns",
             r.turns
         );
     }
@@ -562,6 +575,7 @@ mod tests {
             unobserved_reason: Some(Unobserved::NoTurnEnd),
             invented_marker: None,
             support: Default::default(),
+            evidence: crate::model::Evidence::Documents,
         };
         let heap = PageHeap::from_parts(5, None, vec![(row.clone(), (3, 17))], 9, 4);
         let p = Partial::of_report(&heap, &InputStats::default(), BTreeMap::new());

@@ -97,6 +97,25 @@ pub trait Accumulator: Send + Sized {
     fn relocate(&mut self, _source: usize, _offset: u64) {}
 }
 
+/// Two accumulators fed the same rows: a run that needs both reads once.
+impl<A: Accumulator, B: Accumulator> Accumulator for (A, B) {
+    fn add_block(&mut self, rows: &[Graded<'_>]) {
+        self.0.add_block(rows);
+        self.1.add_block(rows);
+    }
+    fn merge(&mut self, later: Self) {
+        self.0.merge(later.0);
+        self.1.merge(later.1);
+    }
+    fn batch(&self) -> usize {
+        self.0.batch().min(self.1.batch())
+    }
+    fn relocate(&mut self, source: usize, offset: u64) {
+        self.0.relocate(source, offset);
+        self.1.relocate(source, offset);
+    }
+}
+
 pub use crate::model::InputStats;
 
 /// Everything a run needs besides its accumulator, resolved once.

@@ -149,6 +149,7 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
         "offsets_mismatched" => r.support.offsets_mismatched.to_string(),
         "hints" => r.support.hints.to_string(),
         "unchecked" => r.support.unchecked.to_string(),
+        "evidence" => r.evidence.as_str().to_owned(),
         _ => String::new(),
     }
 }

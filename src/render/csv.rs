@@ -11,7 +11,7 @@ use crate::pipeline::Graded;
 use anyhow::Result;
 
 /// The columns of `report --format csv`, in order: every column.
-pub const REPORT_COLUMNS: [&str; 37] = columns::NAMES;
+pub const REPORT_COLUMNS: [&str; 38] = columns::NAMES;
 
 /// A CSV writer with the settings every CSV output uses.
 pub fn writer<W: std::io::Write>(out: W) -> csv::Writer<W> {
@@ -251,6 +251,7 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, mode: Csv, clock: &Clock) -> Re
     ] {
         w.plain(int.format(n).as_bytes())?;
     }
+    w.plain(r.evidence.as_str().as_bytes())?;
     w.end_record()
 }
 

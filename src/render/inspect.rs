@@ -41,6 +41,9 @@ fn file(r: &FileReport, out: &mut dyn Write) -> Result<()> {
     )?;
     fields(r, out)?;
     map(r, out)?;
+    if let Some(e) = &r.evidence {
+        evidence(e, out)?;
+    }
     markers(r, out)?;
     for w in &r.warnings {
         writeln!(out, "  {}", terminal(&w.line()))?;
@@ -50,6 +53,24 @@ fn file(r: &FileReport, out: &mut dyn Write) -> Result<()> {
     }
     if let Some(c) = &r.command {
         writeln!(out, "  grade it with:\n    {}", terminal(c))?;
+    }
+    Ok(())
+}
+
+/// How many sampled turns have their retrieved documents in the file, and
+/// the causes for the rest, most turns first.
+fn evidence(e: &crate::accumulate::EvidenceCounts, out: &mut dyn Write) -> Result<()> {
+    use crate::model::Evidence;
+    let (n, docs) = (e.turns(), e.count(Evidence::Documents));
+    let share = e
+        .auditable_share()
+        .map_or_else(String::new, |x| format!(" ({})", pct(x)));
+    writeln!(
+        out,
+        "  evidence: {docs} of {n} turns with their retrieved documents{share}"
+    )?;
+    for (g, k) in e.gaps() {
+        writeln!(out, "    {k:>5} {}: {}", g.as_str(), g.describe())?;
     }
     Ok(())
 }

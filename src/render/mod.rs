@@ -6,6 +6,7 @@ pub mod check;
 pub mod columns;
 pub mod csv;
 pub use crate::escape;
+pub mod evidence;
 pub mod explain;
 pub mod github;
 pub mod guard;

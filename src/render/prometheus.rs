@@ -19,7 +19,7 @@
 
 use super::escape;
 use crate::accumulate::Rollup;
-use crate::model::Verdict;
+use crate::model::{Evidence, Verdict};
 use crate::view::summary::SummaryDoc;
 use anyhow::Result;
 use std::collections::BTreeSet;
@@ -88,6 +88,16 @@ const VERDICTS: Family = Family {
     name: "verdicts_total",
     kind: "counter",
     help: "Turns by verdict (ok, no_marker, orphan_marker, empty_retrieval, unobserved).",
+};
+const EVIDENCE: Family = Family {
+    name: "evidence_turns_total",
+    kind: "counter",
+    help: "Turns by what the export holds of their retrieval (documents, no_retrieval, documents_not_recorded, content_not_recorded, partial_trace).",
+};
+const AUDITABLE: Family = Family {
+    name: "auditable_ratio",
+    kind: "gauge",
+    help: "Evidence completeness: turns whose retrieved documents are in the export over all turns (absent with no turn).",
 };
 const RATE: Family = Family {
     name: "grounded_ratio",
@@ -176,6 +186,30 @@ fn family(
     Ok(())
 }
 
+/// One sample per scope and value: the scope's labels with `key` naming
+/// the value, and its count.
+fn by_label<T: Copy>(
+    scopes: &[(&str, &Rollup)],
+    key: &str,
+    values: &[T],
+    name: fn(T) -> &'static str,
+    count: fn(&Rollup, T) -> u64,
+) -> Vec<(String, String)> {
+    let mut out = Vec::with_capacity(scopes.len() * values.len());
+    for (l, r) in scopes {
+        for &v in values {
+            let this = format!("{key}=\"{}\"", name(v));
+            let labels = if l.is_empty() {
+                this
+            } else {
+                format!("{l},{this}")
+            };
+            out.push((labels, count(r, v).to_string()));
+        }
+    }
+    out
+}
+
 /// The summary's metrics in the Prometheus text format.
 pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
     let windowed = doc.window.from.is_some();
@@ -211,21 +245,28 @@ pub fn summary(out: &mut dyn Write, doc: &SummaryDoc<'_>) -> Result<()> {
         windowed,
         &each(&|r| Some(r.grounded().to_string())),
     )?;
-    let verdicts: Vec<(String, String)> = scopes
-        .iter()
-        .flat_map(|(l, r)| {
-            Verdict::ALL.iter().map(move |v| {
-                let verdict = format!("verdict=\"{}\"", v.as_str());
-                let labels = if l.is_empty() {
-                    verdict
-                } else {
-                    format!("{l},{verdict}")
-                };
-                (labels, r.count(*v).to_string())
-            })
-        })
-        .collect();
+    let verdicts = by_label(
+        &scopes,
+        "verdict",
+        &Verdict::ALL,
+        Verdict::as_str,
+        |r, v| r.count(v),
+    );
     family(out, &VERDICTS, windowed, &verdicts)?;
+    let evidence = by_label(
+        &scopes,
+        "evidence",
+        &Evidence::ALL,
+        Evidence::as_str,
+        |r, e| r.evidence.count(e),
+    );
+    family(out, &EVIDENCE, windowed, &evidence)?;
+    family(
+        out,
+        &AUDITABLE,
+        windowed,
+        &each(&|r| r.evidence.auditable_share().map(|x| x.to_string())),
+    )?;
     family(
         out,
         &RATE,

@@ -25,6 +25,8 @@ pub enum CsvSection {
     Scores,
     /// The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous).
     Compare,
+    /// Evidence completeness per group and bucket: turns whose retrieved documents are in the export, and why the rest are not.
+    Evidence,
 }
 
 fn opt<T: ToString>(x: Option<T>) -> String {
@@ -595,7 +597,7 @@ pub fn sections(doc: &SummaryDoc<'_>, with_bar: bool) -> Vec<Section> {
     if !doc.triage.is_empty() || doc.totals.turns == 0 {
         out.push(triage);
     }
-    out.extend([guardrail, retrieval]);
+    out.extend([guardrail, retrieval, super::evidence::section(doc)]);
     if doc.retrieval_use.counts.chunks_retrieved > 0 {
         out.push(scores_section(doc));
         out.push(score_groups_section(doc));
@@ -611,6 +613,7 @@ pub fn csv(
     section: Option<CsvSection>,
     mode: super::escape::Csv,
 ) -> Result<()> {
+    let evidence;
     let (header, rows): (&[&str], _) = match section.unwrap_or(CsvSection::Groups) {
         CsvSection::Groups => (&GROUP_HEADER, group_rows(doc)),
         CsvSection::Days => (&DAY_HEADER[..5], day_rows(doc, false)),
@@ -622,6 +625,11 @@ pub fn csv(
             &COMPARE_HEADER,
             compare_rows(doc.compare.expect("the command checks for a baseline")),
         ),
+        CsvSection::Evidence => {
+            let (header, rows) = super::evidence::group_day_rows(doc);
+            evidence = header;
+            (&evidence[..], rows)
+        }
     };
     let numbers: &[usize] = if section == Some(CsvSection::Compare) {
         &[1, 2, 3, 4, 5, 6, 7]

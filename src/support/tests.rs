@@ -27,6 +27,7 @@ fn turn(answer: Answer<'static>, chunks: usize, texts: Texts<'static>) -> Turn<'
         latency_ms: None,
         markers: None,
         texts,
+        evidence: None,
     }
 }
 

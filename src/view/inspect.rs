@@ -6,6 +6,7 @@
 //! saying why there is none. Built from the sample, the field survey and
 //! the engine's reading of the sample. No I/O.
 
+use crate::accumulate::EvidenceCounts;
 use crate::accumulate::guess::{Choice, MarkerGuess, PresetGuess};
 use crate::input::Shape;
 use crate::messages::Warning;
@@ -44,6 +45,10 @@ pub struct FileReport {
     pub map_fields: Vec<MapField>,
     /// Why a given map is not used.
     pub map_note: Option<String>,
+    /// The sampled turns by what the file holds of their retrieval
+    /// (absent when no turn was read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<EvidenceCounts>,
     /// Sampled turns with a reply to scan, and what each preset finds.
     pub replies: u64,
     pub markers: Vec<PresetGuess>,
@@ -64,6 +69,8 @@ pub struct FileReport {
 pub struct Read {
     pub stats: InputStats,
     pub guess: MarkerGuess,
+    /// The sampled turns by what the export holds of their retrieval.
+    pub evidence: EvidenceCounts,
     /// The grammar of the dialect that read it.
     pub default_grammar: &'static str,
     /// `field=pointer` of each mapping that resolved on no record.
@@ -87,6 +94,7 @@ impl FileReport {
             set: Vec::new(),
             map_fields: Vec::new(),
             map_note: None,
+            evidence: None,
             replies: 0,
             markers: Vec::new(),
             grammar: None,
@@ -183,6 +191,7 @@ pub fn build(
             r.map_fields = s.entries;
         }
     }
+    r.evidence = (read.evidence.turns() > 0).then_some(read.evidence);
     r.replies = read.guess.replies;
     r.markers = read.guess.guesses();
     let reads_as = if mapped || sample.is_turn_log() {

@@ -1,11 +1,11 @@
 //! The view of `summary`: the document every format draws (table, JSON,
 //! Markdown, CSV, HTML), built from the summary accumulator. No I/O.
 
-use crate::accumulate::Rollup;
 use crate::accumulate::summary::{
     GroupBy, GroupStats, Guardrail, RetrievalUse, Summary, Telemetry, ToolUse,
 };
 use crate::accumulate::triage::{Picked, Severity, TriageOrder};
+use crate::accumulate::{EvidenceCounts, Rollup};
 use crate::compare::Comparison;
 use crate::filter::Clock;
 use crate::model::{Verdict, format_time};
@@ -48,6 +48,8 @@ pub struct DayDoc {
     pub with_retrieval: u64,
     pub grounded: u64,
     pub grounded_rate: Option<f64>,
+    /// The bucket's turns by what their export holds of their retrieval.
+    pub evidence: EvidenceCounts,
 }
 
 /// One triage entry: the row fields that matter for triage, and why it is
@@ -235,6 +237,7 @@ pub(crate) fn day_doc(label: String, r: &Rollup) -> DayDoc {
         with_retrieval: r.with_retrieval,
         grounded: r.grounded(),
         grounded_rate: r.grounded_rate(),
+        evidence: r.evidence,
     }
 }
 

@@ -180,18 +180,25 @@ fn a_partial_whose_counts_do_not_add_up_is_refused() {
     let log = two_agents(&dir);
     let good = check_partial(&dir, &log);
     // One more ok turn overall than its agents and days hold; verdicts
-    // that do not add up to the turns; more ok turns than with retrieval.
+    // that do not add up to the turns; more ok turns than with retrieval;
+    // evidence counts that do not add up to the turns.
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(&str, Edit); 3] = [
+    let edits: [(&str, Edit); 4] = [
         ("agents do not add up", |p| {
             let o = &mut p["gate"]["overall"];
             o[0] = (o[0].as_u64().unwrap() + 1).into();
             o[1] = (o[1].as_u64().unwrap() + 1).into();
             o[2][0] = (o[2][0].as_u64().unwrap() + 1).into();
+            // The turn's evidence too, so the rollup alone adds up.
+            o[3][8] = (o[3][8].as_u64().unwrap() + 1).into();
         }),
         ("verdict counts do not add up", |p| {
             let o = &mut p["gate"]["overall"];
             o[0] = (o[0].as_u64().unwrap() + 1).into();
+        }),
+        ("evidence counts add up to", |p| {
+            let o = &mut p["gate"]["overall"];
+            o[3][9] = (o[3][9].as_u64().unwrap() + 1).into();
         }),
         ("cannot hold", |p| {
             let o = &mut p["gate"]["overall"];

@@ -9,6 +9,7 @@ mod bounds;
 mod check;
 mod cli;
 mod common;
+mod completeness;
 mod convert;
 mod corpus;
 mod determinism;

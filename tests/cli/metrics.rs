@@ -201,7 +201,7 @@ fn group_label_follows_by() {
         .iter()
         .flat_map(|(_, l, _)| l.keys().map(String::as_str))
         .collect();
-    assert_eq!(keys, BTreeSet::from(["channel", "verdict"]));
+    assert_eq!(keys, BTreeSet::from(["channel", "evidence", "verdict"]));
 }
 
 /// `merge --format prometheus` over partials of two halves prints what

@@ -84,6 +84,7 @@ fn rows_never_carry_reply_text_or_unknown_fields() {
         "quotes_misattributed",
         "quotes_stitched",
         "quotes_fabricated",
+        "evidence",
     ];
     contract.sort();
     assert_eq!(keys, contract);

@@ -30,6 +30,9 @@ pub fn turn_line(c: &Collected, markers: Option<Preset>) -> Value {
     {
         m.insert("markers".into(), json!(p.name()));
     }
+    if let Some(e) = turn.evidence {
+        m.insert("evidence".into(), json!(e.as_str()));
+    }
     let mut g = grounding(c);
     if let Some(list) = citations {
         g.insert("citations".into(), list);

@@ -241,6 +241,7 @@ impl Run {
             cost_cents: None,
             latency_ms: end.and_then(|e| e.duration_ms),
             markers: None,
+            evidence: None,
             texts: crate::model::Texts {
                 chunks: self
                     .chunk_texts()

@@ -540,6 +540,7 @@ fn turn(line: &str) -> Result<Option<Turn<'static>>, String> {
         cost_cents: None,
         latency_ms: None,
         markers: None,
+        evidence: None,
         texts,
     }))
 }

@@ -564,6 +564,7 @@ impl Mapped {
             cost_cents,
             latency_ms,
             markers: None,
+            evidence: None,
             texts: crate::model::Texts {
                 chunks: std::mem::take(&mut caps.chunk_texts),
                 ..Default::default()

@@ -92,6 +92,7 @@ pub(super) fn line(s: &str) -> Option<LineIn<'_>> {
             b"latency_ms" => got(&mut out.latency_ms, p.leaf::<Number>()?, 11),
             b"unobserved" => got(&mut out.unobserved, p.leaf()?, 12),
             b"markers" => got(&mut out.markers, p.leaf()?, 13),
+            b"evidence" => got(&mut out.evidence, p.leaf()?, 14),
             _ => p.skip(1).map(|()| 0)?,
         })
     })?;

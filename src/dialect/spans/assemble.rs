@@ -1024,6 +1024,13 @@ impl Trace {
             cost_cents: self.cost_cents,
             latency_ms: self.latency_ms,
             markers: None,
+            // A retrieval before the answer that recorded no documents
+            // attribute ran without its documents in the export.
+            evidence: self
+                .retrievals
+                .iter()
+                .any(|r| r.before_reply && !r.recorded)
+                .then_some(crate::model::Evidence::DocumentsNotRecorded),
             texts: crate::model::Texts {
                 chunks: self
                     .chunk_docs()

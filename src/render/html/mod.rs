@@ -242,6 +242,9 @@ pub fn page(doc: &SummaryDoc<'_>, meta: &Meta) -> String {
     trend_table(&mut s, doc, first, &labels, &by_group, &group_series);
     groups::groups(&mut s, doc, &group_series, scale);
     retrieval(&mut s, doc);
+    s.push_str(r#"<section id="evidence"><h2>Evidence completeness</h2>"#);
+    section_table(&mut s, &super::evidence::section(doc), MAX_ROWS);
+    s.push_str("</section>");
     triage(&mut s, doc, meta);
     guardrail(&mut s, doc);
     s.push_str(r#"<section id="more"><h2>Tool calls and telemetry</h2>"#);
