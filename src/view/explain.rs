@@ -168,6 +168,7 @@ fn list(markers: &[MarkerView], want: &'static str) -> String {
 
 /// The one-sentence reason for a verdict.
 pub fn reason(row: &Row<'_>, markers: &[MarkerView]) -> String {
+    use crate::model::Evidence;
     use crate::model::Verdict::*;
     let n = row.chunk_count;
     let chunks = if n == 1 {
@@ -177,7 +178,7 @@ pub fn reason(row: &Row<'_>, markers: &[MarkerView]) -> String {
     };
     match row.verdict {
         Unobserved => format!("no answer was observed: {}", row.unobserved_reason.map_or("unknown", |r| r.describe())),
-        OrphanMarker if n == 0 => format!("retrieval returned no chunks, yet the reply cites {}", list(markers, "out_of_range")),
+        OrphanMarker if n == 0 => format!("{}, yet the reply cites {}", nothing_retrieved(row), list(markers, "out_of_range")),
         OrphanMarker => format!("retrieval returned {chunks}; the reply cites {}, past the end of the list", list(markers, "out_of_range")),
         Ok => {
             let which = if row.cited_chunks.len() == 1 { "chunk" } else { "chunks" };
@@ -191,7 +192,18 @@ pub fn reason(row: &Row<'_>, markers: &[MarkerView]) -> String {
             format!("retrieval returned {chunks}, but the reply has no well-formed marker (malformed: {})", list(markers, "malformed"))
         }
         NoMarker => format!("retrieval returned {chunks}, but the reply cites none of them"),
-        EmptyRetrieval => "no retrieval ran and the reply carries no marker (small talk, or an answer from memory)".to_owned(),
+        EmptyRetrieval if row.evidence == Evidence::NoRetrieval => "no retrieval ran and the reply carries no marker (small talk, or an answer from memory)".to_owned(),
+        EmptyRetrieval => format!("{} and the reply carries no marker", nothing_retrieved(row)),
+    }
+}
+
+/// Why a turn has no chunk, as its evidence says: no retrieval, or one
+/// whose documents the export does not hold.
+fn nothing_retrieved(row: &Row<'_>) -> String {
+    use crate::model::Evidence;
+    match row.evidence {
+        Evidence::NoRetrieval | Evidence::Documents => "retrieval returned no chunks".to_owned(),
+        e => format!("the export holds no retrieved document: {}", e.describe()),
     }
 }
 

@@ -82,6 +82,23 @@ fn a_retriever_without_its_documents_is_not_a_turn_without_retrieval() {
     // Every turn whose retriever ran is now one whose documents the
     // export does not hold (one of them had returned nothing).
     assert_eq!(totals(&stripped), [0, 2, 6, 0, 0]);
+    // explain does not say that no retrieval ran.
+    let (_, rows, _) = run(&["report", "--format", "jsonl", stripped.to_str().unwrap()]);
+    let row = rows
+        .lines()
+        .map(json)
+        .find(|r| r["evidence"] == "documents_not_recorded" && r["verdict"] == "empty_retrieval")
+        .expect("an empty_retrieval turn without its documents");
+    let id = row["turn_id"].as_str().unwrap();
+    let (code, out, err) = run(&["explain", id, stripped.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "verdict empty_retrieval: the export holds no retrieved document: a retrieval step ran"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("no retrieval ran"), "{out}");
     // A converted log states it, and reads back the same.
     let (code, log, err) = run(&["convert", "--to", "turns", stripped.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
