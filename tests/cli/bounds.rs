@@ -33,6 +33,8 @@ const MEMORY_PER_BYTE: u64 = 32;
 /// line it makes at a size.
 struct Shape {
     name: &'static str,
+    /// Arguments given before the file (a map), none for most shapes.
+    args: &'static [&'static str],
     n: usize,
     line: fn(usize) -> String,
 }
@@ -83,28 +85,33 @@ fn shapes() -> Vec<Shape> {
     vec![
         // The sentence splitter looked at a run of marks from every mark.
         Shape {
+            args: &[],
             name: "run of full stops",
             n: 20_000,
             line: |n| native(format!("Loading{}done [KB-1].", ".".repeat(n))),
         },
         Shape {
+            args: &[],
             name: "run of exclamation marks",
             n: 20_000,
             line: |n| native(format!("Wow{}x [KB-1].", "!".repeat(n))),
         },
         // Every sentence looked for a `]` to the end of the text.
         Shape {
+            args: &[],
             name: "brackets never closed",
             n: 10_000,
             line: |n| native(format!("{} [KB-1].", "xy. [".repeat(n))),
         },
         Shape {
+            args: &[],
             name: "CJK brackets never closed",
             n: 10_000,
             line: |n| native(format!("{} [KB-1].", "東京。[".repeat(n))),
         },
         // Each stream event copied the whole text so far.
         Shape {
+            args: &[],
             name: "Anthropic stream of many deltas",
             n: 4_000,
             line: |n| {
@@ -122,6 +129,7 @@ fn shapes() -> Vec<Shape> {
             },
         },
         Shape {
+            args: &[],
             name: "Cohere stream of many deltas",
             n: 4_000,
             line: |n| {
@@ -142,6 +150,7 @@ fn shapes() -> Vec<Shape> {
         },
         // Coverage listed a (sentence, chunk) pair per citation per sentence.
         Shape {
+            args: &[],
             name: "citations spanning a whole answer",
             n: 1_000,
             line: |n| {
@@ -156,6 +165,7 @@ fn shapes() -> Vec<Shape> {
         },
         // The quote check normalised the whole document for every citation.
         Shape {
+            args: &[],
             name: "absent quotes into a long document",
             n: 1_000,
             line: |n| {
@@ -170,6 +180,7 @@ fn shapes() -> Vec<Shape> {
         },
         // The same, with every quote different: the budget bounds it.
         Shape {
+            args: &[],
             name: "distinct absent quotes into a long document",
             n: 1_000,
             line: |n| {
@@ -187,6 +198,7 @@ fn shapes() -> Vec<Shape> {
         },
         // Each quotation is looked for in every chunk that does not cite it.
         Shape {
+            args: &[],
             name: "quotations from no chunk over many chunks",
             n: 500,
             line: |n| {
@@ -201,6 +213,7 @@ fn shapes() -> Vec<Shape> {
         },
         // Quotation marks opened and never closed, and one long block quote.
         Shape {
+            args: &[],
             name: "quotation marks never closed",
             n: 10_000,
             line: |n| {
@@ -211,6 +224,7 @@ fn shapes() -> Vec<Shape> {
             },
         },
         Shape {
+            args: &[],
             name: "one long block quote",
             n: 10_000,
             line: |n| {
@@ -222,6 +236,7 @@ fn shapes() -> Vec<Shape> {
         },
         // Each id marker searched every chunk for its id.
         Shape {
+            args: &[],
             name: "id markers over many chunks",
             n: 4_000,
             line: |n| {
@@ -238,6 +253,7 @@ fn shapes() -> Vec<Shape> {
         },
         // Every number of a cited sentence against every number of its chunk.
         Shape {
+            args: &[],
             name: "numbers in a cited sentence and its chunk",
             n: 4_000,
             line: |n| {
@@ -248,6 +264,7 @@ fn shapes() -> Vec<Shape> {
         },
         // Character offsets were found by walking the answer from its start.
         Shape {
+            args: &[],
             name: "many cited blocks past a non-ASCII character",
             n: 4_000,
             line: |n| {
@@ -265,6 +282,7 @@ fn shapes() -> Vec<Shape> {
         },
         // One support's span text was copied once per chunk it names.
         Shape {
+            args: &[],
             name: "Gemini support naming many chunks",
             n: 2_000,
             line: |n| {
@@ -283,6 +301,7 @@ fn shapes() -> Vec<Shape> {
         // as flattened tags, and an answer citing each; the tags fold back
         // into JSON once per span.
         Shape {
+            args: &[],
             name: "Datadog span of many flattened document tags",
             n: 1_000,
             line: |n| {
@@ -308,6 +327,7 @@ fn shapes() -> Vec<Shape> {
         },
         // A model's answer written as a Python repr of many text blocks.
         Shape {
+            args: &[],
             name: "Datadog answer as a long Python repr",
             n: 2_000,
             line: |n| {
@@ -320,8 +340,39 @@ fn shapes() -> Vec<Shape> {
                 json!([[span]]).to_string()
             },
         },
+        // An evaluator's context of many passages, each after a blank line,
+        // read through `passages:` and cited by source.
+        Shape {
+            args: &[
+                "--map",
+                "turn_id=/question",
+                "--map",
+                "reply=/answer",
+                "--map",
+                "chunks=passages:/context",
+                "--set",
+                "agent_id=a",
+                "--set",
+                "created_at=2026-08-01T09:00:00Z",
+                "--markers",
+                "id",
+            ],
+            name: "passages context cited by source",
+            n: 2_000,
+            line: |n| {
+                let context: Vec<String> = (0..n)
+                    .map(|k| format!("doc{k}.pdf#page={k}: text of page {k}\n\nNote: more"))
+                    .collect();
+                let answer: String = (0..n)
+                    .map(|k| format!("Fact [doc{k}.pdf#page={k}]. "))
+                    .collect();
+                json!({"question": "q", "answer": answer, "context": context.join("\n\n")})
+                    .to_string()
+            },
+        },
         // Offset checks normalised the whole answer for every citation.
         Shape {
+            args: &[],
             name: "Cohere citations spanning a long answer",
             n: 1_000,
             line: |n| {
@@ -373,7 +424,7 @@ fn binary() -> PathBuf {
 }
 
 /// Instructions `summary --threads 1` executes on `file`.
-fn instructions(file: &Path) -> u64 {
+fn instructions(file: &Path, args: &[&str]) -> u64 {
     let out = Command::new("valgrind")
         .args([
             "--tool=cachegrind",
@@ -382,6 +433,7 @@ fn instructions(file: &Path) -> u64 {
         ])
         .arg(binary())
         .args(["summary", "--threads", "1", "--format", "json"])
+        .args(args)
         .arg(file)
         .output()
         .expect("valgrind runs");
@@ -401,11 +453,12 @@ fn instructions(file: &Path) -> u64 {
 }
 
 /// Peak resident memory of `summary --threads 1` on `file`, in bytes.
-fn peak_memory(file: &Path) -> u64 {
+fn peak_memory(file: &Path, args: &[&str]) -> u64 {
     let out = Command::new("/usr/bin/time")
         .args(["-f", "%M"])
         .arg(binary())
         .args(["summary", "--threads", "1"])
+        .args(args)
         .arg(file)
         .output()
         .expect("time runs");
@@ -434,11 +487,11 @@ fn every_pathological_shape_costs_linear_work_and_bounded_memory() {
             let path = dir.path().join(format!("{k}.jsonl"));
             let line = (shape.line)(n);
             std::fs::write(&path, format!("{line}\n")).unwrap();
-            counts.push(instructions(&path) as f64);
+            counts.push(instructions(&path, shape.args) as f64);
             last = (path, line.len() as u64 + 1);
         }
         let growth = (counts[2] - counts[1]) / (counts[1] - counts[0]).max(1.0);
-        let memory = peak_memory(&last.0);
+        let memory = peak_memory(&last.0, shape.args);
         let allowed = MEMORY_BASE + MEMORY_PER_BYTE * last.1;
         eprintln!(
             "bounds: {}: {:.0} / {:.0} / {:.0} instructions, growth {growth:.2}; {} KiB at {} bytes",

@@ -1,8 +1,10 @@
 //! Chunks held in another shape than an array: a string holding the chunks
 //! as JSON (`json:`), an object of chunks keyed by their ids (`keyed:`), or
 //! both (`json:keyed:`), as evaluators and RAG samples write a `context`:
-//! `"context": "{\"34\": {\"id\": 34, …}, \"58\": {…}}"`. The prefixes go
-//! before the pointer (`--map chunks=json:keyed:/context`).
+//! `"context": "{\"34\": {\"id\": 34, …}, \"58\": {…}}"`; or a text of
+//! passages each led by its source (`passages:`), as the prompt the model
+//! was given writes them: `"report.pdf#page=4: text…\n\nfaq.md: text…"`.
+//! The prefixes go before the pointer (`--map chunks=json:keyed:/context`).
 //!
 //! Both readers of a mapped line keep such a value raw; [`Container::each`]
 //! then hands over its elements, so the two agree by construction, and
@@ -21,6 +23,9 @@ use std::fmt;
 pub struct Container {
     pub json: bool,
     pub keyed: bool,
+    /// A string of passages ([`passages`]), each a chunk whose id is its
+    /// source; neither `json` nor `keyed` with it.
+    pub passages: bool,
 }
 
 /// Why a value is not the container the map says.
@@ -39,6 +44,14 @@ impl Container {
     pub const ARRAY: Container = Container {
         json: false,
         keyed: false,
+        passages: false,
+    };
+
+    /// A string of passages led by their sources.
+    pub const PASSAGES: Container = Container {
+        json: false,
+        keyed: false,
+        passages: true,
     };
 
     /// Splits the `json:` and `keyed:` prefixes (in either order) off a
@@ -51,6 +64,12 @@ impl Container {
                 (&mut c.json, r)
             } else if let Some(r) = rest.strip_prefix("keyed:") {
                 (&mut c.keyed, r)
+            } else if let Some(r) = rest.strip_prefix("passages:") {
+                (&mut c.passages, r)
+            } else if c.passages && (c.json || c.keyed) {
+                return Err(format!(
+                    "`{spec}`: passages: stands alone, without json: or keyed:"
+                ));
             } else {
                 return Ok((c, rest));
             };
@@ -69,6 +88,9 @@ impl Container {
 
     /// The prefixes as written before a pointer (`json:keyed:`).
     pub fn prefix(self) -> &'static str {
+        if self.passages {
+            return "passages:";
+        }
         match (self.json, self.keyed) {
             (false, false) => "",
             (true, false) => "json:",
@@ -80,6 +102,9 @@ impl Container {
     /// The container a value that is not this one reads as, when the
     /// kind found says (a string: `json:`; an object: `keyed:`).
     pub fn fitting(self, unfit: Unfit) -> Option<Container> {
+        if self.passages {
+            return None;
+        }
         let c = match unfit {
             Unfit::Found("a string") => Container { json: true, ..self },
             Unfit::Found("an object") | Unfit::Holds("an object") => Container {
@@ -93,6 +118,9 @@ impl Container {
 
     /// What a value must be, for messages.
     pub fn expected(self) -> &'static str {
+        if self.passages {
+            return "a string of passages, each led by its source (`report.pdf#page=4: text`)";
+        }
         match (self.json, self.keyed) {
             (false, false) => "an array",
             (true, false) => "a string holding a JSON array",
@@ -108,6 +136,9 @@ impl Container {
         let raw = raw.trim();
         if raw == "null" {
             return Ok(false);
+        }
+        if self.passages {
+            return each_passage(raw, f);
         }
         let decoded;
         let text = if self.json {
@@ -150,6 +181,75 @@ impl Container {
     }
 }
 
+/// The passages of the JSON string `raw`, each handed over as a chunk
+/// object holding its text (`{"content": …}`) with its source as key. An
+/// empty string holds none; a text that does not begin with a source is
+/// not passages.
+fn each_passage(raw: &str, f: &mut dyn FnMut(Option<&str>, &str)) -> Result<bool, Unfit> {
+    if !raw.starts_with('"') {
+        return Err(Unfit::Found(kind_of(raw)));
+    }
+    let text = crate::model::decode_json_string(raw);
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(false);
+    }
+    let list = passages(text);
+    if list.is_empty() {
+        return Err(Unfit::Holds("text not led by a source"));
+    }
+    for (source, body) in list {
+        let element = serde_json::json!({ "content": body }).to_string();
+        f(Some(source), &element);
+    }
+    Ok(true)
+}
+
+/// The passages of a text, each `(source, text)`: a passage begins the
+/// text or follows a blank line, and is led by its source, a token with
+/// no space that names a file, page or address (it holds `.`, `#` or `/`)
+/// and ends with `:` and a space or line break. A blank line not followed
+/// by a source belongs to the passage before it. Empty when the text does
+/// not begin with a source. One pass over the text.
+pub fn passages(text: &str) -> Vec<(&str, &str)> {
+    let Some((first, mut body_at)) = source_at(text, 0) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut source = first;
+    let mut from = body_at;
+    while let Some(off) = memchr::memmem::find(&text.as_bytes()[from..], b"\n\n") {
+        let blank = from + off;
+        let next = blank + text[blank..].len() - text[blank..].trim_start().len();
+        match source_at(text, next) {
+            Some((s, at)) => {
+                out.push((source, text[body_at..blank].trim()));
+                (source, body_at) = (s, at);
+                from = at;
+            }
+            None => from = blank + 2,
+        }
+    }
+    out.push((source, text[body_at..].trim()));
+    out
+}
+
+/// The source leading a passage at byte `at` of `text`, and where its
+/// text begins.
+fn source_at(text: &str, at: usize) -> Option<(&str, usize)> {
+    const LONGEST: usize = 512;
+    let rest = &text.as_bytes()[at..];
+    // At most LONGEST bytes are looked at, so a text of one long word
+    // costs no more per blank line than a text of short ones.
+    let end = rest
+        .iter()
+        .take(LONGEST + 1)
+        .position(u8::is_ascii_whitespace)?;
+    let token = text[at..at + end].strip_suffix(':')?;
+    let named = token.len() > 1 && token.contains(['.', '#', '/']);
+    named.then_some((token, at + end + 1))
+}
+
 /// The members of a keyed container, each handed over as it is read.
 struct Members<'f>(&'f mut dyn FnMut(Option<&str>, &str));
 
@@ -171,6 +271,42 @@ impl<'de> Visitor<'de> for Members<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passages_are_split_at_blank_lines_before_a_source() {
+        let text = "a.pdf#page=7: one\n\ntwo\n\nb.md: three\n\nhttps://x.example/y: four";
+        assert_eq!(
+            passages(text),
+            [
+                ("a.pdf#page=7", "one\n\ntwo"),
+                ("b.md", "three"),
+                ("https://x.example/y", "four")
+            ]
+        );
+        // Prose is not a source: `Note:` names no file.
+        assert!(passages("Note: not a source").is_empty());
+        assert_eq!(passages("a.pdf: x\n\nNote: y"), [("a.pdf", "x\n\nNote: y")]);
+        let (c, p) = Container::split("passages:/context").unwrap();
+        assert_eq!((c, p), (Container::PASSAGES, "/context"));
+        assert_eq!(c.prefix(), "passages:");
+        assert!(Container::split("json:passages:/x").is_err());
+        let mut got = Vec::new();
+        let raw = serde_json::to_string("a.pdf#page=1: x").unwrap();
+        assert_eq!(
+            c.each(&raw, &mut |k, e| got
+                .push((k.unwrap().to_owned(), e.to_owned()))),
+            Ok(true)
+        );
+        assert_eq!(
+            got,
+            [("a.pdf#page=1".to_owned(), r#"{"content":"x"}"#.to_owned())]
+        );
+        assert_eq!(c.each(r#""""#, &mut |_, _| {}), Ok(false));
+        assert!(
+            c.each(r#""Response does not adhere""#, &mut |_, _| {})
+                .is_err()
+        );
+    }
 
     type Elements = Vec<(Option<String>, String)>;
 
@@ -234,7 +370,7 @@ mod tests {
         );
         let json = Container {
             json: true,
-            keyed: false,
+            ..Container::ARRAY
         };
         assert_eq!(fit(json, Unfit::Holds("an object")), Some("json:keyed:"));
         assert_eq!(fit(json, Unfit::Holds("an array")), None);

@@ -36,7 +36,7 @@ mod walk;
 #[cfg(test)]
 mod diff_tests;
 
-pub use container::{Container, Unfit};
+pub use container::{Container, Unfit, passages};
 pub use map::{FieldMap, field_names, parse_pointer};
 pub use values::parse_time;
 

@@ -54,26 +54,27 @@ pub(super) const CHUNK_NEAR: [(&str, &[&str]); 4] = [
 
 /// The container a value is, when it can hold chunks: an array; an object
 /// whose every member is an object (chunks keyed by id); a string holding
-/// either as JSON.
+/// either as JSON, or a text of passages led by their sources.
 pub(super) fn shape_of(v: &Value) -> Option<Container> {
     let keyed =
         |m: &serde_json::Map<String, Value>| !m.is_empty() && m.values().all(Value::is_object);
+    let json = |keyed| Container {
+        json: true,
+        keyed,
+        passages: false,
+    };
     match v {
         Value::Array(_) => Some(Container::ARRAY),
         Value::Object(m) if keyed(m) => Some(Container {
-            json: false,
             keyed: true,
+            ..Container::ARRAY
         }),
-        Value::String(s) => match serde_json::from_str::<Value>(s).ok()? {
-            Value::Array(_) => Some(Container {
-                json: true,
-                keyed: false,
-            }),
-            Value::Object(m) if keyed(&m) => Some(Container {
-                json: true,
-                keyed: true,
-            }),
-            _ => None,
+        Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Ok(Value::Array(_)) => Some(json(false)),
+            Ok(Value::Object(m)) if keyed(&m) => Some(json(true)),
+            Ok(_) => None,
+            Err(_) => (!crate::dialect::mapped::passages(s.trim()).is_empty())
+                .then_some(Container::PASSAGES),
         },
         _ => None,
     }
