@@ -321,7 +321,11 @@ fn scan_preset(
         }),
         Preset::Id => {
             let ids = Ids::of(chunks);
-            runs(text, raw, |open, close| id_run(text, open, close, &ids, f))
+            let mut clean = true;
+            let done = runs(text, raw, |open, close| {
+                clean = clean && id_run(text, open, close, raw, &ids, f);
+            });
+            done && clean
         }
     }
 }
@@ -527,6 +531,8 @@ fn id_char(c: u8) -> bool {
 struct Ids<'c> {
     chunks: &'c [Chunk<'c>],
     table: std::cell::OnceCell<std::collections::HashMap<&'c str, u32>>,
+    /// Whether a chunk is named by a web address, found on first asking.
+    web: std::cell::OnceCell<bool>,
 }
 
 /// The most chunks an id is looked for one by one.
@@ -537,7 +543,20 @@ impl<'c> Ids<'c> {
         Ids {
             chunks,
             table: std::cell::OnceCell::new(),
+            web: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Whether some chunk's id or document id is a web address.
+    fn any_web(&self) -> bool {
+        *self.web.get_or_init(|| {
+            self.chunks.iter().any(|c| {
+                [&c.chunk_id, &c.document_id]
+                    .into_iter()
+                    .flatten()
+                    .any(|id| is_web(id.as_str()))
+            })
+        })
     }
 
     fn get(&self, token: &str) -> Option<u32> {
@@ -564,16 +583,23 @@ impl<'c> Ids<'c> {
 
 /// `[chunk-or-document-id]`: the chunk with that id, or out of range when
 /// the run is id-shaped and no chunk has it. The text of a Markdown link
-/// (`[text](url)`) is neither.
-fn id_run(text: &str, open: usize, close: usize, ids: &Ids<'_>, f: &mut dyn FnMut(Marker)) {
+/// (`[text](url)`) is never an id: the link is read by [`link_run`].
+/// False when `raw` and an escape in a link's address may matter.
+fn id_run(
+    text: &str,
+    open: usize,
+    close: usize,
+    raw: bool,
+    ids: &Ids<'_>,
+    f: &mut dyn FnMut(Marker),
+) -> bool {
     let b = text.as_bytes();
+    if b.get(close + 1) == Some(&b'(') {
+        return link_run(text, open, close, raw, ids, f);
+    }
     let token = &text[open + 1..close];
     if token.is_empty() || token.bytes().any(|c| c.is_ascii_whitespace()) {
-        return;
-    }
-    // `[Trends24](https://…)` is a Markdown link's text, never an id.
-    if b.get(close + 1) == Some(&b'(') {
-        return;
+        return true;
     }
     let kind = match ids.get(token) {
         Some(i) => MarkerKind::Cited(i),
@@ -588,7 +614,7 @@ fn id_run(text: &str, open: usize, close: usize, ids: &Ids<'_>, f: &mut dyn FnMu
                     .any(|&c| c.is_ascii_digit() || (id_char(c) && !c.is_ascii_alphabetic()))
                 && tb.iter().any(u8::is_ascii_alphanumeric);
             if !shaped {
-                return;
+                return true;
             }
             MarkerKind::OutOfRange
         }
@@ -598,6 +624,63 @@ fn id_run(text: &str, open: usize, close: usize, ids: &Ids<'_>, f: &mut dyn FnMu
         end: close + 1,
         kind,
     });
+    true
+}
+
+/// The longest address of a Markdown link read as a citation.
+const MAX_ADDRESS: usize = 2048;
+
+/// A Markdown link `[text](address)` whose run closes at `close`: a
+/// citation of the retrieved result whose id is its address (a trailing
+/// `/` aside); when the turn retrieved results named by web addresses and
+/// none is this one, an address that names nothing retrieved is out of
+/// range. Any other link is a link, not a marker. The address is looked
+/// for in at most [`MAX_ADDRESS`] bytes, up to a space or bracket. False
+/// when `raw` and the address holds an escape (`\/`): the decoded text
+/// decides.
+fn link_run(
+    text: &str,
+    open: usize,
+    close: usize,
+    raw: bool,
+    ids: &Ids<'_>,
+    f: &mut dyn FnMut(Marker),
+) -> bool {
+    let b = text.as_bytes();
+    let from = close + 2;
+    let window = &b[from..(from + MAX_ADDRESS + 1).min(b.len())];
+    let Some(len) = window
+        .iter()
+        .position(|&c| c == b')' || c.is_ascii_whitespace() || matches!(c, b'[' | b']' | b'('))
+    else {
+        return true;
+    };
+    if window[len] != b')' || len == 0 {
+        return true;
+    }
+    let address = &text[from..from + len];
+    if raw && address.contains('\\') {
+        return false;
+    }
+    let kind = match ids
+        .get(address)
+        .or_else(|| ids.get(address.trim_end_matches('/')))
+    {
+        Some(i) => MarkerKind::Cited(i),
+        None if is_web(address) && ids.any_web() => MarkerKind::OutOfRange,
+        None => return true,
+    };
+    f(Marker {
+        start: open,
+        end: from + len + 1,
+        kind,
+    });
+    true
+}
+
+/// An `http://` or `https://` address.
+fn is_web(s: &str) -> bool {
+    s.starts_with("https://") || s.starts_with("http://")
 }
 
 #[cfg(test)]

@@ -454,6 +454,46 @@ fn id_markdown_link_text_is_not_a_marker() {
     assert_eq!(id("[café-1] (see)"), [Cited(3)]);
 }
 
+#[test]
+fn a_link_to_a_retrieved_address_cites_it() {
+    let c = |index, doc: &'static str| Chunk {
+        index,
+        document_id: Some(Id::string(doc)),
+        chunk_id: None,
+        score: None,
+    };
+    let web = [c(1, "https://a.example/x"), c(2, "https://b.example/")];
+    let kinds = |text: &str, chunks: &[Chunk<'static>]| -> Vec<MarkerKind> {
+        scan_all(&Grammar::Preset(Preset::Id), text, chunks)
+            .into_iter()
+            .map(|m| m.kind)
+            .collect()
+    };
+    // The link text is never the id; the address is, a trailing `/` aside.
+    assert_eq!(
+        kinds(
+            "see [the page](https://a.example/x/) and [B](https://b.example/).",
+            &web
+        ),
+        [Cited(1), Cited(2)]
+    );
+    // An address this turn did not retrieve, among retrieved addresses, is invented.
+    assert_eq!(
+        kinds("[Trends24](https://trends24.in/)", &web),
+        [OutOfRange]
+    );
+    // Without retrieved addresses a link is a link; so is a relative one.
+    assert_eq!(kinds("[Trends24](https://trends24.in/)", &id_chunks()), []);
+    assert_eq!(kinds("[docs](/guide) [x](https://a.example/x", &web), []);
+    // A marker spans the whole link.
+    let m = &scan_all(
+        &Grammar::Preset(Preset::Id),
+        "a [b](https://b.example/) c",
+        &web,
+    )[0];
+    assert_eq!((m.start, m.end), (2, 25));
+}
+
 // ------------------------------------------------------------ regex
 
 #[test]

@@ -174,3 +174,60 @@ fn marker_flag_usage_errors() {
     assert_eq!(code, 2);
     assert!(err.contains("does not compile"), "{err}");
 }
+
+/// A real agent answer that links its two web search results as Markdown
+/// links (an OpenLLMetry cassette, as a turn log without its citations
+/// list): under `--markers id` each link cites the result at its address,
+/// and a link to a page not retrieved is an invented citation.
+#[test]
+fn links_to_retrieved_pages_cite_them() {
+    let cassette = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/openllmetry/langchain_test_agents.yaml");
+    let (code, line, err) =
+        crate::common::run(&["convert", "--to", "turns", cassette.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let mut turn: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    let o = turn.as_object_mut().unwrap();
+    o.remove("markers");
+    o["grounding"].as_object_mut().unwrap().remove("citations");
+    let reply = o["reply"].as_str().unwrap().to_owned();
+    assert!(
+        reply.contains("](https://github.com/traceloop/openllmetry)"),
+        "{reply}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let grade = |reply: &str| {
+        let mut t = turn.clone();
+        t["reply"] = reply.into();
+        let p = dir.path().join("t.jsonl");
+        std::fs::write(&p, format!("{t}\n")).unwrap();
+        let (code, out, err) = crate::common::run(&[
+            "report",
+            "--markers",
+            "id",
+            "--format",
+            "jsonl",
+            p.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let r: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        (
+            r["verdict"].as_str().unwrap().to_owned(),
+            r["cited_chunks"].clone(),
+        )
+    };
+    assert_eq!(grade(&reply), ("ok".to_owned(), serde_json::json!([1, 2])));
+    let invented = reply
+        .replace(
+            "https://github.com/traceloop/openllmetry",
+            "https://example.com/elsewhere",
+        )
+        .replace(
+            "https://www.traceloop.com/docs/openllmetry/introduction",
+            "https://example.com/other",
+        );
+    assert_eq!(
+        grade(&invented),
+        ("orphan_marker".to_owned(), serde_json::json!([]))
+    );
+}
