@@ -314,13 +314,8 @@ fn tool_results(req: &Value) -> Option<Vec<Doc>> {
     let docs: Vec<Doc> = blocks
         .filter_map(|b| b.get("tool_result")?.get("content"))
         .filter_map(|c| match c {
-            Value::Array(parts) => {
-                let texts: Vec<&str> = parts
-                    .iter()
-                    .filter_map(|p| p.get("text").and_then(Value::as_str))
-                    .collect();
-                (!texts.is_empty()).then(|| texts.join("\n"))
-            }
+            // Text blocks, joined as an answer's are.
+            Value::Array(_) => text_of(c, 0),
             other => json::text(other),
         })
         .map(|text| Doc {
