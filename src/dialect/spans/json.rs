@@ -247,6 +247,52 @@ pub(super) fn documents(v: &Value) -> Option<Vec<Doc>> {
     Some(docs)
 }
 
+/// Results found by what they hold, in a step no one typed as a retrieval:
+/// a list (or a tool message whose `content` holds one) of objects that
+/// each carry an address (`url`, `href`, `link`, `uri`) and text (`title`,
+/// `snippet`, `description`, `body`, `content`, `text`). A result's address
+/// is its chunk id, so an answer linking it cites it; its text is its
+/// title and body joined. None for anything else, an empty list included.
+pub(super) fn results(v: &Value) -> Option<Vec<Doc>> {
+    let v = unstring(v);
+    if let Value::Object(m) = &*v
+        && m.get("type").and_then(Value::as_str) == Some("tool")
+    {
+        return results(m.get("content")?);
+    }
+    let Value::Array(list) = &*v else {
+        return None;
+    };
+    let docs: Option<Vec<Doc>> = list.iter().map(result).collect();
+    docs.filter(|d| !d.is_empty())
+}
+
+const ADDRESS_KEYS: [&str; 4] = ["url", "href", "link", "uri"];
+const RESULT_TEXT_KEYS: [&str; 6] = ["title", "snippet", "description", "body", "content", "text"];
+
+/// One search result ([`results`]), or none when `v` is not one.
+fn result(v: &Value) -> Option<Doc> {
+    let m = v.as_object()?;
+    let address = ADDRESS_KEYS
+        .iter()
+        .find_map(|k| m.get(*k).and_then(Value::as_str))
+        .filter(|a| !a.trim().is_empty())?;
+    let texts: Vec<&str> = RESULT_TEXT_KEYS
+        .iter()
+        .filter_map(|k| m.get(*k).and_then(Value::as_str))
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    if texts.is_empty() {
+        return None;
+    }
+    Some(Doc {
+        chunk_id: Some(address.trim().to_owned()),
+        document_id: None,
+        score: m.get("score").and_then(number),
+        content: Some(texts.join("\n")),
+    })
+}
+
 /// One document. Ids follow the span rules: `chunk_id` is the document's
 /// own `id`, else metadata `id`, else metadata `chunk_id`; `document_id` is
 /// metadata `doc_id`, else `document_id`, else `source`; the score is the
@@ -337,9 +383,15 @@ pub(super) fn reply_text(v: &Value, prefix: &'static str) -> Option<(String, &'s
         Value::String(_) => {
             let parsed = unstring(v);
             if let Value::String(t) = &*parsed {
-                return (!t.trim().is_empty()).then(|| (t.clone(), prefix));
+                // A Python repr of a message (`str(dict)`) is read as the
+                // message it prints, so its text is the reply.
+                match super::pyrepr::literal(t) {
+                    Some(m @ Value::Object(_)) => std::borrow::Cow::Owned(m),
+                    _ => return (!t.trim().is_empty()).then(|| (t.clone(), prefix)),
+                }
+            } else {
+                parsed
             }
-            parsed
         }
         _ => std::borrow::Cow::Borrowed(v),
     };
@@ -479,6 +531,34 @@ mod tests {
         );
         assert_eq!(reply_text(&json!({}), "outputs"), None);
         assert_eq!(reply_text(&json!(""), "output"), None);
+    }
+
+    #[test]
+    fn results_are_found_by_address_and_text() {
+        let web = json!([{"title": "T", "href": "https://a.example/x", "body": "B"}]);
+        let d = results(&web).unwrap();
+        assert_eq!(d[0].chunk_id.as_deref(), Some("https://a.example/x"));
+        assert_eq!(d[0].content.as_deref(), Some("T\nB"));
+        let message = json!({"type": "tool", "tool_call_id": "c1",
+            "content": "[{\"url\": \"https://e.example\", \"title\": \"E\"}]"});
+        assert_eq!(results(&message).unwrap().len(), 1);
+        // Without an address, or without text, or empty: not results.
+        assert_eq!(results(&json!([{"title": "T"}])), None);
+        assert_eq!(results(&json!([{"url": "https://a.example"}])), None);
+        assert_eq!(results(&json!([])), None);
+        assert_eq!(results(&json!({"url": "u", "title": "t"})), None);
+        assert_eq!(results(&json!([{"url": "u", "title": "t"}, "x"])), None);
+    }
+
+    #[test]
+    fn a_python_repr_of_a_message_gives_its_text() {
+        let repr = json!("{'role': 'assistant', 'text': \"It's sunny.\"}");
+        assert_eq!(
+            reply_text(&repr, "output"),
+            Some(("It's sunny.".into(), "output.text"))
+        );
+        let words = json!("{not a literal");
+        assert_eq!(reply_text(&words, "output").unwrap().0, "{not a literal");
     }
 
     #[test]

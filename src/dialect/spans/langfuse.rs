@@ -182,11 +182,11 @@ pub(super) fn row<M: Members>(m: &M, text: &str) -> Result<Row, String> {
             .map(|_| "error".to_owned())
             .or(Some("error".to_owned()));
     }
+    if ty.eq_ignore_ascii_case("SPAN") || s.kind == SpanKind::Unknown {
+        s.kind = stated_kind(m).unwrap_or(s.kind);
+    }
     if s.kind == SpanKind::Agent {
         s.agent_name = Some(s.name.clone()).filter(|n| !n.is_empty());
-    }
-    if s.kind == SpanKind::Tool {
-        s.tool_name = Some(s.name.clone());
     }
     s.model = string(m, &["provided_model_name", "providedModelName", "model"]);
     if let Some(u) = object(m, &["usage_details", "usageDetails", "usage"]) {
@@ -197,6 +197,12 @@ pub(super) fn row<M: Members>(m: &M, text: &str) -> Result<Row, String> {
     }
     s.cost_usd = field(m, &["total_cost", "totalCost", "calculatedTotalCost"]).and_then(number);
     common(&mut s, m);
+    if s.parent_id.is_some() {
+        by_content(&mut s, m);
+    }
+    if s.kind == SpanKind::Tool {
+        s.tool_name = Some(tool_name(&s.name).to_owned());
+    }
     if s.kind == SpanKind::Retriever {
         s.retrieval = output(m).and_then(json::documents);
     } else if s.kind == SpanKind::Llm {
@@ -216,6 +222,62 @@ pub(super) fn row<M: Members>(m: &M, text: &str) -> Result<Row, String> {
         s.recorded = Recorded::of(field(m, &["input"]).and_then(json::recorded_text), None);
     }
     Ok(Row::Observation(s))
+}
+
+/// The kind an untyped observation states in its metadata: OpenInference's
+/// `openinference.span.kind` among the span attributes Langfuse keeps.
+fn stated_kind<M: Members>(m: &M) -> Option<SpanKind> {
+    let meta = object(m, &["metadata"])?;
+    let attrs = object(&meta, &["attributes"])?;
+    SpanKind::from_openinference(&string(&attrs, &["openinference.span.kind"])?)
+}
+
+/// Roles of a plain step found by what it holds: a step that returned
+/// search results is a retrieval by a tool; one that returned a tool
+/// message, or is named `tool.…` and returned something or failed, is a
+/// tool call; a stated tool's `start`/`finish` events are not calls.
+fn by_content<M: Members>(s: &mut Span, m: &M) {
+    if !matches!(s.kind, SpanKind::Unknown | SpanKind::Chain | SpanKind::Tool) {
+        return;
+    }
+    let out = output(m);
+    if let Some(docs) = out.and_then(json::results) {
+        s.retrieval = Some(docs);
+        s.kind = SpanKind::Tool;
+    } else if out.is_some_and(is_tool_message)
+        || (s.name.starts_with("tool.") && (out.is_some() || s.error) && !lifecycle(&s.name))
+    {
+        s.kind = SpanKind::Tool;
+    } else if s.kind == SpanKind::Tool && out.is_none() && !s.error && lifecycle(&s.name) {
+        s.kind = SpanKind::Chain;
+    }
+}
+
+/// A LangChain tool message (`{"type": "tool", "tool_call_id": …}`).
+fn is_tool_message(v: &Value) -> bool {
+    let v = json::unstring(v);
+    v.get("type").and_then(Value::as_str) == Some("tool") && v.get("tool_call_id").is_some()
+}
+
+/// Whether a name is an event of a call's life (`….start-12`, `….finish-12`).
+fn lifecycle(name: &str) -> bool {
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    let base = base.strip_suffix('-').unwrap_or(base);
+    base.ends_with(".start") || base.ends_with(".finish")
+}
+
+/// A tool's name: the step's name without a `tool.` prefix or a
+/// `.success-N`/`.error-N` event suffix.
+fn tool_name(name: &str) -> &str {
+    let n = name.strip_prefix("tool.").unwrap_or(name);
+    let base = n.trim_end_matches(|c: char| c.is_ascii_digit());
+    match base.strip_suffix('-') {
+        Some(b) => [".success", ".error", ".start", ".finish"]
+            .iter()
+            .find_map(|e| b.strip_suffix(e))
+            .unwrap_or(n),
+        None => n,
+    }
 }
 
 /// `output` when set (`""` is unset).
@@ -258,6 +320,21 @@ pub fn adopt(spans: &mut [Box<Span>], trace_rows: &[String]) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn tool_steps_are_named_without_their_prefix_and_event() {
+        assert_eq!(super::tool_name("tool.HelloTool"), "HelloTool");
+        assert_eq!(
+            super::tool_name("tool.search.wikipedia.success-12"),
+            "search.wikipedia"
+        );
+        assert_eq!(super::tool_name("duckduckgo_search"), "duckduckgo_search");
+        assert_eq!(super::tool_name("tool.x-2"), "x-2");
+        assert!(super::lifecycle("tool.search.wikipedia.start-12"));
+        assert!(super::lifecycle("tool.search.wikipedia.finish-3"));
+        assert!(!super::lifecycle("tool.search.wikipedia.success-12"));
+        assert!(!super::lifecycle("tool.HelloTool"));
+    }
     use super::*;
     use serde_json::json;
 
