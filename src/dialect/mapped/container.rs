@@ -37,6 +37,38 @@ pub enum Unfit {
     Holds(&'static str),
     /// A `json:` string whose text is not JSON.
     NotJson,
+    /// A string (or a `json:` string) of passages led by their sources.
+    Passages,
+}
+
+/// What a string found where chunks were wanted is, for messages: a
+/// string of passages ([`PASSAGES_FOUND`]) or just a string.
+pub fn text_kind(text: &str) -> &'static str {
+    if passages(text.trim()).is_empty() {
+        "a string"
+    } else {
+        PASSAGES_FOUND
+    }
+}
+
+/// [`text_kind`] of a JSON string as written (quoted, escapes in place).
+pub fn string_kind(raw: &[u8]) -> &'static str {
+    match std::str::from_utf8(raw) {
+        Ok(raw) => text_kind(&crate::model::decode_json_string(raw)),
+        Err(_) => "a string",
+    }
+}
+
+/// How [`text_kind`] names a string of passages led by their sources.
+pub const PASSAGES_FOUND: &str = "a string of passages led by their sources";
+
+/// How a string that is not the container reads: passages when its text
+/// is led by a source, else `otherwise`.
+fn unfit_string(raw: &str, otherwise: Unfit) -> Unfit {
+    match string_kind(raw.as_bytes()) {
+        PASSAGES_FOUND => Unfit::Passages,
+        _ => otherwise,
+    }
 }
 
 impl Container {
@@ -106,6 +138,7 @@ impl Container {
             return None;
         }
         let c = match unfit {
+            Unfit::Passages => Container::PASSAGES,
             Unfit::Found("a string") => Container { json: true, ..self },
             Unfit::Found("an object") | Unfit::Holds("an object") => Container {
                 keyed: true,
@@ -151,7 +184,7 @@ impl Container {
                 return Ok(false);
             }
             if serde_json::from_str::<IgnoredAny>(t).is_err() {
-                return Err(Unfit::NotJson);
+                return Err(unfit_string(raw, Unfit::NotJson));
             }
             t
         } else {
@@ -162,6 +195,8 @@ impl Container {
             let kind = kind_of(text);
             return Err(if self.json {
                 Unfit::Holds(kind)
+            } else if text.starts_with('"') {
+                unfit_string(text, Unfit::Found(kind))
             } else {
                 Unfit::Found(kind)
             });
@@ -374,6 +409,16 @@ mod tests {
         };
         assert_eq!(fit(json, Unfit::Holds("an object")), Some("json:keyed:"));
         assert_eq!(fit(json, Unfit::Holds("an array")), None);
+        // A string of passages reads through `passages:`, under either map.
+        let text = r#""a.pdf#page=2: one\n\nb.md: two""#;
+        assert_eq!(elements("", text), Err(Unfit::Passages));
+        assert_eq!(elements("json:", text), Err(Unfit::Passages));
+        assert_eq!(fit(Container::ARRAY, Unfit::Passages), Some("passages:"));
+        assert_eq!(fit(json, Unfit::Passages), Some("passages:"));
+        assert_eq!(
+            elements("", r#""plain words""#),
+            Err(Unfit::Found("a string"))
+        );
         assert_eq!(elements("keyed:", "[1]"), Err(Unfit::Found("an array")));
         assert_eq!(elements("keyed:", "{\"a\":1}").unwrap().1.len(), 1);
     }

@@ -473,7 +473,10 @@ impl Mapped {
         let chunks = match caps.chunks.take() {
             None => Vec::new(),
             Some(Err(found)) => {
-                let hint = self.container_hint(Unfit::Found(found));
+                let hint = self.container_hint(match found {
+                    container::PASSAGES_FOUND => Unfit::Passages,
+                    found => Unfit::Found(found),
+                });
                 return Err(wrong(CHUNKS, "an array", found) + &hint);
             }
             Some(Ok(list)) => list?,
@@ -604,6 +607,7 @@ impl Mapped {
             Unfit::Found(f) => f.to_owned(),
             Unfit::Holds(f) => format!("a string holding {f}"),
             Unfit::NotJson => "a string that is not JSON".to_owned(),
+            Unfit::Passages => container::PASSAGES_FOUND.to_owned(),
         };
         Err(format!(
             "field `{}`: expected {}, found {found}{}",
@@ -1137,6 +1141,23 @@ mod tests {
             invalid(&m, &line),
             "field `chunks (json:/context)`: expected a string holding a JSON array, found a string holding an object (try --map chunks=json:keyed:/context)"
         );
+        // A string of passages names `passages:`, under either map, by
+        // either reader (no escape: the byte cursor; an escape: serde_json).
+        for text in [r"a.pdf#page=2: one", r"a.pdf#page=2: \u006fne"] {
+            let line = format!(r#"{{{HEAD},"context":"{text}"}}"#);
+            for (map, expected) in [
+                ("chunks=/context", "an array"),
+                ("chunks=json:/context", "a string holding a JSON array"),
+            ] {
+                let spec = map.trim_start_matches("chunks=");
+                assert_eq!(
+                    invalid(&mapped(&[map]), &line),
+                    format!(
+                        "field `chunks ({spec})`: expected {expected}, found a string of passages led by their sources (try --map chunks=passages:/context)"
+                    )
+                );
+            }
+        }
         let m = mapped(&["chunks=keyed:/context"]);
         assert_eq!(
             invalid(&m, &format!(r#"{{{HEAD},"context":[]}}"#)),

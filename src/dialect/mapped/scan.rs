@@ -139,8 +139,9 @@ impl<'a> Cursor<'a> {
                 None
             }
             b'"' => {
+                let start = self.i;
                 self.parsed_scalar()?;
-                Some("a string")
+                Some(super::container::string_kind(&self.b[start..self.i]))
             }
             _ => {
                 self.parsed_scalar()?;

@@ -265,8 +265,8 @@ impl<'de> Visitor<'de> for Each<'_, '_, 'de> {
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
         self.not_array(Some("a number"))
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
-        self.not_array(Some("a string"))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.not_array(Some(super::container::text_kind(v)))
     }
     /// null: as if absent.
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
