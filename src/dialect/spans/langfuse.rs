@@ -240,7 +240,9 @@ fn by_content<M: Members>(s: &mut Span, m: &M) {
     if !matches!(s.kind, SpanKind::Unknown | SpanKind::Chain | SpanKind::Tool) {
         return;
     }
-    let out = output(m);
+    // A JSON-encoded output is decoded once, for both looks.
+    let decoded = output(m).map(json::unstring);
+    let out = decoded.as_deref();
     if let Some(docs) = out.and_then(json::results) {
         s.retrieval = Some(docs);
         s.kind = SpanKind::Tool;
@@ -253,9 +255,8 @@ fn by_content<M: Members>(s: &mut Span, m: &M) {
     }
 }
 
-/// A LangChain tool message (`{"type": "tool", "tool_call_id": …}`).
+/// A LangChain tool message (`{"type": "tool", "tool_call_id": …}`), as decoded.
 fn is_tool_message(v: &Value) -> bool {
-    let v = json::unstring(v);
     v.get("type").and_then(Value::as_str) == Some("tool") && v.get("tool_call_id").is_some()
 }
 
