@@ -111,7 +111,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__check)
-            opts="-s -q -h --format --partial --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --max-fabricated-quotes --min-coverage --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
+            opts="-s -q -h --format --partial --min-rate --max-drop --max-orphans --max-orphan-rate --max-unobserved-rate --max-fabricated-quotes --min-coverage --per-agent --min-turns --confidence --require-proof --baseline --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --strict --no-dedupe --max-line-bytes --max-document-bytes --input-format --retrievals --assembly-window --agent-name --map --set --map-file --from --to --since --now --agent --channel --model --turn --conversation --grep --case-sensitive --cited-below --confidence-below --tz --show-tz --markers --marker-regex --marker-base --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -129,11 +129,7 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --min-turns)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --confidence)
+                --max-drop)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -157,11 +153,15 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --baseline)
+                --min-turns)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-drop)
+                --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -865,7 +865,7 @@ _grounding__audit() {
             return 0
             ;;
         grounding__subcmd__audit__subcmd__merge)
-            opts="-q -h --format --section --csv-raw --show-tz --columns --min-rate --per-agent --min-turns --confidence --require-proof --max-orphans --max-orphan-rate --max-unobserved-rate --max-fabricated-quotes --min-coverage --baseline --max-drop --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --quiet --threads --color --help"
+            opts="-q -h --format --section --csv-raw --show-tz --columns --min-rate --max-drop --max-orphans --max-orphan-rate --max-unobserved-rate --max-fabricated-quotes --min-coverage --per-agent --min-turns --confidence --require-proof --baseline --write-baseline --ratchet --policy --max-invalid --allow-empty --output --junit --json --markdown --html --triage-order --github --quiet --threads --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -891,11 +891,7 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --min-turns)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --confidence)
+                --max-drop)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -919,11 +915,15 @@ _grounding__audit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --baseline)
+                --min-turns)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --max-drop)
+                --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -243,16 +243,16 @@ junit\t'JUnit XML: a testsuite per agent plus an overall one, a testcase per gat
 github\t'GitHub workflow commands; a summary table in $GITHUB_STEP_SUMMARY when set'
 markdown\t'A Markdown table for pull-request comments'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l partial -d 'Instead of gating, write the run\'s complete mergeable state (a versioned JSON partial; `-` for stdout) for `grounding-audit merge`, which takes the gates. See docs/scale-out.md' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphans -d 'At most N orphan_marker turns.' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphan-rate -d 'At most this share of answered turns may be orphan_marker (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-fabricated-quotes -d 'At most N fabricated quotes: quoted text that no retrieved chunk holds, even in pieces.' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-coverage -d 'Citation coverage (sentences of the answers carrying a citation that resolves / sentences) must be at least R (0..1); with --per-agent, each agent\'s too.' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1]' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphans -d 'At most N orphan_marker turns' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-orphan-rate -d 'At most this share of answered turns may be orphan_marker (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-fabricated-quotes -d 'At most N fabricated quotes: quoted text that no retrieved chunk holds, even in pieces' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l min-coverage -d 'Citation coverage (sentences of the answers carrying a citation that resolves / sentences) must be at least R (0..1); with --per-agent, each agent\'s too' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
@@ -553,16 +553,16 @@ quotes_misattributed\t''
 quotes_stitched\t''
 quotes_fabricated\t''
 evidence\t''"
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1)' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-rate -d 'The grounded rate (grounded / with_retrieval) must be at least R (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-orphans -d 'At most N orphan_marker turns.' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-orphan-rate -d 'At most this share of answered turns may be orphan_marker (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1).' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-fabricated-quotes -d 'At most N fabricated quotes: quoted text that no retrieved chunk holds, even in pieces.' -r
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-coverage -d 'Citation coverage (sentences of the answers carrying a citation that resolves / sentences) must be at least R (0..1); with --per-agent, each agent\'s too.' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-turns -d 'Fewer turns with retrieval than N is not enough evidence (fails overall; agents are not gated) [default: 1]' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-orphans -d 'At most N orphan_marker turns' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-orphan-rate -d 'At most this share of answered turns may be orphan_marker (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-unobserved-rate -d 'At most this share of turns may have no observed answer (0..1)' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-fabricated-quotes -d 'At most N fabricated quotes: quoted text that no retrieved chunk holds, even in pieces' -r
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l min-coverage -d 'Citation coverage (sentences of the answers carrying a citation that resolves / sentences) must be at least R (0..1); with --per-agent, each agent\'s too' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-drop -d 'The grounded rate may fall by at most D against --baseline (0..1)' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r

@@ -6,6 +6,9 @@ use crate::model::Verdict;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+mod limits;
+pub use limits::LimitArgs;
+
 /// Audit what AI agents grounded their answers on.
 ///
 /// Reads agent turn logs and traces (JSON Lines, JSON documents, Parquet;
@@ -484,9 +487,9 @@ pub struct CheckArgs {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Gates")]
 pub struct GateArgs {
-    /// The grounded rate (grounded / with_retrieval) must be at least R (0..1).
-    #[arg(long, value_name = "R")]
-    pub min_rate: Option<f64>,
+    /// The limits of the gates on graded turns (`--min-rate`, `--max-orphans`, …).
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Apply the rate gates (--min-rate, --max-drop, --max-orphan-rate) to each agent as well as overall.
     #[arg(long)]
     pub per_agent: bool,
@@ -499,27 +502,9 @@ pub struct GateArgs {
     /// With --confidence: the Wilson lower bound must clear --min-rate (the stricter rule, for regulated agents).
     #[arg(long, requires = "confidence")]
     pub require_proof: bool,
-    /// At most N orphan_marker turns.
-    #[arg(long, value_name = "N")]
-    pub max_orphans: Option<u64>,
-    /// At most this share of answered turns may be orphan_marker (0..1).
-    #[arg(long, value_name = "R")]
-    pub max_orphan_rate: Option<f64>,
-    /// At most this share of turns may have no observed answer (0..1).
-    #[arg(long, value_name = "R")]
-    pub max_unobserved_rate: Option<f64>,
-    /// At most N fabricated quotes: quoted text that no retrieved chunk holds, even in pieces.
-    #[arg(long, value_name = "N")]
-    pub max_fabricated_quotes: Option<u64>,
-    /// Citation coverage (sentences of the answers carrying a citation that resolves / sentences) must be at least R (0..1); with --per-agent, each agent's too.
-    #[arg(long, value_name = "R")]
-    pub min_coverage: Option<f64>,
     /// A saved `summary --format json` document to compare against (see --max-drop).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
-    /// The grounded rate may fall by at most D against --baseline (0..1).
-    #[arg(long, value_name = "D", requires = "baseline")]
-    pub max_drop: Option<f64>,
     /// Write this run's `summary --format json` document to FILE, for a later --baseline.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
@@ -535,6 +520,13 @@ pub struct GateArgs {
     /// Pass (with a warning) when no turn had retrieval.
     #[arg(long)]
     pub allow_empty: bool,
+}
+
+impl GateArgs {
+    /// `--min-rate`, which also marks the HTML report's trend.
+    pub fn min_rate(&self) -> Option<f64> {
+        self.limits.0.rate(crate::gate::GateKind::MinRate)
+    }
 }
 
 /// Where `check` writes its documents besides stdout.
@@ -692,33 +684,42 @@ pub struct InspectArgs {
 
 /// The flags of `check` that only a deciding run acts on: a partial
 /// refuses them, and `merge` refuses them for partials of another command.
-pub const CHECK_FLAGS: [&str; 21] = [
-    "--per-agent",
-    "--min-turns",
-    "--confidence",
-    "--require-proof",
-    "--max-orphans",
-    "--max-orphan-rate",
-    "--max-unobserved-rate",
-    "--max-fabricated-quotes",
-    "--min-coverage",
-    "--baseline",
-    "--max-drop",
-    "--write-baseline",
-    "--ratchet",
-    "--policy",
-    "--max-invalid",
-    "--allow-empty",
-    "--output",
-    "--junit",
-    "--json",
-    "--markdown",
-    "--github",
-];
+/// `--min-rate` is not among them: `summary` has it too.
+pub fn check_flags() -> Vec<&'static str> {
+    let gates = crate::gate::TABLE
+        .iter()
+        .map(|r| r.flag)
+        .filter(|f| *f != "--min-rate");
+    [
+        "--per-agent",
+        "--min-turns",
+        "--confidence",
+        "--require-proof",
+    ]
+    .into_iter()
+    .chain(gates)
+    .chain([
+        "--baseline",
+        "--write-baseline",
+        "--ratchet",
+        "--policy",
+        "--max-invalid",
+        "--allow-empty",
+        "--output",
+        "--junit",
+        "--json",
+        "--markdown",
+        "--github",
+    ])
+    .collect()
+}
 
-/// Each of [`CHECK_FLAGS`] with whether it was given.
-pub fn check_flags_given(given: &Given) -> [(&'static str, bool); 21] {
-    CHECK_FLAGS.map(|f| (f, given.flag(f)))
+/// Each of [`check_flags`] with whether it was given.
+pub fn check_flags_given(given: &Given) -> Vec<(&'static str, bool)> {
+    check_flags()
+        .into_iter()
+        .map(|f| (f, given.flag(f)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -737,7 +738,7 @@ mod tests {
         let cmd = super::Cli::command();
         for sub in ["check", "merge"] {
             let sub = cmd.find_subcommand(sub).unwrap();
-            for flag in super::CHECK_FLAGS.iter().chain(&[
+            for flag in super::check_flags().iter().chain(&[
                 "--min-rate",
                 "--html",
                 "--triage-order",

@@ -523,3 +523,45 @@ pub fn grammar_flag(m: &MarkerArgs) -> Option<String> {
         (None, None) => None,
     }
 }
+
+/// What the HTML page says about its run besides the view: how the
+/// grammar was chosen, inputs, threshold, version, time.
+pub fn html_meta(
+    input: &InputArgs,
+    markers: &MarkerArgs,
+    min_rate: Option<f64>,
+) -> Result<crate::render::html::Meta> {
+    let grammar_args = match (&markers.marker_regex, markers.markers) {
+        (Some(re), _) => {
+            // `--marker-regex=-x`: a value that reads as a flag stays a value.
+            let mut a = if crate::render::shell::flag_like(re) {
+                vec![format!("--marker-regex={re}")]
+            } else {
+                vec!["--marker-regex".to_owned(), re.clone()]
+            };
+            if markers.marker_base != 1 {
+                a.extend(["--marker-base".to_owned(), markers.marker_base.to_string()]);
+            }
+            a
+        }
+        (None, Some(p)) => vec!["--markers".to_owned(), p.name().to_owned()],
+        (None, None) => vec![],
+    };
+    let paths = if input.paths.is_empty() {
+        vec!["LOGS".to_owned()]
+    } else {
+        input
+            .paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect()
+    };
+    Ok(crate::render::html::Meta {
+        generated: crate::model::format_time(&generated_at()?),
+        version: env!("CARGO_PKG_VERSION"),
+        grammar_flag: grammar_flag(markers),
+        grammar_args,
+        min_rate,
+        paths,
+    })
+}

@@ -15,27 +15,30 @@
 //! Read with the `toml` crate: its errors carry the line, column and key of
 //! what was refused, so an unknown or misspelt key is named with its line.
 
-use crate::gate::Override;
+use crate::gate::{Measure, Override, TABLE, Unit};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// The rules of one table (`[defaults]` or `[agents.<id>]`): the gate
-/// overrides themselves, so that a gate added to `check` is one field.
+/// overrides themselves, so that a gate added to `check` is one row of the
+/// gate table.
 pub type Rules = Override;
+
+/// The keys of a table that are not gates: how the gates are applied.
+const SETTINGS: [&str; 3] = ["min_turns", "confidence", "require_proof"];
 
 /// Checks the ranges of one table; `at` names the table in messages.
 fn validate(r: &Rules, at: &str) -> Result<(), String> {
-    for (name, v) in [
-        ("min_rate", r.min_rate),
-        ("max_drop", r.max_drop),
-        ("max_orphan_rate", r.max_orphan_rate),
-        ("max_unobserved_rate", r.max_unobserved_rate),
-        ("min_coverage", r.min_coverage),
-    ] {
-        if let Some(x) = v
+    for row in TABLE.iter().filter(|r| r.unit == Unit::Rate) {
+        if let Some(x) = r.limits.rate(row.kind)
             && !(0.0..=1.0).contains(&x)
         {
-            return Err(format!("{at}: {name} must be between 0 and 1, got {x}"));
+            return Err(format!(
+                "{at}: {} must be between 0 and 1, got {x}",
+                row.kind.as_str()
+            ));
         }
     }
     if let Some(c) = r.confidence
@@ -46,6 +49,70 @@ fn validate(r: &Rules, at: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// A key of a table: a gate of [`TABLE`] or one of [`SETTINGS`].
+enum Key {
+    Gate(usize),
+    Setting(usize),
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        let name = String::deserialize(d)?;
+        if let Some(i) = TABLE.iter().position(|r| r.kind.as_str() == name) {
+            return Ok(Key::Gate(i));
+        }
+        if let Some(i) = SETTINGS.iter().position(|s| *s == name) {
+            return Ok(Key::Setting(i));
+        }
+        let keys: Vec<String> = TABLE
+            .iter()
+            .map(|r| r.kind.as_str())
+            .chain(SETTINGS)
+            .map(|k| format!("`{k}`"))
+            .collect();
+        Err(de::Error::custom(format!(
+            "unknown field `{name}`, expected one of {}",
+            keys.join(", ")
+        )))
+    }
+}
+
+impl<'de> Deserialize<'de> for Override {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Override, D::Error> {
+        d.deserialize_map(RulesVisitor)
+    }
+}
+
+struct RulesVisitor;
+
+impl<'de> Visitor<'de> for RulesVisitor {
+    type Value = Override;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a table of gates")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Override, A::Error> {
+        let mut o = Override::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Gate(i) => {
+                    let row = &TABLE[i];
+                    let limit = match row.unit {
+                        Unit::Count => Measure::Count(map.next_value()?),
+                        Unit::Rate => Measure::Rate(map.next_value()?),
+                    };
+                    o.limits.set(row.kind, limit);
+                }
+                Key::Setting(0) => o.min_turns = Some(map.next_value()?),
+                Key::Setting(1) => o.confidence = Some(map.next_value()?),
+                Key::Setting(_) => o.require_proof = Some(map.next_value()?),
+            }
+        }
+        Ok(o)
+    }
 }
 
 /// A policy file.
@@ -92,6 +159,7 @@ fn readable(text: &str, e: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::GateKind;
 
     #[test]
     fn defaults_and_agents() {
@@ -99,7 +167,7 @@ mod tests {
             "[defaults]\nmin_rate = 0.9\nmin_turns = 20\n\n[agents.billing-bot]\nmin_rate = 0.8\nrequire_proof = true\n",
         )
         .unwrap();
-        assert_eq!(p.defaults.min_rate, Some(0.9));
+        assert_eq!(p.defaults.limits.rate(GateKind::MinRate), Some(0.9));
         assert_eq!(p.defaults.min_turns, Some(20));
         assert_eq!(p.agents["billing-bot"].require_proof, Some(true));
     }
@@ -170,28 +238,23 @@ mod tests {
         }
     }
 
+    /// The keys a policy reads are the gate table's and the settings, and
+    /// each is a flag of `check`.
     #[test]
     fn every_policy_key_is_a_gate_flag() {
-        let all = Rules {
-            min_rate: Some(0.5),
-            min_turns: Some(1),
-            max_drop: Some(0.5),
-            max_orphans: Some(1),
-            max_orphan_rate: Some(0.5),
-            max_unobserved_rate: Some(0.5),
-            max_fabricated_quotes: Some(1),
-            min_coverage: Some(0.5),
-            confidence: Some(0.5),
-            require_proof: Some(true),
-        };
-        let keys: Vec<String> = match serde_json::to_value(&all).unwrap() {
-            serde_json::Value::Object(m) => m.keys().cloned().collect(),
-            _ => unreachable!(),
-        };
-        let flags: Vec<String> = gate_flags().into_iter().map(|(k, _)| k).collect();
-        let mut sorted = flags.clone();
-        sorted.sort();
-        assert_eq!(keys, sorted);
+        let mut keys: Vec<&str> = TABLE
+            .iter()
+            .map(|r| r.kind.as_str())
+            .chain(SETTINGS)
+            .collect();
+        keys.sort();
+        let mut flags: Vec<String> = gate_flags().into_iter().map(|(k, _)| k).collect();
+        flags.sort();
+        assert_eq!(keys, flags);
+        let e = Policy::parse("[defaults]\nmax_orphns = 2\n").unwrap_err();
+        for key in keys {
+            assert!(e.contains(&format!("`{key}`")), "{key}: {e}");
+        }
     }
 
     #[test]
@@ -210,8 +273,14 @@ mod tests {
     #[test]
     fn count_gates_per_agent() {
         let p = Policy::parse("[agents.a]\nmax_orphans = 0\nmax_unobserved_rate = 0.1\n").unwrap();
-        assert_eq!(p.agents["a"].max_orphans, Some(0));
-        assert_eq!(p.agents["a"].max_unobserved_rate, Some(0.1));
+        assert_eq!(
+            p.agents["a"].limits.get(GateKind::MaxOrphans),
+            Some(Measure::Count(0))
+        );
+        assert_eq!(
+            p.agents["a"].limits.rate(GateKind::MaxUnobservedRate),
+            Some(0.1)
+        );
         let e = Policy::parse("[agents.a]\nmax_unobserved_rate = 2\n").unwrap_err();
         assert!(e.contains("[agents.a]: max_unobserved_rate"), "{e}");
     }

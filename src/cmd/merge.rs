@@ -45,7 +45,7 @@ pub fn run(
             .filter(|m| *m != config::DEFAULT_GRAMMAR)
             .cloned(),
         grammar_args: Vec::new(),
-        min_rate: args.gates.min_rate,
+        min_rate: args.gates.min_rate(),
         paths: vec!["LOGS".to_owned()],
     };
     let window = config::recorded::window_of(&merged.options, &clock.zone)?;

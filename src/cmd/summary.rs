@@ -7,7 +7,6 @@ use crate::cli::{GroupBy, Section as CsvSection, SummaryArgs, SummaryFormat};
 use crate::compare::{self, Comparison, Counts};
 use crate::config::{self, Settings};
 use crate::exit;
-use crate::model::format_time;
 use crate::pipeline::{self, Accumulator, InputStats};
 use crate::render;
 use anyhow::Result;
@@ -15,48 +14,6 @@ use std::io::Write;
 
 use crate::view::summary::by_name;
 pub use crate::view::summary::*;
-
-/// What the HTML page says about its run besides the view: how the
-/// grammar was chosen, inputs, threshold, version, time.
-pub fn html_meta(
-    input: &crate::cli::InputArgs,
-    markers: &crate::cli::MarkerArgs,
-    min_rate: Option<f64>,
-) -> Result<render::html::Meta> {
-    let grammar_args = match (&markers.marker_regex, markers.markers) {
-        (Some(re), _) => {
-            // `--marker-regex=-x`: a value that reads as a flag stays a value.
-            let mut a = if render::shell::flag_like(re) {
-                vec![format!("--marker-regex={re}")]
-            } else {
-                vec!["--marker-regex".to_owned(), re.clone()]
-            };
-            if markers.marker_base != 1 {
-                a.extend(["--marker-base".to_owned(), markers.marker_base.to_string()]);
-            }
-            a
-        }
-        (None, Some(p)) => vec!["--markers".to_owned(), p.name().to_owned()],
-        (None, None) => vec![],
-    };
-    let paths = if input.paths.is_empty() {
-        vec!["LOGS".to_owned()]
-    } else {
-        input
-            .paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect()
-    };
-    Ok(render::html::Meta {
-        generated: format_time(&config::generated_at()?),
-        version: env!("CARGO_PKG_VERSION"),
-        grammar_flag: config::grammar_flag(markers),
-        grammar_args,
-        min_rate,
-        paths,
-    })
-}
 
 /// One pass of the summary over `sources` with `engine`.
 fn summarise(
@@ -156,7 +113,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     if summary.overall().rollup.turns == 0 {
         hints.explain_nothing(&engine, &sources)?;
     }
-    let meta = html_meta(&args.input, &args.markers, args.min_rate)?;
+    let meta = config::html_meta(&args.input, &args.markers, args.min_rate)?;
     let window = window_doc(engine.filter.from, engine.filter.to, &clock.zone);
     render_summary(
         out,

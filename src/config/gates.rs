@@ -7,7 +7,7 @@
 use crate::cli::GateArgs;
 use crate::compare::Counts;
 use crate::exit;
-use crate::gate::Gates;
+use crate::gate::{Gates, Reach, TABLE, Unit, table};
 use crate::policy::Policy;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -25,33 +25,20 @@ fn unit_interval(name: &str, v: Option<f64>) -> Result<()> {
 /// command line left out and its agents as overrides.
 pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
     let d = policy.map(|p| p.defaults.clone()).unwrap_or_default();
-    let min_rate = args.min_rate.or(d.min_rate);
-    let max_drop = args.max_drop.or(d.max_drop);
-    let max_orphan_rate = args.max_orphan_rate.or(d.max_orphan_rate);
-    let max_orphans = args.max_orphans.or(d.max_orphans);
-    let max_unobserved_rate = args.max_unobserved_rate.or(d.max_unobserved_rate);
-    let max_fabricated_quotes = args.max_fabricated_quotes.or(d.max_fabricated_quotes);
-    let min_coverage = args.min_coverage.or(d.min_coverage);
+    let given = &args.limits.0;
+    let limits = given.over(&d.limits);
     let confidence = args.confidence.or(d.confidence);
     let agent_rules = policy.is_some_and(|p| !p.agents.is_empty());
-    if min_rate.is_none()
-        && max_drop.is_none()
-        && max_orphan_rate.is_none()
-        && max_orphans.is_none()
-        && max_unobserved_rate.is_none()
-        && max_fabricated_quotes.is_none()
-        && min_coverage.is_none()
-        && !agent_rules
-    {
-        return Err(exit::usage(
-            "no gate given: pass at least one of --min-rate, --max-drop, --max-orphans, --max-orphan-rate, --max-unobserved-rate, --max-fabricated-quotes, --min-coverage, --policy",
-        ));
+    if limits.is_empty() && !agent_rules {
+        let flags: Vec<&str> = TABLE.iter().map(|r| r.flag).collect();
+        return Err(exit::usage(format!(
+            "no gate given: pass at least one of {}, --policy",
+            flags.join(", ")
+        )));
     }
-    unit_interval("--min-rate", args.min_rate)?;
-    unit_interval("--max-unobserved-rate", args.max_unobserved_rate)?;
-    unit_interval("--max-orphan-rate", args.max_orphan_rate)?;
-    unit_interval("--max-drop", args.max_drop)?;
-    unit_interval("--min-coverage", args.min_coverage)?;
+    for row in TABLE.iter().filter(|r| r.unit == Unit::Rate) {
+        unit_interval(row.flag, given.rate(row.kind))?;
+    }
     if let Some(c) = args.confidence
         && !(c > 0.0 && c < 1.0)
     {
@@ -59,38 +46,40 @@ pub fn gates(args: &GateArgs, policy: Option<&Policy>) -> Result<Gates> {
             "--confidence must be strictly between 0 and 1 (e.g. 0.95), got {c}"
         )));
     }
-    if args.confidence.is_some() && min_rate.is_none() && max_drop.is_none() && !agent_rules {
-        return Err(exit::usage(
-            "--confidence qualifies --min-rate or --max-drop: give one of them",
-        ));
+    let any = |reach: &[Reach]| {
+        TABLE
+            .iter()
+            .any(|r| reach.contains(&r.reach) && limits.has(r.kind))
+    };
+    if args.confidence.is_some() && !any(&[Reach::Rated]) && !agent_rules {
+        return Err(exit::usage(format!(
+            "--confidence qualifies {}: give one of them",
+            table::flags_listed(|r| r.reach == Reach::Rated, "or")
+        )));
     }
-    if args.per_agent
-        && min_rate.is_none()
-        && max_drop.is_none()
-        && max_orphan_rate.is_none()
-        && min_coverage.is_none()
+    if args.per_agent && !any(&[Reach::Rated, Reach::PerAgent]) {
+        return Err(exit::usage(format!(
+            "--per-agent applies {} to each agent: give one of them",
+            table::flags_listed(|r| r.reach != Reach::OwnTable, "or")
+        )));
+    }
+    if args.baseline.is_none()
+        && let Some(row) = TABLE
+            .iter()
+            .find(|r| r.needs_baseline && limits.has(r.kind))
     {
-        return Err(exit::usage(
-            "--per-agent applies --min-rate, --max-drop, --max-orphan-rate or --min-coverage to each agent: give one of them",
-        ));
-    }
-    if max_drop.is_some() && args.baseline.is_none() {
-        return Err(exit::usage(
-            "--max-drop (or max_drop in the policy) needs --baseline FILE",
-        ));
+        return Err(exit::usage(format!(
+            "{} (or {} in the policy) needs --baseline FILE",
+            row.flag,
+            row.kind.as_str()
+        )));
     }
     Ok(Gates {
-        min_rate,
+        limits,
         per_agent: args.per_agent || policy.is_some(),
         min_turns: args.min_turns.or(d.min_turns).unwrap_or(1),
         confidence,
         require_proof: args.require_proof || d.require_proof.unwrap_or(false),
-        max_orphans,
-        max_orphan_rate,
-        max_unobserved_rate,
-        max_fabricated_quotes,
-        min_coverage,
-        max_drop,
         baseline: None,
         allow_empty: args.allow_empty,
         agents: policy.map(|p| p.agents.clone()).unwrap_or_default(),

@@ -137,7 +137,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
         let sources = config::sources(settings, &args.input, "check")?;
         hints.explain_nothing(&engine, &sources)?;
     }
-    let meta = crate::cmd::summary::html_meta(&args.input, &args.markers, args.gates.min_rate)?;
+    let meta = config::html_meta(&args.input, &args.markers, args.gates.min_rate())?;
     decide(
         &Decide {
             gates: &gates,
@@ -165,7 +165,7 @@ fn config_error(
     out: &mut Guarded<'_>,
     message: &str,
 ) -> Result<i32> {
-    let meta = crate::cmd::summary::html_meta(&args.input, &args.markers, args.gates.min_rate)?;
+    let meta = config::html_meta(&args.input, &args.markers, args.gates.min_rate())?;
     let d = Decide {
         gates: &Gates::default(),
         args: &args.gates,
