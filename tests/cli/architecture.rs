@@ -325,3 +325,109 @@ fn no_function_is_longer_than_a_screenful_or_two() {
     assert_eq!(long_functions(&body(151)), [(1, 151)]);
     assert!(long_functions(&body(150)).is_empty());
 }
+
+/// The subcommands of `src/cmd/`: one calling another is a view or an
+/// engine part that belongs lower down. The shared helpers beside them
+/// (`turns`, `hints`, `mod`) are not commands.
+const COMMANDS: &[&str] = &[
+    "report",
+    "summary",
+    "check",
+    "explain",
+    "inspect",
+    "convert",
+    "evidence",
+    "merge",
+    "completions",
+];
+
+/// Calls from one command into another that the code still makes, as
+/// (from, to, why). The test fails when one is gone, so the list only
+/// shrinks.
+const KNOWN_CALLS: &[(&str, &str, &str)] = &[
+    (
+        "merge",
+        "summary",
+        "merge renders a summary of merged partials with summary's renderer seam",
+    ),
+    (
+        "merge",
+        "report",
+        "merge renders a report page with report's page seam and page cap",
+    ),
+    (
+        "merge",
+        "check",
+        "merge decides a check of merged partials with check's decision stage",
+    ),
+    (
+        "convert",
+        "explain",
+        "convert --to explain reuses explain's writer",
+    ),
+];
+
+/// The command a `src/cmd/` file belongs to (`check/decide.rs` is `check`).
+fn command_of(rel: &Path) -> Option<String> {
+    let mut parts = rel.components().map(|c| c.as_os_str().to_str().unwrap());
+    if parts.next()? != "cmd" {
+        return None;
+    }
+    let name = parts.next()?.trim_end_matches(".rs");
+    COMMANDS.contains(&name).then(|| name.to_owned())
+}
+
+/// Every call from one command into another, as (from, to) with where.
+fn command_calls(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
+    let mut files = Vec::new();
+    rust_files(&src.join("cmd"), &mut files);
+    let mut calls: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(src).unwrap();
+        let Some(from) = command_of(rel) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            for to in COMMANDS.iter().filter(|c| **c != from) {
+                let named = [
+                    format!("crate::cmd::{to}::"),
+                    format!("super::{to}::"),
+                    format!("super::super::{to}::"),
+                ];
+                if named.iter().any(|n| code.contains(n.as_str())) {
+                    calls
+                        .entry((from.clone(), (*to).to_owned()))
+                        .or_default()
+                        .push(format!("src/{}:{}", rel.display(), i + 1));
+                }
+            }
+        }
+    }
+    calls
+}
+
+#[test]
+fn no_command_calls_another() {
+    let calls = command_calls(&src());
+    let new: Vec<String> = calls
+        .iter()
+        .filter(|((f, t), _)| !KNOWN_CALLS.iter().any(|(a, b, _)| a == f && b == t))
+        .map(|((f, t), at)| format!("{f} -> {t} at {}", at.join(", ")))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "commands calling commands:\n{}",
+        new.join("\n")
+    );
+    for (f, t, why) in KNOWN_CALLS {
+        assert!(
+            calls.contains_key(&((*f).to_owned(), (*t).to_owned())),
+            "{f} -> {t} is gone: remove it from KNOWN_CALLS ({why})"
+        );
+    }
+}

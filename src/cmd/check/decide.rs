@@ -15,27 +15,28 @@ use crate::render::guard::Guarded;
 use anyhow::Result;
 use std::io::Write;
 
-/// A summary document with the options it was graded under first
-/// (`"grading": {...}`), the rest byte for byte as `summary` writes it.
-fn with_grading(
-    doc: Vec<u8>,
+/// A baseline: a summary document with the options it was graded under
+/// first, as one line (`"grading": {...}`), the rest as `summary` writes it.
+#[derive(serde::Serialize)]
+struct BaselineDoc<'a, T: serde::Serialize> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grading: Option<Box<serde_json::value::RawValue>>,
+    #[serde(flatten)]
+    summary: &'a T,
+}
+
+/// The grading record of a baseline, as one line of JSON.
+fn grading_record(
     grading: Option<&std::collections::BTreeMap<String, serde_json::Value>>,
-) -> Result<Vec<u8>> {
+) -> Result<Option<Box<serde_json::value::RawValue>>> {
     let Some(g) = grading else {
-        return Ok(doc);
-    };
-    let Some(rest) = doc.strip_prefix(b"{") else {
-        return Ok(doc);
+        return Ok(None);
     };
     let record = serde_json::json!({
         "version": crate::compare::GRADING_VERSION,
         "settings": g,
     });
-    let mut out = b"{\n  \"grading\": ".to_vec();
-    out.extend(serde_json::to_vec(&record)?);
-    out.push(b',');
-    out.extend_from_slice(rest);
-    Ok(out)
+    Ok(Some(serde_json::value::to_raw_value(&record)?))
 }
 
 /// Writes `bytes` to stdout and flushes. `Ok(false)` when the reader has
@@ -103,11 +104,14 @@ pub fn decide(
         && code != exit::INPUT
     {
         let view =
-            crate::cmd::summary::document(&s, &input, &d.clock, d.window.clone(), o.triage_order);
+            crate::view::summary::document(&s, &input, &d.clock, d.window.clone(), o.triage_order);
         if let Some(path) = &args.write_baseline {
             let mut doc = Vec::new();
-            render::json::document(&mut doc, &view)?;
-            let doc = with_grading(doc, d.grading)?;
+            let baseline = BaselineDoc {
+                grading: grading_record(d.grading)?,
+                summary: &view,
+            };
+            render::json::document(&mut doc, &baseline)?;
             if !args.ratchet {
                 exit::write_file(path, &doc, false, "baseline")?;
             } else if code == exit::SUCCESS {
