@@ -33,7 +33,9 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, VecDeque};
 
-/// The spans of one invocation, carried by its first record.
+/// The spans of one invocation, carried by its first record (in the boxes
+/// the assembly takes them in).
+#[allow(clippy::vec_box)]
 pub struct Nodes(pub Vec<Box<Span>>);
 
 /// The note an eval set's turns carry.
@@ -465,6 +467,7 @@ fn emit(inv: Invocation, ctx: &Context, out: &mut DocumentRecords) {
 }
 
 /// The spans of one invocation (see the module doc).
+#[allow(clippy::vec_box)]
 fn spans(inv: Invocation, ctx: &Context) -> Vec<Box<Span>> {
     let agent = ctx.app.clone().or_else(|| {
         inv.steps
