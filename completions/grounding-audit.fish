@@ -106,6 +106,7 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
@@ -194,6 +195,7 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
@@ -276,6 +278,7 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
@@ -335,6 +338,7 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
@@ -381,6 +385,7 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
@@ -439,6 +444,7 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'

@@ -1,5 +1,5 @@
 //! Formats this tool recognises but does not read: HTTP recordings, other
-//! tools' trace and conversation files, evaluation sets. A file that holds
+//! tools' trace and conversation files. A file that holds
 //! records of which none reads as a turn is named by what it looks like
 //! (`inspect`'s note, and the input error of the grading commands), never
 //! graded as nothing.
@@ -62,32 +62,10 @@ const RULES: &[Rule] = &[
         |h| h.json && h.key("span_attributes") && (h.key("root_span_id") || h.key("_xact_id")),
     ),
     (
-        "adk-session",
-        "a Google ADK session (the events of a conversation, by invocation)",
-        "export the agent's spans (ADK's OpenTelemetry tracing, or a Langfuse or Phoenix export) and read those",
-        |h| {
-            h.json
-                && h.key("events")
-                && (h.key("app_name") || h.key("appName") || h.key("past_events"))
-                && (h.key("invocation_id") || h.key("invocationId"))
-        },
-    ),
-    (
         "agentfootprint-run",
         "an agentfootprint recorded run (runId, commits, finalState, and its events in one document)",
         "write its events one per line (jq -c '.events[]' FILE) and read those",
         |h| h.json && h.key("runId") && h.key("commits") && h.key("runtimeStageId"),
-    ),
-    (
-        "adk-evalset",
-        "a Google ADK eval set (expected conversations, not a record of what an agent did)",
-        "grade the agent's traces of the eval run instead: an eval set holds the answers expected, not the ones given",
-        |h| {
-            h.json
-                && (h.key("eval_set_id")
-                    || h.key("eval_cases")
-                    || (h.key("user_content") && h.key("final_response")))
-        },
     ),
     (
         "api-recording",
@@ -227,10 +205,8 @@ mod tests {
             name("{\"info\": {\"request_id\": \"tr-1\"}, \"data\": {\"spans\": []}}"),
             Some("mlflow")
         );
-        assert_eq!(
-            name("{\"eval_set_id\": \"x\", \"eval_cases\": []}"),
-            Some("adk-evalset")
-        );
+        // Read now (the `adk` dialect): no longer named here.
+        assert_eq!(name("{\"eval_set_id\": \"x\", \"eval_cases\": []}"), None);
         assert_eq!(
             name("[\"beta.sessions.create\", {\"type\": \"x\"}]"),
             Some("api-recording")

@@ -42,6 +42,7 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::OTEL_SDK,
     &spans::LANGSMITH,
     &spans::LANGFUSE,
+    &spans::ADK,
     &exchange::EXCHANGE,
     &native::NATIVE,
 ];

@@ -1,8 +1,10 @@
-//! LangSmith runs and Langfuse observations as dialects of the engine, in
-//! the span family: a run or an observation is a record of its trace, and
-//! every trace assembles through [`assemble_records`] like the span
-//! formats. Lines (JSONL) and whole documents (a JSON array, as the Langfuse
-//! UI exports, or pretty-printed objects) are both read.
+//! LangSmith runs, Langfuse observations and Google ADK sessions as
+//! dialects of the engine, in the span family: a run, an observation or
+//! an invocation's events are records of their trace, and every trace
+//! assembles through [`assemble_records`] like the span formats. Lines
+//! (JSONL) and whole documents (a JSON array, as the Langfuse UI exports,
+//! or pretty-printed objects) are both read; an ADK file is read whole
+//! ([`super::adk`]).
 //!
 //! Identity for de-duplication: a Langfuse observation is its trace and
 //! observation id (blob-export windows overlap, so the same row is read
@@ -10,6 +12,7 @@
 //! exact repeat is a duplicate but a later part of the same run (create,
 //! then patch) is kept and merged when the trace assembles.
 
+use super::adk;
 use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
 use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
@@ -30,6 +33,8 @@ pub struct TraceRow(pub Span);
 pub enum Export {
     LangSmith,
     Langfuse,
+    /// Google ADK Session and EvalSet JSON.
+    Adk,
 }
 
 /// One export read as a dialect.
@@ -39,6 +44,8 @@ pub struct ExportDialect(pub Export);
 pub static LANGSMITH: ExportDialect = ExportDialect(Export::LangSmith);
 /// Langfuse observations (blob-storage export, UI JSON export).
 pub static LANGFUSE: ExportDialect = ExportDialect(Export::Langfuse);
+/// Google ADK Session JSON (events by invocation) and EvalSet JSON.
+pub static ADK: ExportDialect = ExportDialect(Export::Adk);
 
 fn hash(parts: &[&[u8]]) -> u128 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
@@ -194,6 +201,7 @@ fn records_of(
                 body: Box::new(p),
             });
         }
+        Export::Adk => return Err("not a LangSmith run or Langfuse observation".to_owned()),
         Export::Langfuse => match langfuse::row(&m, text)? {
             Row::Observation(s) => out.push(Record {
                 group: ShortId::new(s.trace_id()),
@@ -227,13 +235,10 @@ fn records_of(
 /// Reads one JSON object's text into records: the object must be of
 /// `export` (a row of another export is invalid, not guessed at).
 pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result<(), String> {
-    let what = match export {
-        Export::LangSmith => "not a LangSmith run",
-        Export::Langfuse => "not a Langfuse observation",
-    };
-    let schema = match export {
-        Export::LangSmith => &langsmith::SCHEMA,
-        Export::Langfuse => &langfuse::SCHEMA,
+    let (what, schema) = match export {
+        Export::LangSmith => ("not a LangSmith run", &langsmith::SCHEMA),
+        Export::Langfuse => ("not a Langfuse observation", &langfuse::SCHEMA),
+        Export::Adk => return adk::parse_text(text, out).map(|_| ()),
     };
     if export == Export::LangSmith && is_batch(text) {
         return parse_batch(text, out);
@@ -365,7 +370,7 @@ fn parse_batch(text: &str, out: &mut Vec<Record>) -> Result<(), String> {
 
 /// Every record of a span-family group as spans: spans as they are, LangSmith
 /// run parts merged by run id, Langfuse trace rows as roots adopting the
-/// trace's parentless observations.
+/// trace's parentless observations, an ADK invocation's spans as read.
 /// Spans stay in the boxes their records carry: assembly sorts and reads
 /// them in place, never moving a span.
 #[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
@@ -378,11 +383,13 @@ pub fn spans_of(records: Vec<Record>) -> Vec<Box<Span>> {
             Ok(s) => spans.push(s),
             Err(b) => match b.downcast::<RunPart>() {
                 Ok(p) => parts.push(*p),
-                Err(b) => {
-                    if let Ok(t) = b.downcast::<TraceRow>() {
-                        traces.push(t.0);
-                    }
-                }
+                Err(b) => match b.downcast::<TraceRow>() {
+                    Ok(t) => traces.push(t.0),
+                    Err(b) => spans.extend(
+                        b.downcast::<adk::Nodes>()
+                            .map_or_else(|_| Vec::new(), |n| n.0),
+                    ),
+                },
             },
         }
     }
@@ -405,6 +412,7 @@ impl Dialect for ExportDialect {
         match self.0 {
             Export::LangSmith => "langsmith",
             Export::Langfuse => "langfuse",
+            Export::Adk => "adk",
         }
     }
     fn about(&self) -> &'static str {
@@ -413,10 +421,16 @@ impl Dialect for ExportDialect {
             Export::Langfuse => {
                 "Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export"
             }
+            Export::Adk => {
+                "Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)"
+            }
         }
     }
     fn sniff(&self, first: &[u8]) -> bool {
-        sniff_export(first) == Some(self.0)
+        match self.0 {
+            Export::Adk => adk::sniff(first),
+            e => sniff_export(first) == Some(e),
+        }
     }
     fn unlinked(&self) -> &'static str {
         "a LangSmith run patch (`id`, `end_time`, `outputs`) whose post never arrived: the post names the run's trace (`trace_id`), so the patch joins no turn"
@@ -437,7 +451,7 @@ impl Dialect for ExportDialect {
             return false;
         };
         let rest = &data[start..];
-        if rest[0] == b'[' {
+        if rest[0] == b'[' || self.0 == Export::Adk {
             return true;
         }
         // Pretty-printed: the first line is not a whole object.
@@ -472,6 +486,7 @@ impl Dialect for ExportDialect {
         let what = match self.0 {
             Export::LangSmith => "not a LangSmith export",
             Export::Langfuse => "not a Langfuse export",
+            Export::Adk => return adk::parse_document(data, out),
         };
         let mut last = 1;
         for top in serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>() {
@@ -543,6 +558,7 @@ fn parse_array(
     let what = match export {
         Export::LangSmith => "not a LangSmith export",
         Export::Langfuse => "not a Langfuse export",
+        Export::Adk => "not a Google ADK export",
     };
     let elements: Vec<&RawValue> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
     let mut recs = Vec::new();

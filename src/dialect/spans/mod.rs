@@ -20,10 +20,12 @@
 //! - `pyrepr.rs`: Python literals (`str(dict)`) read as JSON;
 //! - `langsmith.rs`: LangSmith runs (parts merged by run id) → spans;
 //! - `langfuse.rs`: Langfuse observations and legacy trace rows → spans;
+//! - `adk.rs`: Google ADK Session and EvalSet JSON, each invocation's
+//!   events → the spans of one trace;
 //! - `json.rs`: lenient field access, documents and reply text in plain JSON;
 //! - `time.rs`: span, run and observation times (RFC 3339 in any offset
 //!   spelling, epoch numbers), in years 0000–9999 or an invalid record;
-//! - `exports.rs`: those two as dialects, and [`assemble_records`], how any
+//! - `exports.rs`: those three as dialects, and [`assemble_records`], how any
 //!   group of the span family becomes a trace;
 //! - `prompt.rs`: an LLM call's recorded input as one normalised string,
 //!   and how a retrieved document is found in it;
@@ -31,6 +33,7 @@
 //!
 //! Error reasons name the field and what was expected, never an input value.
 
+mod adk;
 mod assemble;
 mod attrs;
 mod bodies;
@@ -52,7 +55,7 @@ pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use dialect::{
     DATADOG, OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect, TRULENS,
 };
-pub use exports::{Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
+pub use exports::{ADK, Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
 
 use crate::dialect::{ShortId, cap_reason, redact_reason};
 use serde::Deserialize;

@@ -1,0 +1,733 @@
+//! Google ADK files as spans: a Session JSON (`{id, app_name, events: […]}`,
+//! as `adk web` exports it and the session services store it) and an
+//! EvalSet JSON (`{eval_set_id, eval_cases: [{conversation: […]}]}`). Both
+//! spellings are read (snake_case as Python dumps it, camelCase as the
+//! API writes it).
+//!
+//! A container reader only: the events of one invocation (a Session's
+//! `events` sharing an `invocation_id`, or one invocation of an eval
+//! case's `conversation`) become one trace of [`Span`]s, and the shared
+//! pass ([`super::assemble`]) finds the roles:
+//! - the **root**, an agent span whose id is the invocation id: its input
+//!   the user's text (the question), its agent the session's `app_name`,
+//!   else the author of the invocation's first agent event;
+//! - one **LLM span** per agent event holding text (thought parts left
+//!   out): the one that finished last is the reply, so the trailing
+//!   `function_call`/`function_response` events of a hand-over are not;
+//! - one **tool span** per `function_call`, its arguments its input and
+//!   the `function_response` with its id (else the next one of its name)
+//!   its output;
+//! - one **retrieval** of what those responses gave the model before its
+//!   last text ([`passages`]), in the order given.
+//!
+//! Accounting: each event (each invocation of an eval case) is one
+//! record, the first of its invocation carrying the trace's spans; an
+//! event with no content parts (a state change) or a partial one is
+//! skipped. An eval set's turns are the ones expected of the agent, not
+//! observed: a note says so.
+
+use super::json::{self, blank_span, field, text};
+use super::{Doc, LineCounter, Recorded, Span, SpanKind, offset_in, reason};
+use crate::dialect::{DocumentRecords, Link, Record, RecordKey, ShortId};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, VecDeque};
+
+/// The spans of one invocation, carried by its first record (in the boxes
+/// the assembly takes them in).
+#[allow(clippy::vec_box)]
+pub struct Nodes(pub Vec<Box<Span>>);
+
+/// The note an eval set's turns carry.
+const EXPECTED: &str = "is a Google ADK eval set: its turns are the answers expected of the agent (user_content, final_response), not ones it gave; grade the eval run's sessions or traces for those";
+
+/// True when the first bytes are an ADK session or eval set: a JSON
+/// object with `events` whose events name an invocation and an author,
+/// or with an eval set's or eval case's keys.
+pub(super) fn sniff(first: &[u8]) -> bool {
+    let head = &first[..first.len().min(64 * 1024)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    if head.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return false;
+    }
+    let key = |k: &str| has_key(head, k);
+    let session = key("events") && key("author") && (key("invocation_id") || key("invocationId"));
+    let eval_set = key("eval_set_id") || key("evalSetId") || key("eval_cases") || key("evalCases");
+    let eval_case = key("conversation") && (key("user_content") || key("userContent"));
+    session || eval_set || eval_case
+}
+
+/// True when `"k"` occurs in `head` as a key (followed by `:`).
+fn has_key(head: &[u8], k: &str) -> bool {
+    let quoted = format!("\"{k}\"");
+    memchr::memmem::find_iter(head, quoted.as_bytes()).any(|at| {
+        head[at + quoted.len()..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            == Some(&b':')
+    })
+}
+
+/// Reads a whole file: one or more sessions or eval sets, one after another.
+pub(super) fn parse_document(data: &[u8], out: &mut DocumentRecords) {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let mut lines = LineCounter::new(data);
+    let mut last = 1;
+    for top in serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>() {
+        match top {
+            Ok(top) => {
+                last = lines.line_at(offset_in(data, top.get()));
+                read_top(data, top.get(), &mut lines, out);
+            }
+            Err(e) => {
+                out.invalid(last, reason("not a Google ADK session or eval set", &e));
+                return;
+            }
+        }
+    }
+}
+
+/// Reads one JSON text (a line) into records; the first invalid part's
+/// reason when any is.
+pub(super) fn parse_text(text: &str, out: &mut Vec<Record>) -> Result<usize, String> {
+    let mut doc = DocumentRecords::default();
+    parse_document(text.as_bytes(), &mut doc);
+    if let Some((_, why)) = doc.invalid.into_iter().next() {
+        return Err(why);
+    }
+    let n = doc.records.len();
+    out.extend(doc.records.into_iter().map(|(_, r)| r));
+    Ok(n)
+}
+
+/// The top-level members read, both spellings.
+#[derive(serde::Deserialize)]
+struct Top<'a> {
+    #[serde(borrow, default)]
+    events: Option<Vec<&'a RawValue>>,
+    #[serde(borrow, default, alias = "evalCases")]
+    eval_cases: Option<Vec<&'a RawValue>>,
+    #[serde(borrow, default)]
+    conversation: Option<Vec<&'a RawValue>>,
+    #[serde(flatten)]
+    rest: Map<String, Value>,
+}
+
+/// One top-level object: a session, an eval set, or an eval case.
+fn read_top(data: &[u8], text: &str, lines: &mut LineCounter, out: &mut DocumentRecords) {
+    let at = lines.line_at(offset_in(data, text));
+    let top: Top = match serde_json::from_str(text) {
+        Ok(t) => t,
+        Err(e) => return out.invalid(at, reason("not a Google ADK session or eval set", &e)),
+    };
+    let m = &top.rest;
+    if let Some(events) = top.events {
+        let ctx = Context {
+            conversation: field(m, &["id"]).and_then(json::id_of),
+            app: json::string(m, &["app_name", "appName"]),
+        };
+        return session(data, &events, &ctx, lines, out);
+    }
+    let cases = match (top.eval_cases, top.conversation) {
+        (Some(cases), _) => cases,
+        (None, Some(_)) => vec![serde_json::from_str(text).unwrap_or_else(|_| empty())],
+        (None, None) => {
+            return out.invalid(
+                at,
+                "not a Google ADK session or eval set: no `events`, `eval_cases` or `conversation`"
+                    .to_owned(),
+            );
+        }
+    };
+    out.notes.push(EXPECTED.to_owned());
+    let set = json::string(m, &["name"]).or_else(|| json::string(m, &["eval_set_id", "evalSetId"]));
+    for case in cases {
+        eval_case(data, case, set.as_deref(), lines, out);
+    }
+}
+
+fn empty() -> &'static RawValue {
+    serde_json::from_str("{}").expect("an empty object")
+}
+
+/// What the traces of one file share.
+struct Context {
+    /// The session's (the eval case's) id.
+    conversation: Option<String>,
+    /// `app_name`, the agent of every turn when named.
+    app: Option<String>,
+}
+
+/// One step of an invocation, in the order given.
+enum What {
+    /// An agent's text (its text parts joined).
+    Text(String),
+    Call {
+        id: Option<String>,
+        name: String,
+        args: Value,
+    },
+    Response {
+        id: Option<String>,
+        name: String,
+        response: Value,
+    },
+}
+
+struct Step {
+    /// The event's id, for span ids (`{invocation}#n` where it has none).
+    event: String,
+    author: String,
+    at: Option<i128>,
+    what: What,
+}
+
+/// The events of one invocation, read.
+#[derive(Default)]
+struct Invocation {
+    id: String,
+    question: Option<String>,
+    steps: Vec<Step>,
+    /// The line of each of its records.
+    lines: Vec<u64>,
+    first: Option<i128>,
+    last: Option<i128>,
+}
+
+impl Invocation {
+    fn at(&mut self, t: Option<i128>) {
+        self.first = self.first.or(t);
+        self.last = t.or(self.last);
+    }
+}
+
+/// The events of a session, grouped by invocation in the order they
+/// first appear (one pass, an index by id), each invocation one trace.
+fn session(
+    data: &[u8],
+    events: &[&RawValue],
+    ctx: &Context,
+    lines: &mut LineCounter,
+    out: &mut DocumentRecords,
+) {
+    let mut invocations: Vec<Invocation> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for raw in events {
+        let line = lines.line_at(offset_in(data, raw.get()));
+        let e: Map<String, Value> = match serde_json::from_str(raw.get()) {
+            Ok(e) => e,
+            Err(err) => {
+                out.invalid(line, reason("not an ADK event", &err));
+                continue;
+            }
+        };
+        match event(&e) {
+            Err(why) => out.invalid(line, why),
+            Ok(None) => out.skipped += 1,
+            Ok(Some(ev)) => {
+                let i = *index.entry(ev.invocation.clone()).or_insert_with(|| {
+                    invocations.push(Invocation {
+                        id: ev.invocation.clone(),
+                        ..Invocation::default()
+                    });
+                    invocations.len() - 1
+                });
+                let inv = &mut invocations[i];
+                inv.at(ev.at);
+                let id = ev
+                    .id
+                    .unwrap_or_else(|| format!("{}#{}", inv.id, inv.lines.len()));
+                add_parts(inv, ev.parts, &id, &ev.author, ev.at);
+                inv.lines.push(line);
+            }
+        }
+    }
+    for inv in invocations {
+        emit(inv, ctx, out);
+    }
+}
+
+/// One event with content, as read.
+struct Event<'a> {
+    invocation: String,
+    id: Option<String>,
+    author: String,
+    at: Option<i128>,
+    parts: &'a [Value],
+}
+
+/// One event; none for an event with no content parts (a state change)
+/// or a partial one.
+fn event(e: &Map<String, Value>) -> Result<Option<Event<'_>>, String> {
+    let parts = field(e, &["content"])
+        .and_then(|c| c.get("parts"))
+        .and_then(Value::as_array)
+        .filter(|p| !p.is_empty());
+    let partial = field(e, &["partial"]).and_then(Value::as_bool) == Some(true);
+    let Some(parts) = parts.filter(|_| !partial) else {
+        return Ok(None);
+    };
+    let invocation = field(e, &["invocation_id", "invocationId"])
+        .and_then(json::span_id_of)
+        .ok_or("ADK event without an invocation id (`invocation_id`)")?;
+    Ok(Some(Event {
+        invocation,
+        id: field(e, &["id"]).and_then(json::span_id_of),
+        author: json::string(e, &["author"]).unwrap_or_default(),
+        at: json::time_field(e, &["timestamp"])?,
+        parts,
+    }))
+}
+
+/// The parts of one message: a user's text is the question (the first
+/// given), an agent's its text step; calls and responses are steps.
+fn add_parts(inv: &mut Invocation, parts: &[Value], event: &str, author: &str, at: Option<i128>) {
+    let words = joined_text(parts);
+    if let Some(t) = words {
+        if author == "user" {
+            inv.question.get_or_insert(t);
+        } else {
+            inv.steps.push(step(event, author, at, What::Text(t)));
+        }
+    }
+    for p in parts.iter().filter_map(Value::as_object) {
+        if let Some(c) = field(p, &["function_call", "functionCall"]) {
+            let what = What::Call {
+                id: c.get("id").and_then(json::id_of),
+                name: c.get("name").and_then(text).unwrap_or_default(),
+                args: c.get("args").cloned().unwrap_or(Value::Null),
+            };
+            inv.steps.push(step(event, author, at, what));
+        }
+        if let Some(r) = field(p, &["function_response", "functionResponse"]) {
+            let what = What::Response {
+                id: r.get("id").and_then(json::id_of),
+                name: r.get("name").and_then(text).unwrap_or_default(),
+                response: r.get("response").cloned().unwrap_or(Value::Null),
+            };
+            inv.steps.push(step(event, author, at, what));
+        }
+    }
+}
+
+fn step(event: &str, author: &str, at: Option<i128>, what: What) -> Step {
+    Step {
+        event: event.to_owned(),
+        author: author.to_owned(),
+        at,
+        what,
+    }
+}
+
+/// The text parts of a message joined (thought parts left out), none when
+/// it holds no text.
+fn joined_text(parts: &[Value]) -> Option<String> {
+    let mut out = String::new();
+    for p in parts {
+        let thought = p.get("thought").and_then(Value::as_bool) == Some(true);
+        if let Some(t) = p.get("text").and_then(Value::as_str).filter(|_| !thought) {
+            out.push_str(t);
+        }
+    }
+    (!out.trim().is_empty()).then_some(out)
+}
+
+/// One invocation of an eval case: the user's content, the tool uses (and
+/// responses, where recorded), the intermediate responses, and the final
+/// response last, all at its `creation_timestamp`.
+fn eval_case(
+    data: &[u8],
+    case: &RawValue,
+    set: Option<&str>,
+    lines: &mut LineCounter,
+    out: &mut DocumentRecords,
+) {
+    #[derive(serde::Deserialize)]
+    struct Case<'a> {
+        #[serde(borrow, default)]
+        conversation: Option<Vec<&'a RawValue>>,
+        #[serde(flatten)]
+        rest: Map<String, Value>,
+    }
+    let at = lines.line_at(offset_in(data, case.get()));
+    let c: Case = match serde_json::from_str(case.get()) {
+        Ok(c) => c,
+        Err(e) => return out.invalid(at, reason("not an ADK eval case", &e)),
+    };
+    let app = json::object(&c.rest, &["session_input", "sessionInput"])
+        .and_then(|s| json::string(&*s, &["app_name", "appName"]));
+    let ctx = Context {
+        conversation: field(&c.rest, &["eval_id", "evalId"]).and_then(json::id_of),
+        app: app.or(set.map(str::to_owned)),
+    };
+    for raw in c.conversation.unwrap_or_default() {
+        let line = lines.line_at(offset_in(data, raw.get()));
+        match serde_json::from_str::<Map<String, Value>>(raw.get())
+            .map_err(|e| reason("not an ADK invocation", &e))
+            .and_then(|m| expected(&m))
+        {
+            Ok(mut inv) => {
+                inv.lines.push(line);
+                emit(inv, &ctx, out);
+            }
+            Err(why) => out.invalid(line, why),
+        }
+    }
+}
+
+/// One expected invocation ([`eval_case`]).
+fn expected(m: &Map<String, Value>) -> Result<Invocation, String> {
+    let id = field(m, &["invocation_id", "invocationId"])
+        .and_then(json::span_id_of)
+        .ok_or("ADK invocation without an id (`invocation_id`)")?;
+    let at = json::time_field(m, &["creation_timestamp", "creationTimestamp"])?;
+    let mut inv = Invocation {
+        id,
+        ..Invocation::default()
+    };
+    inv.at(at);
+    let parts = |v: Option<&Value>| -> Vec<Value> {
+        v.and_then(|c| c.get("parts"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    inv.question = joined_text(&parts(field(m, &["user_content", "userContent"])));
+    let data = json::object(m, &["intermediate_data", "intermediateData"]);
+    let list = |keys: &[&str]| -> Vec<Value> {
+        data.as_ref()
+            .and_then(|d| field(&**d, keys))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut n = 0;
+    let mut event = || {
+        n += 1;
+        format!("{}#{n:03}", inv_id(m))
+    };
+    let calls: Vec<Value> = list(&["tool_uses", "toolUses"])
+        .into_iter()
+        .map(|c| serde_json::json!({"function_call": c}))
+        .collect();
+    let responses: Vec<Value> = list(&["tool_responses", "toolResponses"])
+        .into_iter()
+        .map(|r| serde_json::json!({"function_response": r}))
+        .collect();
+    add_parts(&mut inv, &calls, &event(), "agent", at);
+    add_parts(&mut inv, &responses, &event(), "agent", at);
+    for r in list(&["intermediate_responses", "intermediateResponses"]) {
+        // `[author, [parts]]`.
+        let author = r
+            .get(0)
+            .and_then(Value::as_str)
+            .unwrap_or("agent")
+            .to_owned();
+        let p = r
+            .get(1)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        add_parts(&mut inv, &p, &event(), &author, at);
+    }
+    let last = parts(field(m, &["final_response", "finalResponse"]));
+    add_parts(&mut inv, &last, &event(), "agent", at);
+    Ok(inv)
+}
+
+fn inv_id(m: &Map<String, Value>) -> String {
+    field(m, &["invocation_id", "invocationId"])
+        .and_then(json::span_id_of)
+        .unwrap_or_default()
+}
+
+/// The records of one invocation: one per event, the first carrying its spans.
+fn emit(inv: Invocation, ctx: &Context, out: &mut DocumentRecords) {
+    let group = ShortId::from(inv.id.clone());
+    let lines = inv.lines.clone();
+    let mut nodes = Some(Nodes(spans(inv, ctx)));
+    for (k, line) in lines.into_iter().enumerate() {
+        let key = xxhash_rust::xxh3::xxh3_128(format!("adk\0{group}\0{k}").as_bytes());
+        let body: Box<dyn std::any::Any + Send> = match nodes.take() {
+            Some(n) => Box::new(n),
+            None => Box::new(Nodes(Vec::new())),
+        };
+        out.records.push((
+            line,
+            Record {
+                group: group.clone(),
+                key: Some(RecordKey::from(key)),
+                counted: true,
+                completes: false,
+                link: Link::Direct,
+                body,
+            },
+        ));
+    }
+}
+
+/// The spans of one invocation (see the module doc).
+#[allow(clippy::vec_box)]
+fn spans(inv: Invocation, ctx: &Context) -> Vec<Box<Span>> {
+    let agent = ctx.app.clone().or_else(|| {
+        inv.steps
+            .iter()
+            .map(|s| s.author.as_str())
+            .find(|a| !a.is_empty() && *a != "user")
+            .map(str::to_owned)
+    });
+    let mut root = node(
+        &inv.id,
+        &inv.id,
+        None,
+        SpanKind::Agent,
+        agent.as_deref().unwrap_or(""),
+    );
+    root.agent_name = agent;
+    root.conversation = ctx.conversation.clone();
+    root.start_ns = inv.first;
+    root.end_ns = inv.last;
+    root.recorded = Recorded::of(inv.question, None);
+    let mut out = vec![root];
+    let mut tools = Tools::default();
+    let mut given = Given::default();
+    for (k, s) in inv.steps.into_iter().enumerate() {
+        let here = |n: &str| {
+            if n.is_empty() {
+                format!("{}#{k}", inv.id)
+            } else {
+                n.to_owned()
+            }
+        };
+        match s.what {
+            What::Text(t) => {
+                let mut n = node(
+                    &inv.id,
+                    &here(&s.event),
+                    Some(&inv.id),
+                    SpanKind::Llm,
+                    &s.author,
+                );
+                n.agent_name = Some(s.author).filter(|a| !a.is_empty());
+                n.llm_text = Some(t);
+                n.llm_text_key = "content.parts[].text";
+                (n.start_ns, n.end_ns) = (s.at, s.at);
+                out.push(n);
+                given.answered();
+            }
+            What::Call { id, name, args } => {
+                let span_id = id
+                    .clone()
+                    .unwrap_or_else(|| format!("{}#{k}", here(&s.event)));
+                let mut n = node(&inv.id, &span_id, Some(&inv.id), SpanKind::Tool, &name);
+                n.recorded = Recorded::of(Some(args.to_string()), None);
+                (n.start_ns, n.end_ns) = (s.at, s.at);
+                n.tool_name = Some(name.clone());
+                tools.call(out.len(), id, name);
+                out.push(n);
+            }
+            What::Response { id, name, response } => {
+                given.add(passages(&response), s.at);
+                let i = match tools.answer(id.as_deref(), &name) {
+                    Some(i) => i,
+                    None => {
+                        let span_id = id.unwrap_or_else(|| format!("{}#{k}", here(&s.event)));
+                        let mut n = node(&inv.id, &span_id, Some(&inv.id), SpanKind::Tool, &name);
+                        n.tool_name = Some(name);
+                        n.start_ns = s.at;
+                        out.push(n);
+                        out.len() - 1
+                    }
+                };
+                answer(&mut out[i], &response, s.at);
+            }
+        }
+    }
+    out.extend(given.retrieval(&inv.id));
+    out
+}
+
+/// A span of the trace `trace` with the content recorded.
+fn node(trace: &str, id: &str, parent: Option<&str>, kind: SpanKind, name: &str) -> Box<Span> {
+    let mut s = blank_span(trace.to_owned(), id.to_owned());
+    s.parent_id = parent.map(|p| ShortId::from(p.to_owned()));
+    s.kind = kind;
+    s.name = name.to_owned();
+    s.content_recorded = true;
+    Box::new(s)
+}
+
+/// A tool call's response: its output, when it ended, whether it failed.
+fn answer(s: &mut Span, response: &Value, at: Option<i128>) {
+    s.output = Some(response.to_string());
+    s.output_mime = Some("application/json".to_owned());
+    s.output_key = "function_response.response";
+    s.end_ns = at.or(s.end_ns);
+    if response.get("error").is_some_and(|e| !e.is_null()) {
+        s.error = true;
+    }
+}
+
+/// The calls not yet answered: by id, and by name in call order for
+/// calls without one.
+#[derive(Default)]
+struct Tools {
+    by_id: HashMap<String, usize>,
+    by_name: HashMap<String, VecDeque<usize>>,
+}
+
+impl Tools {
+    fn call(&mut self, at: usize, id: Option<String>, name: String) {
+        match id {
+            Some(id) => {
+                self.by_id.insert(id, at);
+            }
+            None => self.by_name.entry(name).or_default().push_back(at),
+        }
+    }
+
+    fn answer(&mut self, id: Option<&str>, name: &str) -> Option<usize> {
+        match id {
+            Some(id) => self.by_id.remove(id),
+            None => self.by_name.get_mut(name)?.pop_front(),
+        }
+    }
+}
+
+/// What the tools gave the model: every passage, and how many of them
+/// (and the time of the last) came before the agent's last text.
+#[derive(Default)]
+struct Given {
+    docs: Vec<Doc>,
+    last_at: Option<i128>,
+    upto: usize,
+    upto_at: Option<i128>,
+}
+
+impl Given {
+    fn add(&mut self, docs: Vec<Doc>, at: Option<i128>) {
+        if !docs.is_empty() {
+            self.docs.extend(docs);
+            self.last_at = at.or(self.last_at);
+        }
+    }
+
+    fn answered(&mut self) {
+        self.upto = self.docs.len();
+        self.upto_at = self.last_at;
+    }
+
+    /// One retrieval of the passages given before the last text, if any.
+    fn retrieval(mut self, trace: &str) -> Option<Box<Span>> {
+        self.docs.truncate(self.upto);
+        if self.docs.is_empty() {
+            return None;
+        }
+        let id = format!("{trace}#results");
+        let mut s = node(
+            trace,
+            &id,
+            Some(trace),
+            SpanKind::Retriever,
+            "function responses",
+        );
+        (s.start_ns, s.end_ns) = (self.upto_at, self.upto_at);
+        s.retrieval = Some(self.docs);
+        Some(s)
+    }
+}
+
+/// The passages a tool's response gave the model. ADK wraps a return
+/// value that is not a dict as `{"result": value}`: a list of search
+/// results ([`json::results`]) or documents ([`json::documents`]) is one
+/// passage each; text is a page ([`page`]); anything else (a status, an
+/// empty response) gives none.
+pub(super) fn passages(response: &Value) -> Vec<Doc> {
+    let value = match response {
+        Value::Object(m) if m.len() == 1 && m.contains_key("result") => &m["result"],
+        v => v,
+    };
+    if let Some(docs) = json::results(value) {
+        return docs;
+    }
+    if let Some(docs) = json::documents(value) {
+        return docs.into_iter().filter(|d| d.content.is_some()).collect();
+    }
+    match value {
+        Value::String(s) if !s.trim().is_empty() => page(s),
+        _ => Vec::new(),
+    }
+}
+
+/// A text page: one passage, or, when its `[SEP]`-separated fields list
+/// two or more items each led by an item id (WebShop's search pages), one
+/// passage per item, its id the chunk id and its fields the text.
+fn page(s: &str) -> Vec<Doc> {
+    let fields: Vec<&str> = s.split("[SEP]").map(str::trim).collect();
+    let starts: Vec<usize> = (0..fields.len()).filter(|&i| item_id(fields[i])).collect();
+    if starts.len() < 2 {
+        return vec![Doc {
+            content: Some(s.to_owned()),
+            ..Doc::default()
+        }];
+    }
+    let ends = starts.iter().skip(1).copied().chain([fields.len()]);
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(&a, b)| Doc {
+            chunk_id: Some(fields[a].to_owned()),
+            content: Some(fields[a..b].join("\n")),
+            ..Doc::default()
+        })
+        .collect()
+}
+
+/// An item id: one word of 6 to 20 upper-case letters and digits, both
+/// (an ASIN such as `B092QL1FLW`).
+fn item_id(f: &str) -> bool {
+    (6..=20).contains(&f.len())
+        && f.bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        && f.bytes().any(|b| b.is_ascii_digit())
+        && f.bytes().any(|b| b.is_ascii_uppercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sniffs_sessions_and_eval_sets_by_their_keys() {
+        assert!(sniff(
+            b"{\"id\": \"s\", \"events\": [{\"invocation_id\": \"i\", \"author\": \"user\"}]}"
+        ));
+        assert!(sniff(b"{\n  \"appName\": \"a\",\n  \"events\": [{\"invocationId\": \"i\", \"author\": \"u\"}"));
+        assert!(sniff(b"{\"eval_set_id\": \"x\", \"eval_cases\": []}"));
+        assert!(!sniff(b"{\"turn_id\": \"t\", \"events\": 3}"));
+        assert!(!sniff(
+            b"[{\"events\": [], \"invocation_id\": 1, \"author\": 2}]"
+        ));
+    }
+
+    #[test]
+    fn a_response_gives_passages_by_what_it_holds() {
+        assert!(passages(&json!({})).is_empty());
+        assert!(passages(&json!({"status": "ok", "target_agent_name": "a"})).is_empty());
+        assert_eq!(passages(&json!({"result": "a page"})).len(), 1);
+        let listing = "Back [SEP] Page 1 [SEP] B092QL1FLW [SEP] Dress [SEP] $16 [SEP] B094Z77449 [SEP] Gown [SEP] $12";
+        let d = passages(&json!({ "result": listing }));
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].chunk_id.as_deref(), Some("B092QL1FLW"));
+        assert_eq!(d[1].content.as_deref(), Some("B094Z77449\nGown\n$12"));
+        let one = "Thank you [SEP] asin [SEP] B092QL1FLW [SEP] options";
+        assert_eq!(passages(&json!({ "result": one })).len(), 1);
+        let web = json!({"result": [{"url": "https://a.example", "title": "A"}]});
+        assert_eq!(
+            passages(&web)[0].chunk_id.as_deref(),
+            Some("https://a.example")
+        );
+        assert_eq!(passages(&json!({"result": ["one", "two"]})).len(), 2);
+    }
+}
