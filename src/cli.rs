@@ -54,6 +54,51 @@ impl Cli {
     }
 }
 
+/// `--input-format` values: `auto` and every dialect's name, with help.
+fn format_values() -> Vec<clap::builder::PossibleValue> {
+    std::iter::once(
+        clap::builder::PossibleValue::new("auto").help("Decide per file from its first bytes"),
+    )
+    .chain(
+        crate::dialect::DIALECTS
+            .iter()
+            .map(|d| clap::builder::PossibleValue::new(d.name()).help(d.about())),
+    )
+    .collect()
+}
+
+/// The flag values of the layers below, taken through
+/// [`crate::model::Named`]: their names and help are the types' own, and
+/// those layers know no argument parser.
+macro_rules! value_enum {
+    ($($t:ty),* $(,)?) => {$(
+        impl ValueEnum for $t {
+            fn value_variants<'a>() -> &'a [Self] {
+                <$t as crate::model::Named>::ALL
+            }
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                use crate::model::Named;
+                let value = clap::builder::PossibleValue::new(self.name());
+                Some(match Named::about(*self) {
+                    Some(help) => value.help(help),
+                    None => value,
+                })
+            }
+        }
+    )*};
+}
+
+value_enum!(
+    crate::model::Preset,
+    crate::model::Verdict,
+    crate::render::summary::CsvSection,
+    crate::render::report::Format,
+    crate::render::check::Format,
+    crate::accumulate::summary::GroupBy,
+    crate::accumulate::summary::Bucket,
+    crate::accumulate::triage::TriageOrder,
+);
+
 /// The arguments given on the command line, by id: what clap's value
 /// source says, so a value equal to its default (`--format text`) is still
 /// a value given, and a default is never taken for a choice.
@@ -152,7 +197,7 @@ pub struct InputArgs {
     #[arg(long, value_name = "BYTES", default_value_t = crate::input::DEFAULT_MAX_DOCUMENT)]
     pub max_document_bytes: u64,
     /// Input dialect; `auto` decides per file from its first bytes.
-    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(crate::dialect::format_values()))]
+    #[arg(long, value_name = "FORMAT", default_value = "auto", value_parser = clap::builder::PossibleValuesParser::new(format_values()))]
     pub input_format: String,
     /// Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call's input (else the last retrieval), the last one before the answer, or all of them in start order.
     #[arg(long, value_enum, value_name = "WHICH", default_value_t = Retrievals::Prompt)]

@@ -417,7 +417,7 @@ pub enum CitationIndex {
 
 /// The built-in marker grammars (`--markers`); a turn record may name
 /// the one its reply is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Preset {
     /// `[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed.
     Kb,
@@ -566,20 +566,9 @@ impl Turn<'_> {
 
 /// The five verdicts.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "snake_case")]
-#[value(rename_all = "snake_case")]
 pub enum Verdict {
     /// Retrieval ran and the reply cites at least one retrieved chunk.
     Ok,
@@ -619,6 +608,58 @@ impl Verdict {
     /// `no_marker` and `orphan_marker`: the turns to read first.
     pub fn is_ungrounded(self) -> bool {
         matches!(self, Verdict::NoMarker | Verdict::OrphanMarker)
+    }
+}
+
+/// A closed set of named values that a flag takes: every value, the name
+/// it is given by, and a line about it. The command line takes them through
+/// this trait (`cli`), so the layers that own them know no argument parser.
+pub trait Named: Sized + Copy + 'static {
+    /// Every value, in the order help lists them.
+    const ALL: &'static [Self];
+    /// Its name on the command line.
+    fn name(self) -> &'static str;
+    /// One line about it for help, if it needs one.
+    fn about(self) -> Option<&'static str> {
+        None
+    }
+}
+
+impl Named for Preset {
+    const ALL: &'static [Preset] = &Preset::ALL;
+    fn name(self) -> &'static str {
+        Preset::name(self)
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Preset::Kb => {
+                "`[KB-N]`, 1-based; a bracket starting with `KB` in any case that is not exactly that is malformed"
+            }
+            Preset::Numeric => {
+                "`[3]`, `[1, 2]`, `[1-3]`, `[2 and 3]`: whole numbers, lists and ranges, 1-based"
+            }
+            Preset::Doc => "`[docN]`, 1-based (Azure \"on your data\" style)",
+            Preset::Footnote => "`[^N]`, 1-based footnotes",
+            Preset::Id => "`[chunk-or-document-id]`: names a chunk of the turn by id",
+        })
+    }
+}
+
+impl Named for Verdict {
+    const ALL: &'static [Verdict] = &Verdict::ALL;
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Verdict::Ok => "Retrieval ran and the reply cites at least one retrieved chunk",
+            Verdict::NoMarker => "Retrieval ran but the reply carries no well-formed marker",
+            Verdict::OrphanMarker => {
+                "Markers that point at nothing: no retrieval, or every marker out of range"
+            }
+            Verdict::EmptyRetrieval => "No retrieval and no marker (small talk, greetings)",
+            Verdict::Unobserved => "No answer was observed for the turn",
+        })
     }
 }
 

@@ -482,11 +482,18 @@ pub struct SummaryOptions {
 }
 
 /// Grouping key of the summary breakdown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GroupBy {
     Agent,
     Channel,
     Model,
+}
+
+impl crate::model::Named for GroupBy {
+    const ALL: &'static [GroupBy] = &[GroupBy::Agent, GroupBy::Channel, GroupBy::Model];
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
 }
 
 impl GroupBy {
@@ -501,7 +508,7 @@ impl GroupBy {
 }
 
 /// The width of a trend bucket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Bucket {
     /// One row per hour.
     Hour,
@@ -509,6 +516,24 @@ pub enum Bucket {
     Day,
     /// One row per ISO week (Monday to Sunday), labelled like 2026-W31.
     Week,
+}
+
+impl crate::model::Named for Bucket {
+    const ALL: &'static [Bucket] = &[Bucket::Hour, Bucket::Day, Bucket::Week];
+    fn name(self) -> &'static str {
+        match self {
+            Bucket::Hour => "hour",
+            Bucket::Day => "day",
+            Bucket::Week => "week",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Bucket::Hour => "One row per hour",
+            Bucket::Day => "One row per day",
+            Bucket::Week => "One row per ISO week (Monday to Sunday), labelled like 2026-W31",
+        })
+    }
 }
 
 /// 1970-01-01 was a Thursday: ISO weeks start three days before it.

@@ -110,7 +110,7 @@ impl Severity {
 }
 
 /// The order of the triage list (`--triage-order`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TriageOrder {
     /// Invented citations first, then missing markers on confident
     /// retrieval, then the rest; within each, turns of a group with a
@@ -119,6 +119,21 @@ pub enum TriageOrder {
     Severity,
     /// Newest first, whatever the verdict.
     Recent,
+}
+
+impl crate::model::Named for TriageOrder {
+    const ALL: &'static [TriageOrder] = &[TriageOrder::Severity, TriageOrder::Recent];
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            TriageOrder::Severity => {
+                "Invented citations first, then missing markers on confident retrieval, then the rest; within each, turns of a group with a significant drop first; then newest first"
+            }
+            TriageOrder::Recent => "Newest first, whatever the verdict",
+        })
+    }
 }
 
 impl TriageOrder {

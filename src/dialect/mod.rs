@@ -152,19 +152,6 @@ pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
     DIALECTS.iter().copied().find(|d| d.name() == name)
 }
 
-/// `--input-format` values: `auto` and every dialect's name, with help.
-pub fn format_values() -> Vec<clap::builder::PossibleValue> {
-    std::iter::once(
-        clap::builder::PossibleValue::new("auto").help("Decide per file from its first bytes"),
-    )
-    .chain(
-        DIALECTS
-            .iter()
-            .map(|d| clap::builder::PossibleValue::new(d.name()).help(d.about())),
-    )
-    .collect()
-}
-
 /// Decides the dialect of a source from its first block; `forced` is the
 /// dialect `--input-format` named, if any.
 pub fn detect(forced: Option<&'static dyn Dialect>, first: &[u8]) -> &'static dyn Dialect {

@@ -10,7 +10,7 @@ use anyhow::Result;
 use std::io::Write;
 
 /// `check` output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// The decision line first, then one line per gate.
     Text,
@@ -22,6 +22,38 @@ pub enum Format {
     Github,
     /// A Markdown table for pull-request comments.
     Markdown,
+}
+
+impl crate::model::Named for Format {
+    const ALL: &'static [Format] = &[
+        Format::Text,
+        Format::Json,
+        Format::Junit,
+        Format::Github,
+        Format::Markdown,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Junit => "junit",
+            Format::Github => "github",
+            Format::Markdown => "markdown",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Format::Text => "The decision line first, then one line per gate",
+            Format::Json => "Decision, gates, rollup and input accounting",
+            Format::Junit => {
+                "JUnit XML: a testsuite per agent plus an overall one, a testcase per gate"
+            }
+            Format::Github => {
+                "GitHub workflow commands; a summary table in $GITHUB_STEP_SUMMARY when set"
+            }
+            Format::Markdown => "A Markdown table for pull-request comments",
+        })
+    }
 }
 
 impl Format {

@@ -13,7 +13,7 @@ use anyhow::Result;
 use std::io::Write;
 
 /// `report` output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// A table for the terminal, with the page summary; the next-page hint goes to stderr.
     Table,
@@ -25,6 +25,36 @@ pub enum Format {
     Jsonl,
     /// A Markdown table for tickets and pull requests.
     Markdown,
+}
+
+impl crate::model::Named for Format {
+    const ALL: &'static [Format] = &[
+        Format::Table,
+        Format::Csv,
+        Format::Json,
+        Format::Jsonl,
+        Format::Markdown,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Jsonl => "jsonl",
+            Format::Markdown => "markdown",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Format::Table => {
+                "A table for the terminal, with the page summary; the next-page hint goes to stderr"
+            }
+            Format::Csv => "One row per line, fixed columns, list fields joined with `;`",
+            Format::Json => "One document: rows, summary, next_cursor, input",
+            Format::Jsonl => "One JSON row per line",
+            Format::Markdown => "A Markdown table for tickets and pull requests",
+        })
+    }
 }
 
 /// What every format is drawn with.

@@ -11,7 +11,7 @@ use anyhow::Result;
 use std::io::Write;
 
 /// The section `summary --format csv` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CsvSection {
     Groups,
     /// The trend, one row per bucket (--bucket; days by default).
@@ -27,6 +27,48 @@ pub enum CsvSection {
     Compare,
     /// Evidence completeness per group and bucket: turns whose retrieved documents are in the export, and why the rest are not.
     Evidence,
+}
+
+impl crate::model::Named for CsvSection {
+    const ALL: &'static [CsvSection] = &[
+        CsvSection::Groups,
+        CsvSection::Days,
+        CsvSection::GroupDays,
+        CsvSection::Triage,
+        CsvSection::Guardrail,
+        CsvSection::Scores,
+        CsvSection::Compare,
+        CsvSection::Evidence,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            CsvSection::Groups => "groups",
+            CsvSection::Days => "days",
+            CsvSection::GroupDays => "group-days",
+            CsvSection::Triage => "triage",
+            CsvSection::Guardrail => "guardrail",
+            CsvSection::Scores => "scores",
+            CsvSection::Compare => "compare",
+            CsvSection::Evidence => "evidence",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        match self {
+            CsvSection::Groups | CsvSection::Triage => None,
+            CsvSection::Days => Some("The trend, one row per bucket (--bucket; days by default)"),
+            CsvSection::GroupDays => Some("The trend per group: one row per group and bucket"),
+            CsvSection::Guardrail => Some("What require_citation would refuse, per group"),
+            CsvSection::Scores => {
+                Some("Chunk scores of cited and uncited chunks per group, in 20 bins over [0, 1]")
+            }
+            CsvSection::Compare => Some(
+                "The comparison with the baseline (--compare, --compare-from/--compare-to, --compare-previous)",
+            ),
+            CsvSection::Evidence => Some(
+                "Evidence completeness per group and bucket: turns whose retrieved documents are in the export, and why the rest are not",
+            ),
+        }
+    }
 }
 
 fn opt<T: ToString>(x: Option<T>) -> String {

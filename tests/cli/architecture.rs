@@ -431,3 +431,45 @@ fn no_command_calls_another() {
         );
     }
 }
+
+/// Nothing below the command line names the argument parser: the values
+/// its flags take come through `model::Named`, so the layers below `cli`
+/// could be built without clap.
+#[test]
+fn only_the_command_line_knows_clap() {
+    let src = src();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let cli = layer("cli").unwrap();
+    let mut bad = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let name = rel.file_name().unwrap().to_str().unwrap();
+        let top = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap();
+        let below = layer(top.trim_end_matches(".rs")).is_some_and(|l| l < cli);
+        if !below || name == "tests.rs" || name.ends_with("_tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("clap::") || code.contains("use clap") {
+                bad.push(format!("src/{}:{}", rel.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "clap below the command line:\n{}",
+        bad.join("\n")
+    );
+}
