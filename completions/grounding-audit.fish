@@ -106,8 +106,8 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand report" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
 last\t'The last retrieval that finished before the answer started (what the model answered from)'
@@ -195,8 +195,8 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand summary" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
 last\t'The last retrieval that finished before the answer started (what the model answered from)'
@@ -278,8 +278,8 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
 last\t'The last retrieval that finished before the answer started (what the model answered from)'
@@ -338,8 +338,8 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand explain" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
 last\t'The last retrieval that finished before the answer started (what the model answered from)'
@@ -385,8 +385,8 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand evidence" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
 last\t'The last retrieval that finished before the answer started (what the model answered from)'
@@ -444,8 +444,8 @@ datadog\t'Datadog APM traces (an array of traces, each an array of spans with me
 otel-sdk-json\t'OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array'
 langsmith\t'LangSmith runs: list_runs() dumps (JSONL or a JSON array)'
 langfuse\t'Langfuse observations: blob-storage export (observations_v2, legacy traces/observations) or UI JSON export'
-adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 exchange\t'Recorded provider API calls (request and response), graded by their structured citations'
+adk\t'Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)'
 turns\t'The native turn log: one JSON turn per line'"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand convert" -l retrievals -d 'Which retrievals of an assembled trace give its chunks: the documents found in the answering LLM call\'s input (else the last retrieval), the last one before the answer, or all of them in start order' -r -f -a "prompt\t'The retrieved documents whose text is in the answering LLM call\'s recorded input, in that order; where none is (or the input was not recorded), the last retrieval'
 last\t'The last retrieval that finished before the answer started (what the model answered from)'

@@ -42,8 +42,8 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::OTEL_SDK,
     &spans::LANGSMITH,
     &spans::LANGFUSE,
-    &spans::ADK,
     &exchange::EXCHANGE,
+    &spans::ADK,
     &native::NATIVE,
 ];
 

@@ -51,9 +51,19 @@ pub(super) fn sniff(first: &[u8]) -> bool {
         return false;
     }
     let key = |k: &str| has_key(head, k);
-    let session = key("events") && key("author") && (key("invocation_id") || key("invocationId"));
-    let eval_set = key("eval_set_id") || key("evalSetId") || key("eval_cases") || key("evalCases");
-    let eval_case = key("conversation") && (key("user_content") || key("userContent"));
+    // One scan each for what every session (`"invocation…`), eval set
+    // (`"eval…`) and eval case (`"conversation"`) holds: a file of another
+    // format, read on every run, pays three scans of its head and no more.
+    let found = |s: &[u8]| memchr::memmem::find(head, s).is_some();
+    let session = found(b"\"invocation")
+        && (key("invocation_id") || key("invocationId"))
+        && key("events")
+        && key("author");
+    let eval_set = found(b"\"eval")
+        && ["eval_set_id", "evalSetId", "eval_cases", "evalCases"]
+            .iter()
+            .any(|k| key(k));
+    let eval_case = found(b"\"conversation\"") && (key("user_content") || key("userContent"));
     session || eval_set || eval_case
 }
 
