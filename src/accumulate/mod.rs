@@ -255,6 +255,12 @@ pub struct PageHeap {
 }
 
 impl PageHeap {
+    /// The rows a page heap keeps: one more than the page, to know whether
+    /// a next page exists; a whole conversation.
+    pub fn cap_for(limit: usize, conversation: bool) -> usize {
+        if conversation { usize::MAX } else { limit + 1 }
+    }
+
     /// A heap keeping `cap` rows.
     pub fn new(cap: usize, after: Option<After>) -> Self {
         PageHeap {

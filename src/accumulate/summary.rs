@@ -481,6 +481,21 @@ pub struct SummaryOptions {
     pub bucket: Bucket,
 }
 
+impl SummaryOptions {
+    /// The options of the summary a baseline is (`check --write-baseline`):
+    /// those of a plain `summary --format json` in the zone `tz`, so the two
+    /// documents are the same.
+    pub fn baseline(tz: crate::filter::Zone) -> SummaryOptions {
+        SummaryOptions {
+            by: GroupBy::Agent,
+            triage: 20,
+            tz,
+            low_score: 0.5,
+            bucket: Bucket::Day,
+        }
+    }
+}
+
 /// Grouping key of the summary breakdown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GroupBy {

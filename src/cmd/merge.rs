@@ -4,6 +4,7 @@
 //! output flags. `check` keeps its exit codes: 0 pass, 1 a gate failed,
 //! 3 more invalid lines than `--max-invalid`.
 
+use crate::accumulate::summary::SummaryOptions;
 use crate::cli::{CheckFormat, MergeArgs, ReportFormat, SummaryFormat};
 use crate::config::{self, Settings};
 use crate::exit;
@@ -261,14 +262,14 @@ fn merge_options(command: Kind, options: &BTreeMap<String, String>) -> Result<Me
             page_cap: 0,
         },
         Kind::Report => MergeOptions {
-            summary: super::check::baseline_options(config::recorded::zone_of(options)?),
-            page_cap: super::report::page_cap(
+            summary: SummaryOptions::baseline(config::recorded::zone_of(options)?),
+            page_cap: crate::accumulate::PageHeap::cap_for(
                 config::recorded::report_limit(options)?,
                 config::recorded::conversation(options),
             ),
         },
         Kind::Check => MergeOptions {
-            summary: super::check::baseline_options(config::recorded::zone_of(options)?),
+            summary: SummaryOptions::baseline(config::recorded::zone_of(options)?),
             page_cap: 0,
         },
     })

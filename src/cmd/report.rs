@@ -71,7 +71,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
         return run_all(args.format, options, &engine, &sources, bar.as_ref(), out);
     }
     let limit = args.limit as usize;
-    let cap = page_cap(limit, conversation);
+    let cap = PageHeap::cap_for(limit, conversation);
     let mut page = PageHeap::new(cap, None);
     let input = pipeline::run(
         &engine,
@@ -107,12 +107,6 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
             merged: false,
         },
     )
-}
-
-/// The rows a page heap keeps: one more than the page, to know whether a
-/// next page exists; a whole conversation.
-pub fn page_cap(limit: usize, conversation: bool) -> usize {
-    if conversation { usize::MAX } else { limit + 1 }
 }
 
 /// The options a report partial records: those of every partial and the

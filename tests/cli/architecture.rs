@@ -353,17 +353,12 @@ const KNOWN_CALLS: &[(&str, &str, &str)] = &[
     (
         "merge",
         "report",
-        "merge renders a report page with report's page seam and page cap",
+        "merge renders a report page with report's page seam",
     ),
     (
         "merge",
         "check",
         "merge decides a check of merged partials with check's decision stage",
-    ),
-    (
-        "convert",
-        "explain",
-        "convert --to explain reuses explain's writer",
     ),
 ];
 

@@ -5,7 +5,7 @@
 
 use crate::accumulate::Grouped;
 use crate::accumulate::summary::{Summary, SummaryOptions};
-use crate::cli::{CheckArgs, GroupBy};
+use crate::cli::CheckArgs;
 use crate::config::gates::{GateError, baseline_mismatch, resolve_gates};
 use crate::config::{self, Settings};
 use crate::exit;
@@ -34,19 +34,6 @@ impl Accumulator for CheckAcc {
         if let (Some(a), Some(b)) = (&mut self.1, later.1) {
             a.merge(b);
         }
-    }
-}
-
-/// The options of the summary `--write-baseline` saves: those of a plain
-/// `summary --format json` in the same `--tz`, so the two documents are the
-/// same.
-pub fn baseline_options(tz: crate::filter::Zone) -> SummaryOptions {
-    SummaryOptions {
-        by: GroupBy::Agent,
-        triage: 20,
-        tz,
-        low_score: 0.5,
-        bucket: crate::accumulate::summary::Bucket::Day,
     }
 }
 
@@ -91,7 +78,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
         args.partial.is_some() || args.gates.write_baseline.is_some() || args.out.html.is_some();
     let mut acc = CheckAcc(
         Grouped::in_zone(zone),
-        want_summary.then(|| Summary::new(baseline_options(zone))),
+        want_summary.then(|| Summary::new(SummaryOptions::baseline(zone))),
     );
     let mut accounted = InputStats::default();
     let result = (|| {
@@ -104,7 +91,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
             || {
                 CheckAcc(
                     Grouped::in_zone(zone),
-                    want_summary.then(|| Summary::new(baseline_options(zone))),
+                    want_summary.then(|| Summary::new(SummaryOptions::baseline(zone))),
                 )
             },
             |g| {

@@ -173,14 +173,14 @@ fn target_name(to: ConvertTo) -> String {
 fn reason(c: &Collected, chosen: Option<&Grammar>) -> String {
     let d = &c.detail;
     let grammar = grammar(c, chosen);
-    super::explain::explain(
+    crate::view::explain::explain(
         d.turn.clone(),
         Extras::default(),
         &d.support,
         &grammar,
         String::new(),
         0,
-        super::explain::Show {
+        crate::view::explain::Show {
             text: false,
             low_score: 0.5,
         },
