@@ -51,14 +51,35 @@ pub(super) fn max_orphans(at: &At) -> GateResult {
     orphans_gate(at.limit.count(), at.scope.clone(), at.rollup)
 }
 
-/// `--max-orphan-rate`.
+/// `--max-orphan-rate`: `orphan_marker` turns over turns that answered.
 pub(super) fn max_orphan_rate(at: &At) -> GateResult {
-    orphan_rate_gate(at.limit.rate(), at.scope.clone(), at.rollup)
+    let r = at.rollup;
+    let (k, n) = (
+        r.count(Verdict::OrphanMarker),
+        r.turns - r.count(Verdict::Unobserved),
+    );
+    share_gate(
+        GateKind::MaxOrphanRate,
+        "orphan_rate",
+        (k, n),
+        " answered",
+        at.limit.rate(),
+        at.scope.clone(),
+    )
 }
 
-/// `--max-unobserved-rate`.
+/// `--max-unobserved-rate`: turns with no observed answer over all turns.
 pub(super) fn max_unobserved_rate(at: &At) -> GateResult {
-    unobserved_gate(at.limit.rate(), at.scope.clone(), at.rollup)
+    let r = at.rollup;
+    let (k, n) = (r.count(Verdict::Unobserved), r.turns);
+    share_gate(
+        GateKind::MaxUnobservedRate,
+        "unobserved_rate",
+        (k, n),
+        "",
+        at.limit.rate(),
+        at.scope.clone(),
+    )
 }
 
 /// `--max-fabricated-quotes`.
@@ -240,30 +261,6 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
     }
 }
 
-/// The orphan-rate gate: `orphan_marker` turns over turns that answered.
-fn orphan_rate_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
-    let k = r.count(Verdict::OrphanMarker);
-    let n = r.turns - r.count(Verdict::Unobserved);
-    let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-    let exact = stats::cmp_ratio(k.into(), n.max(1).into(), max);
-    let pass = exact.map_or(rate <= max, |o| o != Ordering::Greater);
-    let (x, m) = exact_pair(rate, max, exact);
-    let mut g = GateResult::plain(
-        GateKind::MaxOrphanRate,
-        scope.clone(),
-        pass,
-        Some(Measure::Rate(rate)),
-        Measure::Rate(max),
-        format!(
-            "{}orphan_rate={x} ({k}/{n} answered) {} max_orphan_rate={m}",
-            who(&scope),
-            cmp(pass, "<=", ">")
-        ),
-    );
-    g.count = Some((k, n));
-    g
-}
-
 /// The coverage gate: cited sentences over sentences at least `min`. With
 /// no sentence to measure (the log holds no answer text) it fails, saying
 /// so: a gate asked for is never passed on nothing.
@@ -334,25 +331,33 @@ fn count_gate(kind: GateKind, observed: &str, n: u64, max: u64, scope: Scope) ->
     )
 }
 
-/// The unobserved-rate gate: turns with no observed answer over all turns.
-fn unobserved_gate(max: f64, scope: Scope, r: &Rollup) -> GateResult {
-    let k = r.count(Verdict::Unobserved);
-    let n = r.turns;
+/// A share gate: `observed`, `k` of `n` turns (`of` names them when they
+/// are not all the turns), at most `max`
+/// (`orphan_rate=0.0500 (1/20 answered) <= max_orphan_rate=0.0500`).
+fn share_gate(
+    kind: GateKind,
+    observed: &str,
+    (k, n): (u64, u64),
+    of: &str,
+    max: f64,
+    scope: Scope,
+) -> GateResult {
     let rate = if n == 0 { 0.0 } else { k as f64 / n as f64 };
     let exact = stats::cmp_ratio(k.into(), n.max(1).into(), max);
     let pass = exact.map_or(rate <= max, |o| o != Ordering::Greater);
     let (x, m) = exact_pair(rate, max, exact);
+    let message = format!(
+        "{}{observed}={x} ({k}/{n}{of}) {} {kind}={m}",
+        who(&scope),
+        cmp(pass, "<=", ">")
+    );
     let mut gate = GateResult::plain(
-        GateKind::MaxUnobservedRate,
-        scope.clone(),
+        kind,
+        scope,
         pass,
         Some(Measure::Rate(rate)),
         Measure::Rate(max),
-        format!(
-            "{}unobserved_rate={x} ({k}/{n}) {} max_unobserved_rate={m}",
-            who(&scope),
-            cmp(pass, "<=", ">")
-        ),
+        message,
     );
     gate.count = Some((k, n));
     gate

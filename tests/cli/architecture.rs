@@ -100,6 +100,15 @@ fn targets(code: &str) -> BTreeSet<String> {
     found
 }
 
+/// The code lines of a source file, numbered from 1, comments cut off:
+/// every line up to its first `#[cfg(test)]` (test code may reach higher).
+fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .take_while(|line| !line.trim_start().starts_with("#[cfg(test)]"))
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split("//").next().unwrap_or("")))
+}
+
 /// Every edge of `src/` as (from, to) with the places that make it.
 fn edges(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
     let mut files = Vec::new();
@@ -121,18 +130,13 @@ fn edges(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
             .trim_end_matches(".rs")
             .to_owned();
         let text = std::fs::read_to_string(&file).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("#[cfg(test)]") {
-                break;
-            }
-            let code = line.split("//").next().unwrap_or("");
+        for (n, code) in code_lines(&text) {
             for to in targets(code) {
                 if to != from {
-                    edges.entry((from.clone(), to)).or_default().push(format!(
-                        "src/{}:{}",
-                        rel.display(),
-                        i + 1
-                    ));
+                    edges
+                        .entry((from.clone(), to))
+                        .or_default()
+                        .push(format!("src/{}:{n}", rel.display()));
                 }
             }
         }
@@ -383,11 +387,7 @@ fn command_calls(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
             continue;
         };
         let text = std::fs::read_to_string(&file).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("#[cfg(test)]") {
-                break;
-            }
-            let code = line.split("//").next().unwrap_or("");
+        for (n, code) in code_lines(&text) {
             for to in COMMANDS.iter().filter(|c| **c != from) {
                 let named = [
                     format!("crate::cmd::{to}::"),
@@ -398,7 +398,7 @@ fn command_calls(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
                     calls
                         .entry((from.clone(), (*to).to_owned()))
                         .or_default()
-                        .push(format!("src/{}:{}", rel.display(), i + 1));
+                        .push(format!("src/{}:{n}", rel.display()));
                 }
             }
         }
@@ -452,13 +452,9 @@ fn only_the_command_line_knows_clap() {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("#[cfg(test)]") {
-                break;
-            }
-            let code = line.split("//").next().unwrap_or("");
+        for (n, code) in code_lines(&text) {
             if code.contains("clap::") || code.contains("use clap") {
-                bad.push(format!("src/{}:{}", rel.display(), i + 1));
+                bad.push(format!("src/{}:{n}", rel.display()));
             }
         }
     }
