@@ -370,6 +370,36 @@ fn shapes() -> Vec<Shape> {
                     .to_string()
             },
         },
+        // One Google ADK invocation of many tool calls, answered by name
+        // (no call ids), each response a list of results, then the answer.
+        Shape {
+            args: &[],
+            name: "ADK invocation of many tool calls",
+            n: 500,
+            line: |n| {
+                let event = |id: String, author: &str, role: &str, part: Value| {
+                    json!({"invocation_id": "i1", "author": author, "id": id,
+                        "timestamp": 1_785_000_000.5, "content": {"role": role, "parts": [part]}})
+                };
+                let mut events = vec![event("e0".into(), "user", "user", json!({"text": "q"}))];
+                for k in 0..n {
+                    let call = json!({"function_call": {"name": "search", "args": {"q": k}}});
+                    let results = json!([{"url": format!("https://x.test/{k}"), "title": format!("page {k}")}]);
+                    let response = json!({"function_response": {"name": "search",
+                        "response": {"result": results}}});
+                    events.push(event(format!("c{k}"), "agent", "model", call));
+                    events.push(event(format!("r{k}"), "agent", "user", response));
+                }
+                let answer: String = (0..n).map(|k| format!("Fact [{}]. ", k + 1)).collect();
+                events.push(event(
+                    "last".into(),
+                    "agent",
+                    "model",
+                    json!({"text": answer}),
+                ));
+                json!({"id": "s", "app_name": "a", "events": events}).to_string()
+            },
+        },
         // Offset checks normalised the whole answer for every citation.
         Shape {
             args: &[],
