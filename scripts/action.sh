@@ -82,7 +82,7 @@ on_path() {
 # commit of the action with the same sources reuses the cached binary.
 source_digest() {
     (cd "${GITHUB_ACTION_PATH:?}" &&
-        find Cargo.toml Cargo.lock src -type f -print0 | LC_ALL=C sort -z |
+        find Cargo.toml Cargo.lock src crates -type f -print0 | LC_ALL=C sort -z |
         xargs -0 sha256sum | sha256sum | cut -c1-16)
 }
 

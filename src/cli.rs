@@ -2,8 +2,12 @@
 //! anything: `config` resolves these structs once into what commands use.
 
 use crate::markers::Preset;
+use crate::model::Named;
 use crate::model::Verdict;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsStr;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 
 mod limits;
@@ -67,37 +71,56 @@ fn format_values() -> Vec<clap::builder::PossibleValue> {
     .collect()
 }
 
-/// The flag values of the layers below, taken through
+/// The flag values of the layers below, parsed through
 /// [`crate::model::Named`]: their names and help are the types' own, and
-/// those layers know no argument parser.
-macro_rules! value_enum {
-    ($($t:ty),* $(,)?) => {$(
-        impl ValueEnum for $t {
-            fn value_variants<'a>() -> &'a [Self] {
-                <$t as crate::model::Named>::ALL
-            }
-            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-                use crate::model::Named;
-                let value = clap::builder::PossibleValue::new(self.name());
-                Some(match Named::about(*self) {
-                    Some(help) => value.help(help),
-                    None => value,
-                })
-            }
-        }
-    )*};
+/// those layers know no argument parser. A field of such a type names
+/// `value_parser = named::<T>()` (and its default by `Named::name`), as the
+/// types live in another crate, where clap's `ValueEnum` cannot be
+/// implemented for them.
+#[derive(Debug)]
+pub struct NamedParser<T>(PhantomData<fn() -> T>);
+
+impl<T> Clone for NamedParser<T> {
+    fn clone(&self) -> Self {
+        NamedParser(PhantomData)
+    }
 }
 
-value_enum!(
-    crate::model::Preset,
-    crate::model::Verdict,
-    crate::render::summary::CsvSection,
-    crate::render::report::Format,
-    crate::render::check::Format,
-    crate::accumulate::summary::GroupBy,
-    crate::accumulate::summary::Bucket,
-    crate::accumulate::triage::TriageOrder,
-);
+/// The parser of a [`Named`] value.
+pub fn named<T: Named>() -> NamedParser<T> {
+    NamedParser(PhantomData)
+}
+
+impl<T: Named> NamedParser<T> {
+    fn values() -> impl Iterator<Item = PossibleValue> {
+        T::ALL.iter().map(|v| {
+            let value = PossibleValue::new(v.name());
+            match v.about() {
+                Some(help) => value.help(help),
+                None => value,
+            }
+        })
+    }
+}
+
+impl<T: Named + Send + Sync> TypedValueParser for NamedParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        // The possible values' own parser, for its errors and suggestions.
+        let name = PossibleValuesParser::new(Self::values()).parse_ref(cmd, arg, value)?;
+        Ok(T::from_name(&name).expect("a possible value"))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(Self::values()))
+    }
+}
 
 /// The arguments given on the command line, by id: what clap's value
 /// source says, so a value equal to its default (`--format text`) is still
@@ -322,7 +345,7 @@ pub struct FilterArgs {
 #[command(next_help_heading = "Grammar")]
 pub struct MarkerArgs {
     /// Marker grammar (default kb; id for agentfootprint input).
-    #[arg(long, value_enum, value_name = "PRESET")]
+    #[arg(long, value_parser = named::<Preset>(), value_name = "PRESET")]
     pub markers: Option<Preset>,
     /// A custom marker regex with exactly one capture group holding the chunk index.
     #[arg(long, value_name = "RE", conflicts_with = "markers")]
@@ -338,7 +361,7 @@ pub use crate::render::report::Format as ReportFormat;
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// Only turns with this verdict (repeatable).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Verdict>())]
     pub verdict: Vec<Verdict>,
     /// Only turns a require_citation guardrail (the Orbit agent platform's safety setting) would refuse: retrieval and no well-formed marker of the grammar.
     #[arg(long)]
@@ -353,7 +376,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub all: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    #[arg(long, value_parser = named::<ReportFormat>(), default_value = ReportFormat::Table.name())]
     pub format: ReportFormat,
     /// CSV: write values as they are, without neutralising leading = + - @.
     #[arg(long)]
@@ -376,22 +399,7 @@ pub struct ReportArgs {
     pub markers: MarkerArgs,
 }
 
-/// `summary` output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SummaryFormat {
-    /// Tables for the terminal, with a trend bar per day.
-    Table,
-    /// One document with a key per section.
-    Json,
-    /// Markdown tables.
-    Markdown,
-    /// One section as CSV (see --section).
-    Csv,
-    /// One self-contained HTML page with charts (no network, works without JavaScript).
-    Html,
-    /// Metrics in the Prometheus text format (textfile collector, Pushgateway).
-    Prometheus,
-}
+pub use crate::render::summary::Format as SummaryFormat;
 
 pub use crate::accumulate::summary::{Bucket, GroupBy};
 pub use crate::accumulate::triage::TriageOrder;
@@ -402,19 +410,19 @@ pub use crate::render::summary::CsvSection as Section;
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
     /// Breakdown key.
-    #[arg(long, value_enum, default_value_t = GroupBy::Agent)]
+    #[arg(long, value_parser = named::<GroupBy>(), default_value = GroupBy::Agent.name())]
     pub by: GroupBy,
     /// Ungrounded turns to list (0 turns the list off).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub triage: usize,
     /// Order of the triage list: by severity (invented citations, then missing markers on confident retrieval, then the rest; a group in a significant drop first within each; then newest), or newest first.
-    #[arg(long, value_enum, value_name = "ORDER", default_value_t = TriageOrder::Severity)]
+    #[arg(long, value_parser = named::<TriageOrder>(), value_name = "ORDER", default_value = TriageOrder::Severity.name())]
     pub triage_order: TriageOrder,
     /// Citations of chunks scoring below this count as low-confidence citations.
     #[arg(long, value_name = "S", default_value_t = 0.5)]
     pub low_score: f64,
     /// Trend bucket width (at the --tz offset).
-    #[arg(long, value_enum, default_value_t = Bucket::Day)]
+    #[arg(long, value_parser = named::<Bucket>(), default_value = Bucket::Day.name())]
     pub bucket: Bucket,
     /// Compare with a baseline: a saved `summary --format json` document.
     #[arg(long, value_name = "BASELINE", conflicts_with_all = ["compare_from", "compare_previous"])]
@@ -432,12 +440,12 @@ pub struct SummaryArgs {
     #[arg(long, value_name = "C", default_value_t = DEFAULT_CONFIDENCE)]
     pub confidence: f64,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = SummaryFormat::Table)]
+    #[arg(long, value_parser = named::<SummaryFormat>(), default_value = SummaryFormat::Table.name())]
     pub format: SummaryFormat,
     /// With --format csv: which table (default groups).
     ///
     /// The other formats print every section, so --section without --format csv is a usage error.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Section>())]
     pub section: Option<Section>,
     /// CSV: write values as they are, without neutralising leading = + - @.
     #[arg(long)]
@@ -478,7 +486,7 @@ pub struct MergeArgs {
     #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(["table", "json", "markdown", "csv", "html", "jsonl", "text", "junit", "github", "prometheus"]))]
     pub format: Option<String>,
     /// Summary, with --format csv: which table to print (default: groups).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Section>())]
     pub section: Option<Section>,
     /// Summary and report, CSV: no spreadsheet-formula escaping.
     #[arg(long)]
@@ -506,7 +514,7 @@ pub use crate::render::check::Format as CheckFormat;
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    #[arg(long, value_parser = named::<CheckFormat>(), default_value = CheckFormat::Text.name())]
     pub format: CheckFormat,
     /// Instead of gating, write the run's complete mergeable state (a
     /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`,
@@ -594,7 +602,7 @@ pub struct CheckOutputArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Order of the triage list (as `summary --triage-order`): of the HTML report and the baseline (`check`), of every format (`merge` of summary partials).
-    #[arg(long, value_enum, value_name = "ORDER", default_value_t = TriageOrder::Severity)]
+    #[arg(long, value_parser = named::<TriageOrder>(), value_name = "ORDER", default_value = TriageOrder::Severity.name())]
     pub triage_order: TriageOrder,
     /// Also print GitHub workflow commands (and append the job summary to $GITHUB_STEP_SUMMARY when set).
     #[arg(long)]

@@ -100,4 +100,80 @@ mod tests {
             assert_eq!(partial_refuses, row.flag != "--min-rate", "{}", row.flag);
         }
     }
+
+    /// The flags of `check` that are not gates on the graded turns: how
+    /// the gates are applied, where the baseline lives, the input's own
+    /// accounting. Every other gate flag must be a policy key.
+    const NOT_POLICY: [&str; 7] = [
+        "per_agent",
+        "baseline",
+        "write_baseline",
+        "ratchet",
+        "policy",
+        "max_invalid",
+        "allow_empty",
+    ];
+
+    fn gate_flags() -> Vec<(String, Option<String>)> {
+        use clap::Args;
+        let mut cmd =
+            crate::cli::GateArgs::augment_args(clap::Command::new("check").disable_help_flag(true));
+        cmd.build();
+        cmd.get_arguments()
+            .map(|a| {
+                let switch = a.get_num_args().is_some_and(|n| n.max_values() == 0);
+                let value = (!switch)
+                    .then(|| {
+                        a.get_value_names()
+                            .and_then(|v| v.first())
+                            .map(|v| v.to_string())
+                    })
+                    .flatten();
+                (a.get_id().to_string(), value)
+            })
+            .filter(|(id, _)| !NOT_POLICY.contains(&id.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn every_gate_flag_is_a_policy_key() {
+        let flags = gate_flags();
+        assert!(flags.len() >= 8, "{flags:?}");
+        for (key, value) in &flags {
+            let v = match value.as_deref() {
+                None => "true",
+                Some("N") => "3",
+                Some(_) => "0.5",
+            };
+            let p = crate::policy::Policy::parse(&format!(
+                "[defaults]\n{key} = {v}\n[agents.a]\n{key} = {v}\n"
+            ))
+            .unwrap_or_else(|e| panic!("{key}: {e}"));
+            assert_ne!(
+                p.defaults,
+                crate::policy::Rules::default(),
+                "{key} set nothing"
+            );
+            assert_eq!(p.agents["a"], p.defaults, "{key}");
+        }
+    }
+
+    /// The keys a policy reads are the gate table's and the settings, and
+    /// each is a flag of `check`.
+    #[test]
+    fn every_policy_key_is_a_gate_flag() {
+        let mut keys: Vec<&str> = TABLE
+            .iter()
+            .map(|r| r.kind.as_str())
+            .chain(crate::policy::SETTINGS)
+            .collect();
+        keys.sort();
+        let mut flags: Vec<String> = gate_flags().into_iter().map(|(k, _)| k).collect();
+        flags.sort();
+        assert_eq!(keys, flags);
+        let e = crate::policy::Policy::parse("[defaults]\nmax_orphns = 2\n").unwrap_err();
+        for key in keys {
+            assert!(e.contains(&format!("`{key}`")), "{key}: {e}");
+        }
+    }
 }

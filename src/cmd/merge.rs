@@ -8,9 +8,9 @@ use crate::accumulate::summary::SummaryOptions;
 use crate::cli::{CheckFormat, MergeArgs, ReportFormat, SummaryFormat};
 use crate::config::{self, Settings};
 use crate::exit;
+use crate::model::Named;
 use crate::partial::{self, Kind, MergeOptions, Partial};
 use anyhow::Result;
-use clap::ValueEnum;
 use std::collections::BTreeMap;
 
 /// Runs `merge`; returns the exit code.
@@ -190,15 +190,12 @@ fn judge_whole_input(merged: &partial::Merged) -> Result<()> {
 }
 
 /// `--format` as one of `command`'s formats.
-fn format_of<F: ValueEnum>(given: Option<&str>, command: &str, default: F) -> Result<F> {
+fn format_of<F: Named>(given: Option<&str>, command: &str, default: F) -> Result<F> {
     let Some(name) = given else {
         return Ok(default);
     };
-    F::from_str(name, false).map_err(|_| {
-        let names: Vec<String> = F::value_variants()
-            .iter()
-            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_owned()))
-            .collect();
+    F::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = F::ALL.iter().map(|v| v.name()).collect();
         exit::usage(format!(
             "--format {name} is not a format of `{command}`, whose partials these are (one of {})",
             names.join(", ")

@@ -12,7 +12,6 @@ use crate::render;
 use anyhow::Result;
 use std::io::Write;
 
-use crate::view::summary::by_name;
 pub use crate::view::summary::*;
 
 /// One pass of the summary over `sources` with `engine`.

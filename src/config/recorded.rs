@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// The summary options recorded in a partial's options.
 pub fn summary_options(o: &BTreeMap<String, String>) -> Result<SummaryOptions> {
-    use clap::ValueEnum;
+    use crate::model::Named;
     let get = |k: &str| {
         o.get(k)
             .map(String::as_str)
@@ -17,13 +17,13 @@ pub fn summary_options(o: &BTreeMap<String, String>) -> Result<SummaryOptions> {
     };
     let bad = |k: &str| exit::usage(format!("partial: option {k} is not valid"));
     Ok(SummaryOptions {
-        by: GroupBy::from_str(get("--by")?, false).map_err(|_| bad("--by"))?,
+        by: GroupBy::from_name(get("--by")?).ok_or_else(|| bad("--by"))?,
         triage: get("--triage")?.parse().map_err(|_| bad("--triage"))?,
         tz: super::zone_from(Some(get("--tz")?), None).map_err(|_| bad("--tz"))?,
         low_score: get("--low-score")?
             .parse()
             .map_err(|_| bad("--low-score"))?,
-        bucket: Bucket::from_str(get("--bucket")?, false).map_err(|_| bad("--bucket"))?,
+        bucket: Bucket::from_name(get("--bucket")?).ok_or_else(|| bad("--bucket"))?,
     })
 }
 

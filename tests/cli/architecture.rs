@@ -1,6 +1,10 @@
-//! The layers of `src/`, enforced: every `crate::` path (in `use` lines and
-//! inline) must point to a module of a lower layer than the module it is
-//! written in, or to the module itself. Test code (`tests.rs`,
+//! The layers of the sources, enforced: every `crate::` path (in `use`
+//! lines and inline) must point to a module of a lower layer than the module
+//! it is written in, or to the module itself. The sources are two crates:
+//! the engine (`crates/engine/src`, every layer below the command line) and
+//! the binary's crate (`src`, the command line, its resolution and the
+//! subcommands), which re-exports the engine's modules under their names, so
+//! a module is named alike in both. Test code (`tests.rs`,
 //! `*_tests.rs`, and what follows `#[cfg(test)]` in a file) may reach
 //! higher, to build its fixtures. The layers and their jobs are described
 //! in ARCHITECTURE.md; an edge that breaks them fails here with the file
@@ -109,34 +113,31 @@ fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(|(i, line)| (i + 1, line.split("//").next().unwrap_or("")))
 }
 
-/// Every edge of `src/` as (from, to) with the places that make it.
-fn edges(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
+/// A source tree: how it is named in messages, and where it is.
+type Root = (&'static str, PathBuf);
+
+/// Every edge of the source trees as (from, to) with the places that make it.
+fn edges(roots: &[Root]) -> BTreeMap<(String, String), Vec<String>> {
     let mut edges: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
-    for file in files {
-        let rel = file.strip_prefix(src).unwrap();
-        let name = rel.file_name().unwrap().to_str().unwrap();
-        if name == "tests.rs" || name.ends_with("_tests.rs") {
-            continue;
-        }
-        let from = rel
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_str()
-            .unwrap()
-            .trim_end_matches(".rs")
-            .to_owned();
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (n, code) in code_lines(&text) {
-            for to in targets(code) {
-                if to != from {
-                    edges
-                        .entry((from.clone(), to))
-                        .or_default()
-                        .push(format!("src/{}:{n}", rel.display()));
+    for (label, src) in roots {
+        let mut files = Vec::new();
+        rust_files(src, &mut files);
+        for file in files {
+            let rel = file.strip_prefix(src).unwrap();
+            let name = rel.file_name().unwrap().to_str().unwrap();
+            if name == "tests.rs" || name.ends_with("_tests.rs") {
+                continue;
+            }
+            let from = top_module(rel);
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, code) in code_lines(&text) {
+                for to in targets(code) {
+                    if to != from {
+                        edges
+                            .entry((from.clone(), to))
+                            .or_default()
+                            .push(format!("{label}/{}:{n}", rel.display()));
+                    }
                 }
             }
         }
@@ -144,10 +145,16 @@ fn edges(src: &Path) -> BTreeMap<(String, String), Vec<String>> {
     edges
 }
 
+/// The top-level module a file under a source tree belongs to.
+fn top_module(rel: &Path) -> String {
+    let first = rel.components().next().unwrap().as_os_str().to_str();
+    first.unwrap().trim_end_matches(".rs").to_owned()
+}
+
 /// The edges that break the layers, with where.
-fn breaches(src: &Path) -> Vec<String> {
+fn breaches(roots: &[Root]) -> Vec<String> {
     let mut bad = Vec::new();
-    for ((from, to), places) in edges(src) {
+    for ((from, to), places) in edges(roots) {
         let (Some(a), Some(b)) = (layer(&from), layer(&to)) else {
             bad.push(format!(
                 "{from} -> {to}: a module missing from LAYERS ({})",
@@ -165,13 +172,23 @@ fn breaches(src: &Path) -> Vec<String> {
     bad
 }
 
+/// The binary's crate: the command line and the subcommands.
 fn src() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// The engine crate: every layer below the command line.
+fn engine() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src")
+}
+
+fn roots() -> Vec<Root> {
+    vec![("crates/engine/src", engine()), ("src", src())]
+}
+
 #[test]
 fn every_edge_points_down_a_layer() {
-    let bad = breaches(&src());
+    let bad = breaches(&roots());
     assert!(
         bad.is_empty(),
         "edges against the layers:\n{}",
@@ -181,7 +198,7 @@ fn every_edge_points_down_a_layer() {
 
 #[test]
 fn every_known_exception_still_exists() {
-    let all = edges(&src());
+    let all = edges(&roots());
     for (from, to, why) in KNOWN {
         assert!(
             all.contains_key(&(from.to_string(), to.to_string())),
@@ -193,7 +210,7 @@ fn every_known_exception_still_exists() {
 #[test]
 fn no_module_cycle() {
     // Depth-first search over the module graph, edges of test code aside.
-    let all = edges(&src());
+    let all = edges(&roots());
     let mut next: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (from, to) in all.keys() {
         next.entry(from.as_str()).or_default().push(to.as_str());
@@ -226,11 +243,16 @@ fn no_module_cycle() {
 
 #[test]
 fn every_module_has_a_layer() {
-    for entry in std::fs::read_dir(src()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap();
-        let module = name.trim_end_matches(".rs");
-        assert!(layer(module).is_some(), "src/{name} has no layer in LAYERS");
+    for (label, root) in roots() {
+        for entry in std::fs::read_dir(root).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let module = name.trim_end_matches(".rs");
+            assert!(
+                layer(module).is_some(),
+                "{label}/{name} has no layer in LAYERS"
+            );
+        }
     }
 }
 
@@ -250,7 +272,7 @@ fn a_wrong_import_is_caught_with_its_file_and_line() {
         "use crate::{model::Row, config};\n",
     )
     .unwrap();
-    let bad = breaches(&copy);
+    let bad = breaches(&[("src", copy)]);
     assert_eq!(bad.len(), 2, "{bad:?}");
     assert!(
         bad[0].starts_with("grade (layer 4) -> cmd (layer 18) at src/grade.rs:2"),
@@ -313,7 +335,9 @@ fn long_functions(text: &str) -> Vec<(usize, usize)> {
 #[test]
 fn no_function_is_longer_than_a_screenful_or_two() {
     let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    for (_, root) in roots() {
+        rust_files(&root, &mut files);
+    }
     let mut long = Vec::new();
     for f in files {
         for (line, n) in long_functions(&std::fs::read_to_string(&f).unwrap()) {
@@ -427,40 +451,37 @@ fn no_command_calls_another() {
     }
 }
 
-/// Nothing below the command line names the argument parser: the values
-/// its flags take come through `model::Named`, so the layers below `cli`
-/// could be built without clap.
+/// The compiler keeps the command line above the engine: every module below
+/// `cli` lives in the engine crate, every module from `cli` up in the
+/// binary's crate, and the engine's manifest names no argument parser, so
+/// an edge up from the engine, or clap below the command line, does not
+/// build. The values flags take from below come through `model::Named`.
 #[test]
-fn only_the_command_line_knows_clap() {
-    let src = src();
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
+fn the_engine_crate_holds_every_layer_below_the_command_line() {
     let cli = layer("cli").unwrap();
-    let mut bad = Vec::new();
-    for file in files {
-        let rel = file.strip_prefix(&src).unwrap();
-        let name = rel.file_name().unwrap().to_str().unwrap();
-        let top = rel
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_str()
-            .unwrap();
-        let below = layer(top.trim_end_matches(".rs")).is_some_and(|l| l < cli);
-        if !below || name == "tests.rs" || name.ends_with("_tests.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (n, code) in code_lines(&text) {
-            if code.contains("clap::") || code.contains("use clap") {
-                bad.push(format!("src/{}:{n}", rel.display()));
+    for (label, root, below) in [("crates/engine/src", engine(), true), ("src", src(), false)] {
+        for entry in std::fs::read_dir(root).unwrap() {
+            let path = entry.unwrap().path();
+            let module = top_module(Path::new(path.file_name().unwrap()));
+            if module == "lib" {
+                continue;
             }
+            let l = layer(&module).unwrap_or_else(|| panic!("{label}/{module} has no layer"));
+            assert_eq!(
+                l < cli,
+                below,
+                "{label}/{module} (layer {l}) is in the wrong crate"
+            );
         }
     }
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/engine/Cargo.toml");
+    let manifest = std::fs::read_to_string(manifest).unwrap();
+    let deps = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .expect("a [dependencies] table");
     assert!(
-        bad.is_empty(),
-        "clap below the command line:\n{}",
-        bad.join("\n")
+        !deps.lines().any(|l| l.trim_start().starts_with("clap")),
+        "the engine depends on clap"
     );
 }

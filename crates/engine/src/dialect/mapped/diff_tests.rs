@@ -139,8 +139,11 @@ fn fixtures_agree_and_common_lines_take_the_fast_path() {
         lines += 1;
     });
     assert!(lines > 500, "{lines} fixture lines");
-    let demo = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo.jsonl"))
-        .expect("demo log");
+    let demo = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/demo.jsonl"
+    ))
+    .expect("demo log");
     for (m, rename) in [(&maps[0], false), (&maps[1], true)] {
         let n = demo.lines().count();
         let fast = demo

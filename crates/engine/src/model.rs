@@ -623,6 +623,10 @@ pub trait Named: Sized + Copy + 'static {
     fn about(self) -> Option<&'static str> {
         None
     }
+    /// The value of that name, if there is one.
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.name() == name)
+    }
 }
 
 impl Named for Preset {

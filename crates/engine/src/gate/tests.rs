@@ -475,7 +475,7 @@ fn every_row_is_a_whole_gate() {
 /// of gates, and the sentence on which gates are required names them all.
 #[test]
 fn docs_name_every_gate_of_the_table() {
-    let doc = include_str!("../../docs/check.md");
+    let doc = include_str!("../../../../docs/check.md");
     let required = doc
         .split("\n\n")
         .find(|p| p.starts_with("Every gate given must hold"))

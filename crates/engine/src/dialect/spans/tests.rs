@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 // The row invariants the fuzz targets check, read from their file so the
 // two cannot drift apart.
-#[path = "../../../fuzz/common/rows.rs"]
+#[path = "../../../../../fuzz/common/rows.rs"]
 mod rows;
 
 /// [`parse_line`] into a list of spans (it boxes each span it reads).

@@ -106,7 +106,7 @@ fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
 /// turn or an invalid line, never a panic.
 #[test]
 fn any_value_anywhere_never_panics() {
-    let fixture = include_str!("../../../fixtures/exchange/providers.jsonl");
+    let fixture = include_str!("../../../../../fixtures/exchange/providers.jsonl");
     let odd = [
         json!(null),
         json!(u64::MAX),

@@ -59,7 +59,7 @@ fn corpus() -> Vec<(String, bool)> {
         files(&shared, &mut paths);
     }
     files(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures")),
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures")),
         &mut paths,
     );
     paths.sort();

@@ -10,6 +10,52 @@ use crate::view::summary::{RetrievalDoc, SummaryDoc};
 use anyhow::Result;
 use std::io::Write;
 
+/// The formats of `summary` (and of `merge` over summary partials).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Markdown,
+    Csv,
+    Html,
+    Prometheus,
+}
+
+impl crate::model::Named for Format {
+    const ALL: &'static [Format] = &[
+        Format::Table,
+        Format::Json,
+        Format::Markdown,
+        Format::Csv,
+        Format::Html,
+        Format::Prometheus,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Csv => "csv",
+            Format::Html => "html",
+            Format::Prometheus => "prometheus",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Format::Table => "Tables for the terminal, with a trend bar per day",
+            Format::Json => "One document with a key per section",
+            Format::Markdown => "Markdown tables",
+            Format::Csv => "One section as CSV (see --section)",
+            Format::Html => {
+                "One self-contained HTML page with charts (no network, works without JavaScript)"
+            }
+            Format::Prometheus => {
+                "Metrics in the Prometheus text format (textfile collector, Pushgateway)"
+            }
+        })
+    }
+}
+
 /// The section `summary --format csv` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CsvSection {

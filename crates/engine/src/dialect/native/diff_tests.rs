@@ -467,7 +467,7 @@ fn edge_cases_agree() {
 /// Hands `each` every non-blank UTF-8 line of every file under `fixtures/`
 /// (the hostile corpus included), with its file.
 pub(in crate::dialect) fn fixture_lines(mut each: impl FnMut(&std::path::Path, &str)) {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let root = std::path::Path::new(crate::test_support::ROOT).join("fixtures");
     let mut files = Vec::new();
     let mut dirs = vec![root];
     while let Some(d) = dirs.pop() {
@@ -504,7 +504,7 @@ fn fixtures_agree_and_common_lines_take_the_fast_path() {
     });
     assert!(lines > 500, "{lines} fixture lines");
     let demo = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/demo.jsonl"),
+        std::path::Path::new(crate::test_support::ROOT).join("fixtures/demo.jsonl"),
     )
     .expect("demo log");
     let handled = demo.lines().filter(|l| fast_path_handles(l)).count();
@@ -536,8 +536,9 @@ fn generated_lines_reach_the_fast_path() {
 #[test]
 #[ignore = "a measurement, not a test"]
 fn native_throughput() {
-    let path = std::env::var("GA_BENCH_FILE")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo.jsonl").into());
+    let path = std::env::var("GA_BENCH_FILE").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/demo.jsonl").into()
+    });
     let text = std::fs::read_to_string(&path).expect("bench file");
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let bytes: usize = lines.iter().map(|l| l.len() + 1).sum();

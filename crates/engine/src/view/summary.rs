@@ -226,7 +226,7 @@ pub struct SummaryDoc<'a> {
     pub input: &'a InputStats,
 }
 
-pub(crate) fn by_name(b: GroupBy) -> &'static str {
+pub fn by_name(b: GroupBy) -> &'static str {
     b.as_str()
 }
 
