@@ -15,6 +15,7 @@ use chrono::{DateTime, Utc};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
+pub mod check;
 pub mod gates;
 pub mod recorded;
 pub mod summary;

@@ -17,3 +17,4 @@ pub use ga_engine::{
 pub mod cli;
 pub mod cmd;
 pub mod config;
+pub mod deliver;

@@ -60,13 +60,13 @@ pub fn run(
                 ));
             }
             let summary = merged.summary.expect("summary partials hold a summary");
-            super::summary::render_summary(
+            crate::deliver::summary::summary(
                 out,
                 summary,
                 &merged.input,
                 &clock,
                 None,
-                super::summary::Output {
+                crate::deliver::summary::Output {
                     format,
                     section: args.section,
                     csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
@@ -81,11 +81,11 @@ pub fn run(
         Kind::Report => {
             let format: ReportFormat = format_of(format, "report", ReportFormat::Table)?;
             let page = merged.page.expect("report partials hold a page");
-            super::report::render_page(
+            crate::deliver::report::page(
                 out,
                 page,
                 &merged.input,
-                &super::report::PageOutput {
+                &crate::deliver::report::PageOutput {
                     format,
                     limit: config::recorded::report_limit(&merged.options)?,
                     conversation: config::recorded::conversation(&merged.options),
@@ -118,12 +118,10 @@ pub fn run(
             } else {
                 Ok(merged.input)
             };
-            super::check::decide(
-                &super::check::Decide {
+            crate::deliver::check::decide(
+                &crate::deliver::check::Decide {
                     gates: &gates,
-                    args: &args.gates,
-                    format,
-                    out: &args.out,
+                    outputs: &config::check::outputs(format, &args.gates, &args.out),
                     html: &meta,
                     clock,
                     window,

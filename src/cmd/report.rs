@@ -1,29 +1,16 @@
 //! `report`: one page of graded rows, newest first, with the page-scoped
 //! rollup; or with `--all`, every matching row streamed in input order.
 
-use crate::accumulate::cursor::{cursor_after, decode_cursor};
+use crate::accumulate::cursor::decode_cursor;
 use crate::accumulate::{PageHeap, Rollup};
 use crate::cli::{ReportArgs, ReportFormat};
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::pipeline::{self, Accumulator, Graded};
 use crate::render::report::{Exporter, Options};
-use crate::render::{self, Clock, Page, ReportDoc};
+use crate::render::{self, Clock};
 use anyhow::Result;
 use std::io::Write;
-
-/// What one page is rendered with (`report` and `merge`).
-pub struct PageOutput<'a> {
-    pub format: ReportFormat,
-    pub limit: usize,
-    /// `--conversation`: the whole conversation, oldest first, on one page.
-    pub conversation: bool,
-    /// De-duplication was on (see [`cursor_after`]).
-    pub dedupe: bool,
-    pub options: Options<'a>,
-    /// Rendered by `merge`: the next page is chosen when partials are made.
-    pub merged: bool,
-}
 
 /// Runs `report`.
 pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
@@ -94,11 +81,11 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
     if page.matching == 0 {
         hints.explain_nothing(&engine, &sources)?;
     }
-    render_page(
+    crate::deliver::report::page(
         out,
         page,
         &input,
-        &PageOutput {
+        &crate::deliver::report::PageOutput {
             format: args.format,
             limit,
             conversation,
@@ -130,61 +117,6 @@ pub fn options_of(
         o.insert(k.to_owned(), v);
     }
     o
-}
-
-/// Renders one page from its filled heap (`report` and `merge`).
-pub fn render_page(
-    out: &mut dyn Write,
-    page: PageHeap,
-    input: &crate::model::InputStats,
-    o: &PageOutput<'_>,
-) -> Result<()> {
-    let (limit, conversation) = (o.limit, o.conversation);
-    let (matching, newer) = (page.matching, page.newer);
-    let mut entries = page.into_entries();
-    let next_cursor = if !conversation && entries.len() > limit {
-        entries.truncate(limit);
-        entries
-            .last()
-            .map(|(r, pos)| cursor_after(r, *pos, o.dedupe))
-    } else {
-        None
-    };
-    let mut rows: Vec<_> = entries.into_iter().map(|(r, _)| r).collect();
-    if conversation {
-        rows.reverse();
-    }
-    let mut summary = Rollup::default();
-    rows.iter().for_each(|r| summary.add(r));
-    let doc = ReportDoc {
-        rows: &rows,
-        summary: &summary,
-        next_cursor,
-        matching,
-        input,
-        page: if conversation {
-            Page::Conversation
-        } else {
-            Page::Numbered {
-                number: newer / limit as u64 + 1,
-                first: newer + 1,
-            }
-        },
-        columns: o.options.columns,
-        clock: o.options.clock,
-    };
-    let exporter = o.format.exporter(o.options);
-    exporter.page(out, &doc)?;
-    if let (Some(c), true) = (&doc.next_cursor, exporter.cursor_on_stderr()) {
-        out.flush()?;
-        let hint = if o.merged {
-            format!("more rows: make the partials with --cursor {c} to see the next, older page")
-        } else {
-            format!("more rows: add --cursor {c} to see the next, older page")
-        };
-        pipeline::warn(None, &hint);
-    }
-    Ok(())
 }
 
 /// Rows of one block rendered in the worker, plus their rollup.

@@ -3,8 +3,8 @@
 //! list, retrieval use, tool calls and telemetry per verdict.
 
 use crate::accumulate::summary::{Summary, SummaryOptions};
-use crate::cli::{GroupBy, Section as CsvSection, SummaryArgs, SummaryFormat};
-use crate::compare::{self, Comparison, Counts};
+use crate::cli::{GroupBy, Section as CsvSection, SummaryArgs};
+use crate::compare::{self, Counts};
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::pipeline::{self, Accumulator, InputStats};
@@ -114,13 +114,13 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     }
     let meta = config::html_meta(&args.input, &args.markers, args.min_rate)?;
     let window = window_doc(engine.filter.from, engine.filter.to, &clock.zone);
-    render_summary(
+    crate::deliver::summary::summary(
         out,
         summary,
         &input,
         &clock,
         comparison.as_ref(),
-        Output {
+        crate::deliver::summary::Output {
             format: args.format,
             section: args.section,
             csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
@@ -197,57 +197,4 @@ fn summarise_window(
     e.filter.to = Some(to);
     let (b, _) = summarise(&e, sources, settings, SummaryOptions { triage: 0, ..opts })?;
     Ok(compare::counts_of(&b))
-}
-
-/// How a finished summary is written (`summary` and `merge` alike).
-pub struct Output<'a> {
-    pub format: SummaryFormat,
-    pub section: Option<CsvSection>,
-    pub csv: render::escape::Csv,
-    /// What the HTML page says about the run (`--format html`, `--html`).
-    pub html: &'a render::html::Meta,
-    /// `--html FILE`: the page written there as well.
-    pub html_file: Option<&'a std::path::Path>,
-    /// The order of the triage list (`--triage-order`).
-    pub triage_order: crate::cli::TriageOrder,
-    /// The time window the turns were taken from.
-    pub window: WindowDoc,
-}
-
-/// Renders a finished summary in one of its formats (`summary` and `merge`).
-pub fn render_summary(
-    out: &mut dyn Write,
-    summary: Summary,
-    input: &InputStats,
-    clock: &render::Clock,
-    comparison: Option<&Comparison>,
-    output: Output<'_>,
-) -> Result<()> {
-    let Output {
-        format,
-        section,
-        csv,
-        html,
-        html_file,
-        triage_order,
-        window,
-    } = output;
-    let html_file = html_file.map(|p| (p, html));
-    let doc = document_with(&summary, input, clock, window, comparison, triage_order);
-    if let Some((path, meta)) = html_file {
-        let page = render::html::page(&doc, meta);
-        exit::write_file(path, page.as_bytes(), false, "HTML report")?;
-    }
-    match format {
-        SummaryFormat::Html => render::html::summary(out, &doc, html),
-        SummaryFormat::Json => render::json::document(out, &doc),
-        SummaryFormat::Table => {
-            render::table::sections(out, &render::summary::sections(&doc, true))
-        }
-        SummaryFormat::Markdown => {
-            render::markdown::sections(out, &render::summary::sections(&doc, true))
-        }
-        SummaryFormat::Csv => render::summary::csv(out, &doc, section, csv),
-        SummaryFormat::Prometheus => render::prometheus::summary(out, &doc),
-    }
 }

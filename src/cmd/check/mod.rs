@@ -14,9 +14,7 @@ use crate::pipeline::{self, Accumulator, Graded, InputStats};
 use crate::render::guard::Guarded;
 use anyhow::Result;
 
-mod decide;
-use decide::render_decision;
-pub use decide::{Decide, decide};
+use crate::deliver::check::{Decide, decide, render_decision};
 
 /// What `check` accumulates: the gate inputs, and the summary when a
 /// baseline is to be written.
@@ -128,9 +126,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
     decide(
         &Decide {
             gates: &gates,
-            args: &args.gates,
-            format: args.format,
-            out: &args.out,
+            outputs: &config::check::outputs(args.format, &args.gates, &args.out),
             html: &meta,
             clock,
             window: crate::view::summary::window_doc(engine.filter.from, engine.filter.to, &zone),
@@ -155,9 +151,7 @@ fn config_error(
     let meta = config::html_meta(&args.input, &args.markers, args.gates.min_rate())?;
     let d = Decide {
         gates: &Gates::default(),
-        args: &args.gates,
-        format: args.format,
-        out: &args.out,
+        outputs: &config::check::outputs(args.format, &args.gates, &args.out),
         html: &meta,
         clock: crate::render::Clock::default(),
         window: Default::default(),

@@ -56,6 +56,28 @@ impl crate::model::Named for Format {
     }
 }
 
+impl Format {
+    /// Draws the summary's view in this format: `section` is the table of
+    /// `csv`, `meta` what the HTML page says about the run.
+    pub fn draw(
+        self,
+        out: &mut dyn Write,
+        doc: &SummaryDoc,
+        section: Option<CsvSection>,
+        csv: super::escape::Csv,
+        meta: &super::html::Meta,
+    ) -> Result<()> {
+        match self {
+            Format::Html => super::html::summary(out, doc, meta),
+            Format::Json => super::json::document(out, doc),
+            Format::Table => super::table::sections(out, &sections(doc, true)),
+            Format::Markdown => super::markdown::sections(out, &sections(doc, true)),
+            Format::Csv => self::csv(out, doc, section, csv),
+            Format::Prometheus => super::prometheus::summary(out, doc),
+        }
+    }
+}
+
 /// The section `summary --format csv` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CsvSection {

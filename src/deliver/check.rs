@@ -5,12 +5,13 @@
 
 use crate::accumulate::Grouped;
 use crate::accumulate::summary::Summary;
-use crate::cli::{CheckFormat, CheckOutputArgs, GateArgs};
 use crate::config::Settings;
+use crate::config::check::CheckOutputs;
 use crate::exit;
 use crate::gate::{self, Gates};
 use crate::pipeline::{self, InputStats};
 use crate::render;
+use crate::render::check::Format as CheckFormat;
 use crate::render::guard::Guarded;
 use anyhow::Result;
 use std::io::Write;
@@ -59,9 +60,8 @@ fn deliver_with(write: impl FnOnce() -> std::io::Result<()>) -> Result<bool> {
 /// What a check run is decided and rendered with (`check` and `merge`).
 pub struct Decide<'a> {
     pub gates: &'a Gates,
-    pub args: &'a GateArgs,
-    pub format: CheckFormat,
-    pub out: &'a CheckOutputArgs,
+    /// What is written, and where.
+    pub outputs: &'a CheckOutputs,
     /// What the `--html` page says about the run.
     pub html: &'a render::html::Meta,
     /// How the `--html` page shows times (`--tz`, `--show-tz`), as `summary` does.
@@ -83,7 +83,7 @@ pub fn decide(
     summary: Option<Summary>,
     result: std::result::Result<InputStats, (anyhow::Error, InputStats)>,
 ) -> Result<i32> {
-    let (args, o) = (d.args, d.out);
+    let o = d.outputs;
     let (decision, input, code) = match result {
         Ok(input) => {
             let d = gate::evaluate(d.gates, &data, &input);
@@ -95,7 +95,7 @@ pub fn decide(
         // The input line still says what was read before the refusal.
         Err((e, accounted)) if exit::code_for(&e) == exit::INPUT => {
             data = Grouped::default();
-            let d = gate::input_failure(&format!("{e:#}"), args.max_invalid);
+            let d = gate::input_failure(&format!("{e:#}"), o.max_invalid);
             (d, accounted, exit::INPUT)
         }
         Err((e, _)) => return Err(e),
@@ -105,17 +105,17 @@ pub fn decide(
     {
         let view =
             crate::view::summary::document(&s, &input, &d.clock, d.window.clone(), o.triage_order);
-        if let Some(path) = &args.write_baseline {
+        if let Some(path) = &o.write_baseline {
             let mut doc = Vec::new();
             let baseline = BaselineDoc {
                 grading: grading_record(d.grading)?,
                 summary: &view,
             };
             render::json::document(&mut doc, &baseline)?;
-            if !args.ratchet {
+            if !o.ratchet {
                 exit::write_file(path, &doc, false, "baseline")?;
             } else if code == exit::SUCCESS {
-                let old = args.baseline.as_deref().unwrap_or(path);
+                let old = o.baseline.as_deref().unwrap_or(path);
                 let doc =
                     crate::compare::better_baseline(std::fs::read(old).ok().as_deref(), &doc)?;
                 exit::write_file(path, &doc, false, "baseline")?;
@@ -141,7 +141,7 @@ pub fn decide(
 /// Writes the decision in every format asked for: the `--format` document
 /// on stdout (or `--output`), the report files, the step summary, and the
 /// decision line.
-pub(super) fn render_decision(
+pub fn render_decision(
     d: &Decide<'_>,
     settings: &Settings,
     out: &mut Guarded<'_>,
@@ -149,19 +149,13 @@ pub(super) fn render_decision(
     data: &Grouped,
     input: &InputStats,
 ) -> Result<()> {
-    let o = d.out;
-    let doc = d.format.draw(decision, data, input)?;
-    for (path, format, what) in [
-        (&o.junit, CheckFormat::Junit, "JUnit report"),
-        (&o.json, CheckFormat::Json, "JSON report"),
-        (&o.markdown, CheckFormat::Markdown, "Markdown report"),
-    ] {
-        if let Some(path) = path {
-            let bytes = format.draw(decision, data, input)?;
-            exit::write_file(path, &bytes, false, what)?;
-        }
+    let o = d.outputs;
+    let doc = o.format.draw(decision, data, input)?;
+    for (path, format, what) in &o.reports {
+        let bytes = format.draw(decision, data, input)?;
+        exit::write_file(path, &bytes, false, what)?;
     }
-    let github = o.github || d.format == CheckFormat::Github;
+    let github = o.github || o.format == CheckFormat::Github;
     if github && let Some(path) = &settings.github_step_summary {
         let mut summary = Vec::new();
         render::markdown::check(&mut summary, decision, input)?;
@@ -178,13 +172,13 @@ pub(super) fn render_decision(
     let mut delivered = deliver(out, &stdout_doc)?;
     // --github next to another format: the workflow commands follow on stdout,
     // where the Actions runner reads them (after any stop-commands stretch).
-    if delivered && o.github && d.format != CheckFormat::Github {
+    if delivered && o.github && o.format != CheckFormat::Github {
         let commands = CheckFormat::Github.draw(decision, data, input)?;
         delivered = deliver_with(|| out.commands(&commands).and_then(|()| out.flush()))?;
     }
     // The decision line goes to stderr when stdout carries a document
     // instead, and also when stdout was closed before it could be read.
-    let on_stdout = o.output.is_some() || d.format == CheckFormat::Text;
+    let on_stdout = o.output.is_some() || o.format == CheckFormat::Text;
     if !on_stdout || !delivered {
         pipeline::warn(None, &line);
     }
