@@ -668,47 +668,106 @@ impl Named for Verdict {
 }
 
 /// Where the markers of a row came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MarkersFrom {
     /// Markers scanned from the reply text.
     Reply,
     /// The native log's `grounding.citations` list.
     Citations,
     /// A provider's structured citations, read from a recorded API call
-    /// (the `exchange` dialect): the provider's name.
-    Anthropic,
-    Cohere,
-    Openai,
-    Gemini,
-    Bedrock,
-    Perplexity,
+    /// (the `exchange` dialect, which owns the providers and their names).
+    Provider(Provider),
 }
 
 impl MarkersFrom {
-    /// Every source of markers.
-    pub const ALL: [MarkersFrom; 8] = [
-        MarkersFrom::Reply,
-        MarkersFrom::Citations,
-        MarkersFrom::Anthropic,
-        MarkersFrom::Cohere,
-        MarkersFrom::Openai,
-        MarkersFrom::Gemini,
-        MarkersFrom::Bedrock,
-        MarkersFrom::Perplexity,
-    ];
-    /// The name written in every output (`reply`, `citations`, or a provider).
-    pub fn as_str(self) -> &'static str {
+    /// The name written in every output (`reply`, `citations`, or a provider's).
+    pub fn as_str(&self) -> &str {
         match self {
             MarkersFrom::Reply => "reply",
             MarkersFrom::Citations => "citations",
-            MarkersFrom::Anthropic => "anthropic",
-            MarkersFrom::Cohere => "cohere",
-            MarkersFrom::Openai => "openai",
-            MarkersFrom::Gemini => "gemini",
-            MarkersFrom::Bedrock => "bedrock",
-            MarkersFrom::Perplexity => "perplexity",
+            MarkersFrom::Provider(p) => p.as_str(),
         }
+    }
+}
+
+impl Serialize for MarkersFrom {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for MarkersFrom {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        match name.as_ref() {
+            "reply" => Ok(MarkersFrom::Reply),
+            "citations" => Ok(MarkersFrom::Citations),
+            other => Provider::parse(other)
+                .map(MarkersFrom::Provider)
+                .ok_or_else(|| {
+                    serde::de::Error::custom(format!("`{other}` is not a source of markers"))
+                }),
+        }
+    }
+}
+
+/// A provider's name as the exchange dialect registers it (`anthropic`,
+/// `openai`, …): lower-case ASCII letters, digits, `-` and `_`, kept
+/// inline, so a row stays `Copy` and a name read back from a partial
+/// needs no list of providers here.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Provider {
+    len: u8,
+    name: [u8; Provider::MAX],
+}
+
+impl Provider {
+    /// The longest name.
+    pub const MAX: usize = 23;
+
+    /// The provider of that name; a name that is no provider's fails the
+    /// build (this is for the exchange dialect's constants).
+    pub const fn named(name: &str) -> Provider {
+        match Provider::checked(name.as_bytes()) {
+            Some(p) => p,
+            None => panic!("not a provider's name"),
+        }
+    }
+
+    /// The provider of that name, if it can be one.
+    pub fn parse(name: &str) -> Option<Provider> {
+        Provider::checked(name.as_bytes())
+    }
+
+    const fn checked(b: &[u8]) -> Option<Provider> {
+        if b.is_empty() || b.len() > Provider::MAX {
+            return None;
+        }
+        let mut name = [0u8; Provider::MAX];
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'_') {
+                return None;
+            }
+            name[i] = c;
+            i += 1;
+        }
+        Some(Provider {
+            len: b.len() as u8,
+            name,
+        })
+    }
+
+    /// Its name.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.name[..self.len as usize]).expect("ASCII by construction")
+    }
+}
+
+impl std::fmt::Debug for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

@@ -592,14 +592,29 @@ mod tests {
     }
 
     /// Every `markers_from` value, provider names included, reads back from
-    /// a partial as written, and as the name every output uses.
+    /// a partial as written, and as the name every output uses; a name that
+    /// can be no provider's is refused.
     #[test]
     fn every_markers_from_round_trips() {
-        for from in MarkersFrom::ALL {
+        let providers = crate::dialect::exchange::providers().map(MarkersFrom::Provider);
+        let all: Vec<MarkersFrom> = [MarkersFrom::Reply, MarkersFrom::Citations]
+            .into_iter()
+            .chain(providers)
+            .collect();
+        assert_eq!(all.len(), 8);
+        for from in all {
             let json = serde_json::to_string(&from).unwrap();
             assert_eq!(json, format!("\"{}\"", from.as_str()));
             let back: MarkersFrom = serde_json::from_str(&json).unwrap();
             assert_eq!(back, from);
+        }
+        for bad in [
+            "\"\"",
+            "\"Anthropic\"",
+            "\"a b\"",
+            "\"abcdefghijklmnopqrstuvwx\"",
+        ] {
+            assert!(serde_json::from_str::<MarkersFrom>(bad).is_err(), "{bad}");
         }
     }
 

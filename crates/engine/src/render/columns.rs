@@ -6,7 +6,7 @@
 //! writes `ok`, `partial` and `1;2`). These names are a stable contract.
 
 use super::{Clock, join, opt_num, verdict_label};
-use crate::model::Row;
+use crate::model::{MarkersFrom, Row};
 
 /// Every column, in the order CSV writes them by default.
 pub use crate::model::COLUMNS as NAMES;
@@ -112,7 +112,11 @@ pub fn cell(r: &Row<'_>, name: &str, style: Style, clock: &Clock) -> String {
         "marker_count" => r.marker_count.to_string(),
         "out_of_range_markers" => r.out_of_range_markers.to_string(),
         "malformed_markers" => r.malformed_markers.to_string(),
-        "markers_from" => r.markers_from.map_or(none, |m| m.as_str()).to_owned(),
+        "markers_from" => r
+            .markers_from
+            .as_ref()
+            .map_or(none, MarkersFrom::as_str)
+            .to_owned(),
         "chunk_count" => r.chunk_count.to_string(),
         "confidence" if human => r
             .confidence

@@ -6,7 +6,7 @@ use super::columns::{self, Style};
 use super::escape::{Csv, csv_cell};
 use super::report::{Exporter, Options};
 use super::{Clock, ReportDoc, push_num};
-use crate::model::{Chunk, Row};
+use crate::model::{Chunk, MarkersFrom, Row};
 use crate::pipeline::Graded;
 use anyhow::Result;
 
@@ -192,7 +192,12 @@ pub fn row<S: FieldSink>(w: &mut S, r: &Row<'_>, mode: Csv, clock: &Clock) -> Re
     w.plain(int.format(r.marker_count).as_bytes())?;
     w.plain(int.format(r.out_of_range_markers).as_bytes())?;
     w.plain(int.format(r.malformed_markers).as_bytes())?;
-    w.plain(r.markers_from.map_or("", |m| m.as_str()).as_bytes())?;
+    w.plain(
+        r.markers_from
+            .as_ref()
+            .map_or("", MarkersFrom::as_str)
+            .as_bytes(),
+    )?;
     w.plain(int.format(r.chunk_count).as_bytes())?;
     num(w, &mut tmp, r.confidence)?;
     let ids = |tmp: &mut String, pick: for<'c> fn(&'c Chunk<'_>) -> Option<&'c str>| {

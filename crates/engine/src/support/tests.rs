@@ -82,7 +82,7 @@ fn structured_citations_check_quotes_spans_and_offsets() {
                 CitationIndex::Index(1),
                 CitationIndex::Index(3),
             ],
-            MarkersFrom::Anthropic,
+            MarkersFrom::Provider(crate::model::Provider::named("anthropic")),
         ),
         1,
         Texts {
@@ -124,7 +124,10 @@ fn structured_citations_check_quotes_spans_and_offsets() {
 #[test]
 fn an_absent_quote_is_counted() {
     let t = turn(
-        Answer::Citations(vec![CitationIndex::Index(1)], MarkersFrom::Anthropic),
+        Answer::Citations(
+            vec![CitationIndex::Index(1)],
+            MarkersFrom::Provider(crate::model::Provider::named("anthropic")),
+        ),
         1,
         Texts {
             chunks: vec![text("Ruby was first released in 1995.")],
@@ -150,7 +153,7 @@ fn a_quote_from_another_chunk_is_misattributed_and_names_it() {
     let t = turn(
         Answer::Citations(
             vec![CitationIndex::Index(1), CitationIndex::Index(1)],
-            MarkersFrom::Anthropic,
+            MarkersFrom::Provider(crate::model::Provider::named("anthropic")),
         ),
         3,
         Texts {

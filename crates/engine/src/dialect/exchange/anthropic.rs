@@ -13,8 +13,11 @@
 //! location's blocks) where that quote sits in the document's text.
 
 use super::{AnswerText, Found, Source, arr, at, block_range, blocks, named, offset, owned, text};
-use crate::model::{CitationIndex, Cite, MarkersFrom};
+use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
+
+/// This reader's provider: its name in every output (`markers_from`).
+pub(super) const PROVIDER: Provider = Provider::named("anthropic");
 
 /// The chunks of one conversation, by kind.
 #[derive(Default)]
@@ -80,7 +83,7 @@ impl Given {
 
 /// Reads a Messages request and response body.
 pub(super) fn read(req: &Value, resp: &Value) -> Found {
-    let mut found = Found::new(MarkersFrom::Anthropic, "messages");
+    let mut found = Found::new(PROVIDER, "messages");
     let mut given = Given::default();
     for m in arr(req.get("messages")) {
         arr(m.get("content")).iter().for_each(|b| given.block(b));

@@ -18,8 +18,11 @@
 //! the span holds.
 
 use super::{Found, Source, arr, offset, owned, text};
-use crate::model::{CitationIndex, Cite, MarkersFrom};
+use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
+
+/// This reader's provider: its name in every output (`markers_from`).
+pub(super) const PROVIDER: Provider = Provider::named("bedrock");
 
 fn reference(r: &Value) -> Source {
     let loc = r.get("location").unwrap_or(&Value::Null);
@@ -56,7 +59,7 @@ pub(super) fn read(req: &Value, resp: &Value, streamed: bool) -> Found {
     } else {
         "RetrieveAndGenerate"
     };
-    let mut found = Found::new(MarkersFrom::Bedrock, api);
+    let mut found = Found::new(PROVIDER, api);
     found.answer = resp.get("output").and_then(|o| text(o, "text"));
     for r in arr(resp.get(INVOKE_AGENT)) {
         let s = reference(r);

@@ -17,8 +17,11 @@
 //! each with the same span.
 
 use super::{AnswerText, Found, Source, arr, named, offset, owned, text};
-use crate::model::{CitationIndex, Cite, MarkersFrom};
+use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
+
+/// This reader's provider: its name in every output (`markers_from`).
+pub(super) const PROVIDER: Provider = Provider::named("cohere");
 
 /// A document given as `{id, data{...}}` (v2), `{id, text, ...}` (v1) or a
 /// string; `fallback` is its id when it has none.
@@ -45,7 +48,7 @@ pub(super) fn read(req: &Value, resp: &Value) -> Found {
 }
 
 fn v2(req: &Value, resp: &Value) -> Found {
-    let mut found = Found::new(MarkersFrom::Cohere, "v2 chat");
+    let mut found = Found::new(PROVIDER, "v2 chat");
     for (i, d) in arr(req.get("documents")).iter().enumerate() {
         found.chunks.push(document(d, format!("doc:{i}")));
     }
@@ -121,7 +124,7 @@ fn by_text(chunks: &[Source], s: &Value) -> CitationIndex {
 }
 
 fn v1(req: &Value, resp: &Value) -> Found {
-    let mut found = Found::new(MarkersFrom::Cohere, "v1 chat");
+    let mut found = Found::new(PROVIDER, "v1 chat");
     let echoed = arr(resp.get("documents"));
     let given = if echoed.is_empty() {
         arr(req.get("documents"))

@@ -15,7 +15,7 @@
 //! `searchResultLocation`'s blocks) where that quote sits in the chunk.
 
 use super::{AnswerText, Found, Source, arr, at, block_range, blocks, named, offset, text};
-use crate::model::{CitationIndex, Cite, MarkersFrom};
+use crate::model::{CitationIndex, Cite};
 use serde_json::{Value, json};
 
 fn given(b: &Value, docs: &mut Vec<Source>, results: &mut Vec<(Source, Vec<usize>)>) {
@@ -48,7 +48,7 @@ fn given(b: &Value, docs: &mut Vec<Source>, results: &mut Vec<(Source, Vec<usize
 
 /// Reads a Converse request and response body.
 pub(super) fn read(req: &Value, resp: &Value) -> Found {
-    let mut found = Found::new(MarkersFrom::Bedrock, "Converse");
+    let mut found = Found::new(super::bedrock::PROVIDER, "Converse");
     let (mut docs, mut results) = (Vec::new(), Vec::new());
     for m in arr(req.get("messages")) {
         for b in arr(m.get("content")) {

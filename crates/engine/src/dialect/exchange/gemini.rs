@@ -13,13 +13,16 @@
 //! chunks is one citation per chunk, each with the same span.
 
 use super::{Found, Source, arr, at, char_of_byte, offset, owned, text};
-use crate::model::{Cite, MarkersFrom};
+use crate::model::{Cite, Provider};
 use crate::support::chars::CharMap;
 use serde_json::{Value, json};
 
+/// This reader's provider: its name in every output (`markers_from`).
+pub(super) const PROVIDER: Provider = Provider::named("gemini");
+
 /// Reads a `generateContent` body.
 pub(super) fn read(_req: &Value, resp: &Value) -> Found {
-    let mut found = Found::new(MarkersFrom::Gemini, "generateContent");
+    let mut found = Found::new(PROVIDER, "generateContent");
     let meta = resp
         .pointer("/candidates/0/groundingMetadata")
         .unwrap_or(&Value::Null);

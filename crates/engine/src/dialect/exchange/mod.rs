@@ -25,8 +25,8 @@ use super::{Dialect, Parsed, Record};
 use crate::markers::{Grammar, Preset};
 use crate::messages::Warnings;
 use crate::model::{
-    Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Reply, Shared, Texts, Turn,
-    Unobserved,
+    Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Provider, Reply, Shared, Texts,
+    Turn, Unobserved,
 };
 use crate::support::chars::CharMap;
 pub(crate) use recorded::{may_cite, may_give_documents, read_recorded};
@@ -54,7 +54,8 @@ pub(crate) struct Source {
 /// What a provider's reader found in one exchange.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Found {
-    pub from: MarkersFrom,
+    /// The provider whose reader found it.
+    pub from: Provider,
     /// Which API shape was read (for `explain`).
     pub api: &'static str,
     pub chunks: Vec<Source>,
@@ -74,7 +75,7 @@ pub(crate) struct Found {
 }
 
 impl Found {
-    fn new(from: MarkersFrom, api: &'static str) -> Found {
+    fn new(from: Provider, api: &'static str) -> Found {
         Found {
             from,
             api,
@@ -241,103 +242,154 @@ pub(crate) fn text(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
+/// A provider this dialect reads: its name, and how its recorded calls
+/// are read. Adding a provider is its module and one line of [`READERS`].
+struct Reader {
+    provider: Provider,
+    /// One response, from its request and body, and whether the body was
+    /// put together from a recorded stream.
+    read: fn(&Value, &Value, bool) -> Found,
+    /// A recorded stream of events, as the body they add up to.
+    from_events: fn(&[Value]) -> Value,
+    /// The event type that ends a whole stream, for the providers that
+    /// send one (a stream cut off before it holds part of an answer).
+    last_event: Option<&'static str>,
+}
+
+/// Every provider this dialect reads.
+const READERS: [Reader; 6] = [
+    Reader {
+        provider: anthropic::PROVIDER,
+        read: |req, resp, _| anthropic::read(req, resp),
+        from_events: anthropic::from_events,
+        last_event: Some("message_stop"),
+    },
+    Reader {
+        provider: openai::PROVIDER,
+        read: |req, resp, _| openai::read(req, resp),
+        from_events: openai::from_events,
+        last_event: None,
+    },
+    Reader {
+        provider: cohere::PROVIDER,
+        read: |req, resp, _| cohere::read(req, resp),
+        from_events: cohere::from_events,
+        last_event: Some("message-end"),
+    },
+    Reader {
+        provider: gemini::PROVIDER,
+        read: |req, resp, _| gemini::read(req, resp),
+        from_events: gemini::from_events,
+        last_event: None,
+    },
+    Reader {
+        provider: bedrock::PROVIDER,
+        read: bedrock::read,
+        from_events: bedrock::from_events,
+        last_event: None,
+    },
+    Reader {
+        provider: perplexity::PROVIDER,
+        read: |req, resp, _| perplexity::read(req, resp),
+        from_events: perplexity::from_events,
+        last_event: None,
+    },
+];
+
+/// The providers this dialect reads, in the order of [`READERS`].
+pub fn providers() -> impl Iterator<Item = Provider> {
+    READERS.iter().map(|r| r.provider)
+}
+
 /// Which provider wrote this exchange, told from the shapes of its request
 /// and response (or stream events).
-fn provider(req: &Value, resp: &Value) -> Option<MarkersFrom> {
-    if let Some(events) = resp.get("events").and_then(Value::as_array) {
-        return events.iter().find_map(event_provider);
-    }
+fn provider(req: &Value, resp: &Value) -> Option<&'static Reader> {
+    let found = match resp.get("events").and_then(Value::as_array) {
+        Some(events) => events.iter().find_map(event_provider),
+        None => body_provider(req, resp),
+    }?;
+    READERS.iter().find(|r| r.provider == found)
+}
+
+/// The provider a whole response's shape names.
+fn body_provider(req: &Value, resp: &Value) -> Option<Provider> {
     let has = |k: &str| resp.get(k).is_some();
     // LangSmith's `wrap_anthropic` records the message without its `type`.
     let anthropic_message = resp.get("type").and_then(Value::as_str) == Some("message")
         || resp.get("role").and_then(Value::as_str) == Some("assistant") && has("stop_reason");
     if anthropic_message && resp.get("content").is_some_and(Value::is_array) {
-        Some(MarkersFrom::Anthropic)
+        Some(anthropic::PROVIDER)
     } else if has("candidates") {
-        Some(MarkersFrom::Gemini)
+        Some(gemini::PROVIDER)
     } else if resp.get("object").and_then(Value::as_str) == Some("response")
         || has("output") && resp["output"].is_array()
     {
-        Some(MarkersFrom::Openai)
+        Some(openai::PROVIDER)
     } else if has("citations") && has("output")
         || req.get("retrieveAndGenerateConfiguration").is_some()
         || resp.pointer("/output/message").is_some()
     {
-        Some(MarkersFrom::Bedrock)
+        Some(bedrock::PROVIDER)
     } else if has("choices") {
-        let cites = resp.get("citations").is_some() || resp.get("search_results").is_some();
-        Some(if cites {
-            MarkersFrom::Perplexity
-        } else {
-            MarkersFrom::Openai
-        })
+        Some(chat_completions(resp))
     } else if has("message") && resp["message"].get("role").is_some()
         || has("generation_id")
         || has("text") && has("finish_reason")
     {
-        Some(MarkersFrom::Cohere)
+        Some(cohere::PROVIDER)
     } else {
         None
+    }
+}
+
+/// A chat completion (or a chunk of one): Perplexity's when it carries
+/// citations or search results, else OpenAI's.
+fn chat_completions(v: &Value) -> Provider {
+    if v.get("citations").is_some() || v.get("search_results").is_some() {
+        perplexity::PROVIDER
+    } else {
+        openai::PROVIDER
     }
 }
 
 /// The provider one stream event names.
-fn event_provider(e: &Value) -> Option<MarkersFrom> {
+fn event_provider(e: &Value) -> Option<Provider> {
     let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
     if kind == "message_start" {
-        Some(MarkersFrom::Anthropic)
+        Some(anthropic::PROVIDER)
     } else if kind.starts_with("response.") {
-        Some(MarkersFrom::Openai)
+        Some(openai::PROVIDER)
     } else if kind == "message-start" || kind == "citation-start" || e.get("event_type").is_some() {
-        Some(MarkersFrom::Cohere)
+        Some(cohere::PROVIDER)
     } else if e.get("candidates").is_some() {
-        Some(MarkersFrom::Gemini)
+        Some(gemini::PROVIDER)
     } else if matches!(
         e.pointer("/headers/:event-type").and_then(Value::as_str),
         Some("output" | "citation" | "messageStart" | "contentBlockDelta" | "chunk")
     ) {
-        Some(MarkersFrom::Bedrock)
+        Some(bedrock::PROVIDER)
     } else if e.get("choices").is_some() {
-        let cites = e.get("citations").is_some() || e.get("search_results").is_some();
-        Some(if cites {
-            MarkersFrom::Perplexity
-        } else {
-            MarkersFrom::Openai
-        })
+        Some(chat_completions(e))
     } else {
         None
     }
 }
 
-/// Whether a recorded stream reached its last event (Anthropic's
-/// `message_stop`, Cohere's `message-end`); a stream cut off before it
-/// holds part of an answer, which is not graded as the answer. Streams of
-/// providers without such an event are taken as whole.
-fn stream_ended(from: MarkersFrom, events: &[Value]) -> bool {
-    let last = match from {
-        MarkersFrom::Anthropic => "message_stop",
-        MarkersFrom::Cohere => "message-end",
-        _ => return true,
+/// Whether a recorded stream reached its provider's last event; streams of
+/// providers without one are taken as whole.
+fn stream_ended(reader: &Reader, events: &[Value]) -> bool {
+    let Some(last) = reader.last_event else {
+        return true;
     };
     events
         .iter()
         .any(|e| e.get("type").and_then(Value::as_str) == Some(last))
 }
 
-/// Why a source of markers that is no provider cannot be read as one: an
-/// exchange is read by its provider's reader or not at all, never by
-/// another provider's.
-fn unread(from: MarkersFrom) -> String {
-    format!(
-        "exchange: `{}` is not a provider this dialect reads",
-        from.as_str()
-    )
-}
-
 /// Reads one exchange: its provider's chunks and citations.
 pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
     let events = resp.get("events").and_then(Value::as_array);
-    let from = provider(req, resp).ok_or_else(|| {
+    let reader = provider(req, resp).ok_or_else(|| {
         "exchange: the response is not one of a provider this dialect reads \
          (Anthropic, OpenAI, Cohere, Gemini, Bedrock RetrieveAndGenerate and Converse, Perplexity)"
             .to_owned()
@@ -345,30 +397,14 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
     let body;
     let resp = match events {
         Some(events) => {
-            body = match from {
-                MarkersFrom::Anthropic => anthropic::from_events(events),
-                MarkersFrom::Openai => openai::from_events(events),
-                MarkersFrom::Cohere => cohere::from_events(events),
-                MarkersFrom::Gemini => gemini::from_events(events),
-                MarkersFrom::Bedrock => bedrock::from_events(events),
-                MarkersFrom::Perplexity => perplexity::from_events(events),
-                other @ (MarkersFrom::Reply | MarkersFrom::Citations) => return Err(unread(other)),
-            };
+            body = (reader.from_events)(events);
             &body
         }
         None => resp,
     };
-    let mut found = match from {
-        MarkersFrom::Anthropic => anthropic::read(req, resp),
-        MarkersFrom::Openai => openai::read(req, resp),
-        MarkersFrom::Cohere => cohere::read(req, resp),
-        MarkersFrom::Gemini => gemini::read(req, resp),
-        MarkersFrom::Bedrock => bedrock::read(req, resp, events.is_some()),
-        MarkersFrom::Perplexity => perplexity::read(req, resp),
-        other @ (MarkersFrom::Reply | MarkersFrom::Citations) => return Err(unread(other)),
-    };
+    let mut found = (reader.read)(req, resp, events.is_some());
     found.cites.resize(found.citations.len(), Cite::default());
-    found.cut = events.is_some_and(|e| !stream_ended(from, e));
+    found.cut = events.is_some_and(|e| !stream_ended(reader, e));
     if events.is_some() {
         found.notes.push(format!(
             "a stream of {} events, read as the body they add up to",
@@ -530,7 +566,7 @@ fn turn(line: &str) -> Result<Option<Turn<'static>>, String> {
         answer: match (found.cut, silent) {
             (true, _) => Answer::Unobserved(Unobserved::StreamCut),
             (false, true) => Answer::Unobserved(Unobserved::NoReply),
-            (false, false) => Answer::Citations(found.citations, found.from),
+            (false, false) => Answer::Citations(found.citations, MarkersFrom::Provider(found.from)),
         },
         chunks,
         tool_calls: 0,

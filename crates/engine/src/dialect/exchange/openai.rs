@@ -19,15 +19,18 @@
 //! or quotes.
 
 use super::{AnswerText, Found, Source, arr, named, offset, text};
-use crate::model::{CitationIndex, Cite, MarkersFrom};
+use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
+
+/// This reader's provider: its name in every output (`markers_from`).
+pub(super) const PROVIDER: Provider = Provider::named("openai");
 
 /// Reads a Responses or Chat Completions body.
 pub(super) fn read(req: &Value, resp: &Value) -> Found {
     if resp.get("choices").is_some() {
         return chat(req, resp);
     }
-    let mut found = Found::new(MarkersFrom::Openai, "responses");
+    let mut found = Found::new(PROVIDER, "responses");
     let output = arr(resp.get("output"));
     let (mut files, mut web) = (Vec::new(), Vec::new());
     let (mut files_hidden, mut web_hidden) = (0, 0);
@@ -150,7 +153,7 @@ fn place(a: &Value, base: usize) -> Cite {
 /// the chunks are the tool results the request carries, cited by the
 /// answer's links to them ([`super::links`]).
 fn chat(req: &Value, resp: &Value) -> Found {
-    let mut found = Found::new(MarkersFrom::Openai, "chat completions");
+    let mut found = Found::new(PROVIDER, "chat completions");
     found.answer = text(&resp["choices"][0]["message"], "content");
     let anns = arr(resp.pointer("/choices/0/message/annotations"));
     if anns.is_empty() {

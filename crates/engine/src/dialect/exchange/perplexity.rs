@@ -10,13 +10,16 @@
 
 use super::{Found, Source, arr, text};
 use crate::markers::{Grammar, MarkerKind, Preset};
-use crate::model::{Chunk, CitationIndex, Cite, MarkersFrom};
+use crate::model::{Chunk, CitationIndex, Cite, Provider};
 use crate::support::chars::CharMap;
 use serde_json::{Value, json};
 
+/// This reader's provider: its name in every output (`markers_from`).
+pub(super) const PROVIDER: Provider = Provider::named("perplexity");
+
 /// Reads a chat completion body.
 pub(super) fn read(_req: &Value, resp: &Value) -> Found {
-    let mut found = Found::new(MarkersFrom::Perplexity, "chat completions");
+    let mut found = Found::new(PROVIDER, "chat completions");
     let results = arr(resp.get("search_results"));
     let cites = arr(resp.get("citations"));
     let n = cites.len().max(results.len());

@@ -42,7 +42,7 @@ fn anthropic_indexes_count_their_own_blocks() {
         {"type": "search_result_location", "search_result_index": 0},
         {"type": "search_result_location", "search_result_index": 1}]}]});
     let f = read(&req, &resp).unwrap();
-    assert_eq!(f.from, MarkersFrom::Anthropic);
+    assert_eq!(f.from.as_str(), "anthropic");
     assert_eq!(f.chunks.len(), 2);
     assert_eq!(
         f.citations,

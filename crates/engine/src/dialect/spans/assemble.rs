@@ -65,7 +65,7 @@ use super::prompt;
 use super::{Doc, Span, SpanKind};
 use crate::dialect::ChunkRule;
 use crate::dialect::ShortId;
-use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
+use crate::model::{Answer, Chunk, Extras, Id, MarkersFrom, Reply, ToolCall, Turn, Unobserved};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use std::borrow::Cow;
@@ -981,7 +981,9 @@ impl Trace {
     pub fn turn(&self) -> Turn<'_> {
         let answer = match (self.unobserved, &self.reply, &self.provider) {
             (Some(r), _, _) => Answer::Unobserved(r),
-            (None, _, Some(p)) => Answer::Citations(p.citations.clone(), p.from),
+            (None, _, Some(p)) => {
+                Answer::Citations(p.citations.clone(), MarkersFrom::Provider(p.from))
+            }
             (None, Some(t), None) => Answer::Reply(Reply::Text(Cow::Borrowed(t))),
             (None, None, None) => Answer::Unobserved(Unobserved::NoReply),
         };

@@ -89,7 +89,7 @@ fn a_resolving_citation_grades_by_the_documents_the_call_was_given() {
     let turn = t.turn();
     assert!(matches!(
         &turn.answer,
-        crate::model::Answer::Citations(c, MarkersFrom::Anthropic) if c == &[CitationIndex::Index(2)]
+        crate::model::Answer::Citations(c, MarkersFrom::Provider(p)) if c == &[CitationIndex::Index(2)] && p.as_str() == "anthropic"
     ));
     assert_eq!(turn.texts.answer.as_deref(), Some("Beta is 4."));
     assert_eq!(turn.model.as_deref(), Some("claude-x"), "the call's model");
