@@ -51,7 +51,8 @@
 //!   dialect uses when a turn has none).
 //! - **Question**: the root's (a stand-in root's never), or, when the root
 //!   recorded no input (a Monocle `workflow` span), the first agent span's
-//!   that did: the last user
+//!   that did, else the first LLM span's that recorded its messages (a
+//!   Braintrust operation around its model calls): the last user
 //!   message of its input messages (`gen_ai.input.messages`), else what its
 //!   recorded input holds ([`crate::dialect::question::question_of`]), found only when
 //!   `explain`, `evidence` or `convert` asks. **Tools**: one call per tool span, its
@@ -435,10 +436,13 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         .filter(|_| !no_root)
         .and_then(|r| {
             r.recorded.as_deref().or_else(|| {
-                spans
-                    .iter()
-                    .filter(|s| s.kind == SpanKind::Agent)
-                    .find_map(|s| s.recorded.as_deref())
+                let first = |kind| {
+                    spans
+                        .iter()
+                        .filter(|s| s.kind == kind)
+                        .find_map(|s| s.recorded.as_deref())
+                };
+                first(SpanKind::Agent).or_else(|| first(SpanKind::Llm))
             })
         })
         .map_or((None, None), |r| (r.input.clone(), r.messages.clone()));
