@@ -679,11 +679,15 @@ pub enum MarkersFrom {
     Gemini,
     Bedrock,
     Perplexity,
+    /// The sources a chain named for its answer (LangChain's
+    /// `RetrievalQAWithSourcesChain` `sources` output): each one cites the
+    /// chunks of the document it names, and one naming none is an orphan.
+    Sources,
 }
 
 impl MarkersFrom {
     /// Every source of markers.
-    pub const ALL: [MarkersFrom; 8] = [
+    pub const ALL: [MarkersFrom; 9] = [
         MarkersFrom::Reply,
         MarkersFrom::Citations,
         MarkersFrom::Anthropic,
@@ -692,6 +696,7 @@ impl MarkersFrom {
         MarkersFrom::Gemini,
         MarkersFrom::Bedrock,
         MarkersFrom::Perplexity,
+        MarkersFrom::Sources,
     ];
     /// The name written in every output (`reply`, `citations`, or a provider).
     pub fn as_str(self) -> &'static str {
@@ -704,6 +709,7 @@ impl MarkersFrom {
             MarkersFrom::Gemini => "gemini",
             MarkersFrom::Bedrock => "bedrock",
             MarkersFrom::Perplexity => "perplexity",
+            MarkersFrom::Sources => "sources",
         }
     }
 }

@@ -546,6 +546,30 @@ fn braintrust_rows_read_one_turn_per_operation_and_root() {
     assert_eq!(rows[0]["reply"], "Paris");
 }
 
+/// A `RetrievalQAWithSourcesChain` names its sources beside its answer:
+/// a source that is a retrieved document's `metadata.source` cites every
+/// chunk of it; one naming no retrieved document is an orphan.
+#[test]
+fn a_chains_named_sources_cite_the_chunks_of_their_documents() {
+    let cases = [
+        ("test_langchain", "ok", vec![1, 2, 3, 4]),
+        ("test_langchain_community", "orphan_marker", vec![]),
+    ];
+    for (module, verdict, cited) in cases {
+        let name = format!(
+            "datadog/tests.contrib.langchain.{module}.test_pinecone_vectorstore_retrieval_chain.json"
+        );
+        let f = corpus().join(&name);
+        let (code, out, err) = run(&["report", "--all", "--format", "json", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        let row = &json(&out)["rows"][0];
+        assert_eq!(row["verdict"], verdict, "{name}: {row}");
+        assert_eq!(row["markers_from"], "sources", "{name}");
+        assert_eq!(row["cited_chunks"], serde_json::json!(cited), "{name}");
+        assert_eq!(row["marker_count"], cited.len().max(1), "{name}");
+    }
+}
+
 /// An agent's `[name]: ` prefix (ADK's multi-agent texts) is its text, not
 /// a citation: under the default grammar the reply has no marker.
 #[test]

@@ -352,7 +352,9 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
                 MarkersFrom::Gemini => gemini::from_events(events),
                 MarkersFrom::Bedrock => bedrock::from_events(events),
                 MarkersFrom::Perplexity => perplexity::from_events(events),
-                other @ (MarkersFrom::Reply | MarkersFrom::Citations) => return Err(unread(other)),
+                other @ (MarkersFrom::Reply | MarkersFrom::Citations | MarkersFrom::Sources) => {
+                    return Err(unread(other));
+                }
             };
             &body
         }
@@ -365,7 +367,9 @@ pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
         MarkersFrom::Gemini => gemini::read(req, resp),
         MarkersFrom::Bedrock => bedrock::read(req, resp, events.is_some()),
         MarkersFrom::Perplexity => perplexity::read(req, resp),
-        other @ (MarkersFrom::Reply | MarkersFrom::Citations) => return Err(unread(other)),
+        other @ (MarkersFrom::Reply | MarkersFrom::Citations | MarkersFrom::Sources) => {
+            return Err(unread(other));
+        }
     };
     found.cites.resize(found.citations.len(), Cite::default());
     found.cut = events.is_some_and(|e| !stream_ended(from, e));

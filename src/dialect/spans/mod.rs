@@ -299,6 +299,9 @@ pub struct Span {
     /// (Anthropic, OpenAI, Cohere, Gemini, Bedrock, Perplexity), read with
     /// its recorded request: what it was given or returned, and what it cited.
     pub(crate) provider: Option<Box<crate::dialect::exchange::Found>>,
+    /// The sources a chain named for its answer (a LangChain
+    /// `RetrievalQAWithSourcesChain`'s `sources` output), each a document id.
+    pub sources: Option<Vec<String>>,
 }
 
 impl Span {
