@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Regenerates the checked-in shell completions and man page (a test fails when they are stale).
+#
+#   scripts/completions.sh            # a debug build, in CARGO_TARGET_DIR if set
+#   PROFILE=ci scripts/completions.sh # the build the tests use (profile `ci`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --quiet
-bin=target/debug/grounding-audit
+profile=${PROFILE:-dev}
+cargo build --quiet --profile "$profile" --bin grounding-audit
+dir=$profile
+[ "$profile" = dev ] && dir=debug
+bin=${CARGO_TARGET_DIR:-target}/$dir/grounding-audit
 $bin completions bash > completions/grounding-audit.bash
 $bin completions zsh > completions/_grounding-audit
 $bin completions fish > completions/grounding-audit.fish

@@ -18,12 +18,23 @@ fn rounded(v: Value) -> Value {
     }
 }
 
-/// Every row of `report --all`, sorted, as compact JSON (order-free).
+/// Every row of `report --all`, sorted, as compact JSON (order-free). A
+/// chain's named sources convert to `grounding.citations` (docs/convert.md):
+/// their rows are compared as the citations they read back as.
 fn rows(args: &[&str]) -> (i32, Vec<String>, String) {
     let mut all = vec!["report", "--all", "--format", "jsonl"];
     all.extend_from_slice(args);
     let (code, out, err) = run(&all);
-    let mut rows: Vec<String> = out.lines().map(|l| rounded(json(l)).to_string()).collect();
+    let as_read_back = |mut v: Value| {
+        if v["markers_from"] == "sources" {
+            v["markers_from"] = Value::from("citations");
+        }
+        v
+    };
+    let mut rows: Vec<String> = out
+        .lines()
+        .map(|l| rounded(as_read_back(json(l))).to_string())
+        .collect();
     rows.sort();
     (code, rows, err)
 }

@@ -677,6 +677,10 @@ pub enum MarkersFrom {
     /// A provider's structured citations, read from a recorded API call
     /// (the `exchange` dialect, which owns the providers and their names).
     Provider(Provider),
+    /// The sources a chain named for its answer (LangChain's
+    /// `RetrievalQAWithSourcesChain` `sources` output): each one cites the
+    /// chunks of the document it names, and one naming none is an orphan.
+    Sources,
 }
 
 impl MarkersFrom {
@@ -686,6 +690,7 @@ impl MarkersFrom {
             MarkersFrom::Reply => "reply",
             MarkersFrom::Citations => "citations",
             MarkersFrom::Provider(p) => p.as_str(),
+            MarkersFrom::Sources => "sources",
         }
     }
 }
@@ -702,6 +707,7 @@ impl<'de> Deserialize<'de> for MarkersFrom {
         match name.as_ref() {
             "reply" => Ok(MarkersFrom::Reply),
             "citations" => Ok(MarkersFrom::Citations),
+            "sources" => Ok(MarkersFrom::Sources),
             other => Provider::parse(other)
                 .map(MarkersFrom::Provider)
                 .ok_or_else(|| {

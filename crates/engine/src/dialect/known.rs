@@ -56,12 +56,6 @@ const RULES: &[Rule] = &[
         },
     ),
     (
-        "braintrust",
-        "Braintrust log or experiment rows (input, output, span_attributes)",
-        "map the rows: --map reply=/output --map turn_id=/root_span_id (grounding-audit inspect FILE proposes the rest)",
-        |h| h.json && h.key("span_attributes") && (h.key("root_span_id") || h.key("_xact_id")),
-    ),
-    (
         "agentfootprint-run",
         "an agentfootprint recorded run (runId, commits, finalState, and its events in one document)",
         "write its events one per line (jq -c '.events[]' FILE) and read those",
@@ -205,8 +199,12 @@ mod tests {
             name("{\"info\": {\"request_id\": \"tr-1\"}, \"data\": {\"spans\": []}}"),
             Some("mlflow")
         );
-        // Read now (the `adk` dialect): no longer named here.
+        // Read now (the `adk` and `braintrust` dialects): no longer named here.
         assert_eq!(name("{\"eval_set_id\": \"x\", \"eval_cases\": []}"), None);
+        assert_eq!(
+            name("[{\"span_attributes\": {}, \"root_span_id\": \"r\"}]"),
+            None
+        );
         assert_eq!(
             name("[\"beta.sessions.create\", {\"type\": \"x\"}]"),
             Some("api-recording")

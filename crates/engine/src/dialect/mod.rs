@@ -44,6 +44,7 @@ pub static DIALECTS: &[&dyn Dialect] = &[
     &spans::LANGFUSE,
     &exchange::EXCHANGE,
     &spans::ADK,
+    &spans::BRAINTRUST,
     &native::NATIVE,
 ];
 

@@ -68,10 +68,14 @@ fn question_in(v: &Value, depth: u32) -> Option<String> {
             {
                 return None;
             }
-            // LangChain's serialized message: its fields are in `kwargs`.
+            // LangChain's serialized message: its fields are in `kwargs`;
+            // the model's, the system's or a tool's is not the question.
             if m.contains_key("lc")
                 && let Some(k) = m.get("kwargs")
             {
+                if not_human(m) {
+                    return None;
+                }
                 return question_in(k, depth + 1);
             }
             if let Some(q) = QUESTION_KEYS
@@ -102,6 +106,22 @@ fn question_in(v: &Value, depth: u32) -> Option<String> {
         Value::Array(items) => items.iter().rev().find_map(|i| question_in(i, depth + 1)),
         _ => None,
     }
+}
+
+/// True for a LangChain serialized message of another party than the
+/// user: its class (the last of its `id`) is an AI, system, tool or
+/// function message.
+fn not_human(m: &serde_json::Map<String, Value>) -> bool {
+    let class = m
+        .get("id")
+        .and_then(Value::as_array)
+        .and_then(|id| id.last())
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    matches!(
+        class,
+        "AIMessage" | "AIMessageChunk" | "SystemMessage" | "ToolMessage" | "FunctionMessage"
+    )
 }
 
 /// [`question_of`] of a value already parsed (a provider request).

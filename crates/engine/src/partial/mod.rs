@@ -600,8 +600,9 @@ mod tests {
         let all: Vec<MarkersFrom> = [MarkersFrom::Reply, MarkersFrom::Citations]
             .into_iter()
             .chain(providers)
+            .chain([MarkersFrom::Sources])
             .collect();
-        assert_eq!(all.len(), 8);
+        assert_eq!(all.len(), 9);
         for from in all {
             let json = serde_json::to_string(&from).unwrap();
             assert_eq!(json, format!("\"{}\"", from.as_str()));

@@ -196,6 +196,7 @@ fn markers_section(e: &Explained) -> Section {
             " (from the citations list; orphans cannot be seen this way)"
         }
         Some(crate::model::MarkersFrom::Reply) | None => "",
+        Some(crate::model::MarkersFrom::Sources) => " (the sources the chain named)",
         Some(_) => " (the provider's structured citations)",
     };
     let mut markers = Section::new(

@@ -160,7 +160,10 @@ mod tests {
             {"role": "tool", "tool_call_id": "c1", "content": results.to_string()},
             {"role": "tool", "tool_call_id": "c2", "content": "plain"}
         ]});
-        let mut found = Found::new(crate::dialect::exchange::openai::PROVIDER, "chat completions");
+        let mut found = Found::new(
+            crate::dialect::exchange::openai::PROVIDER,
+            "chat completions",
+        );
         found.chunks = tool_results(&req);
         assert_eq!(found.chunks.len(), 3);
         assert_eq!(found.chunks[2].doc.as_deref(), Some("c2"));
@@ -188,7 +191,10 @@ mod tests {
 
     #[test]
     fn without_urls_in_the_results_links_are_text() {
-        let mut found = Found::new(crate::dialect::exchange::openai::PROVIDER, "chat completions");
+        let mut found = Found::new(
+            crate::dialect::exchange::openai::PROVIDER,
+            "chat completions",
+        );
         found.chunks = vec![Source {
             doc: Some("c1".into()),
             ..Source::default()

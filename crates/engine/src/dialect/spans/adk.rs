@@ -26,17 +26,13 @@
 //! skipped. An eval set's turns are the ones expected of the agent, not
 //! observed: a note says so.
 
+use super::exports::Nodes;
 use super::json::{self, blank_span, field, text};
 use super::{Doc, LineCounter, Recorded, Span, SpanKind, offset_in, reason};
 use crate::dialect::{DocumentRecords, Link, Record, RecordKey, ShortId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, VecDeque};
-
-/// The spans of one invocation, carried by its first record (in the boxes
-/// the assembly takes them in).
-#[allow(clippy::vec_box)]
-pub struct Nodes(pub Vec<Box<Span>>);
 
 /// The note an eval set's turns carry.
 const EXPECTED: &str = "is a Google ADK eval set: its turns are the answers expected of the agent (user_content, final_response), not ones it gave; grade the eval run's sessions or traces for those";

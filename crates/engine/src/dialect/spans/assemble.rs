@@ -51,7 +51,8 @@
 //!   dialect uses when a turn has none).
 //! - **Question**: the root's (a stand-in root's never), or, when the root
 //!   recorded no input (a Monocle `workflow` span), the first agent span's
-//!   that did: the last user
+//!   that did, else the first LLM span's that recorded its messages (a
+//!   Braintrust operation around its model calls): the last user
 //!   message of its input messages (`gen_ai.input.messages`), else what its
 //!   recorded input holds ([`crate::dialect::question::question_of`]), found only when
 //!   `explain`, `evidence` or `convert` asks. **Tools**: one call per tool span, its
@@ -65,7 +66,9 @@ use super::prompt;
 use super::{Doc, Span, SpanKind};
 use crate::dialect::ChunkRule;
 use crate::dialect::ShortId;
-use crate::model::{Answer, Chunk, Extras, Id, MarkersFrom, Reply, ToolCall, Turn, Unobserved};
+use crate::model::{
+    Answer, Chunk, CitationIndex, Cite, Extras, Id, MarkersFrom, Reply, ToolCall, Turn, Unobserved,
+};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 use std::borrow::Cow;
@@ -124,6 +127,9 @@ pub struct Trace {
     /// The answering LLM call's provider citations (its chunks moved into
     /// `retrievals`), when it recorded any: they grade the reply.
     provider: Option<Box<crate::dialect::exchange::Found>>,
+    /// The citations of the sources the reply's span named
+    /// ([`cite_sources`]): they grade the reply when no provider's do.
+    sourced: Option<Vec<CitationIndex>>,
 }
 
 /// Where the reply text was found.
@@ -430,15 +436,24 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         found
     });
     facts.chose = Some(chose);
+    // A chain that named its sources cites the chunks of each.
+    let sourced = reply
+        .as_ref()
+        .filter(|_| provider.is_none())
+        .and_then(|(_, i, _)| spans[*i].sources.as_deref())
+        .map(|names| cite_sources(names, &chunks, &retrievals));
     let tools = tools_of(&spans);
     let root_input = root_span
         .filter(|_| !no_root)
         .and_then(|r| {
             r.recorded.as_deref().or_else(|| {
-                spans
-                    .iter()
-                    .filter(|s| s.kind == SpanKind::Agent)
-                    .find_map(|s| s.recorded.as_deref())
+                let first = |kind| {
+                    spans
+                        .iter()
+                        .filter(|s| s.kind == kind)
+                        .find_map(|s| s.recorded.as_deref())
+                };
+                first(SpanKind::Agent).or_else(|| first(SpanKind::Llm))
             })
         })
         .map_or((None, None), |r| (r.input.clone(), r.messages.clone()));
@@ -507,7 +522,35 @@ pub fn assemble_boxed(trace_id: &str, mut spans: Vec<Box<Span>>, opts: &Assemble
         kinds,
         facts,
         provider,
+        sourced,
     }
+}
+
+/// The citations of the sources a chain named (`names`, document ids):
+/// each cites every chunk of that document (a trailing `/` aside), in
+/// chunk order; one that names no chunk's document is an orphan (out of
+/// range). One pass over the chunks, one look-up per name.
+fn cite_sources(
+    names: &[String],
+    chunks: &[(usize, usize)],
+    retrievals: &[Retrieval],
+) -> Vec<CitationIndex> {
+    let mut by_doc: HashMap<&str, Vec<u64>> = HashMap::new();
+    for (n, &(r, d)) in chunks.iter().enumerate() {
+        if let Some(id) = retrievals[r].docs[d].document_id.as_deref() {
+            by_doc
+                .entry(id.trim_end_matches('/'))
+                .or_default()
+                .push(n as u64 + 1);
+        }
+    }
+    names
+        .iter()
+        .flat_map(|name| match by_doc.get(name.trim_end_matches('/')) {
+            Some(at) => at.iter().map(|&i| CitationIndex::Index(i)).collect(),
+            None => vec![CitationIndex::OutOfRange],
+        })
+        .collect()
 }
 
 /// The chunks of an answering LLM call that recorded its provider's
@@ -979,17 +1022,25 @@ fn take_field(s: &mut Span, output: bool) -> String {
 impl Trace {
     /// The turn to grade; its id is the trace id.
     pub fn turn(&self) -> Turn<'_> {
-        let answer = match (self.unobserved, &self.reply, &self.provider) {
-            (Some(r), _, _) => Answer::Unobserved(r),
-            (None, _, Some(p)) => {
+        let answer = match (self.unobserved, &self.reply, &self.provider, &self.sourced) {
+            (Some(r), ..) => Answer::Unobserved(r),
+            (None, _, Some(p), _) => {
                 Answer::Citations(p.citations.clone(), MarkersFrom::Provider(p.from))
             }
-            (None, Some(t), None) => Answer::Reply(Reply::Text(Cow::Borrowed(t))),
-            (None, None, None) => Answer::Unobserved(Unobserved::NoReply),
+            (None, Some(_), None, Some(list)) => {
+                Answer::Citations(list.clone(), MarkersFrom::Sources)
+            }
+            (None, Some(t), None, None) => Answer::Reply(Reply::Text(Cow::Borrowed(t))),
+            (None, None, None, _) => Answer::Unobserved(Unobserved::NoReply),
         };
-        let (answer_text, cites) = match &self.provider {
-            Some(p) => (p.answer.as_deref().map(Cow::Borrowed), p.cites.clone()),
-            None => (None, Vec::new()),
+        let (answer_text, cites) = match (&self.provider, &self.sourced) {
+            (Some(p), _) => (p.answer.as_deref().map(Cow::Borrowed), p.cites.clone()),
+            // A source sits nowhere in the answer: no place, no quote.
+            (None, Some(list)) => (
+                self.reply.as_deref().map(Cow::Borrowed),
+                vec![Cite::default(); list.len()],
+            ),
+            (None, None) => (None, Vec::new()),
         };
         Turn {
             turn_id: Id::string(Cow::Borrowed(self.trace_id.as_str())),

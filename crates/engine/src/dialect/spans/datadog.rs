@@ -284,6 +284,7 @@ fn roles(s: &mut Span, t: &Tags) {
         SpanKind::Tool => s.tool_name = Some(s.name.clone()),
         _ => {
             let outputs = t.response.get("outputs").unwrap_or(&t.response);
+            s.sources = sources_of(outputs);
             if let Some(text) = chain_answer(outputs, t.request.get("inputs")) {
                 s.output = Some(text);
                 s.output_mime = Some("text/plain".to_owned());
@@ -393,6 +394,21 @@ fn chain_answer(outputs: &Value, inputs: Option<&Value>) -> Option<String> {
             _ => None,
         })
         .map(|(t, _)| t)
+}
+
+/// The sources a chain named for its answer: `outputs.sources`, one
+/// string of names separated by commas (LangChain's
+/// `RetrievalQAWithSourcesChain`).
+fn sources_of(outputs: &Value) -> Option<Vec<String>> {
+    let names: Vec<String> = outputs
+        .get("sources")?
+        .as_str()?
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (!names.is_empty()).then_some(names)
 }
 
 /// The model asked for: `model`, else a provider's `parameters.model_name`.

@@ -13,6 +13,7 @@
 //! then patch) is kept and merged when the trace assembles.
 
 use super::adk;
+use super::braintrust;
 use super::langfuse::{self, Row};
 use super::langsmith::{self, RunPart};
 use super::{LineCounter, Span, Trace, assemble_boxed, offset_in, reason};
@@ -25,6 +26,13 @@ use crate::markers::{Grammar, Preset};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+/// The spans of one turn that a whole-document reader built (an ADK
+/// invocation's, a Braintrust trace's), carried by its first record (in
+/// the boxes the assembly takes them in).
+#[allow(clippy::vec_box)]
+#[derive(Default)]
+pub struct Nodes(pub Vec<Box<Span>>);
+
 /// A legacy Langfuse trace row: the root span of its trace.
 pub struct TraceRow(pub Span);
 
@@ -35,6 +43,8 @@ pub enum Export {
     Langfuse,
     /// Google ADK Session and EvalSet JSON.
     Adk,
+    /// Braintrust log rows (start and merge rows of each span).
+    Braintrust,
 }
 
 /// One export read as a dialect.
@@ -46,6 +56,8 @@ pub static LANGSMITH: ExportDialect = ExportDialect(Export::LangSmith);
 pub static LANGFUSE: ExportDialect = ExportDialect(Export::Langfuse);
 /// Google ADK Session JSON (events by invocation) and EvalSet JSON.
 pub static ADK: ExportDialect = ExportDialect(Export::Adk);
+/// Braintrust log rows, their `/logs3` bodies and recordings of those.
+pub static BRAINTRUST: ExportDialect = ExportDialect(Export::Braintrust);
 
 fn hash(parts: &[&[u8]]) -> u128 {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
@@ -201,7 +213,9 @@ fn records_of(
                 body: Box::new(p),
             });
         }
-        Export::Adk => return Err("not a LangSmith run or Langfuse observation".to_owned()),
+        Export::Adk | Export::Braintrust => {
+            return Err("not a LangSmith run or Langfuse observation".to_owned());
+        }
         Export::Langfuse => match langfuse::row(&m, text)? {
             Row::Observation(s) => out.push(Record {
                 group: ShortId::new(s.trace_id()),
@@ -239,6 +253,7 @@ pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result
         Export::LangSmith => ("not a LangSmith run", &langsmith::SCHEMA),
         Export::Langfuse => ("not a Langfuse observation", &langfuse::SCHEMA),
         Export::Adk => return adk::parse_text(text, out).map(|_| ()),
+        Export::Braintrust => return braintrust::parse_text(text, out).map(|_| ()),
     };
     if export == Export::LangSmith && is_batch(text) {
         return parse_batch(text, out);
@@ -370,7 +385,8 @@ fn parse_batch(text: &str, out: &mut Vec<Record>) -> Result<(), String> {
 
 /// Every record of a span-family group as spans: spans as they are, LangSmith
 /// run parts merged by run id, Langfuse trace rows as roots adopting the
-/// trace's parentless observations, an ADK invocation's spans as read.
+/// trace's parentless observations, an ADK invocation's or a Braintrust
+/// trace's spans as read.
 /// Spans stay in the boxes their records carry: assembly sorts and reads
 /// them in place, never moving a span.
 #[allow(clippy::vec_box)] // the boxes the records carry: kept, not moved
@@ -385,10 +401,9 @@ pub fn spans_of(records: Vec<Record>) -> Vec<Box<Span>> {
                 Ok(p) => parts.push(*p),
                 Err(b) => match b.downcast::<TraceRow>() {
                     Ok(t) => traces.push(t.0),
-                    Err(b) => spans.extend(
-                        b.downcast::<adk::Nodes>()
-                            .map_or_else(|_| Vec::new(), |n| n.0),
-                    ),
+                    Err(b) => {
+                        spans.extend(b.downcast::<Nodes>().map_or_else(|_| Vec::new(), |n| n.0))
+                    }
                 },
             },
         }
@@ -413,6 +428,7 @@ impl Dialect for ExportDialect {
             Export::LangSmith => "langsmith",
             Export::Langfuse => "langfuse",
             Export::Adk => "adk",
+            Export::Braintrust => "braintrust",
         }
     }
     fn about(&self) -> &'static str {
@@ -424,11 +440,15 @@ impl Dialect for ExportDialect {
             Export::Adk => {
                 "Google ADK Session JSON (one turn per invocation) or EvalSet JSON (expected turns, not observed ones)"
             }
+            Export::Braintrust => {
+                "Braintrust log rows (start and merge rows by span id; one turn per root span), /logs3 bodies or recordings of them"
+            }
         }
     }
     fn sniff(&self, first: &[u8]) -> bool {
         match self.0 {
             Export::Adk => adk::sniff(first),
+            Export::Braintrust => braintrust::sniff(first),
             e => sniff_export(first) == Some(e),
         }
     }
@@ -451,7 +471,7 @@ impl Dialect for ExportDialect {
             return false;
         };
         let rest = &data[start..];
-        if rest[0] == b'[' || self.0 == Export::Adk {
+        if rest[0] == b'[' || matches!(self.0, Export::Adk | Export::Braintrust) {
             return true;
         }
         // Pretty-printed: the first line is not a whole object.
@@ -487,6 +507,7 @@ impl Dialect for ExportDialect {
             Export::LangSmith => "not a LangSmith export",
             Export::Langfuse => "not a Langfuse export",
             Export::Adk => return adk::parse_document(data, out),
+            Export::Braintrust => return braintrust::parse_document(data, out),
         };
         let mut last = 1;
         for top in serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>() {
@@ -559,6 +580,7 @@ fn parse_array(
         Export::LangSmith => "not a LangSmith export",
         Export::Langfuse => "not a Langfuse export",
         Export::Adk => "not a Google ADK export",
+        Export::Braintrust => "not Braintrust rows",
     };
     let elements: Vec<&RawValue> = serde_json::from_str(text).map_err(|e| reason(what, &e))?;
     let mut recs = Vec::new();

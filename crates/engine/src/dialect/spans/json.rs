@@ -43,6 +43,7 @@ pub(super) fn blank_span(trace_id: String, span_id: String) -> Span {
         tool_name: None,
         error_type: None,
         provider: None,
+        sources: None,
     }
 }
 

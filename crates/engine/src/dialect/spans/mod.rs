@@ -22,6 +22,8 @@
 //! - `langfuse.rs`: Langfuse observations and legacy trace rows → spans;
 //! - `adk.rs`: Google ADK Session and EvalSet JSON, each invocation's
 //!   events → the spans of one trace;
+//! - `braintrust.rs`: Braintrust log rows (start and merge rows merged by
+//!   span id) → spans, one trace per root span;
 //! - `json.rs`: lenient field access, documents and reply text in plain JSON;
 //! - `time.rs`: span, run and observation times (RFC 3339 in any offset
 //!   spelling, epoch numbers), in years 0000–9999 or an invalid record;
@@ -37,6 +39,7 @@ mod adk;
 mod assemble;
 mod attrs;
 mod bodies;
+mod braintrust;
 mod datadog;
 mod dialect;
 mod exports;
@@ -55,7 +58,9 @@ pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use dialect::{
     DATADOG, OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect, TRULENS,
 };
-pub use exports::{ADK, Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify};
+pub use exports::{
+    ADK, BRAINTRUST, Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify,
+};
 
 use crate::dialect::{ShortId, cap_reason, redact_reason};
 use serde::Deserialize;
@@ -294,6 +299,9 @@ pub struct Span {
     /// (Anthropic, OpenAI, Cohere, Gemini, Bedrock, Perplexity), read with
     /// its recorded request: what it was given or returned, and what it cited.
     pub(crate) provider: Option<Box<crate::dialect::exchange::Found>>,
+    /// The sources a chain named for its answer (a LangChain
+    /// `RetrievalQAWithSourcesChain`'s `sources` output), each a document id.
+    pub sources: Option<Vec<String>>,
 }
 
 impl Span {

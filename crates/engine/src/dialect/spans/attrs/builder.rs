@@ -314,6 +314,7 @@ impl Builder {
             tool_name: self.tool_name,
             error_type: self.error_type,
             provider,
+            sources: None,
         }
     }
 }
