@@ -93,19 +93,6 @@ pub(super) fn parse_document(data: &[u8], out: &mut DocumentRecords) {
     }
 }
 
-/// Reads one JSON text (a line) into records; the first invalid part's
-/// reason when any is.
-pub(super) fn parse_text(text: &str, out: &mut Vec<Record>) -> Result<usize, String> {
-    let mut doc = DocumentRecords::default();
-    parse_document(text.as_bytes(), &mut doc);
-    if let Some((_, why)) = doc.invalid.into_iter().next() {
-        return Err(why);
-    }
-    let n = doc.records.len();
-    out.extend(doc.records.into_iter().map(|(_, r)| r));
-    Ok(n)
-}
-
 /// The top-level members read, both spellings.
 #[derive(serde::Deserialize)]
 struct Top<'a> {

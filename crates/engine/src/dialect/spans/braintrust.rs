@@ -83,19 +83,6 @@ pub(super) fn parse_document(data: &[u8], out: &mut DocumentRecords) {
     emit(rows, out);
 }
 
-/// Reads one JSON text (a line) into records; the first invalid part's
-/// reason when any is.
-pub(super) fn parse_text(text: &str, out: &mut Vec<Record>) -> Result<usize, String> {
-    let mut doc = DocumentRecords::default();
-    parse_document(text.as_bytes(), &mut doc);
-    if let Some((_, why)) = doc.invalid.into_iter().next() {
-        return Err(why);
-    }
-    let n = doc.records.len();
-    out.extend(doc.records.into_iter().map(|(_, r)| r));
-    Ok(n)
-}
-
 /// One value's text at `line`, parsed and read ([`read_item`]).
 fn read_value(text: &str, line: u64, top: bool, rows: &mut Rows, out: &mut DocumentRecords) {
     match serde_json::from_str::<Value>(text) {

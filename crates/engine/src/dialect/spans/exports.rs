@@ -246,14 +246,30 @@ fn records_of(
     Ok(())
 }
 
+/// Reads one JSON text (a line) of a whole-document export into records
+/// with its reader; the first invalid part's reason when any is.
+fn whole_text(
+    parse: fn(&[u8], &mut DocumentRecords),
+    text: &str,
+    out: &mut Vec<Record>,
+) -> Result<(), String> {
+    let mut doc = DocumentRecords::default();
+    parse(text.as_bytes(), &mut doc);
+    if let Some((_, why)) = doc.invalid.into_iter().next() {
+        return Err(why);
+    }
+    out.extend(doc.records.into_iter().map(|(_, r)| r));
+    Ok(())
+}
+
 /// Reads one JSON object's text into records: the object must be of
 /// `export` (a row of another export is invalid, not guessed at).
 pub fn parse_object(export: Export, text: &str, out: &mut Vec<Record>) -> Result<(), String> {
     let (what, schema) = match export {
         Export::LangSmith => ("not a LangSmith run", &langsmith::SCHEMA),
         Export::Langfuse => ("not a Langfuse observation", &langfuse::SCHEMA),
-        Export::Adk => return adk::parse_text(text, out).map(|_| ()),
-        Export::Braintrust => return braintrust::parse_text(text, out).map(|_| ()),
+        Export::Adk => return whole_text(adk::parse_document, text, out),
+        Export::Braintrust => return whole_text(braintrust::parse_document, text, out),
     };
     if export == Export::LangSmith && is_batch(text) {
         return parse_batch(text, out);
