@@ -29,7 +29,7 @@
 use super::exports::Nodes;
 use super::json::{self, blank_span, field, text};
 use super::{Doc, LineCounter, Recorded, Span, SpanKind, offset_in, reason};
-use crate::dialect::{DocumentRecords, Link, Record, RecordKey, ShortId};
+use crate::dialect::{DocumentRecords, ShortId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, VecDeque};
@@ -438,25 +438,7 @@ fn inv_id(m: &Map<String, Value>) -> String {
 fn emit(inv: Invocation, ctx: &Context, out: &mut DocumentRecords) {
     let group = ShortId::from(inv.id.clone());
     let lines = inv.lines.clone();
-    let mut nodes = Some(Nodes(spans(inv, ctx)));
-    for (k, line) in lines.into_iter().enumerate() {
-        let key = xxhash_rust::xxh3::xxh3_128(format!("adk\0{group}\0{k}").as_bytes());
-        let body: Box<dyn std::any::Any + Send> = match nodes.take() {
-            Some(n) => Box::new(n),
-            None => Box::new(Nodes(Vec::new())),
-        };
-        out.records.push((
-            line,
-            Record {
-                group: group.clone(),
-                key: Some(RecordKey::from(key)),
-                counted: true,
-                completes: false,
-                link: Link::Direct,
-                body,
-            },
-        ));
-    }
+    Nodes(spans(inv, ctx)).into_records("adk", &group, lines, out);
 }
 
 /// The spans of one invocation (see the module doc).

@@ -29,7 +29,7 @@
 use super::exports::Nodes;
 use super::json::{self, blank_span, field};
 use super::{Doc, LineCounter, Recorded, Span, SpanKind, offset_in, reason};
-use crate::dialect::{DocumentRecords, Link, Record, RecordKey, ShortId};
+use crate::dialect::{DocumentRecords, ShortId};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -255,22 +255,7 @@ fn turn_records(id: &str, mut spans: Vec<Built>, out: &mut DocumentRecords) {
         nodes.extend(tool_results(&s));
         nodes.push(s);
     }
-    let mut nodes = Some(Nodes(nodes));
-    for (k, line) in lines.into_iter().enumerate() {
-        let key = xxhash_rust::xxh3::xxh3_128(format!("braintrust\0{group}\0{k}").as_bytes());
-        let body: Box<dyn std::any::Any + Send> = Box::new(nodes.take().unwrap_or_default());
-        out.records.push((
-            line,
-            Record {
-                group: group.clone(),
-                key: Some(RecordKey::from(key)),
-                counted: true,
-                completes: false,
-                link: Link::Direct,
-                body,
-            },
-        ));
-    }
+    Nodes(nodes).into_records("braintrust", &group, lines, out);
 }
 
 /// True when a span's input holds a question, or its output is text or

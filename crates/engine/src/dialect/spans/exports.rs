@@ -33,6 +33,36 @@ use serde_json::{Map, Value};
 #[derive(Default)]
 pub struct Nodes(pub Vec<Box<Span>>);
 
+impl Nodes {
+    /// The records of one group read from a whole document: one per line
+    /// it was read from, so each is accounted for, the first carrying the
+    /// nodes. `reader` names the reader in the records' keys.
+    pub(super) fn into_records(
+        self,
+        reader: &str,
+        group: &ShortId,
+        lines: Vec<u64>,
+        out: &mut DocumentRecords,
+    ) {
+        let mut nodes = Some(self);
+        for (k, line) in lines.into_iter().enumerate() {
+            let key = xxhash_rust::xxh3::xxh3_128(format!("{reader}\0{group}\0{k}").as_bytes());
+            let body: Box<dyn std::any::Any + Send> = Box::new(nodes.take().unwrap_or_default());
+            out.records.push((
+                line,
+                Record {
+                    group: group.clone(),
+                    key: Some(RecordKey::from(key)),
+                    counted: true,
+                    completes: false,
+                    link: Link::Direct,
+                    body,
+                },
+            ));
+        }
+    }
+}
+
 /// A legacy Langfuse trace row: the root span of its trace.
 pub struct TraceRow(pub Span);
 
