@@ -872,7 +872,7 @@ _grounding__audit() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table json markdown csv html jsonl text junit github prometheus" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json markdown csv html prometheus jsonl text junit github" -- "${cur}"))
                     return 0
                     ;;
                 --section)

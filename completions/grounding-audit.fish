@@ -258,7 +258,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, min_turns, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand check" -l junit -d 'Also write JUnit XML to FILE' -r -F
@@ -512,11 +512,11 @@ json\t''
 markdown\t''
 csv\t''
 html\t''
+prometheus\t''
 jsonl\t''
 text\t''
 junit\t''
-github\t''
-prometheus\t''"
+github\t''"
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l section -d 'Summary, with --format csv: which table to print (default: groups)' -r -f -a "groups\t''
 days\t'The trend, one row per bucket (--bucket; days by default)'
 group-days\t'The trend per group: one row per group and bucket'
@@ -576,7 +576,7 @@ complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l confidence -d 'Gate on intervals at this confidence (e.g. 0.95): a rate fails only when its Wilson upper bound is below --min-rate; a drop only when significant' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l baseline -d 'A saved `summary --format json` document to compare against (see --max-drop)' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l write-baseline -d 'Write this run\'s `summary --format json` document to FILE, for a later --baseline' -r -F
-complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
+complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l policy -d 'Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, min_turns, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults])' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l max-invalid -d 'Invalid input lines above N fail the run with exit 3' -r
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l output -d 'Write the document to FILE; the decision line then goes to stdout' -r -F
 complete -c grounding-audit -n "__fish_grounding_audit_using_subcommand merge" -l junit -d 'Also write JUnit XML to FILE' -r -F

@@ -4,6 +4,7 @@
 use crate::markers::Preset;
 use crate::model::Named;
 use crate::model::Verdict;
+use crate::render::Output;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsStr;
@@ -376,7 +377,7 @@ pub struct ReportArgs {
     #[arg(long)]
     pub all: bool,
     /// Output format.
-    #[arg(long, value_parser = named::<ReportFormat>(), default_value = ReportFormat::Table.name())]
+    #[arg(long, value_parser = named::<ReportFormat>(), default_value = ReportFormat::DEFAULT.name())]
     pub format: ReportFormat,
     /// CSV: write values as they are, without neutralising leading = + - @.
     #[arg(long)]
@@ -440,7 +441,7 @@ pub struct SummaryArgs {
     #[arg(long, value_name = "C", default_value_t = DEFAULT_CONFIDENCE)]
     pub confidence: f64,
     /// Output format.
-    #[arg(long, value_parser = named::<SummaryFormat>(), default_value = SummaryFormat::Table.name())]
+    #[arg(long, value_parser = named::<SummaryFormat>(), default_value = SummaryFormat::DEFAULT.name())]
     pub format: SummaryFormat,
     /// With --format csv: which table (default groups).
     ///
@@ -471,6 +472,48 @@ pub struct SummaryArgs {
     pub markers: MarkerArgs,
 }
 
+/// `--policy`'s help: its keys are the table of gates' and the settings.
+fn policy_help() -> String {
+    let gates = crate::gate::table::TABLE.iter().map(|r| r.kind.as_str());
+    let keys: Vec<&str> = gates.chain(crate::policy::SETTINGS).collect();
+    format!(
+        "Gates from a TOML file: [defaults] and [agents.<id>] tables of {} (implies --per-agent; flags given on the command line win over [defaults])",
+        keys.join(", ")
+    )
+}
+
+/// Every format of the commands whose partials `merge` renders, once each.
+pub fn merge_format_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for f in crate::partial::Kind::ALL
+        .into_iter()
+        .flat_map(crate::render::formats_of)
+    {
+        if !names.contains(&f.name) {
+            names.push(f.name);
+        }
+    }
+    names
+}
+
+/// `merge --format`'s help: each command's formats, from their registries.
+fn merge_format_help() -> String {
+    let lists: Vec<String> = crate::partial::Kind::ALL
+        .into_iter()
+        .map(|k| {
+            let names: Vec<&str> = crate::render::formats_of(k)
+                .iter()
+                .map(|f| f.name)
+                .collect();
+            format!("{}: {}", k.as_str(), names.join(", "))
+        })
+        .collect();
+    format!(
+        "Output format: one of the formats of the command the partials hold ({}). Default: that command's",
+        lists.join("; ")
+    )
+}
+
 /// `merge`: render `summary`, `report` or `check` from their partials.
 ///
 /// The output flags are those of the command the partials hold; a flag of
@@ -482,8 +525,7 @@ pub struct MergeArgs {
     /// Partial documents written by `summary`, `report` or `check` with `--partial`, merged in this order.
     #[arg(value_name = "PARTIAL", required = true)]
     pub partials: Vec<PathBuf>,
-    /// Output format: one of the formats of the command the partials hold (summary: table, json, markdown, csv, html, prometheus; report: table, csv, json, jsonl, markdown; check: text, json, junit, github, markdown). Default: that command's.
-    #[arg(long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(["table", "json", "markdown", "csv", "html", "jsonl", "text", "junit", "github", "prometheus"]))]
+    #[arg(long, value_name = "FORMAT", help = merge_format_help(), value_parser = PossibleValuesParser::new(merge_format_names()))]
     pub format: Option<String>,
     /// Summary, with --format csv: which table to print (default: groups).
     #[arg(long, value_parser = named::<Section>())]
@@ -514,7 +556,7 @@ pub use crate::render::check::Format as CheckFormat;
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Output format.
-    #[arg(long, value_parser = named::<CheckFormat>(), default_value = CheckFormat::Text.name())]
+    #[arg(long, value_parser = named::<CheckFormat>(), default_value = CheckFormat::DEFAULT.name())]
     pub format: CheckFormat,
     /// Instead of gating, write the run's complete mergeable state (a
     /// versioned JSON partial; `-` for stdout) for `grounding-audit merge`,
@@ -564,8 +606,7 @@ pub struct GateArgs {
     /// With --write-baseline: write it only when every gate passed, keeping overall and per agent the better of the old baseline (--baseline, else the file written) and this run, so the baseline only moves up. A --baseline that is the file written and does not exist yet is the first night: no drop is gated, and the run starts the baseline.
     #[arg(long, requires = "write_baseline")]
     pub ratchet: bool,
-    /// Gates from a TOML file: [defaults] and [agents.<id>] tables of min_rate, min_turns, max_drop, max_orphans, max_orphan_rate, max_unobserved_rate, max_fabricated_quotes, min_coverage, confidence, require_proof (implies --per-agent; flags given on the command line win over [defaults]).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help = policy_help())]
     pub policy: Option<PathBuf>,
     /// Invalid input lines above N fail the run with exit 3.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -609,14 +650,7 @@ pub struct CheckOutputArgs {
     pub github: bool,
 }
 
-/// `explain` output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ExplainFormat {
-    /// A readable audit of the turn.
-    Text,
-    /// The same as one JSON document.
-    Json,
-}
+pub use crate::render::explain::Format as ExplainFormat;
 
 /// Arguments of `explain`.
 #[derive(Debug, Args)]
@@ -639,7 +673,7 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub zone: ZoneArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    #[arg(long, value_parser = named::<ExplainFormat>(), default_value = ExplainFormat::DEFAULT.name())]
     pub format: ExplainFormat,
 }
 
@@ -701,14 +735,7 @@ pub struct ConvertArgs {
     pub skip_unaddressable: bool,
 }
 
-/// `inspect` output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum InspectFormat {
-    /// A readable report per file.
-    Text,
-    /// One JSON array with a document per file.
-    Json,
-}
+pub use crate::render::inspect::Format as InspectFormat;
 
 /// Arguments of `inspect`.
 #[derive(Debug, Args)]
@@ -728,7 +755,7 @@ pub struct InspectArgs {
     )]
     pub sample: u64,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
+    #[arg(long, value_parser = named::<InspectFormat>(), default_value = InspectFormat::DEFAULT.name())]
     pub format: InspectFormat,
     /// A map to try (`--map`, `--set`, `--map-file`): the fields it names are read as it says, the others as inspect proposes.
     #[command(flatten)]

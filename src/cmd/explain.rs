@@ -4,7 +4,7 @@
 //! to, tool calls and telemetry. Reply text only with `--show-text`.
 //! This builds the view ([`Explained`]); `render::explain` draws it as text.
 
-use crate::cli::{ExplainArgs, ExplainFormat};
+use crate::cli::ExplainArgs;
 use crate::config::{self, Settings};
 use crate::exit;
 use crate::filter::Filter;
@@ -108,16 +108,12 @@ pub fn run(args: &ExplainArgs, settings: &Settings, out: &mut dyn Write) -> Resu
         }
     }
     e.created_at_local = clock.local.then(|| clock.zone.format(&e.row.created_at));
-    match args.format {
-        ExplainFormat::Json => render::json::document(out, &e)?,
-        ExplainFormat::Text => render::explain::text(
-            out,
-            &e,
-            settings.color,
-            &clock,
-            args.show_text,
-            args.show_tools,
-        )?,
-    }
+    let shown = render::explain::Shown {
+        color: settings.color,
+        clock: &clock,
+        text: args.show_text,
+        tools: args.show_tools,
+    };
+    args.format.draw(out, &e, shown)?;
     Ok(exit::SUCCESS)
 }

@@ -9,7 +9,7 @@
 
 use crate::accumulate::EvidenceCounts;
 use crate::accumulate::guess::MarkerGuess;
-use crate::cli::{InspectArgs, InspectFormat};
+use crate::cli::InspectArgs;
 use crate::config::{self, Settings};
 use crate::dialect::Dialect;
 use crate::dialect::known;
@@ -20,7 +20,6 @@ use crate::pipeline::probe::grammar_name;
 use crate::pipeline::sample::{Sample, sample};
 use crate::pipeline::survey::{About, Survey, survey};
 use crate::pipeline::{self, Engine};
-use crate::render;
 use crate::view::inspect::{self as view, FileReport, Read};
 use anyhow::{Context, Result};
 use std::io::Write;
@@ -48,10 +47,7 @@ pub fn run(args: &InspectArgs, settings: &Settings, out: &mut dyn Write) -> Resu
     for src in &expanded.sources {
         reports.push(inspect(&engine, src, limit, &given)?);
     }
-    match args.format {
-        InspectFormat::Json => render::json::document(out, &reports),
-        InspectFormat::Text => render::inspect::text(&reports, out),
-    }
+    args.format.draw(out, &reports)
 }
 
 /// What `inspect` says about one source.

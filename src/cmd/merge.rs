@@ -8,8 +8,8 @@ use crate::accumulate::summary::SummaryOptions;
 use crate::cli::{CheckFormat, MergeArgs, ReportFormat, SummaryFormat};
 use crate::config::{self, Settings};
 use crate::exit;
-use crate::model::Named;
 use crate::partial::{self, Kind, MergeOptions, Partial};
+use crate::render::Output;
 use anyhow::Result;
 use std::collections::BTreeMap;
 
@@ -53,7 +53,7 @@ pub fn run(
     let format = args.format.as_deref();
     match command {
         Kind::Summary => {
-            let format: SummaryFormat = format_of(format, "summary", SummaryFormat::Table)?;
+            let format: SummaryFormat = format_of(format, "summary")?;
             if args.section.is_some() && format != SummaryFormat::Csv {
                 return Err(exit::usage(
                     "--section picks the table of --format csv; the other formats print every section",
@@ -79,7 +79,7 @@ pub fn run(
             Ok(exit::SUCCESS)
         }
         Kind::Report => {
-            let format: ReportFormat = format_of(format, "report", ReportFormat::Table)?;
+            let format: ReportFormat = format_of(format, "report")?;
             let page = merged.page.expect("report partials hold a page");
             crate::deliver::report::page(
                 out,
@@ -105,7 +105,7 @@ pub fn run(
             Ok(exit::SUCCESS)
         }
         Kind::Check => {
-            let format: CheckFormat = format_of(format, "check", CheckFormat::Text)?;
+            let format: CheckFormat = format_of(format, "check")?;
             let gates = gates.expect("resolved above");
             let data = merged.gate.expect("check partials hold the gate inputs");
             // --max-invalid is judged over the whole input, as one pass judges it.
@@ -188,9 +188,9 @@ fn judge_whole_input(merged: &partial::Merged) -> Result<()> {
 }
 
 /// `--format` as one of `command`'s formats.
-fn format_of<F: Named>(given: Option<&str>, command: &str, default: F) -> Result<F> {
+fn format_of<F: Output>(given: Option<&str>, command: &str) -> Result<F> {
     let Some(name) = given else {
-        return Ok(default);
+        return Ok(F::DEFAULT);
     };
     F::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = F::ALL.iter().map(|v| v.name()).collect();

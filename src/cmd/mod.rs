@@ -54,31 +54,26 @@ fn run(cli: &Cli, settings: &Settings, out: &mut Guarded<'_>) -> Result<i32> {
 }
 
 /// True when the command writes a human format (table, text, Markdown, CSV)
-/// to stdout; false for JSON, JSONL, JUnit, HTML, partials, workflow
-/// commands, converted logs and completions.
+/// to stdout, as each format registers ([`crate::render::Output`]); false
+/// for partials, workflow commands, converted logs and completions.
 pub fn human_stdout(command: &Command) -> bool {
-    use crate::cli::SummaryFormat as S;
-    use crate::cli::{CheckFormat as C, ExplainFormat, InspectFormat, ReportFormat as R};
+    use crate::render::Output;
     match command {
-        Command::Report(a) => {
-            a.partial.is_none() && matches!(a.format, R::Table | R::Csv | R::Markdown)
-        }
-        Command::Summary(a) => {
-            a.partial.is_none() && matches!(a.format, S::Table | S::Csv | S::Markdown)
-        }
+        Command::Report(a) => a.partial.is_none() && a.format.human(),
+        Command::Summary(a) => a.partial.is_none() && a.format.human(),
         // With --output, stdout carries the decision line.
-        Command::Check(a) => {
-            a.partial.is_none()
-                && (a.out.output.is_some() || matches!(a.format, C::Text | C::Markdown))
-        }
-        Command::Explain(a) => a.format == ExplainFormat::Text,
-        Command::Inspect(a) => a.format == InspectFormat::Text,
-        // The default of every partial's command is a human format.
+        Command::Check(a) => a.partial.is_none() && (a.out.output.is_some() || a.format.human()),
+        Command::Explain(a) => a.format.human(),
+        Command::Inspect(a) => a.format.human(),
+        // The partials' command is not known before they are read: guard
+        // when the format is human for any command that has it.
         Command::Merge(a) => {
             a.out.output.is_some()
-                || a.format
-                    .as_deref()
-                    .is_none_or(|f| matches!(f, "table" | "text" | "markdown" | "csv"))
+                || crate::partial::Kind::ALL
+                    .into_iter()
+                    .flat_map(crate::render::formats_of)
+                    .filter(|f| a.format.as_deref().map_or(f.default, |n| n == f.name))
+                    .any(|f| f.human)
         }
         Command::Evidence(_) | Command::Convert(_) | Command::Completions { .. } | Command::Man => {
             false

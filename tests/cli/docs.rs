@@ -418,3 +418,84 @@ fn every_sample_in_the_docs_is_the_tools_output() {
     }
     assert!(checked >= 4, "only {checked} samples checked");
 }
+
+/// `a`, `b`, `c`: a list in code spans.
+fn spans(items: &[&str]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
+    quoted.join(", ")
+}
+
+/// `a`, `b` and `c`.
+fn spans_and(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and `{last}`", spans(rest)),
+        _ => spans(items),
+    }
+}
+
+/// `docs/check.md` names the gates in several lists; each is derived here
+/// from the table of gates, so a gate added to the table and not to the
+/// page fails this test (as does a list that names a gate no more).
+#[test]
+fn the_gate_lists_in_the_check_page_are_the_table_of_gates() {
+    use grounding_audit::gate::table::{Reach, TABLE, Unit};
+    let page = std::fs::read_to_string(root().join("docs/check.md")).unwrap();
+    let page = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flags: Vec<&str> = TABLE.iter().map(|r| r.flag).collect();
+    let keys: Vec<&str> = TABLE.iter().map(|r| r.kind.as_str()).collect();
+    let of = |keep: &dyn Fn(&&grounding_audit::gate::table::Row) -> bool| -> Vec<&str> {
+        TABLE.iter().filter(keep).map(|r| r.kind.as_str()).collect()
+    };
+    let flags_of = |reach: &[Reach]| -> Vec<&str> {
+        TABLE
+            .iter()
+            .filter(|r| reach.contains(&r.reach))
+            .map(|r| r.flag)
+            .collect()
+    };
+    use grounding_audit::gate::GateKind as K;
+    let names = [
+        &[K::Evidence.as_str(), K::MinTurns.as_str()][..],
+        &keys,
+        &[K::Input.as_str(), K::Config.as_str()],
+    ]
+    .concat();
+    let counts = [
+        &[K::MinTurns.as_str()][..],
+        &of(&|r| r.unit == Unit::Count),
+        &[K::Evidence.as_str(), K::Input.as_str(), K::Config.as_str()],
+    ]
+    .concat();
+    let policy = [&keys[..], &grounding_audit::policy::SETTINGS].concat();
+    let expected = [
+        format!(
+            "at least one of {} (or a `--policy`) is required",
+            spans(&flags)
+        ),
+        format!(
+            "each agent's rates hold ({})",
+            spans(&flags_of(&[Reach::Rated, Reach::PerAgent]))
+        ),
+        format!("Each gate has a `gate` ({}) and a scope", spans(&names)),
+        format!("integers for counts ({}) and numbers", spans(&counts)),
+        format!("snake case: {} (a test", spans_and(&policy)),
+        format!(
+            "The gates {} are overall in `[defaults]`",
+            spans_and(&of(&|r| r.reach == Reach::OwnTable))
+        ),
+    ];
+    for sentence in expected {
+        assert!(
+            page.contains(&sentence),
+            "docs/check.md should say: {sentence}"
+        );
+    }
+    for row in TABLE {
+        let cell = format!("{} {}`", row.flag, row.value_name);
+        assert!(
+            page.contains(&cell),
+            "docs/check.md has no row for {}",
+            row.flag
+        );
+    }
+}

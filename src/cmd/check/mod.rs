@@ -79,12 +79,11 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
         want_summary.then(|| Summary::new(SummaryOptions::baseline(zone))),
     );
     let mut accounted = InputStats::default();
-    let result = (|| {
-        let sources = config::sources(settings, &args.input, "check")?;
-        let bar = settings.progress_bar(crate::input::total_bytes(&sources));
+    let mut read = |sources: &[crate::input::Source]| {
+        let bar = settings.progress_bar(crate::input::total_bytes(sources));
         let input = pipeline::run_accounted(
             &engine,
-            &sources,
+            sources,
             bar.as_ref(),
             || {
                 CheckAcc(
@@ -102,24 +101,28 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
             b.finish_and_clear();
         }
         input
-    })();
+    };
+    // The sources are listed once; an error listing them is the run's error.
+    let (sources, result) = match config::sources(settings, &args.input, "check") {
+        Ok(sources) => {
+            let result = read(&sources);
+            (sources, result)
+        }
+        Err(e) => (Vec::new(), Err(e)),
+    };
     let CheckAcc(data, summary) = acc;
     let Some(gates) = gates else {
         let input = result?;
         let path = args.partial.as_deref().expect("a partial run");
         let mut options =
             crate::config::run_options(&args.input, &args.filter, &args.markers, &engine);
-        options.insert(
-            "--tz".to_owned(),
-            config::clock(&args.filter.zone)?.zone.name(),
-        );
+        options.insert("--tz".to_owned(), zone.name());
         let summary = summary.expect("a partial run keeps the summary");
         let doc = crate::partial::Partial::of_check(&data, &summary, &input, options);
         crate::partial::write(path, doc, &engine, out)?;
         return Ok(exit::SUCCESS);
     };
     if result.is_ok() && data.overall.turns == 0 {
-        let sources = config::sources(settings, &args.input, "check")?;
         hints.explain_nothing(&engine, &sources)?;
     }
     let meta = config::html_meta(&args.input, &args.markers, args.gates.min_rate())?;

@@ -250,6 +250,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order help lists them.
+    pub const ALL: [Kind; 3] = [Kind::Summary, Kind::Report, Kind::Check];
+
     /// Its name in the partial's `command` field and in messages.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -261,9 +264,7 @@ impl Kind {
 
     /// The kind named `s`, if this build merges it.
     pub fn from_name(s: &str) -> Option<Kind> {
-        [Kind::Summary, Kind::Report, Kind::Check]
-            .into_iter()
-            .find(|k| k.as_str() == s)
+        Kind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 
     /// Which state sections its partials hold: summary, page, gate.

@@ -24,6 +24,13 @@ pub enum Format {
     Markdown,
 }
 
+impl super::Output for Format {
+    const DEFAULT: Format = Format::Text;
+    fn human(self) -> bool {
+        matches!(self, Format::Text | Format::Markdown)
+    }
+}
+
 impl crate::model::Named for Format {
     const ALL: &'static [Format] = &[
         Format::Text,

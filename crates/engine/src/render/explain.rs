@@ -10,6 +10,59 @@ use crate::view::explain::{Explained, MarkerView};
 use anyhow::Result;
 use std::io::Write;
 
+/// `explain` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A readable audit of the turn.
+    Text,
+    /// The same as one JSON document.
+    Json,
+}
+
+impl super::Output for Format {
+    const DEFAULT: Format = Format::Text;
+    fn human(self) -> bool {
+        self == Format::Text
+    }
+}
+
+impl crate::model::Named for Format {
+    const ALL: &'static [Format] = &[Format::Text, Format::Json];
+    fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Format::Text => "A readable audit of the turn",
+            Format::Json => "The same as one JSON document",
+        })
+    }
+}
+
+/// What the text format shows besides the audit.
+#[derive(Debug, Clone, Copy)]
+pub struct Shown<'a> {
+    pub color: bool,
+    pub clock: &'a Clock,
+    /// `--show-text`.
+    pub text: bool,
+    /// `--show-tools`.
+    pub tools: bool,
+}
+
+impl Format {
+    /// The turn's audit in this format: the registry of `explain`'s formats.
+    pub fn draw(self, out: &mut dyn Write, e: &Explained, shown: Shown<'_>) -> Result<()> {
+        match self {
+            Format::Json => super::json::document(out, e),
+            Format::Text => text(out, e, shown.color, shown.clock, shown.text, shown.tools),
+        }
+    }
+}
+
 /// `explain --format text`: the audit, then the `--show-text` hint when
 /// there is text to show, then with `--show-tools` each call's arguments and result.
 pub fn text(

@@ -10,6 +10,48 @@ use crate::view::inspect::FileReport;
 use anyhow::Result;
 use std::io::Write;
 
+/// `inspect` output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A readable report per file.
+    Text,
+    /// One JSON array with a document per file.
+    Json,
+}
+
+impl super::Output for Format {
+    const DEFAULT: Format = Format::Text;
+    fn human(self) -> bool {
+        self == Format::Text
+    }
+}
+
+impl crate::model::Named for Format {
+    const ALL: &'static [Format] = &[Format::Text, Format::Json];
+    fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Format::Text => "A readable report per file",
+            Format::Json => "One JSON array with a document per file",
+        })
+    }
+}
+
+impl Format {
+    /// Every file's report in this format: the registry of `inspect`'s formats.
+    pub fn draw(self, out: &mut dyn Write, reports: &[FileReport]) -> Result<()> {
+        match self {
+            Format::Json => super::json::document(out, &reports),
+            Format::Text => text(reports, out),
+        }
+    }
+}
+
 /// Every file's report, one after another.
 pub fn text(reports: &[FileReport], out: &mut dyn Write) -> Result<()> {
     for r in reports {

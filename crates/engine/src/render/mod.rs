@@ -24,9 +24,49 @@ pub mod table;
 pub mod text;
 
 use crate::accumulate::Rollup;
+use crate::model::Named;
 use crate::model::{Row, Verdict};
+use crate::partial::Kind;
 use crate::pipeline::InputStats;
 pub use crate::view::report::{Page, ReportDoc};
+
+/// A command's output format: it registers its name and line of help
+/// ([`Named`]), the command's default, and whether people read it. A human
+/// format (table, text, Markdown, CSV) on standard output is guarded on
+/// GitHub Actions against workflow commands hidden in log values
+/// ([`guard`]); a format programs read is written as it is.
+pub trait Output: Named {
+    /// What the command writes without `--format`.
+    const DEFAULT: Self;
+    /// True when people read it, false when programs do.
+    fn human(self) -> bool;
+}
+
+/// One format of a command whose partials `merge` renders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listed {
+    pub name: &'static str,
+    pub human: bool,
+    pub default: bool,
+}
+
+/// The formats of a partial's command, in the order its help lists them:
+/// `merge --format` takes their union, and the Actions guard asks them.
+pub fn formats_of(kind: Kind) -> Vec<Listed> {
+    fn listed<F: Output + PartialEq>() -> Vec<Listed> {
+        let row = |&f: &F| Listed {
+            name: f.name(),
+            human: f.human(),
+            default: f == F::DEFAULT,
+        };
+        F::ALL.iter().map(row).collect()
+    }
+    match kind {
+        Kind::Summary => listed::<summary::Format>(),
+        Kind::Report => listed::<report::Format>(),
+        Kind::Check => listed::<check::Format>(),
+    }
+}
 
 /// What a report says about its rows: `page 1 · rows 1–50 of 566 matching · page-scoped rollup`.
 pub fn page_line(page: Page, shown: usize, matching: u64) -> String {
@@ -279,8 +319,8 @@ pub fn bar(x: Option<f64>, width: usize) -> String {
 }
 
 #[cfg(test)]
-mod num_tests {
-    use super::push_num;
+mod tests {
+    use super::*;
 
     /// The reference: what `opt_num` wrote before it had a fast path.
     fn reference(x: f64) -> String {
@@ -334,6 +374,35 @@ mod num_tests {
             check((k % 2_000_000) as f64 / 1000.0);
             check(k as f64 / 10f64.powi((h % 9) as i32));
             check(f64::from_bits(h));
+        }
+    }
+
+    /// People read tables, text, Markdown and CSV (a spreadsheet); programs
+    /// read the rest. Each command has one default, and it is for people.
+    #[test]
+    fn every_format_registers_who_reads_it() {
+        fn of<F: Output + PartialEq>() -> Vec<Listed> {
+            let row = |&f: &F| Listed {
+                name: f.name(),
+                human: f.human(),
+                default: f == F::DEFAULT,
+            };
+            F::ALL.iter().map(row).collect()
+        }
+        let mut commands: Vec<(&str, Vec<Listed>)> =
+            Kind::ALL.map(|k| (k.as_str(), formats_of(k))).into();
+        commands.push(("explain", of::<explain::Format>()));
+        commands.push(("inspect", of::<inspect::Format>()));
+        for (command, formats) in commands {
+            for f in &formats {
+                let people = matches!(f.name, "table" | "text" | "markdown" | "csv");
+                assert_eq!(f.human, people, "{command} --format {}", f.name);
+            }
+            let defaults: Vec<_> = formats.iter().filter(|f| f.default).collect();
+            assert!(
+                defaults.len() == 1 && defaults[0].human,
+                "{command}: {defaults:?}"
+            );
         }
     }
 }

@@ -27,6 +27,13 @@ pub enum Format {
     Markdown,
 }
 
+impl super::Output for Format {
+    const DEFAULT: Format = Format::Table;
+    fn human(self) -> bool {
+        matches!(self, Format::Table | Format::Markdown | Format::Csv)
+    }
+}
+
 impl crate::model::Named for Format {
     const ALL: &'static [Format] = &[
         Format::Table,

@@ -21,6 +21,13 @@ pub enum Format {
     Prometheus,
 }
 
+impl super::Output for Format {
+    const DEFAULT: Format = Format::Table;
+    fn human(self) -> bool {
+        matches!(self, Format::Table | Format::Markdown | Format::Csv)
+    }
+}
+
 impl crate::model::Named for Format {
     const ALL: &'static [Format] = &[
         Format::Table,
