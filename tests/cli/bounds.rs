@@ -400,6 +400,53 @@ fn shapes() -> Vec<Shape> {
                 json!({"id": "s", "app_name": "a", "events": events}).to_string()
             },
         },
+        // One Braintrust trace: a turn's root, many tool spans each
+        // written as a start row and a merge row that adds its results,
+        // then the model call and the root's answer as merges.
+        Shape {
+            args: &[],
+            name: "Braintrust trace of many merged spans",
+            n: 500,
+            line: |n| {
+                let row = |span: String, kind: &str, fields: Value| {
+                    let mut row = json!({"id": format!("r-{span}"), "span_id": span,
+                        "root_span_id": "root", "log_id": "g", "_is_merge": false,
+                        "span_attributes": {"name": kind, "type": kind},
+                        "metrics": {"start": 1_785_000_000.5}});
+                    if span != "root" {
+                        row["span_parents"] = json!(["root"]);
+                    }
+                    for (k, v) in fields.as_object().unwrap() {
+                        row[k] = v.clone();
+                    }
+                    row
+                };
+                let merge = |span: String, fields: Value| {
+                    let mut row = json!({"id": format!("r-{span}"), "span_id": span,
+                        "root_span_id": "root", "_is_merge": true,
+                        "metrics": {"end": 1_785_000_001.5}});
+                    for (k, v) in fields.as_object().unwrap() {
+                        row[k] = v.clone();
+                    }
+                    row
+                };
+                let mut rows = vec![row("root".into(), "task", json!({"input": "q"}))];
+                for k in 0..n {
+                    let id = format!("tool-{k}");
+                    rows.push(row(id.clone(), "tool", json!({"input": {"q": k}})));
+                    let results = json!([{"url": format!("https://x.test/{k}"),
+                        "title": format!("page {k}"), "content": "a fact"}]);
+                    rows.push(merge(id, json!({"output": results})));
+                }
+                let answer: String = (0..n).map(|k| format!("Fact [{}]. ", k + 1)).collect();
+                let messages = json!([{"role": "user", "content": "q"}]);
+                let call = json!({"input": messages, "metrics": {"start": 1_785_000_002.0}});
+                rows.push(row("llm".into(), "llm", call));
+                rows.push(merge("llm".into(), json!({"output": answer})));
+                rows.push(merge("root".into(), json!({"output": answer})));
+                json!({"rows": rows}).to_string()
+            },
+        },
         // Offset checks normalised the whole answer for every citation.
         Shape {
             args: &[],

@@ -417,10 +417,18 @@ fn read_input(s: &mut Span, input: Option<&Value>) {
 }
 
 /// What a span returned: an LLM's reply text, a tool's result (and the
-/// documents it lists), any other span's reply text.
+/// search results or documents it lists), the passages any other span
+/// returned ([`passages`]), else its reply text.
 fn read_output(s: &mut Span, output: Option<&Value>) {
     let Some(out) = output else { return };
     s.content_recorded = true;
+    if s.kind == SpanKind::Chain
+        && let Some(docs) = passages(out)
+    {
+        // A step no one typed that returned passages is a retrieval.
+        s.retrieval = Some(docs);
+        return;
+    }
     if s.kind == SpanKind::Tool {
         s.output = json::recorded_text(out);
         let mime = if out.is_string() {
@@ -430,7 +438,7 @@ fn read_output(s: &mut Span, output: Option<&Value>) {
         };
         s.output_mime = Some(mime.to_owned());
         s.output_key = "output";
-        s.retrieval = json::documents(out);
+        s.retrieval = json::results(out).or_else(|| json::documents(out));
         return;
     }
     let Some((text, key)) = json::reply_text(out, "output") else {
@@ -444,6 +452,21 @@ fn read_output(s: &mut Span, output: Option<&Value>) {
         s.output_mime = Some("text/plain".to_owned());
         s.output_key = key;
     }
+}
+
+/// A list of objects that are each a search result or a document with
+/// text: what a step no one typed returns when it retrieved. A list of
+/// strings (generated queries) is not one, nor an object that holds a
+/// list (an answer with its sources, read as the step's reply).
+fn passages(out: &Value) -> Option<Vec<Doc>> {
+    let Value::Array(items) = out else {
+        return None;
+    };
+    if !items.iter().all(Value::is_object) {
+        return None;
+    }
+    json::results(out)
+        .or_else(|| json::documents(out).filter(|docs| docs.iter().all(|d| d.content.is_some())))
 }
 
 /// Model from `metadata.model`; tokens from `metrics`.
@@ -574,6 +597,39 @@ mod tests {
         assert_eq!(s.output.as_deref(), Some("4"));
         assert_eq!(s.duration_ms(), Some(1000.0));
         assert!(s.start_ns.is_some());
+    }
+
+    /// A step that returned a list of search results or documents is a
+    /// retrieval, typed as a tool or not typed at all; an answer that is
+    /// an object with its sources stays the step's reply.
+    #[test]
+    fn steps_that_return_results_are_retrievals() {
+        let results = json!([{"url": "https://x.test/a", "title": "A", "content": "fact"}]);
+        let rows = json!([
+            {"span_id": "r", "root_span_id": "r", "input": "Q?",
+             "span_attributes": {"name": "agent", "type": "task"}},
+            {"span_id": "t", "root_span_id": "r", "span_parents": ["r"],
+             "span_attributes": {"name": "web_search", "type": "tool"}, "output": results},
+            {"span_id": "f", "root_span_id": "r", "span_parents": ["r"],
+             "span_attributes": {"name": "lookup", "type": "function"},
+             "output": [{"id": "d1", "page_content": "text"}]},
+            {"span_id": "g", "root_span_id": "r", "span_parents": ["r"],
+             "span_attributes": {"name": "queries", "type": "function"},
+             "output": ["first query", "second query"]},
+            {"span_id": "r", "_is_merge": true,
+             "output": {"answer": "It is A.", "sources": results}},
+        ]);
+        let t = turns(read(&rows.to_string()));
+        let span = |id: &str| t[0].1.iter().find(|s| s.span_id() == id).unwrap();
+        let ids = |id: &str| -> Vec<String> {
+            let docs = span(id).retrieval.as_ref().expect(id);
+            docs.iter().map(|d| d.chunk_id.clone().unwrap()).collect()
+        };
+        assert_eq!(ids("t"), ["https://x.test/a"]);
+        assert_eq!(ids("f"), ["d1"]);
+        assert!(span("g").retrieval.is_none());
+        assert!(span("r").retrieval.is_none());
+        assert_eq!(span("r").output.as_deref(), Some("It is A."));
     }
 
     #[test]
