@@ -537,6 +537,30 @@ fn braintrust_rows_read_one_turn_per_operation_and_root() {
     assert_eq!(code, 0, "{err}");
     let input = &json(&out)["input"];
     assert_eq!(input["turns"], 5);
+    // No tool span was logged: the calls the model asked for are the
+    // turns' tool calls, with their arguments (the weather turn ended at
+    // its call, the calculator's result came back as a tool message).
+    let (code, out, err) = run(&["report", "--all", "--format", "json", f]);
+    assert_eq!(code, 0, "{err}");
+    let calls: Vec<u64> = json(&out)["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["tool_calls"].as_u64().unwrap())
+        .collect();
+    assert_eq!(calls, [0, 0, 0, 1, 1]);
+    let (code, out, err) = run(&[
+        "explain",
+        "<span:23>",
+        "--show-tools",
+        "--format",
+        "json",
+        f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let tools = &json(&out)["tools"];
+    assert_eq!(tools[0]["name"], "get_weather");
+    assert_eq!(tools[0]["arguments"]["location"], "Paris, France");
     let f = corpus().join("braintrust/test-framework-evals-jest__request-flow.json");
     let f = f.to_str().unwrap();
     let rows = evidence(f, &[]);

@@ -199,6 +199,14 @@ struct Built {
     silent: bool,
     /// Recorded a question, or text under a reply's name ([`said`]).
     said: bool,
+    /// The tool calls an LLM call's output asked for.
+    requested: Vec<Requested>,
+}
+
+/// A tool call a model asked for in its output: its name and arguments.
+struct Requested {
+    name: String,
+    args: Option<String>,
 }
 
 /// The turns of every trace read, in the order their spans first appear.
@@ -245,6 +253,11 @@ fn turn_records(id: &str, mut spans: Vec<Built>, out: &mut DocumentRecords) {
     let group = ShortId::from(id.to_owned());
     let mut lines: Vec<u64> = spans.iter().flat_map(|b| b.lines.iter().copied()).collect();
     lines.sort_unstable();
+    let run: Vec<String> = spans
+        .iter()
+        .filter(|b| b.span.kind == SpanKind::Tool)
+        .map(|b| b.span.name.clone())
+        .collect();
     let mut nodes: Vec<Box<Span>> = Vec::with_capacity(spans.len() + 1);
     for b in spans {
         let mut s = b.span;
@@ -253,6 +266,7 @@ fn turn_records(id: &str, mut spans: Vec<Built>, out: &mut DocumentRecords) {
             s.parent_id = None;
         }
         nodes.extend(tool_results(&s));
+        nodes.extend(asked_for(&s, b.requested, &run));
         nodes.push(s);
     }
     Nodes(nodes).into_records("braintrust", &group, lines, out);
@@ -370,12 +384,17 @@ fn build(p: Part) -> Built {
     read_input(&mut s, input);
     read_output(&mut s, output);
     usage(&mut s, &m);
+    let requested = match output {
+        Some(out) if s.kind == SpanKind::Llm => requested_calls(out, 0),
+        _ => Vec::new(),
+    };
     Built {
         span: Box::new(s),
         root,
         lines: p.lines,
         silent: input.is_none() && output.is_none(),
         said: said(input, output),
+        requested,
     }
 }
 
@@ -506,6 +525,70 @@ fn tool_results(llm: &Span) -> Option<Box<Span>> {
     Some(Box::new(s))
 }
 
+/// The tool calls an LLM call asked for that no tool span of the turn
+/// ran under their name (an agent's executor that logs no span of its
+/// own, or a turn that ended at the call): one tool span each below the
+/// call, its arguments its input, at the time the call finished.
+fn asked_for<'a>(
+    llm: &'a Span,
+    requested: Vec<Requested>,
+    run: &'a [String],
+) -> impl Iterator<Item = Box<Span>> + 'a {
+    let at = llm.end_ns.or(llm.start_ns);
+    let unrun = requested.into_iter().filter(|r| !run.contains(&r.name));
+    let node = move |(k, r): (usize, Requested)| {
+        let id = format!("{}#call{k}", llm.span_id());
+        let mut s = blank_span(llm.trace_id().to_owned(), id);
+        s.parent_id = Some(ShortId::from(llm.span_id().to_owned()));
+        s.kind = SpanKind::Tool;
+        s.tool_name = Some(r.name.clone());
+        s.name = r.name;
+        s.recorded = Recorded::of(r.args, None);
+        (s.start_ns, s.end_ns) = (at, at);
+        Box::new(s)
+    };
+    unrun.enumerate().map(node)
+}
+
+/// The first non-empty `tool_calls` list in an LLM call's output (OpenAI
+/// messages, LangChain `AIMessage`s, their `generations`), searched a few
+/// levels deep; LangChain's two spellings of one request are one list.
+fn requested_calls(v: &Value, depth: u8) -> Vec<Requested> {
+    if depth > 8 {
+        return Vec::new();
+    }
+    let found = |items: &mut dyn Iterator<Item = &Value>| {
+        items
+            .map(|i| requested_calls(i, depth + 1))
+            .find(|c| !c.is_empty())
+            .unwrap_or_default()
+    };
+    match v {
+        Value::Object(m) => match m.get("tool_calls") {
+            Some(Value::Array(calls)) if !calls.is_empty() => {
+                calls.iter().filter_map(requested).collect()
+            }
+            _ => found(&mut m.values()),
+        },
+        Value::Array(items) => found(&mut items.iter()),
+        _ => Vec::new(),
+    }
+}
+
+/// One requested call: `name` and `args` (LangChain), or `function.name`
+/// and `function.arguments` (OpenAI).
+fn requested(call: &Value) -> Option<Requested> {
+    let m = call.as_object()?;
+    let function = m.get("function").and_then(Value::as_object);
+    let name = json::string(m, &["name"]).or_else(|| json::string(function?, &["name"]))?;
+    let args = m
+        .get("args")
+        .or_else(|| function?.get("arguments"))
+        .filter(|a| !json::is_blank(a));
+    let args = args.map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_owned));
+    Some(Requested { name, args })
+}
+
 /// The passages of the tool messages in a message list (LangChain nests
 /// it in a list per prompt).
 fn tool_messages(v: &Value, depth: u8, docs: &mut Vec<Doc>) {
@@ -630,6 +713,52 @@ mod tests {
         assert!(span("g").retrieval.is_none());
         assert!(span("r").retrieval.is_none());
         assert_eq!(span("r").output.as_deref(), Some("It is A."));
+    }
+
+    /// The calls a model asked for are tool calls when no tool span of
+    /// their name ran; one that ran is counted once, as its span.
+    #[test]
+    fn calls_the_model_asked_for_are_tool_calls() {
+        let asked = |calls: Value| {
+            json!({"generations": [[{"text": "", "message": {"kwargs": {"content": "",
+                "additional_kwargs": {"tool_calls": [{"function": {"name": "x", "arguments": "{}"}}]},
+                "tool_calls": calls}}}]]})
+        };
+        let rows = json!([
+            {"span_id": "r", "root_span_id": "r", "input": "Q?"},
+            {"span_id": "l", "root_span_id": "r", "span_parents": ["r"],
+             "span_attributes": {"type": "llm"}, "metrics": {"end": 1700000001},
+             "output": asked(json!([{"name": "get_weather", "args": {"city": "Paris"}},
+                 {"name": "search", "args": {"q": "a"}}]))},
+            {"span_id": "s", "root_span_id": "r", "span_parents": ["r"],
+             "span_attributes": {"name": "search", "type": "tool"}, "output": "found"},
+            {"span_id": "m", "root_span_id": "m", "span_attributes": {"type": "llm"},
+             "input": [{"role": "user", "content": "Q2"}],
+             "output": {"choices": [{"message": {"role": "assistant", "content": null,
+                 "tool_calls": [{"id": "c1", "type": "function",
+                     "function": {"name": "lookup", "arguments": "{\"id\": 7}"}}]}}]}},
+        ]);
+        let t = turns(read(&rows.to_string()));
+        let tools = |k: usize| -> Vec<(String, Option<String>)> {
+            let tools = t[k].1.iter().filter(|s| s.kind == SpanKind::Tool);
+            let input = |s: &Span| s.recorded.as_ref().and_then(|r| r.input.clone());
+            tools.map(|s| (s.name.clone(), input(s))).collect()
+        };
+        let weather = (
+            "get_weather".to_owned(),
+            Some(r#"{"city":"Paris"}"#.to_owned()),
+        );
+        assert_eq!(tools(0), [weather, ("search".to_owned(), None)]);
+        let weather_call = t[0].1.iter().find(|s| s.name == "get_weather").unwrap();
+        assert_eq!(weather_call.parent_id.as_deref(), Some("l"));
+        assert_eq!(
+            weather_call.start_ns,
+            t[0].1.iter().find(|s| s.span_id() == "l").unwrap().end_ns
+        );
+        assert_eq!(
+            tools(1),
+            [("lookup".to_owned(), Some(r#"{"id": 7}"#.to_owned()))]
+        );
     }
 
     #[test]
