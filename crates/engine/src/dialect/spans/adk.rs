@@ -1,6 +1,8 @@
 //! Google ADK files as spans: a Session JSON (`{id, app_name, events: […]}`,
-//! as `adk web` exports it and the session services store it) and an
-//! EvalSet JSON (`{eval_set_id, eval_cases: [{conversation: […]}]}`). Both
+//! as `adk web` exports it and the session services store it), an EvalSet
+//! JSON (`{eval_set_id, eval_cases: [{conversation: […]}]}`) and an eval
+//! run's results (`{eval_case_results: [{eval_metric_result_per_invocation:
+//! [{actual_invocation}]}]}`, as ADK and tRPC-Agent-Go write them). Both
 //! spellings are read (snake_case as Python dumps it, camelCase as the
 //! API writes it).
 //!
@@ -24,7 +26,8 @@
 //! record, the first of its invocation carrying the trace's spans; an
 //! event with no content parts (a state change) or a partial one is
 //! skipped. An eval set's turns are the ones expected of the agent, not
-//! observed: a note says so.
+//! observed: a note says so. An eval result's turns are its actual
+//! invocations, one record each.
 
 use super::exports::Nodes;
 use super::json::{self, blank_span, field, text};
@@ -102,11 +105,14 @@ struct Top<'a> {
     eval_cases: Option<Vec<&'a RawValue>>,
     #[serde(borrow, default)]
     conversation: Option<Vec<&'a RawValue>>,
+    #[serde(borrow, default, alias = "evalCaseResults")]
+    eval_case_results: Option<Vec<&'a RawValue>>,
     #[serde(flatten)]
     rest: Map<String, Value>,
 }
 
-/// One top-level object: a session, an eval set, or an eval case.
+/// One top-level object: a session, an eval set, an eval case, or an
+/// eval run's results.
 fn read_top(data: &[u8], text: &str, lines: &mut LineCounter, out: &mut DocumentRecords) {
     let at = lines.line_at(offset_in(data, text));
     let top: Top = match serde_json::from_str(text) {
@@ -120,6 +126,30 @@ fn read_top(data: &[u8], text: &str, lines: &mut LineCounter, out: &mut Document
             app: json::string(m, &["app_name", "appName"]),
         };
         return session(data, &events, &ctx, lines, out);
+    }
+    if let Some(results) = top.eval_case_results {
+        let set = json::string(m, &["eval_set_id", "evalSetId"]);
+        // The result's id is `{app}_{eval set}_{run}`: the app is the agent.
+        let app = json::string(m, &["eval_set_result_id", "evalSetResultId"]).and_then(|id| {
+            let set = set.as_deref()?;
+            let end = id.find(&format!("_{set}_")).filter(|&i| i > 0)?;
+            Some(id[..end].to_owned())
+        });
+        let ran = match json::time_field(m, &["creation_timestamp", "creationTimestamp"]) {
+            Ok(t) => t,
+            Err(why) => return out.invalid(at, why),
+        };
+        for result in results {
+            case_result(
+                data,
+                result,
+                app.as_deref().or(set.as_deref()),
+                ran,
+                lines,
+                out,
+            );
+        }
+        return;
     }
     let cases = match (top.eval_cases, top.conversation) {
         (Some(cases), _) => cases,
@@ -357,7 +387,7 @@ fn eval_case(
         let line = lines.line_at(offset_in(data, raw.get()));
         match serde_json::from_str::<Map<String, Value>>(raw.get())
             .map_err(|e| reason("not an ADK invocation", &e))
-            .and_then(|m| expected(&m))
+            .and_then(|m| invocation(&m, None))
         {
             Ok(mut inv) => {
                 inv.lines.push(line);
@@ -368,22 +398,75 @@ fn eval_case(
     }
 }
 
-/// One expected invocation ([`eval_case`]).
-fn expected(m: &Map<String, Value>) -> Result<Invocation, String> {
+/// The invocations an eval run observed, one turn each: every
+/// `actual_invocation` of an eval case result (the expected one beside it
+/// is what the case asked for, not a turn). An invocation without its own
+/// time is at the time the results were written (`ran`).
+fn case_result(
+    data: &[u8],
+    result: &RawValue,
+    agent: Option<&str>,
+    ran: Option<i128>,
+    lines: &mut LineCounter,
+    out: &mut DocumentRecords,
+) {
+    #[derive(serde::Deserialize)]
+    struct Result<'a> {
+        #[serde(borrow, default, alias = "evalMetricResultPerInvocation")]
+        eval_metric_result_per_invocation: Option<Vec<&'a RawValue>>,
+        #[serde(flatten)]
+        rest: Map<String, Value>,
+    }
+    let at = lines.line_at(offset_in(data, result.get()));
+    let r: Result = match serde_json::from_str(result.get()) {
+        Ok(r) => r,
+        Err(e) => return out.invalid(at, reason("not an ADK eval case result", &e)),
+    };
+    let id = |keys: &[&str]| field(&r.rest, keys).and_then(json::id_of);
+    let ctx = Context {
+        conversation: id(&["session_id", "sessionId"]).or_else(|| id(&["eval_id", "evalId"])),
+        app: agent.map(str::to_owned),
+    };
+    for raw in r.eval_metric_result_per_invocation.unwrap_or_default() {
+        let line = lines.line_at(offset_in(data, raw.get()));
+        let actual = serde_json::from_str::<Map<String, Value>>(raw.get())
+            .map_err(|e| reason("not an ADK invocation result", &e))
+            .and_then(|m| {
+                let actual = json::object(&m, &["actual_invocation", "actualInvocation"]);
+                let actual = actual.ok_or("ADK invocation result without `actual_invocation`")?;
+                invocation(&actual, ran)
+            });
+        match actual {
+            Ok(mut inv) => {
+                inv.lines.push(line);
+                emit(inv, &ctx, out);
+            }
+            Err(why) => out.invalid(line, why),
+        }
+    }
+}
+
+/// One invocation as an eval set or an eval run's result writes it
+/// ([`eval_case`], [`case_result`]), at its `creation_timestamp`, else at
+/// `default_at`.
+fn invocation(m: &Map<String, Value>, default_at: Option<i128>) -> Result<Invocation, String> {
     let id = field(m, &["invocation_id", "invocationId"])
         .and_then(json::span_id_of)
         .ok_or("ADK invocation without an id (`invocation_id`)")?;
-    let at = json::time_field(m, &["creation_timestamp", "creationTimestamp"])?;
+    let at = json::time_field(m, &["creation_timestamp", "creationTimestamp"])?.or(default_at);
     let mut inv = Invocation {
         id,
         ..Invocation::default()
     };
     inv.at(at);
+    // A message's parts, or its `content` text (tRPC-Agent-Go's spelling).
     let parts = |v: Option<&Value>| -> Vec<Value> {
-        v.and_then(|c| c.get("parts"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
+        let Some(v) = v else { return Vec::new() };
+        match (v.get("parts"), v.get("content")) {
+            (Some(Value::Array(p)), _) => p.clone(),
+            (_, Some(Value::String(t))) => vec![serde_json::json!({"text": t})],
+            _ => Vec::new(),
+        }
     };
     inv.question = joined_text(&parts(field(m, &["user_content", "userContent"])));
     let data = json::object(m, &["intermediate_data", "intermediateData"]);
@@ -399,14 +482,29 @@ fn expected(m: &Map<String, Value>) -> Result<Invocation, String> {
         n += 1;
         format!("{}#{n:03}", inv_id(m))
     };
-    let calls: Vec<Value> = list(&["tool_uses", "toolUses"])
+    let mut calls: Vec<Value> = list(&["tool_uses", "toolUses"])
         .into_iter()
         .map(|c| serde_json::json!({"function_call": c}))
         .collect();
-    let responses: Vec<Value> = list(&["tool_responses", "toolResponses"])
+    let mut responses: Vec<Value> = list(&["tool_responses", "toolResponses"])
         .into_iter()
         .map(|r| serde_json::json!({"function_response": r}))
         .collect();
+    // tRPC-Agent-Go: `tools`, each call with its arguments and result.
+    for t in m
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let (id, name) = (t.get("id"), t.get("name"));
+        let args = t.get("arguments").or_else(|| t.get("args"));
+        calls.push(serde_json::json!({"function_call": {"id": id, "name": name, "args": args}}));
+        if let Some(result) = t.get("result") {
+            responses.push(serde_json::json!({"function_response":
+                {"id": id, "name": name, "response": result}}));
+        }
+    }
     add_parts(&mut inv, &calls, &event(), "agent", at);
     add_parts(&mut inv, &responses, &event(), "agent", at);
     for r in list(&["intermediate_responses", "intermediateResponses"]) {
@@ -684,6 +782,58 @@ mod tests {
         assert!(!sniff(
             b"[{\"events\": [], \"invocation_id\": 1, \"author\": 2}]"
         ));
+    }
+
+    /// An eval run's results: each actual invocation is a turn (ADK's
+    /// parts and intermediate data, or tRPC-Agent-Go's content text and
+    /// tools), the expected one is not; the app comes from the result's id.
+    #[test]
+    fn eval_results_read_their_actual_invocations() {
+        let text = |t: &str| json!({"role": "user", "parts": [{"text": t}]});
+        let results = json!({
+            "eval_set_result_id": "shop_orders_1700000000.5", "eval_set_id": "orders",
+            "creation_timestamp": 1_700_000_000.5,
+            "eval_case_results": [{"eval_id": "c1", "session_id": "s1",
+                "eval_metric_result_per_invocation": [{
+                    "actual_invocation": {"invocation_id": "a1", "user_content": text("Where is order 7?"),
+                        "final_response": text("Order 7 shipped."),
+                        "intermediate_data": {"tool_uses": [{"name": "get_order", "args": {"id": 7}}]}},
+                    "expected_invocation": {"invocation_id": "e1", "user_content": text("Where is order 7?"),
+                        "final_response": text("It shipped.")}}]}]});
+        let camel = json!({
+            "evalSetResultId": "kb-app_kb_1", "evalSetId": "kb", "creationTimestamp": 1_700_000_100,
+            "evalCaseResults": [{"evalId": "c2", "evalMetricResultPerInvocation": [{
+                "actualInvocation": {"invocationId": "a2",
+                    "userContent": {"role": "user", "content": "What is X?"},
+                    "finalResponse": {"role": "assistant", "content": "X is a framework."},
+                    "tools": [{"id": "t1", "name": "knowledge_search", "arguments": {"query": "X"},
+                        "result": {"documents": [{"score": 0.9, "text": "X is a framework."}]}}]}}]}]});
+        let mut out = DocumentRecords::default();
+        parse_document(format!("{results}\n{camel}").as_bytes(), &mut out);
+        assert!(out.notes.is_empty(), "{:?}", out.notes);
+        let traces: Vec<Vec<Box<Span>>> = out
+            .records
+            .into_iter()
+            .map(|(_, r)| r.body.downcast::<Nodes>().unwrap().0)
+            .collect();
+        assert_eq!(traces.len(), 2);
+        let root = |t: &[Box<Span>]| t.iter().find(|s| s.parent_id.is_none()).unwrap().clone();
+        let (a, b) = (root(&traces[0]), root(&traces[1]));
+        assert_eq!((a.span_id(), a.agent_name.as_deref()), ("a1", Some("shop")));
+        assert_eq!(
+            (b.span_id(), b.agent_name.as_deref()),
+            ("a2", Some("kb-app"))
+        );
+        assert_eq!(a.start_ns, Some(1_700_000_000_500_000_000));
+        let tools = |t: &[Box<Span>]| t.iter().filter(|s| s.kind == SpanKind::Tool).count();
+        assert_eq!((tools(&traces[0]), tools(&traces[1])), (1, 1));
+        let docs: Vec<&Doc> = traces[1]
+            .iter()
+            .filter_map(|s| s.retrieval.as_ref())
+            .flatten()
+            .collect();
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].score, Some(0.9));
     }
 
     #[test]
