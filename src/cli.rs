@@ -690,20 +690,12 @@ pub struct EvidenceArgs {
     #[arg(long)]
     pub show_text: bool,
     /// Write only the units a judge must decide (cited sentences with the text of the chunks they cite, hinted ones first), in the input this judge loads; what the log decides is left out and counted on standard error.
-    #[arg(long = "for", value_name = "JUDGE")]
+    #[arg(long = "for", value_name = "JUDGE", value_parser = named::<JudgeFor>())]
     pub judge: Option<JudgeFor>,
 }
 
 /// The judges `evidence --for` writes input for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum JudgeFor {
-    /// Ragas: JSON lines of an EvaluationDataset (user_input, response, retrieved_contexts).
-    Ragas,
-    /// DeepEval: a JSON array of test cases (input, actual_output, retrieval_context).
-    Deepeval,
-    /// promptfoo: a config with one context-faithfulness test per unit.
-    Promptfoo,
-}
+pub use crate::render::judge::Judge as JudgeFor;
 
 /// Target of `convert`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -46,18 +46,11 @@ pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Res
 fn judge_units(
     args: &EvidenceArgs,
     settings: &Settings,
-    judge: crate::cli::JudgeFor,
+    judge: crate::render::judge::Judge,
     out: &mut dyn Write,
 ) -> Result<()> {
-    use crate::cli::JudgeFor;
-    use crate::render::judge::Judge;
     use crate::view::judge::{JudgeUnit, Tally, units_of};
     use std::io::{BufRead, BufWriter};
-    let judge = match judge {
-        JudgeFor::Ragas => Judge::Ragas,
-        JudgeFor::Deepeval => Judge::Deepeval,
-        JudgeFor::Promptfoo => Judge::Promptfoo,
-    };
     let filter = config::filter(&args.filter)?;
     let grammar = config::grammar(&args.markers)?;
     let spool_path = std::env::temp_dir().join(format!(

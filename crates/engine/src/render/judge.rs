@@ -33,6 +33,24 @@ pub enum Judge {
 /// of the sentence's claims the context must support.
 pub const PROMPTFOO_THRESHOLD: f64 = 0.9;
 
+impl crate::model::Named for Judge {
+    const ALL: &'static [Judge] = &[Judge::Ragas, Judge::Deepeval, Judge::Promptfoo];
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Judge::Ragas => {
+                "Ragas: JSON lines of an EvaluationDataset (user_input, response, retrieved_contexts)"
+            }
+            Judge::Deepeval => {
+                "DeepEval: a JSON array of test cases (input, actual_output, retrieval_context)"
+            }
+            Judge::Promptfoo => "promptfoo: a config with one context-faithfulness test per unit",
+        })
+    }
+}
+
 impl Judge {
     pub fn as_str(self) -> &'static str {
         match self {
