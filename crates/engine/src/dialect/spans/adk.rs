@@ -46,7 +46,13 @@ const EXPECTED: &str = "is a Google ADK eval set: its turns are the answers expe
 pub(super) fn sniff(first: &[u8]) -> bool {
     let head = &first[..first.len().min(64 * 1024)];
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    if head.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+    let first = head.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'"') {
+        // ADK's eval history: the results document saved as a JSON string.
+        let escaped = |k: &[u8]| memchr::memmem::find(head, k).is_some();
+        return escaped(b"\\\"eval_set_result_id\\\"") || escaped(b"\\\"evalSetResultId\\\"");
+    }
+    if first != Some(&b'{') {
         return false;
     }
     let key = |k: &str| has_key(head, k);
@@ -84,6 +90,10 @@ pub(super) fn parse_document(data: &[u8], out: &mut DocumentRecords) {
     let mut last = 1;
     for top in serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>() {
         match top {
+            Ok(top) if top.get().starts_with('"') => {
+                last = lines.line_at(offset_in(data, top.get()));
+                read_encoded(top.get(), last, out);
+            }
             Ok(top) => {
                 last = lines.line_at(offset_in(data, top.get()));
                 read_top(data, top.get(), &mut lines, out);
@@ -94,6 +104,33 @@ pub(super) fn parse_document(data: &[u8], out: &mut DocumentRecords) {
             }
         }
     }
+}
+
+/// A document saved as a JSON string (ADK writes its eval history so):
+/// the string read as the document it holds, every record on the line
+/// the string is on.
+fn read_encoded(text: &str, line: u64, out: &mut DocumentRecords) {
+    let inner: String = match serde_json::from_str(text) {
+        Ok(s) => s,
+        Err(e) => return out.invalid(line, reason("not a Google ADK document", &e)),
+    };
+    if !inner.trim_start().starts_with('{') {
+        let why = "a JSON string that holds no Google ADK document".to_owned();
+        return out.invalid(line, why);
+    }
+    let mut held = DocumentRecords::default();
+    read_top(
+        inner.as_bytes(),
+        &inner,
+        &mut LineCounter::new(inner.as_bytes()),
+        &mut held,
+    );
+    out.records
+        .extend(held.records.into_iter().map(|(_, r)| (line, r)));
+    out.invalid
+        .extend(held.invalid.into_iter().map(|(_, why)| (line, why)));
+    out.skipped += held.skipped;
+    out.notes.extend(held.notes);
 }
 
 /// The top-level members read, both spellings.
@@ -811,6 +848,17 @@ mod tests {
         let mut out = DocumentRecords::default();
         parse_document(format!("{results}\n{camel}").as_bytes(), &mut out);
         assert!(out.notes.is_empty(), "{:?}", out.notes);
+        // ADK's eval history holds the document as a JSON string: the same
+        // turn, on the string's line.
+        let encoded = Value::String(results.to_string()).to_string();
+        assert!(sniff(encoded.as_bytes()));
+        let mut held = DocumentRecords::default();
+        parse_document(format!("\n{encoded}\n").as_bytes(), &mut held);
+        assert_eq!(held.records.len(), 1);
+        assert_eq!(held.records[0].0, 2);
+        let mut bad = DocumentRecords::default();
+        parse_document(b"\"just text\"", &mut bad);
+        assert_eq!(bad.invalid.len(), 1, "{:?}", bad.invalid);
         let traces: Vec<Vec<Box<Span>>> = out
             .records
             .into_iter()
