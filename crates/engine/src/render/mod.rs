@@ -53,19 +53,21 @@ pub struct Listed {
 /// The formats of a partial's command, in the order its help lists them:
 /// `merge --format` takes their union, and the Actions guard asks them.
 pub fn formats_of(kind: Kind) -> Vec<Listed> {
-    fn listed<F: Output + PartialEq>() -> Vec<Listed> {
-        let row = |&f: &F| Listed {
-            name: f.name(),
-            human: f.human(),
-            default: f == F::DEFAULT,
-        };
-        F::ALL.iter().map(row).collect()
-    }
     match kind {
         Kind::Summary => listed::<summary::Format>(),
         Kind::Report => listed::<report::Format>(),
         Kind::Check => listed::<check::Format>(),
     }
+}
+
+/// Every format of one command, in the order its help lists them.
+pub fn listed<F: Output + PartialEq>() -> Vec<Listed> {
+    let row = |&f: &F| Listed {
+        name: f.name(),
+        human: f.human(),
+        default: f == F::DEFAULT,
+    };
+    F::ALL.iter().map(row).collect()
 }
 
 /// What a report says about its rows: `page 1 · rows 1–50 of 566 matching · page-scoped rollup`.
@@ -381,18 +383,10 @@ mod tests {
     /// read the rest. Each command has one default, and it is for people.
     #[test]
     fn every_format_registers_who_reads_it() {
-        fn of<F: Output + PartialEq>() -> Vec<Listed> {
-            let row = |&f: &F| Listed {
-                name: f.name(),
-                human: f.human(),
-                default: f == F::DEFAULT,
-            };
-            F::ALL.iter().map(row).collect()
-        }
         let mut commands: Vec<(&str, Vec<Listed>)> =
             Kind::ALL.map(|k| (k.as_str(), formats_of(k))).into();
-        commands.push(("explain", of::<explain::Format>()));
-        commands.push(("inspect", of::<inspect::Format>()));
+        commands.push(("explain", listed::<explain::Format>()));
+        commands.push(("inspect", listed::<inspect::Format>()));
         for (command, formats) in commands {
             for f in &formats {
                 let people = matches!(f.name, "table" | "text" | "markdown" | "csv");
