@@ -460,16 +460,8 @@ fn read_output(s: &mut Span, output: Option<&Value>) {
         s.retrieval = json::results(out).or_else(|| json::documents(out));
         return;
     }
-    let Some((text, key)) = json::reply_text(out, "output") else {
-        return;
-    };
-    if s.kind == SpanKind::Llm {
-        s.llm_text = Some(text);
-        s.llm_text_key = key;
-    } else {
-        s.output = Some(text);
-        s.output_mime = Some("text/plain".to_owned());
-        s.output_key = key;
+    if let Some((text, key)) = json::reply_text(out, "output") {
+        s.answered(text, key);
     }
 }
 

@@ -451,14 +451,7 @@ impl RunPart {
                 // `{}`: a create part, or a run that never ended: not recorded.
                 s.retrieval = out.docs;
             } else if let Some((text, key)) = out.reply {
-                if s.kind == SpanKind::Llm {
-                    s.llm_text = Some(text);
-                    s.llm_text_key = key;
-                } else {
-                    s.output = Some(text);
-                    s.output_mime = Some("text/plain".to_owned());
-                    s.output_key = key;
-                }
+                s.answered(text, key);
             }
         }
         let extra = match f.extra {

@@ -322,6 +322,18 @@ impl Span {
     pub fn is_tool(&self) -> bool {
         self.kind == SpanKind::Tool
     }
+    /// The text the span answered with, under `key`: an LLM call's text,
+    /// or any other span's text output.
+    pub(super) fn answered(&mut self, text: String, key: &'static str) {
+        if self.kind == SpanKind::Llm {
+            self.llm_text = Some(text);
+            self.llm_text_key = key;
+        } else {
+            self.output = Some(text);
+            self.output_mime = Some("text/plain".to_owned());
+            self.output_key = key;
+        }
+    }
     /// True when the tool call (or any span) failed: status ERROR or an `error.type`.
     pub fn failed(&self) -> bool {
         self.error || self.error_type.is_some()
