@@ -637,8 +637,10 @@ fn spans(inv: Invocation, ctx: &Context) -> Vec<Box<Span>> {
                 out.push(n);
             }
             What::Response { id, name, response } => {
-                given.add(passages(&response), s.at);
-                let i = match tools.answer(id.as_deref(), &name) {
+                let called = tools.answer(id.as_deref(), &name);
+                let args = called.and_then(|i| out[i].recorded.as_ref()?.input.as_deref());
+                given.add(passages_of(&response, args), s.at);
+                let i = match called {
                     Some(i) => i,
                     None => {
                         let span_id = id.unwrap_or_else(|| format!("{}#{k}", here(&s.event)));
@@ -767,6 +769,41 @@ pub(super) fn passages(response: &Value) -> Vec<Doc> {
         Value::String(s) if !s.trim().is_empty() => page(s),
         _ => Vec::new(),
     }
+}
+
+/// The passages a call's response gave, less an acknowledgement: a text
+/// that only echoes one of the call's own arguments under a short label
+/// ("Launching skill: weather-query" for `{"skill": "weather-query"}`)
+/// tells the model nothing it did not ask with, so it is no passage.
+fn passages_of(response: &Value, args: Option<&str>) -> Vec<Doc> {
+    let docs = passages(response);
+    match (docs.as_slice(), args) {
+        ([one], Some(args)) if one.chunk_id.is_none() => {
+            let text = one.content.as_deref().unwrap_or_default();
+            if acknowledges(text, args) {
+                return Vec::new();
+            }
+            docs
+        }
+        _ => docs,
+    }
+}
+
+/// Whether `text` reads `label: value`, a label of at most three words
+/// and a value that is one of the string values of the call's arguments
+/// `args` (a JSON object).
+fn acknowledges(text: &str, args: &str) -> bool {
+    let Some((label, value)) = text.trim().split_once(':') else {
+        return false;
+    };
+    let (label, value) = (label.trim(), value.trim());
+    if label.is_empty() || label.split_whitespace().count() > 3 || value.is_empty() {
+        return false;
+    }
+    let Ok(Value::Object(args)) = serde_json::from_str::<Value>(args) else {
+        return false;
+    };
+    args.values().any(|v| v.as_str() == Some(value))
 }
 
 /// A text page: one passage, or, when its `[SEP]`-separated fields list
@@ -902,5 +939,25 @@ mod tests {
             Some("https://a.example")
         );
         assert_eq!(passages(&json!({"result": ["one", "two"]})).len(), 2);
+    }
+
+    /// A status that echoes the call's argument is no passage; a page led
+    /// by it, or a status of a call without arguments, still is.
+    #[test]
+    fn an_acknowledgement_of_the_call_is_no_passage() {
+        let args = r#"{"command": "", "skill": "weather-query"}"#;
+        let status = json!({"result": "Launching skill: weather-query"});
+        assert!(passages_of(&status, Some(args)).is_empty());
+        assert!(
+            passages_of(
+                &json!({"result": "loaded: write-ok"}),
+                Some(r#"{"skill": "write-ok"}"#)
+            )
+            .is_empty()
+        );
+        let page = json!({"result": "weather-query: sunny skies and 25 C in Shenzhen today"});
+        assert_eq!(passages_of(&page, Some(args)).len(), 1);
+        assert_eq!(passages_of(&status, None).len(), 1);
+        assert_eq!(passages_of(&status, Some(r#"{"skill": "other"}"#)).len(), 1);
     }
 }
