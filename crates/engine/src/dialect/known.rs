@@ -56,6 +56,18 @@ const RULES: &[Rule] = &[
         },
     ),
     (
+        "adk-session-list",
+        "a Google ADK session list (a session service's list of sessions, which leaves out their events)",
+        "fetch each session with its events (GET /apps/APP/users/USER/sessions/ID, or the session service's get_session) and read those",
+        |h| {
+            h.json
+                && (h.key("appName") || h.key("app_name"))
+                && (h.key("userId") || h.key("user_id"))
+                && (h.key("lastUpdateTime") || h.key("last_update_time"))
+                && h.key("events")
+        },
+    ),
+    (
         "agentfootprint-run",
         "an agentfootprint recorded run (runId, commits, finalState, and its events in one document)",
         "write its events one per line (jq -c '.events[]' FILE) and read those",
@@ -204,6 +216,12 @@ mod tests {
         assert_eq!(
             name("[{\"span_attributes\": {}, \"root_span_id\": \"r\"}]"),
             None
+        );
+        let list = "{\"sessions\": [{\"id\": \"s1\", \"appName\": \"a\", \"userId\": \"u\", \"state\": {}, \"events\": [], \"lastUpdateTime\": 1.5}]}";
+        assert_eq!(name(list), Some("adk-session-list"));
+        assert_eq!(
+            name(&list["{\"sessions\": ".len()..list.len() - 1]),
+            Some("adk-session-list")
         );
         assert_eq!(
             name("[\"beta.sessions.create\", {\"type\": \"x\"}]"),

@@ -1,5 +1,6 @@
 //! Google ADK files as spans: a Session JSON (`{id, app_name, events: […]}`,
-//! as `adk web` exports it and the session services store it), an EvalSet
+//! as `adk web` exports it and the session services store it, alone or
+//! listed as `{sessions: […]}`), an EvalSet
 //! JSON (`{eval_set_id, eval_cases: [{conversation: […]}]}`) and an eval
 //! run's results (`{eval_case_results: [{eval_metric_result_per_invocation:
 //! [{actual_invocation}]}]}`, as ADK and tRPC-Agent-Go write them). Both
@@ -144,12 +145,14 @@ struct Top<'a> {
     conversation: Option<Vec<&'a RawValue>>,
     #[serde(borrow, default, alias = "evalCaseResults")]
     eval_case_results: Option<Vec<&'a RawValue>>,
+    #[serde(borrow, default)]
+    sessions: Option<Vec<&'a RawValue>>,
     #[serde(flatten)]
     rest: Map<String, Value>,
 }
 
-/// One top-level object: a session, an eval set, an eval case, or an
-/// eval run's results.
+/// One top-level object: a session, a list of sessions, an eval set, an
+/// eval case, or an eval run's results.
 fn read_top(data: &[u8], text: &str, lines: &mut LineCounter, out: &mut DocumentRecords) {
     let at = lines.line_at(offset_in(data, text));
     let top: Top = match serde_json::from_str(text) {
@@ -157,6 +160,14 @@ fn read_top(data: &[u8], text: &str, lines: &mut LineCounter, out: &mut Document
         Err(e) => return out.invalid(at, reason("not a Google ADK session or eval set", &e)),
     };
     let m = &top.rest;
+    if let Some(sessions) = top.sessions {
+        // A session service's list (`ListSessionsResponse`): each session
+        // read on its own.
+        for one in sessions {
+            read_top(data, one.get(), lines, out);
+        }
+        return;
+    }
     if let Some(events) = top.events {
         let ctx = Context {
             conversation: field(m, &["id"]).and_then(json::id_of),
@@ -856,6 +867,24 @@ mod tests {
         assert!(!sniff(
             b"[{\"events\": [], \"invocation_id\": 1, \"author\": 2}]"
         ));
+    }
+
+    /// A session service's list reads each listed session as it reads one
+    /// alone; a list whose sessions left out their events gives no turn.
+    #[test]
+    fn a_list_of_sessions_reads_each_session() {
+        let one = include_str!("../../../../../tests/corpus/adk/sample.session.json");
+        let (mut alone, mut listed) = (DocumentRecords::default(), DocumentRecords::default());
+        parse_document(one.as_bytes(), &mut alone);
+        let list = format!("{{\"sessions\": [{one}, {one}]}}");
+        parse_document(list.as_bytes(), &mut listed);
+        assert!(!alone.records.is_empty());
+        assert_eq!(listed.records.len(), 2 * alone.records.len());
+        assert!(listed.invalid.is_empty(), "{:?}", listed.invalid);
+        let mut bare = DocumentRecords::default();
+        let empty = r#"{"sessions": [{"id": "s1", "appName": "a", "userId": "u", "events": []}]}"#;
+        parse_document(empty.as_bytes(), &mut bare);
+        assert!(bare.records.is_empty() && bare.invalid.is_empty());
     }
 
     /// An eval run's results: each actual invocation is a turn (ADK's
