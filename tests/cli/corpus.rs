@@ -506,13 +506,13 @@ fn adk_sessions_and_eval_sets_read_one_turn_per_invocation() {
 fn braintrust_rows_read_one_turn_per_operation_and_root() {
     // (turn, question, reply, chunks). The harness replaced the model's
     // text with `<llm-response>`; the weather turn's call said nothing
-    // (its message content is empty) and its generation's text is that
-    // placeholder too, which is what the reader takes.
+    // (its message content is empty), so it has no reply, whatever
+    // placeholder the harness wrote into its generation's text.
     let cases = [
         ("<span:4>", "Reply with exactly OK.", "<llm-response>", 0),
         ("<span:9>", "Reply with the single word PARIS", "PARIS", 0),
         ("<span:18>", "Count from 1 to 3", "<llm-response>", 0),
-        ("<span:23>", "Use the get_weather tool", "<llm-response>", 0),
+        ("<span:23>", "Use the get_weather tool", "", 0),
         (
             "<span:29>",
             "What is 127 multiplied by 49?",

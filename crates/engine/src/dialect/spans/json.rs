@@ -517,6 +517,11 @@ mod tests {
             reply_text(&gens, "outputs").map(|r| r.1),
             Some("outputs.generations")
         );
+        // A generation's `text` is derived from its message: the message's
+        // content is the reply, none when the model only asked for a tool.
+        let asked = json!({"generations": [[{"text": "<llm-response>",
+            "message": {"kwargs": {"content": "", "tool_calls": [{"name": "get_weather"}]}}}]]});
+        assert_eq!(reply_text(&asked, "outputs"), None);
         let msgs = json!({"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "d"}]});
         assert_eq!(
             reply_text(&msgs, "outputs"),

@@ -130,6 +130,13 @@ fn text_of(v: &Val<'_>, depth: u32) -> Option<String> {
             if not_assistant(m) {
                 return None;
             }
+            // A LangChain generation (`{text, message}`): its `text` is
+            // derived from the message, whose content is what the model
+            // said (none when it only asked for tools).
+            let key = |want: &str| m.iter().find(|(k, _)| k == want).map(|(_, v)| v);
+            if let (Some(_), Some(message)) = (key("text"), key("message")) {
+                return text_of(message, depth + 1);
+            }
             // Plain answers first, then the message shapes of each family:
             // LangChain (`kwargs`, `generations`), OpenAI chat (`choices`),
             // Gemini (`candidates`, `content.parts`), OTel GenAI (`parts`),
