@@ -27,7 +27,7 @@ pub struct PageOutput<'a> {
 pub fn page(
     out: &mut dyn Write,
     page: PageHeap,
-    input: &crate::model::InputStats,
+    input: &crate::input::InputStats,
     o: &PageOutput<'_>,
 ) -> Result<()> {
     let (limit, conversation) = (o.limit, o.conversation);

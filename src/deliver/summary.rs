@@ -4,7 +4,7 @@ use crate::accumulate::summary::Summary;
 use crate::accumulate::triage::TriageOrder;
 use crate::compare::Comparison;
 use crate::exit;
-use crate::model::InputStats;
+use crate::input::InputStats;
 use crate::render;
 use crate::render::summary::{CsvSection, Format as SummaryFormat};
 use crate::view::summary::{WindowDoc, document_with};

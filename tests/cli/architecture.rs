@@ -1,10 +1,12 @@
 //! The layers of the sources, enforced: every `crate::` path (in `use`
 //! lines and inline) must point to a module of a lower layer than the module
-//! it is written in, or to the module itself. The sources are two crates:
-//! the engine (`crates/engine/src`, every layer below the command line) and
-//! the binary's crate (`src`, the command line, its resolution and the
-//! subcommands), which re-exports the engine's modules under their names, so
-//! a module is named alike in both. Test code (`tests.rs`,
+//! it is written in, or to the module itself. The sources are three crates:
+//! the rules (`crates/rules/src`: the leaves, the turn and its row, the
+//! grammars, the support checks and the verdicts), the engine
+//! (`crates/engine/src`, from reading to rendering) and the binary's crate
+//! (`src`, the command line, its resolution and the subcommands). Each
+//! re-exports the modules of the crates below under their names, so a
+//! module is named alike in all three. Test code (`tests.rs`,
 //! `*_tests.rs`, and what follows `#[cfg(test)]` in a file) may reach
 //! higher, to build its fixtures. The layers and their jobs are described
 //! in ARCHITECTURE.md; an edge that breaks them fails here with the file
@@ -180,13 +182,56 @@ fn src() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The engine crate: every layer below the command line.
-fn engine() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/engine/src")
+/// The source tree of the crate under `crates/NAME`.
+fn crate_src(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("crates/{name}/src"))
+}
+
+/// A crate of the workspace: its sources, its package and the first layer
+/// above its own (it holds the layers from the crate below's bound up).
+struct Crate {
+    label: &'static str,
+    package: &'static str,
+    tree: PathBuf,
+    manifest: PathBuf,
+    bound: u32,
+}
+
+/// The crates from the bottom up.
+fn crates() -> Vec<Crate> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let lib = |label, name: &str, package, bound| Crate {
+        label,
+        package,
+        tree: crate_src(name),
+        manifest: root.join(format!("crates/{name}/Cargo.toml")),
+        bound,
+    };
+    vec![
+        lib(
+            "crates/rules/src",
+            "rules",
+            "ga-rules",
+            layer("input").unwrap(),
+        ),
+        lib(
+            "crates/engine/src",
+            "engine",
+            "ga-engine",
+            layer("cli").unwrap(),
+        ),
+        Crate {
+            label: "src",
+            package: "grounding-audit",
+            tree: src(),
+            manifest: root.join("Cargo.toml"),
+            bound: u32::MAX,
+        },
+    ]
 }
 
 fn roots() -> Vec<Root> {
-    vec![("crates/engine/src", engine()), ("src", src())]
+    crates().into_iter().map(|c| (c.label, c.tree)).collect()
 }
 
 #[test]
@@ -439,37 +484,59 @@ fn no_command_calls_another() {
     }
 }
 
-/// The compiler keeps the command line above the engine: every module below
-/// `cli` lives in the engine crate, every module from `cli` up in the
-/// binary's crate, and the engine's manifest names no argument parser, so
-/// an edge up from the engine, or clap below the command line, does not
-/// build. The values flags take from below come through `model::Named`.
+/// The compiler keeps the layers of each crate: the rules (layers up to
+/// `filter`) in `crates/rules`, the engine (from `input` to `render`) in
+/// `crates/engine`, the command line and the subcommands in the binary's
+/// crate; each manifest names only the crates below it, and only the
+/// binary's names the argument parser. An edge up from the rules to the
+/// engine, from either to the command line, or clap below the command
+/// line, does not build. The values flags take from below come through
+/// `model::Named`.
 #[test]
-fn the_engine_crate_holds_every_layer_below_the_command_line() {
-    let cli = layer("cli").unwrap();
-    for (label, root, below) in [("crates/engine/src", engine(), true), ("src", src(), false)] {
-        for entry in std::fs::read_dir(root).unwrap() {
+fn each_crate_holds_its_band_of_layers() {
+    let crates = crates();
+    let mut floor = 0;
+    for (k, c) in crates.iter().enumerate() {
+        for entry in std::fs::read_dir(&c.tree).unwrap() {
             let path = entry.unwrap().path();
             let module = top_module(Path::new(path.file_name().unwrap()));
             if module == "lib" {
                 continue;
             }
-            let l = layer(&module).unwrap_or_else(|| panic!("{label}/{module} has no layer"));
-            assert_eq!(
-                l < cli,
-                below,
-                "{label}/{module} (layer {l}) is in the wrong crate"
+            let l = layer(&module).unwrap_or_else(|| panic!("{}/{module} has no layer", c.label));
+            assert!(
+                (floor..c.bound).contains(&l),
+                "{}/{module} (layer {l}) is in the wrong crate: its layers are {floor} to {}",
+                c.label,
+                c.bound.saturating_sub(1)
+            );
+        }
+        floor = c.bound;
+        let manifest = std::fs::read_to_string(&c.manifest).unwrap();
+        let deps = manifest
+            .split("[dependencies]")
+            .nth(1)
+            .expect("a [dependencies] table");
+        let deps: Vec<&str> = deps
+            .split("\n[")
+            .next()
+            .unwrap_or_default()
+            .lines()
+            .collect();
+        let names = |name: &str| deps.iter().any(|l| l.trim_start().starts_with(name));
+        assert_eq!(
+            names("clap"),
+            k + 1 == crates.len(),
+            "{}: clap belongs to the binary's crate alone",
+            c.label
+        );
+        for above in &crates[k + 1..] {
+            assert!(
+                !names(above.package),
+                "{} depends on {}, a crate above it",
+                c.label,
+                above.label
             );
         }
     }
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("crates/engine/Cargo.toml");
-    let manifest = std::fs::read_to_string(manifest).unwrap();
-    let deps = manifest
-        .split("[dependencies]")
-        .nth(1)
-        .expect("a [dependencies] table");
-    assert!(
-        !deps.lines().any(|l| l.trim_start().starts_with("clap")),
-        "the engine depends on clap"
-    );
 }

@@ -661,9 +661,11 @@ mod buf;
 pub mod eventstream;
 pub mod har;
 pub mod parquet;
+mod stats;
 pub mod vcr;
 
 pub use buf::Buf;
+pub use stats::{InputStats, Probe, SourceTallies};
 
 #[cfg(test)]
 mod tests;

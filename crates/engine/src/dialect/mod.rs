@@ -453,6 +453,9 @@ pub fn cap_reason(mut reason: String) -> String {
 }
 
 #[cfg(test)]
+mod graded_lines_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -30,7 +30,7 @@
 
 use crate::accumulate::summary::{Summary, SummaryOptions};
 use crate::accumulate::{Grouped, PageHeap, Rollup, SupportTotals};
-use crate::model::InputStats;
+use crate::input::InputStats;
 use crate::pipeline::probe::{Probe, ProbeDoc};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -95,7 +95,7 @@ pub struct InputDoc {
     /// refuses a source with records of which no partition read a turn,
     /// as one pass would.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub sources: crate::model::SourceTallies,
+    pub sources: crate::input::SourceTallies,
 }
 
 /// A row with its position in the partial's own input: (block, line) for a

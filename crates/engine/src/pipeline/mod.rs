@@ -116,7 +116,7 @@ impl<A: Accumulator, B: Accumulator> Accumulator for (A, B) {
     }
 }
 
-pub use crate::model::InputStats;
+pub use crate::input::InputStats;
 
 /// Everything a run needs besides its accumulator, resolved once.
 #[derive(Debug, Clone)]
@@ -688,7 +688,7 @@ mod merge;
 /// again from the source of that name in `sources`, or from the file of
 /// that name when `sources` is None: `merge`, which has only names).
 pub fn no_turn_read(
-    tallies: &crate::model::SourceTallies,
+    tallies: &crate::input::SourceTallies,
     sources: Option<&[Source]>,
 ) -> Result<()> {
     let Some((name, [records, _])) = tallies.iter().find(|(_, [r, t])| *r > 0 && *t == 0) else {

@@ -334,7 +334,7 @@ fn scan_all(
     Some((found, look(chosen)?.0))
 }
 
-pub use crate::messages::Probe;
+pub use crate::input::Probe;
 
 impl Probe {
     /// Counts one turn.

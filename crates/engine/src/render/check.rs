@@ -4,7 +4,7 @@
 
 use crate::accumulate::Grouped;
 use crate::gate::Decision;
-use crate::model::InputStats;
+use crate::input::InputStats;
 use crate::view::check::CheckDoc;
 use anyhow::Result;
 use std::io::Write;

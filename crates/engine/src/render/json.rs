@@ -4,7 +4,7 @@
 use super::report::Exporter;
 use super::{Clock, ReportDoc};
 use crate::accumulate::Rollup;
-use crate::model::InputStats;
+use crate::input::InputStats;
 use crate::model::Row;
 use crate::pipeline::Graded;
 use crate::view::report::JsonRow;

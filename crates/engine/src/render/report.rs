@@ -7,7 +7,7 @@
 use super::escape::Csv;
 use super::{Clock, ReportDoc};
 use crate::accumulate::Rollup;
-use crate::model::InputStats;
+use crate::input::InputStats;
 use crate::pipeline::Graded;
 use anyhow::Result;
 use std::io::Write;

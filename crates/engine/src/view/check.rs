@@ -2,7 +2,7 @@
 
 use crate::accumulate::{Grouped, Rollup};
 use crate::gate;
-use crate::model::InputStats;
+use crate::input::InputStats;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -2,7 +2,8 @@
 
 use crate::accumulate::Rollup;
 use crate::filter::Clock;
-use crate::model::{InputStats, Row};
+use crate::input::InputStats;
+use crate::model::Row;
 use serde::Serialize;
 
 /// One page (or all) of report rows with their summary. As JSON: `rows`

@@ -35,8 +35,8 @@
 //!   that every turn keeps a distinct position).
 
 use crate::dialect::{AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record};
+use crate::input::InputStats;
 use crate::markers::{Grammar, Preset};
-use crate::model::InputStats;
 use crate::model::{Answer, Chunk, Extras, Id, Reply, ToolCall, Turn, Unobserved};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;

@@ -65,13 +65,6 @@ fn citations(list: Vec<Option<u64>>, n: usize) -> Row<'static> {
     )
 }
 
-fn parsed(line: &str) -> Row<'static> {
-    match crate::dialect::native::parse_line(line) {
-        crate::dialect::Parsed::Turn(t) => grade(t, &Grammar::default()).into_owned(),
-        other => panic!("not a turn: {other:?}"),
-    }
-}
-
 // ------------------------------------------------ the rules, in order
 
 #[test]
@@ -266,31 +259,6 @@ fn confidence_is_null_without_chunks_or_scores_never_zero() {
     assert_eq!(reply("Hello", 0).confidence, None);
 }
 
-#[test]
-fn negative_zero_scores_grade_as_zero() {
-    let row = parsed(
-        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"x [KB-1]","grounding":{"chunks":[{"score":-0.0},{"score":-0.0}]}}"#,
-    );
-    for c in &row.chunks {
-        let s = c.score.expect("a score");
-        assert!(s == 0.0 && s.is_sign_positive(), "{s:?}");
-    }
-    let conf = row.confidence.expect("a confidence");
-    assert!(conf == 0.0 && conf.is_sign_positive(), "{conf:?}");
-}
-
-#[test]
-fn confidence_is_recomputed_not_taken_from_the_input() {
-    let row = parsed(
-        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"x [KB-1]","grounding":{"confidence":0.99,"chunks":[{"score":0.4},{"score":null}]}}"#,
-    );
-    assert_eq!(row.confidence, Some(0.4));
-    let row = parsed(
-        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"x","grounding":{"confidence":0.7,"chunks":[]}}"#,
-    );
-    assert_eq!(row.confidence, None);
-}
-
 // --------------------------------------------------- citations-only
 
 #[test]
@@ -317,102 +285,6 @@ fn citations_only_answers_take_markers_from_the_list() {
     assert_eq!(citations(vec![], 2).verdict, Verdict::NoMarker);
     assert_eq!(citations(vec![], 0).verdict, Verdict::EmptyRetrieval);
     assert_eq!(citations(vec![None], 2).verdict, Verdict::NoMarker);
-}
-
-#[test]
-fn citations_only_from_a_log_line() {
-    let row = parsed(
-        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":null,"grounding":{"chunks":[{"document_id":"a"},{"document_id":"b"}],"citations":[{"index":2},{"index":-1},{"index":"1"},{}]}}"#,
-    );
-    assert_eq!(row.markers_from, Some(MarkersFrom::Citations));
-    assert_eq!(row.cited_chunks, [2]);
-    assert_eq!(
-        (
-            row.marker_count,
-            row.out_of_range_markers,
-            row.malformed_markers
-        ),
-        (2, 1, 2)
-    );
-    // A reply string wins over the citations list, even an empty one.
-    let row = parsed(
-        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":"","grounding":{"chunks":[{"document_id":"a"}],"citations":[{"index":1}]}}"#,
-    );
-    assert_eq!(
-        (row.verdict, row.markers_from),
-        (Verdict::NoMarker, Some(MarkersFrom::Reply))
-    );
-}
-
-/// Issue 18, item 6: a citation index too large for any integer was
-/// malformed (`no_marker`) while the same marker in a reply is out of range
-/// (`orphan_marker`). One rule for both: out of range.
-#[test]
-fn a_huge_citation_index_is_out_of_range_like_a_huge_marker() {
-    // Two chunks; `reply` and `citations` as given.
-    let line = |reply: &str, citations: &str| {
-        format!(
-            r#"{{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":{reply},"grounding":{{"chunks":[{{"document_id":"a"}},{{"document_id":"b"}}],"citations":{citations}}}}}"#
-        )
-    };
-    let counts = |r: &Row<'_>| {
-        (
-            r.verdict,
-            r.marker_count,
-            r.out_of_range_markers,
-            r.malformed_markers,
-        )
-    };
-    let huge = "99999999999999999999999";
-    let from_reply = parsed(&line(&format!(r#""see [KB-{huge}]""#), "[]"));
-    assert_eq!(from_reply.markers_from, Some(MarkersFrom::Reply));
-    assert_eq!(counts(&from_reply), (Verdict::OrphanMarker, 1, 1, 0));
-    for list in [
-        format!(r#"[{{"index":{huge}}}]"#),
-        format!("[{huge}]"),
-        r#"[{"index":-3}]"#.to_owned(),
-        r#"[{"index":0}]"#.to_owned(),
-        // Whole numbers spelled with an exponent or a fraction are read by
-        // their value: past the chunks, out of range.
-        r#"[{"index":1e2}]"#.to_owned(),
-        r#"[{"index":1e300}]"#.to_owned(),
-        r#"[{"index":18446744073709551616}]"#.to_owned(),
-    ] {
-        let row = parsed(&line("null", &list));
-        assert_eq!(row.markers_from, Some(MarkersFrom::Citations), "{list}");
-        assert_eq!(counts(&row), counts(&from_reply), "{list}");
-    }
-    // A whole number written `2.0` is index 2.
-    let row = parsed(&line("null", r#"[{"index":2.0}]"#));
-    assert_eq!(counts(&row), (Verdict::Ok, 1, 0, 0));
-    // Not a whole number: malformed, as `[KB-1.5]` is.
-    for list in [
-        r#"[{"index":1.5}]"#,
-        r#"[{"index":null}]"#,
-        r#"[{"index":"2"}]"#,
-        "[true]",
-    ] {
-        let row = parsed(&line("null", list));
-        assert_eq!(counts(&row), (Verdict::NoMarker, 0, 0, 1), "{list}");
-    }
-}
-
-#[test]
-fn no_reply_and_no_citations_is_unobserved() {
-    let row = parsed(
-        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","grounding":{"chunks":[{"score":0.5}]}}"#,
-    );
-    assert_eq!(
-        (row.verdict, row.unobserved_reason),
-        (Verdict::Unobserved, Some(Unobserved::NoReply))
-    );
-    let row = parsed(
-        r#"{"turn_id":"t","agent_id":"a","created_at":"2026-01-01T00:00:00Z","reply":null}"#,
-    );
-    assert_eq!(
-        (row.verdict, row.chunk_count, row.confidence),
-        (Verdict::Unobserved, 0, None)
-    );
 }
 
 #[test]

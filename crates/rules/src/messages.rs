@@ -138,29 +138,6 @@ impl<'de> serde::Deserialize<'de> for Warnings {
     }
 }
 
-/// Run-wide counts for the misread heuristics, carried with the input
-/// accounting and merged in input order. The counting and the warnings they
-/// lead to are `pipeline::probe`'s.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Probe {
-    pub(crate) turns: u64,
-    pub(crate) unobserved: u64,
-    pub(crate) scored: u64,
-    pub(crate) off_scale: u64,
-    /// Sampled replies, and per preset the replies with a marker / one in range.
-    pub(crate) replies: u64,
-    pub(crate) markers: [u64; 5],
-    pub(crate) cited: [u64; 5],
-    pub(crate) chosen: u64,
-    /// The grammar the first sampled unit was graded with.
-    pub(crate) chosen_name: Option<&'static str>,
-    /// Native lines whose keys were listed, fields absent there, and
-    /// (field, pointer) → lines where a near-miss name held a value.
-    pub(crate) lines: u64,
-    pub(crate) absent: BTreeMap<&'static str, u64>,
-    pub(crate) near: BTreeMap<(&'static str, String), u64>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

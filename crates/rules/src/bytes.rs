@@ -143,6 +143,7 @@ fn special(word: u64) -> u64 {
 
 /// Whether any byte of `b` is one of the four in `set` (a CSV field's
 /// `,` `"` `\r` `\n`).
+#[inline]
 pub fn has_any(b: &[u8], set: &[u8; 4]) -> bool {
     let mut chunks = b.chunks_exact(16);
     for w in &mut chunks {
