@@ -1,6 +1,6 @@
 //! The invariants every graded row keeps, whatever dialect it came from:
 //! shared by the fuzz targets (each adds what holds for its own input) and
-//! by the span unit tests (`crates/engine/src/dialect/spans/tests.rs`).
+//! by the span unit tests (`crates/read/src/dialect/spans/tests.rs`).
 
 use grounding_audit::model::{Row, Verdict};
 

@@ -30,7 +30,7 @@ use std::any::Any;
 /// [`Dialect::sniff`] accepts a source's first block reads it, and the native
 /// turn log, which accepts anything, comes last. A dialect's `sniff` is
 /// asked only after every dialect before it said no, and may rely on that.
-/// Adding a dialect is a module under `crates/engine/src/dialect/` plus one line here.
+/// Adding a dialect is a module under `crates/read/src/dialect/` plus one line here.
 pub static DIALECTS: &[&dyn Dialect] = &[
     &agentfootprint::AGENTFOOTPRINT,
     &spans::OTLP,
