@@ -1,13 +1,14 @@
 //! The layers of the sources, enforced: every `crate::` path (in `use`
 //! lines and inline) must point to a module of a lower layer than the module
-//! it is written in, or to the module itself. The sources are four crates:
+//! it is written in, or to the module itself. The sources are five crates:
 //! the rules (`crates/rules/src`: the leaves, the turn and its row, the
 //! grammars, the support checks and the verdicts), reading
 //! (`crates/read/src`: sources, dialects and the pipeline), the engine
-//! (`crates/engine/src`: accumulators to renderers) and the binary's crate
+//! (`crates/engine/src`: accumulators, partials and decisions), presenting
+//! (`crates/present/src`: views and renderers) and the binary's crate
 //! (`src`, the command line, its resolution and the subcommands). Each
 //! re-exports the modules of the crates below under their names, so a
-//! module is named alike in all four. Test code (`tests.rs`,
+//! module is named alike in all five. Test code (`tests.rs`,
 //! `*_tests.rs`, and what follows `#[cfg(test)]` in a file) may reach
 //! higher, to build its fixtures. The layers and their jobs are described
 //! in ARCHITECTURE.md; an edge that breaks them fails here with the file
@@ -225,6 +226,12 @@ fn crates() -> Vec<Crate> {
             "crates/engine/src",
             "engine",
             "ga-engine",
+            layer("view").unwrap(),
+        ),
+        lib(
+            "crates/present/src",
+            "present",
+            "ga-present",
             layer("cli").unwrap(),
         ),
         Crate {
@@ -493,12 +500,13 @@ fn no_command_calls_another() {
 
 /// The compiler keeps the layers of each crate: the rules (layers up to
 /// `filter`) in `crates/rules`, reading (`input` to `pipeline`) in
-/// `crates/read`, the engine (`accumulate` to `render`) in `crates/engine`,
-/// the command line and the subcommands in the binary's crate; each
-/// manifest names only the crates below it, and only the binary's names
-/// the argument parser. An edge up from the rules to a reader, from reading
-/// to an accumulator or a renderer, from any of them to the command line,
-/// or clap below the command line, does not build. The values flags take from below come through
+/// `crates/read`, the engine (`accumulate` to `policy`) in `crates/engine`,
+/// presenting (`view`, `render`) in `crates/present`, the command line and
+/// the subcommands in the binary's crate; each manifest names only the
+/// crates below it, and only the binary's names the argument parser. An
+/// edge up from the rules to a reader, from reading to an accumulator, from
+/// a decision to a view or a renderer, from any of them to the command
+/// line, or clap below the command line, does not build. The values flags take from below come through
 /// `model::Named`.
 #[test]
 fn each_crate_holds_its_band_of_layers() {
