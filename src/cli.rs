@@ -53,6 +53,8 @@ impl Cli {
         match &mut cli.command {
             Command::Check(a) => a.given = given,
             Command::Merge(a) => a.given = given,
+            Command::Summary(a) => a.given = given,
+            Command::Report(a) => a.given = given,
             _ => {}
         }
         Ok(cli)
@@ -398,6 +400,9 @@ pub struct ReportArgs {
     pub filter: FilterArgs,
     #[command(flatten)]
     pub markers: MarkerArgs,
+    /// Which arguments were given ([`Cli::from_command_line`]).
+    #[arg(skip)]
+    pub given: Given,
 }
 
 pub use crate::render::summary::Format as SummaryFormat;
@@ -470,6 +475,9 @@ pub struct SummaryArgs {
     pub filter: FilterArgs,
     #[command(flatten)]
     pub markers: MarkerArgs,
+    /// Which arguments were given ([`Cli::from_command_line`]).
+    #[arg(skip)]
+    pub given: Given,
 }
 
 /// `--policy`'s help: its keys are the table of gates' and the settings.

@@ -3,7 +3,7 @@
 //! (terminals, `NO_COLOR`, `TERM`, `CI`, `GITHUB_ACTIONS`, `GROUNDING_AUDIT_TZ`, the clock for
 //! `--since`) and validates option combinations.
 
-use crate::cli::{ColorChoice, FilterArgs, InputArgs, MapArgs, MarkerArgs, ZoneArgs};
+use crate::cli::{ColorChoice, FilterArgs, Given, InputArgs, MapArgs, MarkerArgs, ZoneArgs};
 use crate::exit;
 use crate::filter::{Filter, Zone, parse_bound, parse_span};
 use crate::input::{self, Source};
@@ -143,19 +143,25 @@ pub fn clock(z: &ZoneArgs) -> Result<Clock> {
     Ok(Clock { zone, local })
 }
 
+/// The flags of `report` that change only what is rendered: a partial run
+/// refuses them, `merge` takes them.
+pub const REPORT_RENDERED: &[&str] = &["--format", "--csv-raw", "--columns", "--show-tz"];
+
 /// What `--partial` needs of a run: a window that is the same on every
 /// machine, and no flag that only changes rendering (the partial holds
-/// state; `merge` renders). `render` lists the command's rendering flags,
-/// each with whether it was given.
-pub fn partial_run(command: &str, f: &FilterArgs, render: &[(&str, bool)]) -> Result<()> {
+/// state; `merge` renders). `render` lists the command's rendering flags;
+/// one of them given on the command line (`given`, from clap's value
+/// sources: `--format table` is given, though it is the default) is
+/// refused.
+pub fn partial_run(command: &str, f: &FilterArgs, given: &Given, render: &[&str]) -> Result<()> {
     if f.since.is_some() && f.now.is_none() {
         return Err(exit::usage(format!(
             "{command} --partial with --since needs --now TIME: each machine would count back from its own clock, and partials of different windows never merge (give every partition the same --now)"
         )));
     }
-    match render.iter().find(|(_, given)| *given) {
+    match render.iter().find(|flag| given.flag(flag)) {
         None => Ok(()),
-        Some((flag, _)) => Err(exit::usage(format!(
+        Some(flag) => Err(exit::usage(format!(
             "{command} --partial writes the run's state only, and {flag} changes only what is rendered: give it to `grounding-audit merge`, which renders"
         ))),
     }

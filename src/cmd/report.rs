@@ -20,16 +20,7 @@ pub fn run(args: &ReportArgs, settings: &Settings, out: &mut dyn Write) -> Resul
         ));
     }
     if args.partial.is_some() {
-        config::partial_run(
-            "report",
-            &args.filter,
-            &[
-                ("--format", args.format != ReportFormat::Table),
-                ("--csv-raw", args.csv_raw),
-                ("--columns", !args.columns.is_empty()),
-                ("--show-tz", args.filter.zone.show_tz.is_some()),
-            ],
-        )?;
+        config::partial_run("report", &args.filter, &args.given, config::REPORT_RENDERED)?;
     }
     let mut filter = config::filter(&args.filter)?;
     filter.verdicts = args.verdict.clone();

@@ -7,6 +7,19 @@ use crate::exit;
 use anyhow::Result;
 use std::collections::BTreeMap;
 
+/// The flags of `summary` that change only what is rendered: a partial run
+/// refuses them, `merge` takes them.
+pub const RENDERED: &[&str] = &[
+    "--format",
+    "--section",
+    "--csv-raw",
+    "--html",
+    "--min-rate",
+    "--triage-order",
+    "--show-tz",
+    "--confidence",
+];
+
 /// Refuses the flag values `summary` cannot run with, and (with
 /// `--partial`) the flags a partial run does not take.
 pub fn check_args(args: &SummaryArgs) -> Result<()> {
@@ -39,26 +52,7 @@ pub fn check_args(args: &SummaryArgs) -> Result<()> {
         ));
     }
     if args.partial.is_some() {
-        super::partial_run(
-            "summary",
-            &args.filter,
-            &[
-                ("--format", args.format != SummaryFormat::Table),
-                ("--section", args.section.is_some()),
-                ("--csv-raw", args.csv_raw),
-                ("--html", args.html.is_some()),
-                ("--min-rate", args.min_rate.is_some()),
-                (
-                    "--triage-order",
-                    args.triage_order != crate::cli::TriageOrder::Severity,
-                ),
-                ("--show-tz", args.filter.zone.show_tz.is_some()),
-                (
-                    "--confidence",
-                    args.confidence != crate::cli::DEFAULT_CONFIDENCE,
-                ),
-            ],
-        )?;
+        super::partial_run("summary", &args.filter, &args.given, RENDERED)?;
     }
     Ok(())
 }

@@ -121,6 +121,17 @@ fn partials_refuse_what_only_changes_rendering() {
         vec!["summary", &log, "--partial", part, "--confidence", "0.9"],
         vec!["report", &log, "--partial", part, "--format", "csv"],
         vec!["report", &log, "--partial", part, "--columns", "turn_id"],
+        // Given is given, even when it is the default.
+        vec!["summary", &log, "--partial", part, "--format", "table"],
+        vec![
+            "summary",
+            &log,
+            "--partial",
+            part,
+            "--triage-order",
+            "severity",
+        ],
+        vec!["report", &log, "--partial", part, "--format", "table"],
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
@@ -133,6 +144,31 @@ fn partials_refuse_what_only_changes_rendering() {
             "{args:?} wrote a partial"
         );
         assert!(!std::path::Path::new(html).exists(), "{args:?} wrote HTML");
+    }
+}
+
+/// Every flag a partial run refuses is one its command has, named as clap
+/// names its argument, so a renamed flag fails here rather than passing as
+/// never given.
+#[test]
+fn the_rendering_flags_a_partial_refuses_exist() {
+    use clap::CommandFactory;
+    let cmd = grounding_audit::cli::Cli::command();
+    for (sub, flags) in [
+        ("summary", grounding_audit::config::summary::RENDERED),
+        ("report", grounding_audit::config::REPORT_RENDERED),
+    ] {
+        let sub = cmd.find_subcommand(sub).unwrap();
+        for flag in flags {
+            let long = flag.trim_start_matches('-');
+            assert!(
+                sub.get_arguments()
+                    .any(|a| a.get_long() == Some(long)
+                        && a.get_id().as_str() == long.replace('-', "_")),
+                "{} has no {flag}",
+                sub.get_name()
+            );
+        }
     }
 }
 

@@ -48,7 +48,7 @@ pub fn run(args: &CheckArgs, settings: &Settings, out: &mut Guarded<'_>) -> Resu
         },
         Some(_) => {
             refuse_outputs_with_partial(args)?;
-            config::partial_run("check", &args.filter, &[])?;
+            config::partial_run("check", &args.filter, &args.given, &[])?;
             None
         }
     };
