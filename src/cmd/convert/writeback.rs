@@ -191,7 +191,9 @@ fn langfuse_score(c: &Collected, reason: &str) -> Result<Value, String> {
     let trace = row.turn_id.as_str();
     // Langfuse keys a trace by its own id (a Langfuse export) or by the
     // OTel trace id it was sent; any other tool's id names no trace there.
-    if c.detail.dialect.name() != "langfuse" && !is_hex(trace, 32) {
+    use crate::dialect::Dialect;
+    let from_langfuse = c.detail.dialect.name() == crate::dialect::spans::LANGFUSE.name();
+    if !from_langfuse && !is_hex(trace, 32) {
         return Err(format!(
             "no Langfuse trace id: the trace id is {} and the trace was not read from a Langfuse export",
             shape(trace)
