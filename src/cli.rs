@@ -705,20 +705,8 @@ pub struct EvidenceArgs {
 /// The judges `evidence --for` writes input for.
 pub use crate::render::judge::Judge as JudgeFor;
 
-/// Target of `convert`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ConvertTo {
-    /// The native turn-log JSONL.
-    Turns,
-    /// One OpenTelemetry `gen_ai.evaluation.result` event per turn, as OTLP/JSON logs (one ExportLogsServiceRequest per line).
-    OtelEval,
-    /// One Phoenix span annotation per turn with a reply span (JSONL; wrap in {"data": [...]} to upload).
-    PhoenixAnnotations,
-    /// One Langfuse score body per traced turn (JSONL; POST each to /api/public/scores).
-    LangfuseScores,
-    /// One LangSmith feedback per traced turn, on the reply run (JSONL; pass each to Client.create_feedback).
-    LangsmithFeedback,
-}
+/// Target of `convert`: the native turn log or a write-back record.
+pub use crate::render::writeback::Target as ConvertTo;
 
 /// Arguments of `convert`.
 #[derive(Debug, Args)]
@@ -728,7 +716,7 @@ pub struct ConvertArgs {
     #[command(flatten)]
     pub markers: MarkerArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ConvertTo::Turns)]
+    #[arg(long, value_parser = named::<ConvertTo>(), default_value = ConvertTo::Turns.name())]
     pub to: ConvertTo,
     /// Write back the turns whose span, observation or run can be addressed and warn with the count of the others (by default one that cannot be addressed is an error, exit 3, and nothing is written).
     #[arg(long)]

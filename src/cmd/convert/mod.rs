@@ -1,13 +1,12 @@
 //! `convert`: `--to turns` writes turns of any dialect as the native turn
 //! log ([`log`]); read back with no flags it grades exactly like its
-//! source. The other targets ([`writeback`]) write each verdict back where
+//! source. The other targets (`render::writeback`) write each verdict back where
 //! a trace team looks: an OTel evaluation event on the reply span, a
 //! Phoenix span annotation, a Langfuse score, a LangSmith feedback. A
 //! write-back run writes every record or none, unless
 //! `--skip-unaddressable` lets it leave out the turns it cannot address.
 
 mod log;
-pub mod writeback;
 
 use crate::accumulate::details::Collected;
 use crate::cli::{ConvertArgs, ConvertTo};
@@ -147,26 +146,19 @@ fn write_back(
     let mut lines = Vec::new();
     let mut missing = Unaddressable::default();
     let stats = each_turn(args, settings, |c| {
-        match writeback::record(args.to, c, &reason(c, chosen)) {
+        match args.to.record(c, &reason(c, chosen)) {
             Ok(v) => write_line(&mut lines, &v)?,
             Err(why) => missing.note(c.row.turn_id.as_str(), &why),
         }
         Ok(())
     })?;
-    let target = target_name(args.to);
+    let target = crate::model::Named::name(args.to).to_owned();
     let warning = missing.outcome(stats.turns, args.skip_unaddressable, &target)?;
     out.write_all(&lines)?;
     if let Some(w) = warning {
         crate::pipeline::warn(None, &w);
     }
     Ok(())
-}
-
-/// The target as `--to` names it.
-fn target_name(to: ConvertTo) -> String {
-    use clap::ValueEnum as _;
-    to.to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
 /// The one-sentence reason for a turn's verdict, as `explain` gives it.

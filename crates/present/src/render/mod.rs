@@ -22,6 +22,7 @@ pub use crate::shell;
 pub mod summary;
 pub mod table;
 pub mod text;
+pub mod writeback;
 
 use crate::accumulate::Rollup;
 use crate::model::Named;

@@ -5,11 +5,60 @@
 //! 16-hex span ids, LangSmith run UUIDs, Langfuse trace ids (a Langfuse
 //! export's own, or an OTel trace id) — otherwise the turn is named with
 //! the id it lacks.
+//!
+//! `convert --to` takes a [`Target`] by its registered name: the native
+//! turn log (which `convert` writes itself) or one of these.
 
 use crate::accumulate::details::Collected;
-use crate::cli::ConvertTo;
 use crate::model::Verdict;
 use serde_json::{Map, Value, json};
+
+/// What `convert` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The native turn log.
+    Turns,
+    OtelEval,
+    PhoenixAnnotations,
+    LangfuseScores,
+    LangsmithFeedback,
+}
+
+impl crate::model::Named for Target {
+    const ALL: &'static [Target] = &[
+        Target::Turns,
+        Target::OtelEval,
+        Target::PhoenixAnnotations,
+        Target::LangfuseScores,
+        Target::LangsmithFeedback,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            Target::Turns => "turns",
+            Target::OtelEval => "otel-eval",
+            Target::PhoenixAnnotations => "phoenix-annotations",
+            Target::LangfuseScores => "langfuse-scores",
+            Target::LangsmithFeedback => "langsmith-feedback",
+        }
+    }
+    fn about(self) -> Option<&'static str> {
+        Some(match self {
+            Target::Turns => "The native turn-log JSONL",
+            Target::OtelEval => {
+                "One OpenTelemetry `gen_ai.evaluation.result` event per turn, as OTLP/JSON logs (one ExportLogsServiceRequest per line)"
+            }
+            Target::PhoenixAnnotations => {
+                "One Phoenix span annotation per turn with a reply span (JSONL; wrap in {\"data\": [...]} to upload)"
+            }
+            Target::LangfuseScores => {
+                "One Langfuse score body per traced turn (JSONL; POST each to /api/public/scores)"
+            }
+            Target::LangsmithFeedback => {
+                "One LangSmith feedback per traced turn, on the reply run (JSONL; pass each to Client.create_feedback)"
+            }
+        })
+    }
+}
 
 /// The name every written-back evaluation carries.
 pub const EVALUATION_NAME: &str = "citation_grounding";
@@ -18,14 +67,16 @@ pub const EVALUATOR: &str = "grounding-audit";
 /// The version of the rules that gave the verdict.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The record `to` takes for turn `c`, or what id it lacks.
-pub fn record(to: ConvertTo, c: &Collected, reason: &str) -> Result<Value, String> {
-    match to {
-        ConvertTo::OtelEval => otel_eval(c, reason),
-        ConvertTo::PhoenixAnnotations => phoenix_annotation(c, reason),
-        ConvertTo::LangfuseScores => langfuse_score(c, reason),
-        ConvertTo::LangsmithFeedback => langsmith_feedback(c, reason),
-        ConvertTo::Turns => Err("the turn log is not a write-back target".into()),
+impl Target {
+    /// The record this target takes for turn `c`, or what id it lacks.
+    pub fn record(self, c: &Collected, reason: &str) -> Result<Value, String> {
+        match self {
+            Target::OtelEval => otel_eval(c, reason),
+            Target::PhoenixAnnotations => phoenix_annotation(c, reason),
+            Target::LangfuseScores => langfuse_score(c, reason),
+            Target::LangsmithFeedback => langsmith_feedback(c, reason),
+            Target::Turns => Err("the turn log is not a write-back target".into()),
+        }
     }
 }
 
