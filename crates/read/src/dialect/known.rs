@@ -64,7 +64,7 @@ const RULES: &[Rule] = &[
                 && (h.key("appName") || h.key("app_name"))
                 && (h.key("userId") || h.key("user_id"))
                 && (h.key("lastUpdateTime") || h.key("last_update_time"))
-                && h.key("events")
+                && h.empty_lists("events")
         },
     ),
     (
@@ -112,6 +112,24 @@ impl Head<'_> {
         self.text
             .match_indices(&quoted)
             .any(|(at, _)| self.text[at + quoted.len()..].trim_start().starts_with(':'))
+    }
+
+    /// Whether `"k"` is a key and every value it holds is an empty list.
+    fn empty_lists(&self, k: &str) -> bool {
+        let quoted = format!("\"{k}\"");
+        let values: Vec<&str> = self
+            .text
+            .match_indices(&quoted)
+            .filter_map(|(at, _)| {
+                let rest = self.text[at + quoted.len()..].trim_start();
+                rest.strip_prefix(':').map(str::trim_start)
+            })
+            .collect();
+        let empty = |v: &&str| {
+            v.strip_prefix('[')
+                .is_some_and(|v| v.trim_start().starts_with(']'))
+        };
+        !values.is_empty() && values.iter().all(empty)
     }
 
     fn starts(&self, s: &str) -> bool {
@@ -219,6 +237,9 @@ mod tests {
         );
         let list = "{\"sessions\": [{\"id\": \"s1\", \"appName\": \"a\", \"userId\": \"u\", \"state\": {}, \"events\": [], \"lastUpdateTime\": 1.5}]}";
         assert_eq!(name(list), Some("adk-session-list"));
+        // Sessions that carry their events are no such list.
+        let whole = list.replace("\"events\": []", "\"events\": [{\"author\": \"user\"}]");
+        assert_eq!(name(&whole), None);
         assert_eq!(
             name(&list["{\"sessions\": ".len()..list.len() - 1]),
             Some("adk-session-list")
