@@ -210,7 +210,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events datadog otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-otlp datadog phoenix-dataframe phoenix-jsonl trulens-events otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -358,7 +358,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events datadog otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-otlp datadog phoenix-dataframe phoenix-jsonl trulens-events otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -432,7 +432,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events datadog otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-otlp datadog phoenix-dataframe phoenix-jsonl trulens-events otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -562,7 +562,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events datadog otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-otlp datadog phoenix-dataframe phoenix-jsonl trulens-events otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -1018,7 +1018,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events datadog otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-otlp datadog phoenix-dataframe phoenix-jsonl trulens-events otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)
@@ -1200,7 +1200,7 @@ _grounding__audit() {
                     return 0
                     ;;
                 --input-format)
-                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-jsonl phoenix-otlp phoenix-dataframe trulens-events datadog otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto agentfootprint otlp phoenix-otlp datadog phoenix-dataframe phoenix-jsonl trulens-events otel-sdk-json langsmith langfuse exchange adk braintrust turns" -- "${cur}"))
                     return 0
                     ;;
                 --retrievals)

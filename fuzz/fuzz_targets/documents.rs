@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
     check_lines(input::json_array_lines(data));
     let lines = memchr_count(data) + 1;
     for d in DIALECTS {
-        let _ = d.sniff(data);
+        let _ = d.sniff(&grounding_audit::dialect::First::new(data));
         if !d.is_document(data) {
             continue;
         }

@@ -61,7 +61,7 @@ fn grade_groups(d: &dyn Dialect, records: Vec<Record>) {
 fuzz_target!(|data: &[u8]| {
     let dialects: [&dyn Dialect; 2] = [&LANGSMITH, &LANGFUSE];
     for d in dialects {
-        let _ = d.sniff(data);
+        let _ = d.sniff(&grounding_audit::dialect::First::new(data));
         let _ = d.is_document(data);
         let mut records = Vec::new();
         let mut warnings = Warnings::default();

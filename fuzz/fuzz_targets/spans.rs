@@ -15,9 +15,10 @@
 #![no_main]
 
 use grounding_audit::dialect::spans::{
-    AssembleOptions, Span, SpanFormat, assemble, is_document, parse_document, parse_line, sniff,
+    AssembleOptions, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, Span, SpanFormat,
+    assemble, is_document, parse_document, parse_line,
 };
-use grounding_audit::dialect::ChunkRule;
+use grounding_audit::dialect::{ChunkRule, detect};
 use grounding_audit::grade::grade;
 use grounding_audit::markers::{Grammar, Preset};
 use grounding_audit::model::Row;
@@ -27,12 +28,7 @@ use libfuzzer_sys::fuzz_target;
 mod rows;
 use std::collections::BTreeMap;
 
-const FORMATS: [SpanFormat; 4] = [
-    SpanFormat::PhoenixJsonl,
-    SpanFormat::PhoenixOtlp,
-    SpanFormat::PhoenixDataframe,
-    SpanFormat::Otlp,
-];
+const FORMATS: [&SpanFormat; 4] = [&PHOENIX_JSONL, &PHOENIX_OTLP, &PHOENIX_DATAFRAME, &OTLP];
 
 const PRESETS: [Preset; 5] = [
     Preset::Kb,
@@ -114,7 +110,7 @@ fn plant(data: &[u8]) -> (Vec<u8>, bool) {
 fuzz_target!(|raw: &[u8]| {
     let (data, planted) = plant(raw);
     let data = &data[..];
-    let _ = sniff(data);
+    let _ = detect(None, data);
     for format in FORMATS {
         let _ = is_document(format, data);
 

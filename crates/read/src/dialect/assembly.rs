@@ -581,7 +581,7 @@ impl Assembly {
 mod tests {
     use super::*;
 
-    static D: &crate::dialect::spans::SpanDialect = &crate::dialect::spans::OTLP;
+    static D: &crate::dialect::spans::SpanFormat = &crate::dialect::spans::OTLP;
 
     fn rec(group: &str, key: u128, completes: bool) -> Record {
         Record {

@@ -34,11 +34,11 @@ use std::any::Any;
 pub static DIALECTS: &[&dyn Dialect] = &[
     &agentfootprint::AGENTFOOTPRINT,
     &spans::OTLP,
-    &spans::PHOENIX_JSONL,
     &spans::PHOENIX_OTLP,
-    &spans::PHOENIX_DATAFRAME,
-    &spans::TRULENS,
     &spans::DATADOG,
+    &spans::PHOENIX_DATAFRAME,
+    &spans::PHOENIX_JSONL,
+    &spans::TRULENS,
     &spans::OTEL_SDK,
     &spans::LANGSMITH,
     &spans::LANGFUSE,
@@ -85,7 +85,7 @@ pub trait Dialect: Sync {
     fn about(&self) -> &'static str;
     /// True when a source whose first block is `first` is in this dialect
     /// (asked in [`DIALECTS`] order, after every dialect before it said no).
-    fn sniff(&self, first: &[u8]) -> bool;
+    fn sniff(&self, first: &First<'_>) -> bool;
     /// The marker grammar used when `--markers` is not given.
     fn grammar(&self) -> Grammar;
     /// Groups of dialects with the same family assemble together (a trace
@@ -157,12 +157,43 @@ pub fn by_name(name: &str) -> Option<&'static dyn Dialect> {
 /// dialect `--input-format` named, if any.
 pub fn detect(forced: Option<&'static dyn Dialect>, first: &[u8]) -> &'static dyn Dialect {
     forced.unwrap_or_else(|| {
+        let first = First::new(first);
         DIALECTS
             .iter()
             .copied()
-            .find(|d| d.sniff(first))
+            .find(|d| d.sniff(&first))
             .unwrap_or(&native::NATIVE)
     })
+}
+
+/// A source's first block as the dialects are asked about it, in turn:
+/// what several of them look at is worked out once, when the first of
+/// them asks.
+pub struct First<'a> {
+    bytes: &'a [u8],
+    span_head: std::cell::OnceCell<Option<spans::Head<'a>>>,
+}
+
+impl<'a> First<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        First {
+            bytes,
+            span_head: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The block's bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The head the span formats tell each other apart by (none when no
+    /// span format may claim the block).
+    pub fn span_head(&self) -> Option<&spans::Head<'a>> {
+        self.span_head
+            .get_or_init(|| spans::Head::of(self.bytes))
+            .as_ref()
+    }
 }
 
 /// The result of reading one non-blank line. Not boxed: a turn is made for

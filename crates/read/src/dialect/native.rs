@@ -770,7 +770,7 @@ impl super::Dialect for Native {
         "The native turn log: one JSON turn per line"
     }
     /// The fallback: any source no other dialect claims.
-    fn sniff(&self, _first: &[u8]) -> bool {
+    fn sniff(&self, _first: &super::First<'_>) -> bool {
         true
     }
     fn grammar(&self) -> crate::markers::Grammar {

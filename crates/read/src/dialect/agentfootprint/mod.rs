@@ -152,8 +152,8 @@ impl Dialect for Agentfootprint {
     fn about(&self) -> &'static str {
         "agentfootprint event streams, recordings and audit bundles"
     }
-    fn sniff(&self, first: &[u8]) -> bool {
-        sniff(first)
+    fn sniff(&self, first: &crate::dialect::First<'_>) -> bool {
+        sniff(first.bytes())
     }
     fn grammar(&self) -> Grammar {
         Grammar::Preset(Preset::Id)

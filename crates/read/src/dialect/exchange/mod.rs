@@ -490,8 +490,8 @@ impl Dialect for Exchange {
     fn about(&self) -> &'static str {
         "Recorded provider API calls (request and response), graded by their structured citations"
     }
-    fn sniff(&self, first: &[u8]) -> bool {
-        sniff(first)
+    fn sniff(&self, first: &crate::dialect::First<'_>) -> bool {
+        sniff(first.bytes())
     }
     fn grammar(&self) -> Grammar {
         Grammar::Preset(Preset::Numeric)

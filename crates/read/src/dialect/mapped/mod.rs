@@ -705,7 +705,7 @@ impl super::Dialect for Mapped {
     fn about(&self) -> &'static str {
         "Turn lines of any shape, read through --map / --map-file"
     }
-    fn sniff(&self, _first: &[u8]) -> bool {
+    fn sniff(&self, _first: &crate::dialect::First<'_>) -> bool {
         false
     }
     fn grammar(&self) -> Grammar {

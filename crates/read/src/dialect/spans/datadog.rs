@@ -23,12 +23,37 @@
 //! written.
 
 use super::json::{self, blank_span, reply_text};
-use super::{Doc, Recorded, Span, SpanKind, clean_id_str, reason};
+use super::{Doc, Head, Reader, Recorded, Span, SpanFormat, SpanKind, clean_id_str, reason};
 use crate::dialect::ShortId;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+
+/// Datadog APM traces: an array of traces, each an array of spans with
+/// `meta` and `metrics` (the agent payload, test-agent snapshots).
+pub static DATADOG: SpanFormat = SpanFormat {
+    name: "datadog",
+    about: "Datadog APM traces (an array of traces, each an array of spans with meta and metrics)",
+    claims: |h| h.is_array() && payload(h),
+    document: |_| false,
+    read: Reader {
+        line: |line, out| parse(line.as_bytes(), &mut |_, s| out.push(Box::new(s))),
+        pages: |data, sink| parse(data, sink).map(|()| false),
+    },
+};
+
+/// True when an array's head is a Datadog payload: an array of arrays of
+/// spans with `meta` or `metrics` and a `span_id`, or, written with sorted
+/// keys (a span's `meta` then fills the head), `meta` and a `duration`.
+fn payload(h: &Head<'_>) -> bool {
+    let mut inner = h.line()[1..].iter().filter(|b| !b.is_ascii_whitespace());
+    let tags = h.line_holds(b"\"meta\"") || h.line_holds(b"\"metrics\"");
+    inner.next() == Some(&b'[')
+        && inner.next() == Some(&b'{')
+        && tags
+        && (h.line_holds(b"\"span_id\"") || h.line_holds(b"\"duration\""))
+}
 
 /// One span as the agent payload spells it (ids as numbers or strings).
 #[derive(Deserialize)]

@@ -3,28 +3,55 @@
 //! span format shares one family, so a trace whose spans came through two
 //! exports still assembles once.
 
-use super::{Span, SpanFormat, Spans, Trace};
-use crate::dialect::{AssembleOptions, Assembled, Dialect, DocumentRecords, Parsed, Record};
+use super::{Head, Span, Spans, Trace};
+use crate::dialect::{AssembleOptions, Assembled, Dialect, DocumentRecords, First, Parsed, Record};
 use crate::markers::{Grammar, Preset};
 use crate::model::{Extras, Turn};
 
-/// One span format read as a dialect.
-pub struct SpanDialect(pub SpanFormat);
+/// One span export format, read as a dialect: its names, the rule that
+/// tells its sources apart, and its reader. Each format's `static` lives
+/// beside its reader; listing it in [`crate::dialect::DIALECTS`] is all
+/// that registers it.
+pub struct SpanFormat {
+    /// Its `--input-format` value.
+    pub name: &'static str,
+    /// What the format is, for `--help`, messages and `explain`.
+    pub about: &'static str,
+    /// Claims a source by its head (asked after every dialect before it in
+    /// [`crate::dialect::DIALECTS`] said no).
+    pub claims: fn(&Head<'_>) -> bool,
+    /// A source whose first line is a whole object is still one document
+    /// when this says so of it (its first non-blank byte on): Phoenix's
+    /// OTLP download always, a REST page envelope. Arrays and
+    /// pretty-printed objects are documents in every format.
+    pub document: fn(&[u8]) -> bool,
+    /// Its reader.
+    pub read: Reader,
+}
 
-/// Phoenix span JSONL (UI download, REST span API).
-pub static PHOENIX_JSONL: SpanDialect = SpanDialect(SpanFormat::PhoenixJsonl);
-/// Phoenix's OTLP-JSON download.
-pub static PHOENIX_OTLP: SpanDialect = SpanDialect(SpanFormat::PhoenixOtlp);
-/// `get_spans_dataframe()` written as JSON lines.
-pub static PHOENIX_DATAFRAME: SpanDialect = SpanDialect(SpanFormat::PhoenixDataframe);
-/// OTLP/JSON as the Collector file exporter writes it.
-pub static OTLP: SpanDialect = SpanDialect(SpanFormat::Otlp);
-/// OpenTelemetry SDK span objects (Python `to_json()`, JS `ReadableSpan`).
-pub static OTEL_SDK: SpanDialect = SpanDialect(SpanFormat::OtelSdk);
-/// TruLens OTel event rows.
-pub static TRULENS: SpanDialect = SpanDialect(SpanFormat::TruLens);
-/// Datadog APM traces (agent payload, test-agent snapshots).
-pub static DATADOG: SpanDialect = SpanDialect(SpanFormat::Datadog);
+/// How a span format's bytes become spans.
+pub struct Reader {
+    /// One line known to be UTF-8, all or nothing (boxes each span).
+    pub line: fn(&str, &mut Spans) -> Result<(), String>,
+    /// A line, a document or several, each span with the byte offset of its
+    /// object; true when a page envelope said more pages follow.
+    pub pages: fn(&[u8], &mut Sink<'_>) -> Result<bool, String>,
+}
+
+/// Where a reader hands each span, with the byte offset of its object.
+pub type Sink<'a> = dyn FnMut(usize, Span) + 'a;
+
+impl PartialEq for SpanFormat {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl std::fmt::Debug for SpanFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
 
 /// The identity of a span: xxh3-128 of its trace id, a zero byte and its
 /// span id. Hashed in one call from a copy on the stack when the ids are
@@ -71,16 +98,15 @@ fn record(span: Box<Span>) -> Record {
     }
 }
 
-impl Dialect for SpanDialect {
+impl Dialect for SpanFormat {
     fn name(&self) -> &'static str {
-        self.0.name()
+        self.name
     }
     fn about(&self) -> &'static str {
-        self.0.describe()
+        self.about
     }
-    /// Asked after agentfootprint's sniff said no ([`crate::dialect::DIALECTS`]).
-    fn sniff(&self, first: &[u8]) -> bool {
-        super::sniff_not_agentfootprint(first) == Some(self.0)
+    fn sniff(&self, first: &First<'_>) -> bool {
+        first.span_head().is_some_and(self.claims)
     }
     /// RAG prompts number their sources: `[1]`, `[1, 2]`, `[1-3]`.
     fn grammar(&self) -> Grammar {
@@ -93,7 +119,7 @@ impl Dialect for SpanDialect {
         crate::input::RECORD_BLOCK_SIZE
     }
     fn is_document(&self, first: &[u8]) -> bool {
-        super::is_document(self.0, first)
+        super::is_document(self, first)
     }
     fn parse_line<'a>(
         &self,
@@ -108,7 +134,7 @@ impl Dialect for SpanDialect {
         }
         SPANS.with_borrow_mut(|spans| {
             spans.clear();
-            match super::parse_line_str(self.0, line, spans) {
+            match super::parse_line_str(self, line, spans) {
                 Err(reason) => Parsed::Invalid(reason),
                 Ok(()) if spans.is_empty() => Parsed::Skipped,
                 Ok(()) => {
@@ -121,7 +147,7 @@ impl Dialect for SpanDialect {
     }
     fn parse_document(&self, data: &[u8], out: &mut DocumentRecords) {
         let mut spans = Vec::new();
-        let result = super::parse_document(self.0, data, &mut spans);
+        let result = super::parse_document(self, data, &mut spans);
         let last = spans.last().map_or(1, |(l, _)| *l);
         out.records.extend(
             spans

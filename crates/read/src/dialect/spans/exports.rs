@@ -336,7 +336,7 @@ struct Envelope<'a> {
 /// other counts as a duplicate.
 fn envelope(text: &str) -> Option<Result<Envelope<'_>, String>> {
     let t = text.trim_start();
-    let first = super::first_key(t.as_bytes())?;
+    let first = super::head::first_key(t.as_bytes())?;
     if !matches!(
         first,
         b"trace" | b"observations" | b"data" | b"runs" | b"meta" | b"cursors" | b"next_cursor"
@@ -406,7 +406,11 @@ fn envelope(text: &str) -> Option<Result<Envelope<'_>, String>> {
 /// SDK's batch body (a run's first key is never either).
 fn is_batch(text: &str) -> bool {
     let t = text.trim_start();
-    t.starts_with('{') && matches!(super::first_key(t.as_bytes()), Some(b"post" | b"patch"))
+    t.starts_with('{')
+        && matches!(
+            super::head::first_key(t.as_bytes()),
+            Some(b"post" | b"patch")
+        )
 }
 
 /// The LangSmith SDK's batch body `{"post": [runs], "patch": [runs]}`:
@@ -491,7 +495,8 @@ impl Dialect for ExportDialect {
             }
         }
     }
-    fn sniff(&self, first: &[u8]) -> bool {
+    fn sniff(&self, first: &crate::dialect::First<'_>) -> bool {
+        let first = first.bytes();
         match self.0 {
             Export::Adk => adk::sniff(first),
             Export::Braintrust => braintrust::sniff(first),
@@ -665,13 +670,13 @@ mod tests {
 
     #[test]
     fn sniff_reads_the_first_object_of_a_line_or_an_array() {
-        assert!(
-            LANGFUSE.sniff(b"[\n  {\"id\":\"o\",\"traceId\":\"t\",\"type\":\"SPAN\"},\n  {\"id\"")
-        );
-        assert!(
-            LANGSMITH.sniff(b"{\"id\":\"r\",\"run_type\":\"llm\",\"trace_id\":\"r\"}\n{\"id\"")
-        );
-        assert!(!LANGSMITH.sniff(b"{\"turn_id\":\"t\"}\n"));
+        assert!(LANGFUSE.sniff(&crate::dialect::First::new(
+            b"[\n  {\"id\":\"o\",\"traceId\":\"t\",\"type\":\"SPAN\"},\n  {\"id\""
+        )));
+        assert!(LANGSMITH.sniff(&crate::dialect::First::new(
+            b"{\"id\":\"r\",\"run_type\":\"llm\",\"trace_id\":\"r\"}\n{\"id\""
+        )));
+        assert!(!LANGSMITH.sniff(&crate::dialect::First::new(b"{\"turn_id\":\"t\"}\n")));
         assert!(LANGFUSE.is_document(b"[{}]"));
         assert!(!LANGFUSE.is_document(b"{\"id\":1}\n{"));
         assert!(LANGFUSE.is_document(b"{\n \"id\": 1\n}\n"));

@@ -4,7 +4,7 @@
 //! turn ([`assemble`] → [`Trace`]).
 //!
 //! Pure: no I/O, no knowledge of the pipeline. The caller detects the format
-//! of a file ([`sniff`], [`is_document`]), feeds physical lines to
+//! of a file (a format's `claims`, [`is_document`]), feeds physical lines to
 //! [`parse_line`] (or the whole file to [`parse_document`]), groups the spans
 //! by trace id and calls [`assemble`] once per trace when input ends.
 //!
@@ -27,8 +27,12 @@
 //! - `json.rs`: lenient field access, documents and reply text in plain JSON;
 //! - `time.rs`: span, run and observation times (RFC 3339 in any offset
 //!   spelling, epoch numbers), in years 0000–9999 or an invalid record;
-//! - `exports.rs`: those three as dialects, and [`assemble_records`], how any
+//! - `exports.rs`: those four as dialects, and [`assemble_records`], how any
 //!   group of the span family becomes a trace;
+//! - `dialect.rs`: [`SpanFormat`], a span format as a dialect (each
+//!   format's `static` lives beside its reader: `otlp.rs`, `datadog.rs`,
+//!   and `rows.rs` for the formats Phoenix's row reader reads);
+//! - `head.rs`: the [`Head`] of a source, which the formats' `claims` read;
 //! - `prompt.rs`: an LLM call's recorded input as one normalised string,
 //!   and how a retrieved document is found in it;
 //! - `assemble.rs`: trace → turn (root, reply, chunks, tools, agent).
@@ -43,6 +47,7 @@ mod braintrust;
 mod datadog;
 mod dialect;
 mod exports;
+mod head;
 mod json;
 mod keeping;
 mod langfuse;
@@ -51,79 +56,22 @@ mod otlp;
 mod phoenix;
 mod prompt;
 mod pyrepr;
+mod rows;
 mod time;
 
 use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
-pub use dialect::{
-    DATADOG, OTEL_SDK, OTLP, PHOENIX_DATAFRAME, PHOENIX_JSONL, PHOENIX_OTLP, SpanDialect, TRULENS,
-};
+pub use datadog::DATADOG;
+pub use dialect::{Reader, SpanFormat};
 pub use exports::{
     ADK, BRAINTRUST, Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify,
 };
+pub use head::Head;
+pub use otlp::{OTLP, PHOENIX_OTLP};
+pub use rows::{OTEL_SDK, PHOENIX_DATAFRAME, PHOENIX_JSONL, TRULENS};
 
 use crate::dialect::{ShortId, cap_reason, redact_reason};
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use std::borrow::Cow;
-
-/// The span export formats read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SpanFormat {
-    /// Phoenix span JSON: one span per line (UI `jsonl` download, REST
-    /// `/v1/projects/{p}/spans`), or a REST page envelope `{"data":[…]}`.
-    PhoenixJsonl,
-    /// Phoenix's `otlp-json` download: one snake_case OTLP document.
-    PhoenixOtlp,
-    /// `get_spans_dataframe()` written as JSON records (lines or an array).
-    PhoenixDataframe,
-    /// OTLP/JSON `ExportTraceServiceRequest`s, one per line (Collector file
-    /// exporter, OTel SDK JSON file exporter).
-    Otlp,
-    /// OpenTelemetry SDK span objects as the SDKs print them: Python's
-    /// `span.to_json()` (`context.trace_id`, `parent_id`, ISO times) and
-    /// JavaScript's `ReadableSpan` (`spanContext.traceId`, `parentSpanId`,
-    /// `[seconds, nanos]` times); one per line or a JSON array.
-    OtelSdk,
-    /// TruLens OTel event rows (`trace`, `record`, `record_attributes` with
-    /// `ai.observability.*`), as its event table exports them.
-    TruLens,
-    /// Datadog APM traces: an array of traces, each an array of spans with
-    /// `meta` and `metrics` (the agent payload, test-agent snapshots).
-    Datadog,
-}
-
-impl SpanFormat {
-    /// Short name, as an `--input-format` value would spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            SpanFormat::PhoenixJsonl => "phoenix-jsonl",
-            SpanFormat::PhoenixOtlp => "phoenix-otlp",
-            SpanFormat::PhoenixDataframe => "phoenix-dataframe",
-            SpanFormat::Otlp => "otlp",
-            SpanFormat::OtelSdk => "otel-sdk-json",
-            SpanFormat::TruLens => "trulens-events",
-            SpanFormat::Datadog => "datadog",
-        }
-    }
-
-    /// What the format is, for messages and `explain`.
-    pub fn describe(self) -> &'static str {
-        match self {
-            SpanFormat::PhoenixJsonl => "Phoenix spans (JSONL download or REST page)",
-            SpanFormat::PhoenixOtlp => "Phoenix OTLP-JSON download (snake_case OTLP)",
-            SpanFormat::PhoenixDataframe => "Phoenix get_spans_dataframe() rows as JSON",
-            SpanFormat::Otlp => "OTLP/JSON trace requests (Collector or SDK file exporter)",
-            SpanFormat::OtelSdk => {
-                "OpenTelemetry SDK span objects (Python span.to_json(), JS ReadableSpan), lines or an array"
-            }
-            SpanFormat::TruLens => "TruLens OTel event rows (record, record_attributes)",
-            SpanFormat::Datadog => {
-                "Datadog APM traces (an array of traces, each an array of spans with meta and metrics)"
-            }
-        }
-    }
-}
 
 /// A span's semantic kind (OpenInference span kinds; other conventions are
 /// mapped onto them).
@@ -373,186 +321,10 @@ fn lower_hex(id: &str) -> Cow<'_, str> {
     }
 }
 
-/// Decides whether a file holds spans, from its first bytes (a partial last
-/// line is fine). Never claims native turn lines (`{"turn_id":…}`) or
-/// agentfootprint events.
-pub fn sniff(first_block: &[u8]) -> Option<SpanFormat> {
-    if crate::dialect::agentfootprint::sniff(first_block) {
-        return None;
-    }
-    sniff_not_agentfootprint(first_block)
-}
-
-/// [`sniff`] for a first block that agentfootprint's sniff has turned down
-/// already, as [`crate::dialect::detect`] asks (in
-/// [`crate::dialect::DIALECTS`] order): the first line is not parsed for
-/// agentfootprint again (on a collector's file that line is one batch of
-/// hundreds of kilobytes).
-pub(super) fn sniff_not_agentfootprint(first_block: &[u8]) -> Option<SpanFormat> {
-    let data = first_block
-        .strip_prefix(b"\xEF\xBB\xBF")
-        .unwrap_or(first_block);
-    let start = data.iter().position(|b| !b.is_ascii_whitespace())?;
-    let rest = &data[start..];
-    match rest[0] {
-        b'[' => {
-            // A JSON array: dataframe records, or Phoenix spans.
-            let head = &rest[..rest.len().min(64 * 1024)];
-            if datadog_payload(head) {
-                Some(SpanFormat::Datadog)
-            } else if contains(head, b"\"context.span_id\"")
-                || contains(head, b"\"context.trace_id\"")
-            {
-                Some(SpanFormat::PhoenixDataframe)
-            } else if contains(head, b"\"span_kind\"") && contains(head, b"\"context\"") {
-                Some(SpanFormat::PhoenixJsonl)
-            } else if trulens_row(head) {
-                Some(SpanFormat::TruLens)
-            } else if sdk_span(head) {
-                Some(SpanFormat::OtelSdk)
-            } else {
-                None
-            }
-        }
-        b'{' => {
-            let line = memchr::memchr(b'\n', rest).map_or(rest, |e| &rest[..e]);
-            if let Ok(p) = serde_json::from_slice::<Probe>(line) {
-                return p.format(line);
-            }
-            // A first line cut by the block, or a pretty-printed document.
-            match first_key(rest) {
-                Some(b"resourceSpans") => Some(SpanFormat::Otlp),
-                Some(b"resource_spans") => Some(SpanFormat::PhoenixOtlp),
-                Some(b"turn_id" | b"type") | None => None,
-                Some(_) if monocle_trace(&rest[..rest.len().min(64 * 1024)]) => {
-                    Some(SpanFormat::OtelSdk)
-                }
-                Some(_) => {
-                    if contains(line, b"\"context.span_id\"")
-                        || contains(line, b"\"context.trace_id\"")
-                    {
-                        Some(SpanFormat::PhoenixDataframe)
-                    } else if contains(line, b"\"span_kind\"") && contains(line, b"\"context\"") {
-                        Some(SpanFormat::PhoenixJsonl)
-                    } else if trulens_row(line) {
-                        Some(SpanFormat::TruLens)
-                    } else if sdk_span(line) {
-                        Some(SpanFormat::OtelSdk)
-                    } else {
-                        None
-                    }
-                }
-            }
-        }
-        _ => None,
-    }
-}
-
-/// True when `head` (starting with `[`) is a Datadog payload: an array of
-/// arrays of spans with `meta` or `metrics` and a `span_id`, or, written
-/// with sorted keys (a span's `meta` then fills the head), `meta` and a
-/// `duration`.
-fn datadog_payload(head: &[u8]) -> bool {
-    let mut inner = head[1..].iter().filter(|b| !b.is_ascii_whitespace());
-    let tags = contains(head, b"\"meta\"") || contains(head, b"\"metrics\"");
-    inner.next() == Some(&b'[')
-        && inner.next() == Some(&b'{')
-        && tags
-        && (contains(head, b"\"span_id\"") || contains(head, b"\"duration\""))
-}
-
-/// True when `head` holds Monocle's own trace file: `{trace_id, …,
-/// spans: [{span_name, span_id, trace_id, parent_id, attributes, events}]}`.
-fn monocle_trace(head: &[u8]) -> bool {
-    contains(head, b"\"spans\"") && contains(head, b"\"span_name\"")
-}
-
-/// True when `head` holds a TruLens event row.
-fn trulens_row(head: &[u8]) -> bool {
-    contains(head, b"\"record_attributes\"") && contains(head, b"\"trace\"")
-}
-
-/// True when `head` holds an SDK span object: a JS `ReadableSpan`
-/// (`spanContext`), or a Python `span.to_json()` (`context` with a
-/// `trace_id`, and the span's `kind`).
-fn sdk_span(head: &[u8]) -> bool {
-    contains(head, b"\"spanContext\"")
-        || contains(head, b"\"context\"")
-            && contains(head, b"\"trace_id\"")
-            && contains(head, b"\"kind\"")
-            && contains(head, b"\"attributes\"")
-}
-
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(hay, needle).is_some()
-}
-
-/// The first key of the object starting at `data[0]` (`{`), when it has no escapes.
-fn first_key(data: &[u8]) -> Option<&[u8]> {
-    let mut i = 1;
-    while i < data.len() && data[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    if data.get(i) != Some(&b'"') {
-        return None;
-    }
-    let body = &data[i + 1..];
-    let end = memchr::memchr2(b'"', b'\\', body)?;
-    (body[end] == b'"').then(|| &body[..end])
-}
-
-/// Just enough of a first line to tell the formats apart.
-#[derive(Deserialize)]
-struct Probe {
-    #[serde(rename = "resourceSpans")]
-    resource_spans_camel: Option<IgnoredAny>,
-    resource_spans: Option<IgnoredAny>,
-    context: Option<IgnoredAny>,
-    span_kind: Option<IgnoredAny>,
-    #[serde(rename = "spanContext")]
-    span_context: Option<IgnoredAny>,
-    record_attributes: Option<IgnoredAny>,
-    kind: Option<IgnoredAny>,
-    #[serde(rename = "context.span_id")]
-    df_span_id: Option<IgnoredAny>,
-    #[serde(rename = "context.trace_id")]
-    df_trace_id: Option<IgnoredAny>,
-    data: Option<IgnoredAny>,
-    spans: Option<IgnoredAny>,
-    turn_id: Option<IgnoredAny>,
-}
-
-impl Probe {
-    fn format(&self, line: &[u8]) -> Option<SpanFormat> {
-        if self.turn_id.is_some() {
-            None
-        } else if self.resource_spans_camel.is_some() {
-            Some(SpanFormat::Otlp)
-        } else if self.resource_spans.is_some() {
-            Some(SpanFormat::PhoenixOtlp)
-        } else if self.df_span_id.is_some() || self.df_trace_id.is_some() {
-            Some(SpanFormat::PhoenixDataframe)
-        } else if (self.context.is_some() && self.span_kind.is_some())
-            || (self.data.is_some() && contains(line, b"\"context\""))
-        {
-            Some(SpanFormat::PhoenixJsonl)
-        } else if self.record_attributes.is_some() {
-            Some(SpanFormat::TruLens)
-        } else if self.span_context.is_some()
-            || (self.context.is_some() && self.kind.is_some())
-            || (self.spans.is_some() && monocle_trace(line))
-        {
-            Some(SpanFormat::OtelSdk)
-        } else {
-            None
-        }
-    }
-}
-
 /// True when the file is one whole JSON document (Phoenix's OTLP download, a
 /// REST page envelope, a JSON array, a pretty-printed request) rather than
 /// one record per line: read it with [`parse_document`].
-pub fn is_document(format: SpanFormat, first_block: &[u8]) -> bool {
+pub fn is_document(format: &SpanFormat, first_block: &[u8]) -> bool {
     let data = first_block
         .strip_prefix(b"\xEF\xBB\xBF")
         .unwrap_or(first_block);
@@ -560,10 +332,7 @@ pub fn is_document(format: SpanFormat, first_block: &[u8]) -> bool {
         return false;
     };
     let rest = &data[start..];
-    if format == SpanFormat::PhoenixOtlp || rest[0] == b'[' {
-        return true;
-    }
-    if format == SpanFormat::PhoenixJsonl && first_key(rest) == Some(b"data") {
+    if rest[0] == b'[' || (format.document)(rest) {
         return true;
     }
     // Pretty-printed: the first line is not a whole object.
@@ -584,47 +353,29 @@ pub type Spans = Vec<Box<Span>>;
 /// spans; a REST envelope on one line holds a page). Blank lines give none.
 /// On `Err` nothing was added: the reason names the field and what was
 /// expected, never an input value, and is capped.
-pub fn parse_line(format: SpanFormat, line: &[u8], out: &mut Spans) -> Result<(), String> {
+pub fn parse_line(format: &SpanFormat, line: &[u8], out: &mut Spans) -> Result<(), String> {
     if let Ok(text) = std::str::from_utf8(line) {
         return parse_line_str(format, text, out);
     }
     // Not UTF-8: the readers' reasons say where.
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     let before = out.len();
-    let r = match format {
-        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => {
-            otlp::parse(line, &mut |_, s| out.push(Box::new(s)))
-        }
-        SpanFormat::Datadog => datadog::parse(line, &mut |_, s| out.push(Box::new(s))),
-        SpanFormat::PhoenixJsonl
-        | SpanFormat::PhoenixDataframe
-        | SpanFormat::OtelSdk
-        | SpanFormat::TruLens => {
-            phoenix::parse(format, line, &mut |_: usize, s: Span| out.push(Box::new(s)))
-        }
-    };
+    let r = (format.read.pages)(line, &mut |_, s| out.push(Box::new(s)));
     if r.is_err() {
         out.truncate(before);
     }
-    r.map_err(cap_reason)
+    r.map(|_| ()).map_err(cap_reason)
 }
 
 /// [`parse_line`] for a line already known to be UTF-8 (as the engine
 /// hands it over): strings are not validated again.
-pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Spans) -> Result<(), String> {
+pub fn parse_line_str(format: &SpanFormat, line: &str, out: &mut Spans) -> Result<(), String> {
     let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     if line.bytes().all(|b| b.is_ascii_whitespace()) {
         return Ok(());
     }
     let before = out.len();
-    let r = match format {
-        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse_line(line, out),
-        SpanFormat::Datadog => datadog::parse(line.as_bytes(), &mut |_, s| out.push(Box::new(s))),
-        SpanFormat::PhoenixJsonl
-        | SpanFormat::PhoenixDataframe
-        | SpanFormat::OtelSdk
-        | SpanFormat::TruLens => phoenix::parse_line(format, line, out),
-    };
+    let r = (format.read.line)(line, out);
     if r.is_err() {
         out.truncate(before);
     }
@@ -636,22 +387,14 @@ pub fn parse_line_str(format: SpanFormat, line: &str, out: &mut Spans) -> Result
 /// envelope said more pages follow. On `Err` the spans read before the
 /// fault stay in `out`.
 pub fn parse_document(
-    format: SpanFormat,
+    format: &SpanFormat,
     data: &[u8],
     out: &mut Vec<(u64, Span)>,
 ) -> Result<bool, String> {
     let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     let mut lines = LineCounter::new(data);
     let mut sink = |offset: usize, s: Span| out.push((lines.line_at(offset), s));
-    let r = match format {
-        SpanFormat::Otlp | SpanFormat::PhoenixOtlp => otlp::parse(data, &mut sink).map(|()| false),
-        SpanFormat::Datadog => datadog::parse(data, &mut sink).map(|()| false),
-        SpanFormat::PhoenixJsonl
-        | SpanFormat::PhoenixDataframe
-        | SpanFormat::OtelSdk
-        | SpanFormat::TruLens => phoenix::parse_pages(format, data, &mut sink),
-    };
-    r.map_err(cap_reason)
+    (format.read.pages)(data, &mut sink).map_err(cap_reason)
 }
 
 /// Turns byte offsets (mostly increasing) into 1-based line numbers.

@@ -12,13 +12,43 @@
 
 use super::attrs::{BStr, Builder, Val, wanted_for};
 use super::time::{self, Bad};
-use super::{Span, Spans, clean_id, offset_in, reason};
+use super::{Reader, Span, SpanFormat, Spans, clean_id, offset_in, reason};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, Visitor};
 use serde_json::value::RawValue;
 use std::fmt;
 
 mod scan;
+
+/// OTLP/JSON `ExportTraceServiceRequest`s, one per line (Collector file
+/// exporter, OTel SDK JSON file exporter), or pretty-printed.
+pub static OTLP: SpanFormat = SpanFormat {
+    name: "otlp",
+    about: "OTLP/JSON trace requests (Collector or SDK file exporter)",
+    claims: |h| match h.is_whole() {
+        true => h.has("resourceSpans"),
+        false => h.first_key() == Some(b"resourceSpans"),
+    },
+    document: |_| false,
+    read: READER,
+};
+
+/// Phoenix's `otlp-json` download: one snake_case OTLP document.
+pub static PHOENIX_OTLP: SpanFormat = SpanFormat {
+    name: "phoenix-otlp",
+    about: "Phoenix OTLP-JSON download (snake_case OTLP)",
+    claims: |h| match h.is_whole() {
+        true => h.has("resource_spans"),
+        false => h.first_key() == Some(b"resource_spans"),
+    },
+    document: |_| true,
+    read: READER,
+};
+
+const READER: Reader = Reader {
+    line: parse_line,
+    pages: |data, sink| parse(data, sink).map(|()| false),
+};
 
 #[derive(Deserialize)]
 struct Request<'a> {

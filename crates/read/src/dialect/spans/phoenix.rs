@@ -11,7 +11,7 @@
 
 use super::attrs::{BStr, Builder, IdIn, Val, wanted, wanted_for};
 use super::time::{self, Bad};
-use super::{Span, SpanFormat, Spans, clean_id, offset_in, reason};
+use super::{Span, Spans, clean_id, offset_in, reason};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
@@ -387,27 +387,22 @@ fn short(k: &str) -> String {
 /// Reads every top-level value in `data` (a line, a document, or several)
 /// and hands each span with its byte offset to `sink`.
 pub(super) fn parse(
-    format: SpanFormat,
+    what: &str,
     data: &[u8],
     sink: &mut dyn FnMut(usize, Span),
 ) -> Result<(), String> {
-    parse_pages(format, data, sink).map(|_| ())
+    parse_pages(what, data, sink).map(|_| ())
 }
 
 /// [`parse`], telling whether a page envelope said more pages follow (a
-/// `next_cursor` that is set).
+/// `next_cursor` that is set). `what` begins every reason ("not a Phoenix
+/// span").
 pub(super) fn parse_pages(
-    format: SpanFormat,
+    what: &str,
     data: &[u8],
     sink: &mut dyn FnMut(usize, Span),
 ) -> Result<bool, String> {
     let mut more = false;
-    let what = match format {
-        SpanFormat::PhoenixDataframe => "not a Phoenix dataframe row",
-        SpanFormat::OtelSdk => "not an OpenTelemetry SDK span",
-        SpanFormat::TruLens => "not a TruLens event row",
-        _ => "not a Phoenix span",
-    };
     let stream = serde_json::Deserializer::from_slice(data).into_iter::<&RawValue>();
     for top in stream {
         let top = top.map_err(|e| reason(what, &e))?;
@@ -439,13 +434,13 @@ pub(super) fn parse_pages(
 /// pass when every top-level value is a span object (values decoded in
 /// place, the line not validated again), else with [`parse`] and its
 /// reasons, so the two can only differ in speed.
-pub(super) fn parse_line(format: SpanFormat, line: &str, out: &mut Spans) -> Result<(), String> {
+pub(super) fn parse_line(what: &str, line: &str, out: &mut Spans) -> Result<(), String> {
     let before = out.len();
     if parse_fast(line, out).is_some() {
         return Ok(());
     }
     out.truncate(before);
-    parse(format, line.as_bytes(), &mut |_, s| out.push(Box::new(s)))
+    parse(what, line.as_bytes(), &mut |_, s| out.push(Box::new(s)))
 }
 
 /// None when anything is off: an envelope, an array, an error.
@@ -527,15 +522,15 @@ mod diff_tests {
     //! single-byte deletion and substitution of a small span line.
     use super::*;
 
-    fn both(format: SpanFormat, line: &[u8]) {
+    fn both(what: &str, line: &[u8]) {
         let Ok(text) = std::str::from_utf8(line) else {
             return; // lines reach the one-pass reader as text only
         };
         let mut out = Vec::new();
-        let fast = parse_line(format, text, &mut out)
+        let fast = parse_line(what, text, &mut out)
             .map(|()| out.into_iter().map(|s| *s).collect::<Vec<_>>());
         let mut out = Vec::new();
-        let reference = parse(format, line, &mut |_, s| out.push(s)).map(|()| out);
+        let reference = parse(what, line, &mut |_, s| out.push(s)).map(|()| out);
         assert_eq!(fast, reference, "{text}");
     }
 
@@ -548,8 +543,7 @@ mod diff_tests {
         assert!(parse_fast(SMALL, &mut spans).is_some());
         assert_eq!(spans.len(), 1);
         assert!(spans[0].retrieval.is_some() && spans[0].conversation.is_some());
-        let formats = [SpanFormat::PhoenixJsonl, SpanFormat::PhoenixDataframe];
-        for format in formats {
+        for format in ["not a Phoenix span", "not a Phoenix dataframe row"] {
             both(format, SMALL.as_bytes());
             both(format, format!("{SMALL} {SMALL}").as_bytes());
             both(format, format!("[{SMALL}]").as_bytes());
@@ -560,11 +554,11 @@ mod diff_tests {
         for i in 0..bytes.len() {
             let mut cut = bytes.to_vec();
             cut.remove(i);
-            both(SpanFormat::PhoenixJsonl, &cut);
+            both("not a Phoenix span", &cut);
             for &c in subst {
                 let mut m = bytes.to_vec();
                 m[i] = c;
-                both(SpanFormat::PhoenixJsonl, &m);
+                both("not a Phoenix span", &m);
             }
         }
     }
@@ -576,17 +570,13 @@ mod diff_tests {
         };
         let mut seen = 0;
         for (_, data) in &files {
-            let Some(format) = super::super::sniff(data) else {
-                continue;
+            let what = match crate::dialect::detect(None, data).name() {
+                "phoenix-jsonl" => "not a Phoenix span",
+                "phoenix-dataframe" => "not a Phoenix dataframe row",
+                _ => continue,
             };
-            if !matches!(
-                format,
-                SpanFormat::PhoenixJsonl | SpanFormat::PhoenixDataframe
-            ) {
-                continue;
-            }
             for line in data.split(|&b| b == b'\n') {
-                both(format, line);
+                both(what, line);
                 seen += 1;
             }
         }

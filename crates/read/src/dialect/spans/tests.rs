@@ -12,7 +12,7 @@ use std::path::PathBuf;
 mod rows;
 
 /// [`parse_line`] into a list of spans (it boxes each span it reads).
-fn read_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(), String> {
+fn read_line(format: &SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(), String> {
     let mut boxed = Vec::new();
     let r = parse_line(format, line, &mut boxed);
     out.extend(boxed.into_iter().map(|s| *s));
@@ -21,12 +21,29 @@ fn read_line(format: SpanFormat, line: &[u8], out: &mut Vec<Span>) -> Result<(),
 
 // ------------------------------------------------------------ helpers
 
+/// The span format a source is detected as, asking every dialect in
+/// detection order, as the engine does (none: not a span format).
+fn sniff(first: &[u8]) -> Option<&'static SpanFormat> {
+    let name = crate::dialect::detect(None, first).name();
+    [
+        &OTLP,
+        &PHOENIX_OTLP,
+        &DATADOG,
+        &PHOENIX_DATAFRAME,
+        &PHOENIX_JSONL,
+        &TRULENS,
+        &OTEL_SDK,
+    ]
+    .into_iter()
+    .find(|f| f.name == name)
+}
+
 fn shared() -> Option<PathBuf> {
     crate::test_support::shared("traces")
 }
 
 /// Reads a file the way the pipeline will: sniff, then lines or document.
-fn read_spans(data: &[u8]) -> (SpanFormat, Vec<Span>) {
+fn read_spans(data: &[u8]) -> (&'static SpanFormat, Vec<Span>) {
     let head = &data[..data.len().min(64 * 1024)];
     let format = sniff(head).expect("sniffed as spans");
     let mut spans = Vec::new();
@@ -96,7 +113,7 @@ fn ids(row: &Row<'_>) -> Vec<String> {
 }
 
 /// Checks every turn of one capture file against the expected situations.
-fn check_capture(folder: &str, file: &str, expect_format: SpanFormat, channel: &str) {
+fn check_capture(folder: &str, file: &str, expect_format: &SpanFormat, channel: &str) {
     let Some(root) = shared() else { return };
     let dir = root.join(folder);
     let table = turn_table(&std::fs::read_to_string(dir.join("README.md")).unwrap());
@@ -196,7 +213,7 @@ fn phoenix_jsonl_capture() {
     check_capture(
         "phoenix-openinference-langchain",
         "spans.jsonl",
-        SpanFormat::PhoenixJsonl,
+        &PHOENIX_JSONL,
         "web",
     );
 }
@@ -206,7 +223,7 @@ fn phoenix_otlp_capture() {
     check_capture(
         "phoenix-openinference-langchain",
         "spans.otlp.json",
-        SpanFormat::PhoenixOtlp,
+        &PHOENIX_OTLP,
         "web",
     );
 }
@@ -217,7 +234,7 @@ fn phoenix_dataframe_captures() {
         check_capture(
             "phoenix-openinference-langchain",
             file,
-            SpanFormat::PhoenixDataframe,
+            &PHOENIX_DATAFRAME,
             "web",
         );
     }
@@ -226,14 +243,14 @@ fn phoenix_dataframe_captures() {
 #[test]
 fn otlp_genai_util_captures() {
     for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
-        check_capture("otlp-genai-util", file, SpanFormat::Otlp, "chat");
+        check_capture("otlp-genai-util", file, &OTLP, "chat");
     }
 }
 
 #[test]
 fn otlp_openllmetry_captures() {
     for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
-        check_capture("otlp-openllmetry-langchain", file, SpanFormat::Otlp, "web");
+        check_capture("otlp-openllmetry-langchain", file, &OTLP, "web");
     }
 }
 
@@ -262,7 +279,7 @@ fn phoenix_formats_agree_on_chunk_text_and_times() {
     // The exact nanosecond integer above 2^53 survives.
     let data = std::fs::read(dir.join("spans.otlp.json")).unwrap();
     let mut out = Vec::new();
-    parse_document(SpanFormat::PhoenixOtlp, &data, &mut out).unwrap();
+    parse_document(&PHOENIX_OTLP, &data, &mut out).unwrap();
     let root = out
         .iter()
         .find(|(_, s)| s.span_id() == "32643381aa209a54")
@@ -276,15 +293,15 @@ fn rest_page_envelope_is_a_document() {
     let Some(root) = shared() else { return };
     let data = std::fs::read(root.join("phoenix-openinference-langchain/rest_page_envelope.json"))
         .unwrap();
-    assert_eq!(sniff(&data), Some(SpanFormat::PhoenixJsonl));
-    assert!(is_document(SpanFormat::PhoenixJsonl, &data));
+    assert_eq!(sniff(&data), Some(&PHOENIX_JSONL));
+    assert!(is_document(&PHOENIX_JSONL, &data));
     let mut out = Vec::new();
-    parse_document(SpanFormat::PhoenixJsonl, &data, &mut out).unwrap();
+    parse_document(&PHOENIX_JSONL, &data, &mut out).unwrap();
     assert_eq!(out.len(), 2);
     assert!(out.iter().all(|(line, _)| *line == 1));
     // The same page on one line reads through parse_line too.
     let mut spans = Vec::new();
-    read_line(SpanFormat::PhoenixJsonl, &data, &mut spans).unwrap();
+    read_line(&PHOENIX_JSONL, &data, &mut spans).unwrap();
     assert_eq!(spans.len(), 2);
 }
 
@@ -293,7 +310,7 @@ fn langfuse_otlp_captures() {
     // Observation types, the root's `langfuse.observation.output`, retriever
     // output JSON and double-encoded metadata (`channel` = "\"web\"").
     for file in ["traces.otlp.jsonl", "traces.sdk-json-file.jsonl"] {
-        check_capture("langfuse-otel-langchain", file, SpanFormat::Otlp, "web");
+        check_capture("langfuse-otel-langchain", file, &OTLP, "web");
     }
 }
 
@@ -314,26 +331,23 @@ fn other_captures_are_not_claimed() {
 
 #[test]
 fn sniff_tells_formats_apart() {
-    assert_eq!(sniff(br#"{"resourceSpans":[]}"#), Some(SpanFormat::Otlp));
-    assert_eq!(
-        sniff(b"{\n  \"resourceSpans\": [\n"),
-        Some(SpanFormat::Otlp)
-    );
+    assert_eq!(sniff(br#"{"resourceSpans":[]}"#), Some(&OTLP));
+    assert_eq!(sniff(b"{\n  \"resourceSpans\": [\n"), Some(&OTLP));
     assert_eq!(
         sniff(br#"{"resource_spans":[{"scope_spans":[{"spans":[{"#),
-        Some(SpanFormat::PhoenixOtlp)
+        Some(&PHOENIX_OTLP)
     );
     assert_eq!(
         sniff(br#"{"id":"x","name":"a","context":{"trace_id":"t","span_id":"s"},"span_kind":"LLM","attributes":{"output.value":"cut he"#),
-        Some(SpanFormat::PhoenixJsonl)
+        Some(&PHOENIX_JSONL)
     );
     assert_eq!(
         sniff(br#"{"name":"a","span_kind":"LLM","context.span_id":"s","context.trace_id":"t"}"#),
-        Some(SpanFormat::PhoenixDataframe)
+        Some(&PHOENIX_DATAFRAME)
     );
     assert_eq!(
         sniff(br#"[{"name":"a","context.span_id":"s"}]"#),
-        Some(SpanFormat::PhoenixDataframe)
+        Some(&PHOENIX_DATAFRAME)
     );
     // Never native turns or agentfootprint events.
     assert_eq!(
@@ -354,10 +368,7 @@ fn sniff_tells_formats_apart() {
     let both =
         br#"{"type":"agentfootprint.stream.llm_end","context":{},"span_kind":"LLM","data":[]}"#;
     assert_eq!(sniff(both), None);
-    assert_eq!(
-        sniff_not_agentfootprint(both),
-        Some(SpanFormat::PhoenixJsonl)
-    );
+    assert!(Head::of(both).is_some_and(|h| (PHOENIX_JSONL.claims)(&h)));
     assert_eq!(crate::dialect::detect(None, both).name(), "agentfootprint");
     let spans = br#"{"name":"a","context":{},"span_kind":"LLM"}"#;
     assert_eq!(crate::dialect::detect(None, spans).name(), "phoenix-jsonl");
@@ -365,27 +376,21 @@ fn sniff_tells_formats_apart() {
 
 #[test]
 fn documents_and_lines() {
+    assert!(is_document(&PHOENIX_OTLP, br#"{"resource_spans":[]}"#));
     assert!(is_document(
-        SpanFormat::PhoenixOtlp,
-        br#"{"resource_spans":[]}"#
-    ));
-    assert!(is_document(
-        SpanFormat::PhoenixJsonl,
+        &PHOENIX_JSONL,
         br#"{"data":[],"next_cursor":null}"#
     ));
     assert!(!is_document(
-        SpanFormat::PhoenixJsonl,
+        &PHOENIX_JSONL,
         br#"{"name":"a","context":{}}"#
     ));
-    assert!(is_document(
-        SpanFormat::Otlp,
-        b"{\n  \"resourceSpans\": [\n"
-    ));
+    assert!(is_document(&OTLP, b"{\n  \"resourceSpans\": [\n"));
     assert!(!is_document(
-        SpanFormat::Otlp,
+        &OTLP,
         b"{\"resourceSpans\":[]}\n{\"resourceSpans\":[]}\n"
     ));
-    assert!(is_document(SpanFormat::PhoenixDataframe, b"[{\"name\":1}]"));
+    assert!(is_document(&PHOENIX_DATAFRAME, b"[{\"name\":1}]"));
 }
 
 // ------------------------------------------------------------ fixtures
@@ -409,7 +414,7 @@ fn px(
 fn spans_of(lines: &[String]) -> Vec<Span> {
     let mut out = Vec::new();
     for l in lines {
-        read_line(SpanFormat::PhoenixJsonl, l.as_bytes(), &mut out).unwrap();
+        read_line(&PHOENIX_JSONL, l.as_bytes(), &mut out).unwrap();
     }
     out
 }
@@ -739,7 +744,7 @@ fn ospan(id: &str, parent: Option<&str>, start: u64, end: u64, attrs: &[(&str, &
 
 fn otlp_trace(line: &str) -> Trace {
     let mut out = Vec::new();
-    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(&OTLP, line.as_bytes(), &mut out).unwrap();
     let id = out[0].trace_id().to_owned();
     assemble(&id, out, &AssembleOptions::default())
 }
@@ -951,7 +956,7 @@ fn output_text_reads_json_replies() {
 
 const SECRET: &str = "SECRET-VALUE";
 
-fn reason_of(format: SpanFormat, line: &str) -> String {
+fn reason_of(format: &SpanFormat, line: &str) -> String {
     let mut out = Vec::new();
     let r = read_line(format, line.as_bytes(), &mut out);
     assert!(out.is_empty(), "nothing kept on error");
@@ -960,54 +965,48 @@ fn reason_of(format: SpanFormat, line: &str) -> String {
 
 #[test]
 fn hostile_lines_give_clean_reasons() {
-    let cases: Vec<(SpanFormat, String)> = vec![
+    let cases: Vec<(&'static SpanFormat, String)> = vec![
         (
-            SpanFormat::Otlp,
+            &OTLP,
             format!(
                 r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":5,"spanId":"{SECRET}"}}]}}]}}]}}"#
             ),
         ),
         (
-            SpanFormat::Otlp,
+            &OTLP,
             format!(
                 r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"traceId":"{SECRET}","spanId":"b","startTimeUnixNano":"{SECRET}"}}]}}]}}]}}"#
             ),
         ),
+        (&OTLP, format!(r#"{{"resourceSpans":"{SECRET}"}}"#)),
+        (&OTLP, format!(r#"{{"other":"{SECRET}"}}"#)),
         (
-            SpanFormat::Otlp,
-            format!(r#"{{"resourceSpans":"{SECRET}"}}"#),
-        ),
-        (SpanFormat::Otlp, format!(r#"{{"other":"{SECRET}"}}"#)),
-        (
-            SpanFormat::Otlp,
+            &OTLP,
             format!(
                 r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"spanId":"{SECRET}"}}]}}]}}]}}"#
             ),
         ),
+        (&OTLP, format!(r#"{{"resourceSpans":[ "{SECRET}"#)),
         (
-            SpanFormat::Otlp,
-            format!(r#"{{"resourceSpans":[ "{SECRET}"#),
-        ),
-        (
-            SpanFormat::PhoenixJsonl,
+            &PHOENIX_JSONL,
             format!(r#"{{"context":{{"trace_id":"{SECRET}"}},"name":"x"}}"#),
         ),
         (
-            SpanFormat::PhoenixJsonl,
+            &PHOENIX_JSONL,
             format!(r#"{{"context":{{"trace_id":"a","span_id":"b"}},"name":["{SECRET}"]}}"#),
         ),
         (
-            SpanFormat::PhoenixJsonl,
+            &PHOENIX_JSONL,
             format!(
                 r#"{{"context":{{"trace_id":"a","span_id":"b"}},"start_time":{{"x":"{SECRET}"}}}}"#
             ),
         ),
-        (SpanFormat::PhoenixJsonl, format!(r#"["{SECRET}"]"#)),
+        (&PHOENIX_JSONL, format!(r#"["{SECRET}"]"#)),
         (
-            SpanFormat::PhoenixDataframe,
+            &PHOENIX_DATAFRAME,
             format!(r#"{{"context.span_id":"b","context.trace_id":["{SECRET}"]}}"#),
         ),
-        (SpanFormat::PhoenixJsonl, format!(r#"{{"{SECRET}":1"#)),
+        (&PHOENIX_JSONL, format!(r#"{{"{SECRET}":1"#)),
     ];
     for (format, line) in cases {
         let r = reason_of(format, &line);
@@ -1061,7 +1060,7 @@ fn hostile_attribute_values_are_ignored_not_fatal() {
         ],
     )]);
     let mut out = Vec::new();
-    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(&OTLP, line.as_bytes(), &mut out).unwrap();
     let s = &out[0];
     assert_eq!(s.output, None);
     assert_eq!(s.tokens.prompt, None);
@@ -1082,13 +1081,13 @@ fn hostile_attribute_values_are_ignored_not_fatal() {
     );
     // 1e400 is not a number serde accepts, and the times do not read: the
     // line is invalid, never a panic.
-    let _ = reason_of(SpanFormat::PhoenixJsonl, &line);
+    let _ = reason_of(&PHOENIX_JSONL, &line);
     // Times that do not read make the span invalid, naming the field.
     let line = line.replace("1e400", "1");
-    let r = reason_of(SpanFormat::PhoenixJsonl, &line);
+    let r = reason_of(&PHOENIX_JSONL, &line);
     assert!(r.contains("`start_time`: outside years 0000-9999"), "{r}");
     let line = line.replace("123456789012345678901234567890", "null");
-    let r = reason_of(SpanFormat::PhoenixJsonl, &line);
+    let r = reason_of(&PHOENIX_JSONL, &line);
     assert!(
         r.contains("`end_time`: not a time (RFC 3339 or epoch)"),
         "{r}"
@@ -1096,7 +1095,7 @@ fn hostile_attribute_values_are_ignored_not_fatal() {
     // Wrong-typed attributes are ignored.
     let line = line.replace(r#""garbage""#, "null");
     let mut out = Vec::new();
-    read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    read_line(&PHOENIX_JSONL, line.as_bytes(), &mut out).unwrap();
     let s = &out[0];
     assert_eq!(
         s.retrieval.as_ref().unwrap()[0].chunk_id.as_deref(),
@@ -1149,11 +1148,11 @@ fn unreadable_times_make_the_span_invalid_naming_the_field() {
             &format!("{}:{time}", field.split(':').next().unwrap()),
         );
         assert_ne!(bad, line);
-        let r = reason_of(SpanFormat::Otlp, &bad);
+        let r = reason_of(&OTLP, &bad);
         assert!(r.contains(want), "{time}: {r}");
         assert!(!r.contains("SECRET"), "{r}");
         let mut out = Vec::new();
-        assert!(parse_document(SpanFormat::Otlp, bad.as_bytes(), &mut out).is_err());
+        assert!(parse_document(&OTLP, bad.as_bytes(), &mut out).is_err());
     }
     // The edges of the years, exactly; a float is rounded.
     for (time, ns) in [
@@ -1163,7 +1162,7 @@ fn unreadable_times_make_the_span_invalid_naming_the_field() {
     ] {
         let good = line.replace(start, &format!(r#""startTimeUnixNano":{time}"#));
         let mut out = Vec::new();
-        read_line(SpanFormat::Otlp, good.as_bytes(), &mut out).unwrap();
+        read_line(&OTLP, good.as_bytes(), &mut out).unwrap();
         assert_eq!(out[0].start_ns, Some(ns), "{time}");
     }
 
@@ -1174,7 +1173,7 @@ fn unreadable_times_make_the_span_invalid_naming_the_field() {
     let at = |time: &str| {
         let mut out = Vec::new();
         let line = span.replace(start, &format!(r#""start_time":{time}"#));
-        read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).map(|()| out[0].start_ns)
+        read_line(&PHOENIX_JSONL, line.as_bytes(), &mut out).map(|()| out[0].start_ns)
     };
     let ms = Some(1_733_342_369_374_000_000);
     for time in [
@@ -1230,17 +1229,17 @@ fn ids_are_normalized() {
         &[],
     )]);
     let mut out = Vec::new();
-    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(&OTLP, line.as_bytes(), &mut out).unwrap();
     assert_eq!(out[0].parent_id, None, "an all-zero parent is no parent");
     let line = line.replace(
         r#""parentSpanId":"0000000000000000","#,
         r#""parentSpanId":"","#,
     );
     let mut out = Vec::new();
-    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(&OTLP, line.as_bytes(), &mut out).unwrap();
     assert_eq!(out[0].parent_id, None);
     // Blank lines give nothing.
-    read_line(SpanFormat::Otlp, b"  \r", &mut out).unwrap();
+    read_line(&OTLP, b"  \r", &mut out).unwrap();
     assert_eq!(out.len(), 1);
 }
 
@@ -1256,9 +1255,9 @@ fn hex_ids_are_read_in_lower_case() {
     let line = otlp(&[root, child]);
     // The one-pass reader (a line) and the serde reader (a document).
     let mut by_line = Vec::new();
-    read_line(SpanFormat::Otlp, line.as_bytes(), &mut by_line).unwrap();
+    read_line(&OTLP, line.as_bytes(), &mut by_line).unwrap();
     let mut by_doc = Vec::new();
-    parse_document(SpanFormat::Otlp, line.as_bytes(), &mut by_doc).unwrap();
+    parse_document(&OTLP, line.as_bytes(), &mut by_doc).unwrap();
     let by_doc: Vec<Span> = by_doc.into_iter().map(|(_, s)| s).collect();
     assert_eq!(by_line, by_doc);
     let traces = group(by_line);
@@ -1302,7 +1301,7 @@ fn hex_ids_are_read_in_lower_case() {
 fn nested_phoenix_attributes_are_flattened() {
     let line = r#"{"name":"r","context":{"trace_id":"t","span_id":"s"},"parent_id":null,"start_time":"2026-01-01T00:00:00Z","end_time":"2026-01-01T00:00:01Z","attributes":{"openinference":{"span":{"kind":"AGENT"}},"output":{"value":"Hi [1]."},"session":{"id":"s9"},"retrieval":{"documents":[{"document":{"id":"d1","score":0.4}}]}}}"#;
     let mut out = Vec::new();
-    read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    read_line(&PHOENIX_JSONL, line.as_bytes(), &mut out).unwrap();
     let s = &out[0];
     assert_eq!(s.kind, SpanKind::Agent);
     assert_eq!(s.output.as_deref(), Some("Hi [1]."));
@@ -1479,12 +1478,7 @@ mod props {
     use serde_json::{Value, json};
 
     const CANARY: &str = "PLANTEDzq7marker";
-    const FORMATS: [SpanFormat; 4] = [
-        SpanFormat::PhoenixJsonl,
-        SpanFormat::PhoenixOtlp,
-        SpanFormat::PhoenixDataframe,
-        SpanFormat::Otlp,
-    ];
+    const FORMATS: [&SpanFormat; 4] = [&PHOENIX_JSONL, &PHOENIX_OTLP, &PHOENIX_DATAFRAME, &OTLP];
     const PRESETS: [Preset; 5] = [
         Preset::Kb,
         Preset::Numeric,
@@ -1894,7 +1888,7 @@ fn a_repeated_span_id_keeps_the_first_span_in_short_and_long_traces() {
 fn a_document_past_a_hundred_thousand_is_read() {
     let line = r#"{"name":"kb","context":{"trace_id":"t1","span_id":"s1"},"span_kind":"RETRIEVER","attributes":{"retrieval.documents.0.document.id":"KB-0","retrieval.documents.100001.document.id":"KB-X","retrieval.documents.2500000.document.id":"KB-Y"}}"#;
     let mut out = Vec::new();
-    read_line(SpanFormat::PhoenixJsonl, line.as_bytes(), &mut out).unwrap();
+    read_line(&PHOENIX_JSONL, line.as_bytes(), &mut out).unwrap();
     let ids: Vec<_> = out[0]
         .retrieval
         .as_ref()
@@ -2069,7 +2063,7 @@ fn genai_chunks_are_the_documents_in_the_llm_input() {
         ),
     ]);
     let mut out = Vec::new();
-    read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+    read_line(&OTLP, line.as_bytes(), &mut out).unwrap();
     check_stood_on(out);
 }
 
@@ -2141,7 +2135,7 @@ fn fixture_question_and_tool_arguments() {
     for third in [spans[2].clone(), late_parent] {
         let line = otlp(&[spans[0].clone(), spans[1].clone(), third]);
         let mut out = Vec::new();
-        read_line(SpanFormat::Otlp, line.as_bytes(), &mut out).unwrap();
+        read_line(&OTLP, line.as_bytes(), &mut out).unwrap();
         let (reference, _) = {
             let mut r = Vec::new();
             crate::dialect::spans::otlp::parse(line.as_bytes(), &mut |_, s| r.push(s)).unwrap();

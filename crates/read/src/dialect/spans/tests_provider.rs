@@ -74,7 +74,7 @@ fn trace_with(cite: Option<u64>, input_recorded: bool) -> Trace {
     ];
     let mut spans = Vec::new();
     for l in lines {
-        parse_line(SpanFormat::PhoenixJsonl, l.as_bytes(), &mut spans).unwrap();
+        parse_line(&PHOENIX_JSONL, l.as_bytes(), &mut spans).unwrap();
     }
     assemble_boxed("t", spans, &AssembleOptions::default())
 }
