@@ -32,12 +32,13 @@ pub(super) struct Prompt(String);
 impl Prompt {
     /// Adds one string of the input (one space from the text before it).
     pub(super) fn push(&mut self, text: &str) {
-        for word in text.split_whitespace() {
+        each_word(text, |word| {
             if !self.0.is_empty() {
                 self.0.push(' ');
             }
             self.0.push_str(word);
-        }
+            true
+        });
     }
 
     /// Adds every string inside a JSON value: list items in order, object
@@ -146,23 +147,55 @@ pub(super) fn recorded_input_member(key: &str) -> Keep {
 pub(super) fn doc_key(content: &str) -> Option<String> {
     let mut key = String::new();
     let mut chars = 0;
-    for word in content.split_whitespace() {
+    let mut full = false;
+    each_word(content, |word| {
         if chars > 0 {
             key.push(' ');
             chars += 1;
         }
         for c in word.chars() {
             if chars == DOC_PREFIX {
-                return Some(key);
+                break;
             }
             key.push(c);
             chars += 1;
         }
-        if chars == DOC_PREFIX {
-            return Some(key);
+        full = chars == DOC_PREFIX;
+        !full
+    });
+    (full || chars >= MIN_DOC).then_some(key)
+}
+
+/// Calls `f` with each word of `text`, as `str::split_whitespace` splits
+/// it, until `f` says no more. An ASCII byte is told by itself; a
+/// character is decoded only where a byte above ASCII begins one.
+fn each_word(text: &str, mut f: impl FnMut(&str) -> bool) {
+    let bytes = text.as_bytes();
+    let mut start = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (space, width) = if b.is_ascii() {
+            (b == b' ' || (b'\t'..=b'\r').contains(&b), 1)
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            (c.is_whitespace(), c.len_utf8())
+        };
+        match (space, start) {
+            (true, Some(s)) => {
+                if !f(&text[s..i]) {
+                    return;
+                }
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
         }
+        i += width;
     }
-    (chars >= MIN_DOC).then_some(key)
+    if let Some(s) = start {
+        f(&text[s..]);
+    }
 }
 
 /// Where a document's key first occurs in a normalised input.
@@ -202,6 +235,21 @@ mod tests {
             Some("You answer from: <doc>Refunds take five days</doc>")
         );
         assert_eq!(Prompt::default().finish(), None);
+        // Words split as `split_whitespace` splits them, in and out of ASCII.
+        for text in [
+            "a\u{b}b\u{c}c\r d",
+            "x\u{a0}y\u{3000}z é\u{2029}",
+            " \u{85}é ",
+            "",
+        ] {
+            let mut words = Vec::new();
+            each_word(text, |w| {
+                words.push(w.to_owned());
+                true
+            });
+            let split: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+            assert_eq!(words, split, "{text:?}");
+        }
         let v =
             json!({"messages": [[{"kwargs": {"content": "a\nb"}}, {"content": [{"text": "c"}]}]]});
         assert_eq!(value_text(&v).as_deref(), Some("a b c"));
