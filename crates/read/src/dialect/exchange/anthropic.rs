@@ -12,12 +12,38 @@
 //! `char_location`'s `start_char_index..end_char_index` (or a block
 //! location's blocks) where that quote sits in the document's text.
 
-use super::{AnswerText, Found, Source, arr, at, block_range, blocks, named, offset, owned, text};
+use super::{
+    AnswerText, Found, Reader, Source, arr, at, block_range, blocks, named, offset, owned, text,
+};
 use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
 
 /// This reader's provider: its name in every output (`markers_from`).
 pub(super) const PROVIDER: Provider = Provider::named("anthropic");
+
+/// This provider as the exchange dialect reads it.
+pub(super) const READER: Reader = Reader {
+    provider: PROVIDER,
+    shown: "Anthropic",
+    read: |req, resp, _| read(req, resp),
+    from_events,
+    last_event: Some("message_stop"),
+    is_body,
+    is_event,
+};
+
+/// A Messages API response (LangSmith's `wrap_anthropic` records it
+/// without its `type`), or a stream that opens with `message_start`.
+fn is_body(_req: &Value, resp: &Value) -> bool {
+    let message = resp.get("type").and_then(Value::as_str) == Some("message")
+        || resp.get("role").and_then(Value::as_str) == Some("assistant")
+            && resp.get("stop_reason").is_some();
+    message && resp.get("content").is_some_and(Value::is_array)
+}
+
+fn is_event(e: &Value) -> bool {
+    e.get("type").and_then(Value::as_str) == Some("message_start")
+}
 
 /// The chunks of one conversation, by kind.
 #[derive(Default)]

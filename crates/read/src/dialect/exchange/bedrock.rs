@@ -17,12 +17,39 @@
 //! by matching the text), with `textResponsePart.text` the text it says
 //! the span holds.
 
-use super::{Found, Source, arr, offset, owned, text};
+use super::{Found, Reader, Source, arr, offset, owned, text};
 use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
 
 /// This reader's provider: its name in every output (`markers_from`).
 pub(super) const PROVIDER: Provider = Provider::named("bedrock");
+
+/// This provider as the exchange dialect reads it.
+pub(super) const READER: Reader = Reader {
+    provider: PROVIDER,
+    shown: "Bedrock RetrieveAndGenerate and Converse",
+    read,
+    from_events,
+    last_event: None,
+    is_body,
+    is_event,
+};
+
+/// A RetrieveAndGenerate response (its `citations` and `output`, or a
+/// request with its configuration), a Converse response, or their
+/// streams' events by their `:event-type` header.
+fn is_body(req: &Value, resp: &Value) -> bool {
+    resp.get("citations").is_some() && resp.get("output").is_some()
+        || req.get("retrieveAndGenerateConfiguration").is_some()
+        || resp.pointer("/output/message").is_some()
+}
+
+fn is_event(e: &Value) -> bool {
+    matches!(
+        e.pointer("/headers/:event-type").and_then(Value::as_str),
+        Some("output" | "citation" | "messageStart" | "contentBlockDelta" | "chunk")
+    )
+}
 
 fn reference(r: &Value) -> Source {
     let loc = r.get("location").unwrap_or(&Value::Null);

@@ -16,12 +16,36 @@
 //! naming several sources (or document ids) is one citation per source,
 //! each with the same span.
 
-use super::{AnswerText, Found, Source, arr, named, offset, owned, text};
+use super::{AnswerText, Found, Reader, Source, arr, named, offset, owned, text};
 use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
 
 /// This reader's provider: its name in every output (`markers_from`).
 pub(super) const PROVIDER: Provider = Provider::named("cohere");
+
+/// This provider as the exchange dialect reads it.
+pub(super) const READER: Reader = Reader {
+    provider: PROVIDER,
+    shown: "Cohere",
+    read: |req, resp, _| read(req, resp),
+    from_events,
+    last_event: Some("message-end"),
+    is_body,
+    is_event,
+};
+
+/// A chat response (v2's `message`, v1's `generation_id`, or its `text`
+/// and `finish_reason`), or a stream's events.
+fn is_body(_req: &Value, resp: &Value) -> bool {
+    resp.get("message").is_some_and(|m| m.get("role").is_some())
+        || resp.get("generation_id").is_some()
+        || resp.get("text").is_some() && resp.get("finish_reason").is_some()
+}
+
+fn is_event(e: &Value) -> bool {
+    let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+    kind == "message-start" || kind == "citation-start" || e.get("event_type").is_some()
+}
 
 /// A document given as `{id, data{...}}` (v2), `{id, text, ...}` (v1) or a
 /// string; `fallback` is its id when it has none.

@@ -12,13 +12,33 @@
 //! `segment.text` the text it says they hold; a support citing several
 //! chunks is one citation per chunk, each with the same span.
 
-use super::{Found, Source, arr, at, char_of_byte, offset, owned, text};
+use super::{Found, Reader, Source, arr, at, char_of_byte, offset, owned, text};
 use crate::model::{Cite, Provider};
 use crate::support::chars::CharMap;
 use serde_json::{Value, json};
 
 /// This reader's provider: its name in every output (`markers_from`).
 pub(super) const PROVIDER: Provider = Provider::named("gemini");
+
+/// This provider as the exchange dialect reads it.
+pub(super) const READER: Reader = Reader {
+    provider: PROVIDER,
+    shown: "Gemini",
+    read: |req, resp, _| read(req, resp),
+    from_events,
+    last_event: None,
+    is_body,
+    is_event,
+};
+
+/// A `generateContent` response or one chunk of a stream of them.
+fn is_body(_req: &Value, resp: &Value) -> bool {
+    resp.get("candidates").is_some()
+}
+
+fn is_event(e: &Value) -> bool {
+    e.get("candidates").is_some()
+}
 
 /// Reads a `generateContent` body.
 pub(super) fn read(_req: &Value, resp: &Value) -> Found {

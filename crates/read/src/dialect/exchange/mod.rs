@@ -242,58 +242,39 @@ pub(crate) fn text(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// A provider this dialect reads: its name, and how its recorded calls
-/// are read. Adding a provider is its module and one line of [`READERS`].
-struct Reader {
-    provider: Provider,
+/// A provider this dialect reads: its name, the shapes of the responses
+/// and stream events it writes, and how its recorded calls are read. Each
+/// provider's module holds its own (`READER`); adding a provider is its
+/// module and one line of [`READERS`].
+pub(super) struct Reader {
+    pub(super) provider: Provider,
+    /// Its name as people write it, in messages.
+    pub(super) shown: &'static str,
     /// One response, from its request and body, and whether the body was
     /// put together from a recorded stream.
-    read: fn(&Value, &Value, bool) -> Found,
+    pub(super) read: fn(&Value, &Value, bool) -> Found,
     /// A recorded stream of events, as the body they add up to.
-    from_events: fn(&[Value]) -> Value,
+    pub(super) from_events: fn(&[Value]) -> Value,
     /// The event type that ends a whole stream, for the providers that
     /// send one (a stream cut off before it holds part of an answer).
-    last_event: Option<&'static str>,
+    pub(super) last_event: Option<&'static str>,
+    /// A whole response (with its request) in this provider's shape.
+    pub(super) is_body: fn(&Value, &Value) -> bool,
+    /// One stream event in this provider's shape.
+    pub(super) is_event: fn(&Value) -> bool,
 }
 
-/// Every provider this dialect reads.
+/// Every provider this dialect reads. A response (or a stream's first
+/// event that any provider claims) is the first one's whose shape it has:
+/// the order is the rule between providers with similar shapes (Perplexity
+/// writes OpenAI's chat completions, with its citations).
 const READERS: [Reader; 6] = [
-    Reader {
-        provider: anthropic::PROVIDER,
-        read: |req, resp, _| anthropic::read(req, resp),
-        from_events: anthropic::from_events,
-        last_event: Some("message_stop"),
-    },
-    Reader {
-        provider: openai::PROVIDER,
-        read: |req, resp, _| openai::read(req, resp),
-        from_events: openai::from_events,
-        last_event: None,
-    },
-    Reader {
-        provider: cohere::PROVIDER,
-        read: |req, resp, _| cohere::read(req, resp),
-        from_events: cohere::from_events,
-        last_event: Some("message-end"),
-    },
-    Reader {
-        provider: gemini::PROVIDER,
-        read: |req, resp, _| gemini::read(req, resp),
-        from_events: gemini::from_events,
-        last_event: None,
-    },
-    Reader {
-        provider: bedrock::PROVIDER,
-        read: bedrock::read,
-        from_events: bedrock::from_events,
-        last_event: None,
-    },
-    Reader {
-        provider: perplexity::PROVIDER,
-        read: |req, resp, _| perplexity::read(req, resp),
-        from_events: perplexity::from_events,
-        last_event: None,
-    },
+    anthropic::READER,
+    gemini::READER,
+    perplexity::READER,
+    openai::READER,
+    bedrock::READER,
+    cohere::READER,
 ];
 
 /// The providers this dialect reads, in the order of [`READERS`].
@@ -304,74 +285,11 @@ pub fn providers() -> impl Iterator<Item = Provider> {
 /// Which provider wrote this exchange, told from the shapes of its request
 /// and response (or stream events).
 fn provider(req: &Value, resp: &Value) -> Option<&'static Reader> {
-    let found = match resp.get("events").and_then(Value::as_array) {
-        Some(events) => events.iter().find_map(event_provider),
-        None => body_provider(req, resp),
-    }?;
-    READERS.iter().find(|r| r.provider == found)
-}
-
-/// The provider a whole response's shape names.
-fn body_provider(req: &Value, resp: &Value) -> Option<Provider> {
-    let has = |k: &str| resp.get(k).is_some();
-    // LangSmith's `wrap_anthropic` records the message without its `type`.
-    let anthropic_message = resp.get("type").and_then(Value::as_str) == Some("message")
-        || resp.get("role").and_then(Value::as_str) == Some("assistant") && has("stop_reason");
-    if anthropic_message && resp.get("content").is_some_and(Value::is_array) {
-        Some(anthropic::PROVIDER)
-    } else if has("candidates") {
-        Some(gemini::PROVIDER)
-    } else if resp.get("object").and_then(Value::as_str) == Some("response")
-        || has("output") && resp["output"].is_array()
-    {
-        Some(openai::PROVIDER)
-    } else if has("citations") && has("output")
-        || req.get("retrieveAndGenerateConfiguration").is_some()
-        || resp.pointer("/output/message").is_some()
-    {
-        Some(bedrock::PROVIDER)
-    } else if has("choices") {
-        Some(chat_completions(resp))
-    } else if has("message") && resp["message"].get("role").is_some()
-        || has("generation_id")
-        || has("text") && has("finish_reason")
-    {
-        Some(cohere::PROVIDER)
-    } else {
-        None
-    }
-}
-
-/// A chat completion (or a chunk of one): Perplexity's when it carries
-/// citations or search results, else OpenAI's.
-fn chat_completions(v: &Value) -> Provider {
-    if v.get("citations").is_some() || v.get("search_results").is_some() {
-        perplexity::PROVIDER
-    } else {
-        openai::PROVIDER
-    }
-}
-
-/// The provider one stream event names.
-fn event_provider(e: &Value) -> Option<Provider> {
-    let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
-    if kind == "message_start" {
-        Some(anthropic::PROVIDER)
-    } else if kind.starts_with("response.") {
-        Some(openai::PROVIDER)
-    } else if kind == "message-start" || kind == "citation-start" || e.get("event_type").is_some() {
-        Some(cohere::PROVIDER)
-    } else if e.get("candidates").is_some() {
-        Some(gemini::PROVIDER)
-    } else if matches!(
-        e.pointer("/headers/:event-type").and_then(Value::as_str),
-        Some("output" | "citation" | "messageStart" | "contentBlockDelta" | "chunk")
-    ) {
-        Some(bedrock::PROVIDER)
-    } else if e.get("choices").is_some() {
-        Some(chat_completions(e))
-    } else {
-        None
+    match resp.get("events").and_then(Value::as_array) {
+        Some(events) => events
+            .iter()
+            .find_map(|e| READERS.iter().find(|r| (r.is_event)(e))),
+        None => READERS.iter().find(|r| (r.is_body)(req, resp)),
     }
 }
 
@@ -390,9 +308,11 @@ fn stream_ended(reader: &Reader, events: &[Value]) -> bool {
 pub(crate) fn read(req: &Value, resp: &Value) -> Result<Found, String> {
     let events = resp.get("events").and_then(Value::as_array);
     let reader = provider(req, resp).ok_or_else(|| {
-        "exchange: the response is not one of a provider this dialect reads \
-         (Anthropic, OpenAI, Cohere, Gemini, Bedrock RetrieveAndGenerate and Converse, Perplexity)"
-            .to_owned()
+        let shown: Vec<&str> = READERS.iter().map(|r| r.shown).collect();
+        format!(
+            "exchange: the response is not one of a provider this dialect reads ({})",
+            shown.join(", ")
+        )
     })?;
     let body;
     let resp = match events {

@@ -18,12 +18,38 @@
 //! a `file_citation`'s the point `index`; neither says what text it spans
 //! or quotes.
 
-use super::{AnswerText, Found, Source, arr, named, offset, text};
+use super::{AnswerText, Found, Reader, Source, arr, named, offset, text};
 use crate::model::{CitationIndex, Cite, Provider};
 use serde_json::{Value, json};
 
 /// This reader's provider: its name in every output (`markers_from`).
 pub(super) const PROVIDER: Provider = Provider::named("openai");
+
+/// This provider as the exchange dialect reads it.
+pub(super) const READER: Reader = Reader {
+    provider: PROVIDER,
+    shown: "OpenAI",
+    read: |req, resp, _| read(req, resp),
+    from_events,
+    last_event: None,
+    is_body,
+    is_event,
+};
+
+/// A Responses API response (`object: "response"`, or its `output`
+/// items), a chat completion, or a stream of either.
+fn is_body(_req: &Value, resp: &Value) -> bool {
+    resp.get("object").and_then(Value::as_str) == Some("response")
+        || resp.get("output").is_some_and(Value::is_array)
+        || resp.get("choices").is_some()
+}
+
+fn is_event(e: &Value) -> bool {
+    e.get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.starts_with("response."))
+        || e.get("choices").is_some()
+}
 
 /// Reads a Responses or Chat Completions body.
 pub(super) fn read(req: &Value, resp: &Value) -> Found {

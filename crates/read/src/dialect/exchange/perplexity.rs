@@ -8,7 +8,7 @@
 //! The answer is the message content; a citation's span is its marker's
 //! place in it (characters).
 
-use super::{Found, Source, arr, text};
+use super::{Found, Reader, Source, arr, text};
 use crate::markers::{Grammar, MarkerKind, Preset};
 use crate::model::{Chunk, CitationIndex, Cite, Provider};
 use crate::support::chars::CharMap;
@@ -16,6 +16,29 @@ use serde_json::{Value, json};
 
 /// This reader's provider: its name in every output (`markers_from`).
 pub(super) const PROVIDER: Provider = Provider::named("perplexity");
+
+/// This provider as the exchange dialect reads it.
+pub(super) const READER: Reader = Reader {
+    provider: PROVIDER,
+    shown: "Perplexity",
+    read: |req, resp, _| read(req, resp),
+    from_events,
+    last_event: None,
+    is_body,
+    is_event,
+};
+
+/// A chat completion (or a chunk of one) that carries citations or
+/// search results; asked before OpenAI's, whose chat completions it
+/// otherwise shares.
+fn is_body(_req: &Value, resp: &Value) -> bool {
+    is_event(resp)
+}
+
+fn is_event(e: &Value) -> bool {
+    e.get("choices").is_some()
+        && (e.get("citations").is_some() || e.get("search_results").is_some())
+}
 
 /// Reads a chat completion body.
 pub(super) fn read(_req: &Value, resp: &Value) -> Found {

@@ -79,6 +79,17 @@ fn unknown_shapes_are_invalid_lines() {
         EXCHANGE.parse_line(&l, &mut out, &mut w),
         Parsed::Invalid(_)
     ));
+    // The reason names every provider read, from their rows; a chat
+    // completion without citations is OpenAI's, never Perplexity's.
+    let reason = read(&json!({}), &json!({"hello": 1})).unwrap_err();
+    for r in &READERS {
+        assert!(reason.contains(r.shown), "{reason}");
+    }
+    let completion = json!({"choices": [{"message": {"role": "assistant", "content": "x"}}]});
+    assert_eq!(
+        read(&json!({}), &completion).unwrap().from,
+        openai::PROVIDER
+    );
     let no_time = l.replace("2026-01-01T00:00:00Z", "yesterday");
     assert!(matches!(
         EXCHANGE.parse_line(&no_time, &mut out, &mut w),
