@@ -268,7 +268,7 @@ pub(super) struct Reader {
 /// event that any provider claims) is the first one's whose shape it has:
 /// the order is the rule between providers with similar shapes (Perplexity
 /// writes OpenAI's chat completions, with its citations).
-const READERS: [Reader; 6] = [
+const READERS: &[Reader] = &[
     anthropic::READER,
     gemini::READER,
     perplexity::READER,

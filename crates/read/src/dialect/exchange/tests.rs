@@ -82,7 +82,7 @@ fn unknown_shapes_are_invalid_lines() {
     // The reason names every provider read, from their rows; a chat
     // completion without citations is OpenAI's, never Perplexity's.
     let reason = read(&json!({}), &json!({"hello": 1})).unwrap_err();
-    for r in &READERS {
+    for r in READERS {
         assert!(reason.contains(r.shown), "{reason}");
     }
     let completion = json!({"choices": [{"message": {"role": "assistant", "content": "x"}}]});
