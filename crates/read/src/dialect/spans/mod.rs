@@ -62,7 +62,7 @@ mod time;
 use assemble::assemble_boxed;
 pub use assemble::{AssembleOptions, Retrieval, Trace, assemble};
 pub use datadog::DATADOG;
-pub use dialect::{Reader, SpanFormat};
+pub use dialect::{Reader, Sink, SpanFormat};
 pub use exports::{
     ADK, BRAINTRUST, Export, ExportDialect, LANGFUSE, LANGSMITH, assemble_records, classify,
 };
