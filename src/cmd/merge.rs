@@ -71,7 +71,7 @@ pub fn run(
                     section: args.section,
                     csv: crate::render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
                     html: &meta,
-                    html_file: args.out.html.as_deref(),
+                    files: crate::config::summary::file_targets(args.out.html.as_deref()),
                     triage_order: args.out.triage_order,
                     window,
                 },

@@ -125,7 +125,7 @@ pub fn run(args: &SummaryArgs, settings: &Settings, out: &mut dyn Write) -> Resu
             section: args.section,
             csv: render::escape::Csv::for_stdout(args.csv_raw, settings.stdout_tty),
             html: &meta,
-            html_file: args.html.as_deref(),
+            files: config::summary::file_targets(args.html.as_deref()),
             triage_order: args.triage_order,
             window,
         },

@@ -16,8 +16,8 @@ pub struct CheckOutputs {
     /// The report files (`--junit`, `--json`, `--markdown`): each with its
     /// format and its name in error messages.
     pub reports: Vec<(PathBuf, CheckFormat, &'static str)>,
-    /// `--html`: the summary's HTML page.
-    pub html: Option<PathBuf>,
+    /// The summary's documents written to files (`--html`: its page).
+    pub summary_files: Vec<super::summary::FileTarget>,
     /// `--triage-order`, for the HTML page and the baseline.
     pub triage_order: TriageOrder,
     /// `--github`: workflow commands after another format.
@@ -46,7 +46,7 @@ pub fn outputs(format: CheckFormat, gates: &GateArgs, out: &CheckOutputArgs) -> 
             .into_iter()
             .filter_map(|(path, format, what)| Some((path.clone()?, format, what)))
             .collect(),
-        html: out.html.clone(),
+        summary_files: super::summary::file_targets(out.html.as_deref()),
         triage_order: out.triage_order,
         github: out.github,
         write_baseline: gates.write_baseline.clone(),

@@ -20,6 +20,31 @@ pub const RENDERED: &[&str] = &[
     "--confidence",
 ];
 
+/// A document a summary writes to a file besides stdout, in its format,
+/// and its name in error messages.
+#[derive(Debug, Clone)]
+pub struct FileTarget {
+    pub path: std::path::PathBuf,
+    pub format: SummaryFormat,
+    pub what: &'static str,
+}
+
+/// The files a summary (or a `merge` of summary partials) writes besides
+/// stdout, from their flags: `--html FILE`, the page.
+pub fn file_targets(html: Option<&std::path::Path>) -> Vec<FileTarget> {
+    let files = [(html, SummaryFormat::Html, "HTML report")];
+    files
+        .into_iter()
+        .filter_map(|(path, format, what)| {
+            Some(FileTarget {
+                path: path?.to_owned(),
+                format,
+                what,
+            })
+        })
+        .collect()
+}
+
 /// Refuses the flag values `summary` cannot run with, and (with
 /// `--partial`) the flags a partial run does not take.
 pub fn check_args(args: &SummaryArgs) -> Result<()> {

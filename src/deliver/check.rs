@@ -129,10 +129,7 @@ pub fn decide(
                 );
             }
         }
-        if let Some(path) = &o.html {
-            let page = render::html::page(&view, d.html);
-            exit::write_file(path, page.as_bytes(), false, "HTML report")?;
-        }
+        super::summary::write_files(&o.summary_files, &view, false, d.html)?;
     }
     render_decision(d, settings, out, &decision, &data, &input)?;
     Ok(code)

@@ -3,11 +3,12 @@
 use crate::accumulate::summary::Summary;
 use crate::accumulate::triage::TriageOrder;
 use crate::compare::Comparison;
+use crate::config::summary::FileTarget;
 use crate::exit;
 use crate::input::InputStats;
 use crate::render;
 use crate::render::summary::{CsvSection, Format as SummaryFormat};
-use crate::view::summary::{WindowDoc, document_with};
+use crate::view::summary::{SummaryDoc, WindowDoc, document_with};
 use anyhow::Result;
 use std::io::Write;
 
@@ -18,16 +19,16 @@ pub struct Output<'a> {
     pub csv: render::escape::Csv,
     /// What the HTML page says about the run (`--format html`, `--html`).
     pub html: &'a render::html::Meta,
-    /// `--html FILE`: the page written there as well.
-    pub html_file: Option<&'a std::path::Path>,
+    /// The documents written to files besides stdout (`--html FILE`).
+    pub files: Vec<FileTarget>,
     /// The order of the triage list (`--triage-order`).
     pub triage_order: TriageOrder,
     /// The time window the turns were taken from.
     pub window: WindowDoc,
 }
 
-/// Draws a finished summary in its format, and the HTML page to `--html`'s
-/// file when asked.
+/// Draws a finished summary to each file target, then in its format to
+/// `out`.
 pub fn summary(
     out: &mut dyn Write,
     summary: Summary,
@@ -41,15 +42,32 @@ pub fn summary(
         section,
         csv,
         html,
-        html_file,
+        files,
         triage_order,
         window,
     } = output;
-    let html_file = html_file.map(|p| (p, html));
     let doc = document_with(&summary, input, clock, window, comparison, triage_order);
-    if let Some((path, meta)) = html_file {
-        let page = render::html::page(&doc, meta);
-        exit::write_file(path, page.as_bytes(), false, "HTML report")?;
-    }
+    write_files(&files, &doc, csv.raw, html)?;
     format.draw(out, &doc, section, csv, html)
+}
+
+/// Writes a summary's document to each file target in its format (`summary
+/// --html`, `check --html`). A file is no terminal: CSV values are written
+/// exactly, formulas neutralised unless `raw_csv`.
+pub fn write_files(
+    files: &[FileTarget],
+    doc: &SummaryDoc<'_>,
+    raw_csv: bool,
+    html: &render::html::Meta,
+) -> Result<()> {
+    let csv = render::escape::Csv {
+        raw: raw_csv,
+        terminal: false,
+    };
+    for file in files {
+        let mut bytes = Vec::new();
+        file.format.draw(&mut bytes, doc, None, csv, html)?;
+        exit::write_file(&file.path, &bytes, false, file.what)?;
+    }
+    Ok(())
 }
