@@ -627,7 +627,7 @@ pub struct GateArgs {
 impl GateArgs {
     /// `--min-rate`, which also marks the HTML report's trend.
     pub fn min_rate(&self) -> Option<f64> {
-        self.limits.0.rate(crate::gate::GateKind::MinRate)
+        self.limits.0.rate(crate::gate::GateKind::MIN_RATE)
     }
 }
 

@@ -455,15 +455,15 @@ fn the_gate_lists_in_the_check_page_are_the_table_of_gates() {
     };
     use grounding_audit::gate::GateKind as K;
     let names = [
-        &[K::Evidence.as_str(), K::MinTurns.as_str()][..],
+        &[K::EVIDENCE.as_str(), K::MIN_TURNS.as_str()][..],
         &keys,
-        &[K::Input.as_str(), K::Config.as_str()],
+        &[K::INPUT.as_str(), K::CONFIG.as_str()],
     ]
     .concat();
     let counts = [
-        &[K::MinTurns.as_str()][..],
+        &[K::MIN_TURNS.as_str()][..],
         &of(&|r| r.unit == Unit::Count),
-        &[K::Evidence.as_str(), K::Input.as_str(), K::Config.as_str()],
+        &[K::EVIDENCE.as_str(), K::INPUT.as_str(), K::CONFIG.as_str()],
     ]
     .concat();
     let policy = [&keys[..], &grounding_audit::policy::SETTINGS].concat();

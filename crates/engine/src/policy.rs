@@ -167,7 +167,7 @@ mod tests {
             "[defaults]\nmin_rate = 0.9\nmin_turns = 20\n\n[agents.billing-bot]\nmin_rate = 0.8\nrequire_proof = true\n",
         )
         .unwrap();
-        assert_eq!(p.defaults.limits.rate(GateKind::MinRate), Some(0.9));
+        assert_eq!(p.defaults.limits.rate(GateKind::MIN_RATE), Some(0.9));
         assert_eq!(p.defaults.min_turns, Some(20));
         assert_eq!(p.agents["billing-bot"].require_proof, Some(true));
     }
@@ -202,11 +202,11 @@ mod tests {
     fn count_gates_per_agent() {
         let p = Policy::parse("[agents.a]\nmax_orphans = 0\nmax_unobserved_rate = 0.1\n").unwrap();
         assert_eq!(
-            p.agents["a"].limits.get(GateKind::MaxOrphans),
+            p.agents["a"].limits.get(GateKind::MAX_ORPHANS),
             Some(Measure::Count(0))
         );
         assert_eq!(
-            p.agents["a"].limits.rate(GateKind::MaxUnobservedRate),
+            p.agents["a"].limits.rate(GateKind::MAX_UNOBSERVED_RATE),
             Some(0.1)
         );
         let e = Policy::parse("[agents.a]\nmax_unobserved_rate = 2\n").unwrap_err();

@@ -30,7 +30,7 @@ pub(super) fn max_drop(at: &At) -> GateResult {
     let max = at.limit.rate();
     let Some(base) = at.baseline else {
         let mut s = GateResult::plain(
-            GateKind::MaxDrop,
+            GateKind::MAX_DROP,
             at.scope.clone(),
             true,
             None,
@@ -59,7 +59,7 @@ pub(super) fn max_orphan_rate(at: &At) -> GateResult {
         r.turns - r.count(Verdict::Unobserved),
     );
     share_gate(
-        GateKind::MaxOrphanRate,
+        GateKind::MAX_ORPHAN_RATE,
         "orphan_rate",
         (k, n),
         " answered",
@@ -73,7 +73,7 @@ pub(super) fn max_unobserved_rate(at: &At) -> GateResult {
     let r = at.rollup;
     let (k, n) = (r.count(Verdict::Unobserved), r.turns);
     share_gate(
-        GateKind::MaxUnobservedRate,
+        GateKind::MAX_UNOBSERVED_RATE,
         "unobserved_rate",
         (k, n),
         "",
@@ -149,7 +149,7 @@ fn rate_gate(g: &Gates, min: f64, scope: Scope, r: &Rollup) -> GateResult {
         ));
     }
     GateResult {
-        gate: GateKind::MinRate,
+        gate: GateKind::MIN_RATE,
         outcome: if pass { Outcome::Pass } else { Outcome::Fail },
         observed: Some(Measure::Rate(observed)),
         threshold: Measure::Rate(min),
@@ -181,7 +181,7 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
             cur_side.with_retrieval
         );
         let mut r = GateResult::plain(
-            GateKind::MaxDrop,
+            GateKind::MAX_DROP,
             scope,
             true,
             None,
@@ -237,7 +237,7 @@ fn drop_gate(g: &Gates, max: f64, scope: Scope, base: compare::Side, cur: &Rollu
     };
     let (d, m) = exact_pair(drop, max, exact);
     GateResult {
-        gate: GateKind::MaxDrop,
+        gate: GateKind::MAX_DROP,
         outcome: if pass { Outcome::Pass } else { Outcome::Fail },
         observed: Some(Measure::Rate(drop)),
         threshold: Measure::Rate(max),
@@ -282,7 +282,7 @@ fn coverage_gate(min: f64, scope: Scope, r: &Rollup) -> GateResult {
         ),
     };
     let mut g = GateResult::plain(
-        GateKind::MinCoverage,
+        GateKind::MIN_COVERAGE,
         scope,
         pass,
         rate.map(Measure::Rate),
@@ -296,7 +296,7 @@ fn coverage_gate(min: f64, scope: Scope, r: &Rollup) -> GateResult {
 /// The orphan-count gate: at most `max` `orphan_marker` turns.
 fn orphans_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
     let n = r.count(Verdict::OrphanMarker);
-    count_gate(GateKind::MaxOrphans, "orphan_marker", n, max, scope)
+    count_gate(GateKind::MAX_ORPHANS, "orphan_marker", n, max, scope)
 }
 
 /// The fabricated-quote gate: at most `max` quotes that no retrieved chunk
@@ -304,7 +304,7 @@ fn orphans_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
 fn fabricated_gate(max: u64, scope: Scope, r: &Rollup) -> GateResult {
     let n = r.support.quotes_fabricated;
     count_gate(
-        GateKind::MaxFabricatedQuotes,
+        GateKind::MAX_FABRICATED_QUOTES,
         "fabricated_quotes",
         n,
         max,

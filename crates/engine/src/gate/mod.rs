@@ -188,50 +188,51 @@ impl Serialize for Scope {
     }
 }
 
-/// Which gate a result is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GateKind {
-    /// There was at least one turn with retrieval (or `--allow-empty`).
-    Evidence,
-    /// `--min-turns`.
-    MinTurns,
-    /// `--min-rate`, overall or per agent.
-    MinRate,
-    /// `--max-orphans`.
-    MaxOrphans,
-    /// `--max-unobserved-rate`.
-    MaxUnobservedRate,
-    /// `--max-fabricated-quotes`.
-    MaxFabricatedQuotes,
-    /// `--max-orphan-rate`, overall or per agent.
-    MaxOrphanRate,
-    /// `--min-coverage`, overall or per agent.
-    MinCoverage,
-    /// `--max-drop` against `--baseline`, overall or per agent.
-    MaxDrop,
-    /// The input could be read (`--max-invalid`, unreadable files).
-    Input,
-    /// The run's configuration could be read (`--baseline`, `--policy`).
-    Config,
-}
+/// Which gate a result is for, by the name every format writes
+/// (`min_rate`, `max_orphans`, …): the gates of [`TABLE`] name themselves
+/// in their rows, so a gate is its row and its function. The gates that
+/// code names (the checks around the table among them) are constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GateKind(&'static str);
 
 impl GateKind {
+    /// There was at least one turn with retrieval (or `--allow-empty`).
+    pub const EVIDENCE: GateKind = GateKind("evidence");
+    /// `--min-turns`.
+    pub const MIN_TURNS: GateKind = GateKind("min_turns");
+    /// `--min-rate`, overall or per agent.
+    pub const MIN_RATE: GateKind = GateKind("min_rate");
+    /// `--max-orphans`.
+    pub const MAX_ORPHANS: GateKind = GateKind("max_orphans");
+    /// `--max-unobserved-rate`.
+    pub const MAX_UNOBSERVED_RATE: GateKind = GateKind("max_unobserved_rate");
+    /// `--max-fabricated-quotes`.
+    pub const MAX_FABRICATED_QUOTES: GateKind = GateKind("max_fabricated_quotes");
+    /// `--max-orphan-rate`, overall or per agent.
+    pub const MAX_ORPHAN_RATE: GateKind = GateKind("max_orphan_rate");
+    /// `--min-coverage`, overall or per agent.
+    pub const MIN_COVERAGE: GateKind = GateKind("min_coverage");
+    /// `--max-drop` against `--baseline`, overall or per agent.
+    pub const MAX_DROP: GateKind = GateKind("max_drop");
+    /// The input could be read (`--max-invalid`, unreadable files).
+    pub const INPUT: GateKind = GateKind("input");
+    /// The run's configuration could be read (`--baseline`, `--policy`).
+    pub const CONFIG: GateKind = GateKind("config");
+
+    /// A gate by its name: a row of [`TABLE`] names its gate so.
+    pub const fn named(name: &'static str) -> GateKind {
+        GateKind(name)
+    }
+
     /// The name used in every format: `min_rate`, `max_orphans`, …
     pub fn as_str(self) -> &'static str {
-        match self {
-            GateKind::Evidence => "evidence",
-            GateKind::MinTurns => "min_turns",
-            GateKind::MinRate => "min_rate",
-            GateKind::MaxOrphans => "max_orphans",
-            GateKind::MaxUnobservedRate => "max_unobserved_rate",
-            GateKind::MaxFabricatedQuotes => "max_fabricated_quotes",
-            GateKind::MaxOrphanRate => "max_orphan_rate",
-            GateKind::MinCoverage => "min_coverage",
-            GateKind::MaxDrop => "max_drop",
-            GateKind::Input => "input",
-            GateKind::Config => "config",
-        }
+        self.0
+    }
+}
+
+impl Serialize for GateKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
     }
 }
 
@@ -433,7 +434,7 @@ pub fn who(scope: &Scope) -> String {
 /// every gate undecided.
 pub fn config_failure(error: &str) -> Decision {
     let mut gate = GateResult::plain(
-        GateKind::Config,
+        GateKind::CONFIG,
         Scope::Overall,
         false,
         None,
@@ -457,7 +458,7 @@ pub fn input_failure(error: &str, max_invalid: u64) -> Decision {
         pass: false,
         line: format!("FAIL {message}"),
         gates: vec![GateResult::plain(
-            GateKind::Input,
+            GateKind::INPUT,
             Scope::Overall,
             false,
             None,
@@ -497,6 +498,7 @@ fn run(row: &Row, g: &Gates, limit: Measure, scope: Scope, rollup: &Rollup) -> O
         Scope::Agent(a) => b.groups.get(a).copied(),
     });
     Some((row.measure)(&table::At {
+        kind: row.kind,
         gates: g,
         limit,
         scope,
@@ -559,7 +561,7 @@ fn under_the_floor(
     let orphans = r.count(Verdict::OrphanMarker);
     if orphans > 0 {
         // Point to the orphan gates only where none is set.
-        let counted = [GateKind::MaxOrphans, GateKind::MaxOrphanRate]
+        let counted = [GateKind::MAX_ORPHANS, GateKind::MAX_ORPHAN_RATE]
             .iter()
             .any(|k| g.limits.has(*k));
         let advice = if counted {
@@ -576,7 +578,7 @@ fn under_the_floor(
         .iter()
         .filter(|row| row.reach == Reach::Rated)
         .find_map(|row| Some((row.kind, g.limits.rate(row.kind)?)))
-        .unwrap_or((GateKind::MinRate, 0.0));
+        .unwrap_or((GateKind::MIN_RATE, 0.0));
     let mut s = GateResult::plain(
         kind,
         Scope::Agent(agent.to_owned()),
@@ -655,7 +657,7 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
             warnings.push(message.clone());
         }
         gates.push(GateResult::plain(
-            GateKind::Evidence,
+            GateKind::EVIDENCE,
             Scope::Overall,
             pass,
             Some(Measure::Count(0)),
@@ -665,7 +667,7 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
     } else {
         let enough = overall.with_retrieval >= g.min_turns;
         gates.push(GateResult::plain(
-            GateKind::MinTurns,
+            GateKind::MIN_TURNS,
             Scope::Overall,
             enough,
             Some(Measure::Count(overall.with_retrieval)),
@@ -713,7 +715,7 @@ pub fn evaluate(g: &Gates, data: &Grouped, input: &InputStats) -> Decision {
                 r.outcome == Outcome::Fail
             }
         })
-        .filter(|r| !(pass && r.gate == GateKind::MinTurns && rated))
+        .filter(|r| !(pass && r.gate == GateKind::MIN_TURNS && rated))
         .map(|r| r.message.as_str())
         .collect();
     let line = format!(

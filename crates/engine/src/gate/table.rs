@@ -1,8 +1,9 @@
 //! The table of gates on graded turns: one row per gate, from which
 //! `check`'s flags, the policy file's keys, their ranges, evaluation
 //! overall and per agent, and the turns a failing gate names all derive.
-//! A gate is a row here and the function that measures it
-//! ([`super::measure`]); a test holds every other place to this table.
+//! A gate is a row here (naming its gate, `GateKind::named`) and the
+//! function that measures it ([`super::measure`]; it finds its gate in
+//! `At::kind`); a test holds every other place to this table.
 
 use super::measure;
 use super::{GateKind, GateResult, Gates, Measure, Scope};
@@ -36,6 +37,8 @@ pub enum Reach {
 /// What a gate's function is given: the gates as they apply to the scope,
 /// the limit, the scope's rollup and, for a drop, its side in the baseline.
 pub struct At<'a> {
+    /// The gate measured (its row's kind).
+    pub kind: GateKind,
     pub gates: &'a Gates,
     pub limit: Measure,
     pub scope: Scope,
@@ -71,7 +74,7 @@ pub struct Row {
 /// Every gate on graded turns, in the order they are evaluated and listed.
 pub const TABLE: &[Row] = &[
     Row {
-        kind: GateKind::MinRate,
+        kind: GateKind::MIN_RATE,
         flag: "--min-rate",
         value_name: "R",
         unit: Unit::Rate,
@@ -83,7 +86,7 @@ pub const TABLE: &[Row] = &[
         measure: measure::min_rate,
     },
     Row {
-        kind: GateKind::MaxDrop,
+        kind: GateKind::MAX_DROP,
         flag: "--max-drop",
         value_name: "D",
         unit: Unit::Rate,
@@ -95,7 +98,7 @@ pub const TABLE: &[Row] = &[
         measure: measure::max_drop,
     },
     Row {
-        kind: GateKind::MaxOrphans,
+        kind: GateKind::MAX_ORPHANS,
         flag: "--max-orphans",
         value_name: "N",
         unit: Unit::Count,
@@ -107,7 +110,7 @@ pub const TABLE: &[Row] = &[
         measure: measure::max_orphans,
     },
     Row {
-        kind: GateKind::MaxOrphanRate,
+        kind: GateKind::MAX_ORPHAN_RATE,
         flag: "--max-orphan-rate",
         value_name: "R",
         unit: Unit::Rate,
@@ -119,7 +122,7 @@ pub const TABLE: &[Row] = &[
         measure: measure::max_orphan_rate,
     },
     Row {
-        kind: GateKind::MaxUnobservedRate,
+        kind: GateKind::MAX_UNOBSERVED_RATE,
         flag: "--max-unobserved-rate",
         value_name: "R",
         unit: Unit::Rate,
@@ -131,7 +134,7 @@ pub const TABLE: &[Row] = &[
         measure: measure::max_unobserved_rate,
     },
     Row {
-        kind: GateKind::MaxFabricatedQuotes,
+        kind: GateKind::MAX_FABRICATED_QUOTES,
         flag: "--max-fabricated-quotes",
         value_name: "N",
         unit: Unit::Count,
@@ -143,7 +146,7 @@ pub const TABLE: &[Row] = &[
         measure: measure::max_fabricated_quotes,
     },
     Row {
-        kind: GateKind::MinCoverage,
+        kind: GateKind::MIN_COVERAGE,
         flag: "--min-coverage",
         value_name: "R",
         unit: Unit::Rate,

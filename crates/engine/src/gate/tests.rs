@@ -19,7 +19,7 @@ fn confidence_fails_only_when_shown_below_the_bar() {
         confidence: Some(0.95),
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.9);
+    .with(GateKind::MIN_RATE, 0.9);
     let quiet = evaluate(&g, &data(25, 25), &InputStats::default());
     assert!(quiet.pass, "{}", quiet.line);
     assert!(
@@ -70,7 +70,7 @@ fn orphans_never_hide_behind_a_skip() {
         min_turns: 20,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.9);
+    .with(GateKind::MIN_RATE, 0.9);
     let d = evaluate(&g, &data, &InputStats::default());
     let skip = d
         .gates
@@ -84,7 +84,7 @@ fn orphans_never_hide_behind_a_skip() {
         skip.message
     );
     assert!(skip.message.contains("gate them with --max-orphans"));
-    let g = Gates { ..g }.with(GateKind::MaxOrphanRate, 0.05);
+    let g = Gates { ..g }.with(GateKind::MAX_ORPHAN_RATE, 0.05);
     let d = evaluate(&g, &data, &InputStats::default());
     assert!(!d.pass);
     let skip = d
@@ -113,11 +113,11 @@ fn policy_overrides_apply_per_agent() {
         min_turns: 1,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.9);
+    .with(GateKind::MIN_RATE, 0.9);
     g.agents.insert(
         "overall".into(),
         Override {
-            limits: Limits::default().with(GateKind::MinRate, Measure::Rate(0.4)),
+            limits: Limits::default().with(GateKind::MIN_RATE, Measure::Rate(0.4)),
             ..Override::default()
         },
     );
@@ -154,7 +154,7 @@ fn a_drop_against_the_baseline() {
         baseline: Some(base),
         ..Gates::default()
     }
-    .with(GateKind::MaxDrop, 0.05);
+    .with(GateKind::MAX_DROP, 0.05);
     let d = evaluate(&g, &data(80, 100), &InputStats::default());
     assert!(!d.pass);
     assert!(
@@ -191,7 +191,7 @@ fn boundary_rate_passes() {
         min_turns: 1,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.75);
+    .with(GateKind::MIN_RATE, 0.75);
     let d = evaluate(&g, &data(3, 4), &InputStats::default());
     assert!(d.pass, "{}", d.line);
     assert!(
@@ -208,7 +208,7 @@ fn fail_line_names_the_failing_gate() {
         min_turns: 1,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.9);
+    .with(GateKind::MIN_RATE, 0.9);
     let d = evaluate(&g, &data(13, 16), &InputStats::default());
     assert!(!d.pass);
     assert_eq!(
@@ -241,7 +241,7 @@ fn an_agent_named_overall_is_an_agent() {
         min_turns: 1,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.8);
+    .with(GateKind::MIN_RATE, 0.8);
     let d = evaluate(&g, &with_agent_named_overall(), &InputStats::default());
     assert!(!d.pass);
     assert_eq!(d.line, r#"FAIL agent "overall" 0.5000 (1/2) < 0.8000"#);
@@ -256,7 +256,7 @@ fn an_agent_named_overall_is_an_agent() {
     let overall_rate: Vec<_> = d
         .gates
         .iter()
-        .filter(|r| r.scope == Scope::Overall && r.gate == GateKind::MinRate)
+        .filter(|r| r.scope == Scope::Overall && r.gate == GateKind::MIN_RATE)
         .collect();
     assert_eq!(overall_rate.len(), 1);
     assert_eq!(overall_rate[0].outcome, Outcome::Pass);
@@ -269,7 +269,7 @@ fn scopes_serialise_as_scope_and_agent() {
         min_turns: 1,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.8);
+    .with(GateKind::MIN_RATE, 0.8);
     let d = evaluate(&g, &with_agent_named_overall(), &InputStats::default());
     let v = serde_json::to_value(&d.gates).unwrap();
     let rate: Vec<_> = v
@@ -312,7 +312,7 @@ fn rates_that_differ_never_print_alike() {
         require_proof: true,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.7302);
+    .with(GateKind::MIN_RATE, 0.7302);
     let d = evaluate(&g, &data(16, 17), &InputStats::default());
     assert!(!d.pass);
     assert!(
@@ -332,7 +332,7 @@ fn an_agent_without_retrieval_is_not_gated_even_with_min_turns_0() {
         min_turns: 0,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.4);
+    .with(GateKind::MIN_RATE, 0.4);
     let d = evaluate(&g, &data, &InputStats::default());
     assert!(d.pass, "{}", d.line);
     assert_eq!(
@@ -357,7 +357,7 @@ fn empty_log_fails_unless_allowed() {
         min_turns: 1,
         ..Gates::default()
     }
-    .with(GateKind::MinRate, 0.9);
+    .with(GateKind::MIN_RATE, 0.9);
     assert!(!evaluate(&g, &Grouped::default(), &InputStats::default()).pass);
     let g = Gates {
         allow_empty: true,
@@ -427,7 +427,12 @@ fn failing_limit(row: &Row) -> Measure {
 #[test]
 fn every_row_is_a_whole_gate() {
     let (data, base) = failing_everywhere();
+    let mut names = std::collections::BTreeSet::new();
     for row in TABLE {
+        // Its gate is named after its flag, once in the table.
+        let name = row.kind.as_str();
+        assert_eq!(row.flag, format!("--{}", name.replace('_', "-")));
+        assert!(names.insert(name), "{name} twice in the table");
         let limit = failing_limit(row);
         let g = Gates {
             per_agent: true,
