@@ -18,6 +18,7 @@ use std::io::IsTerminal;
 pub mod check;
 pub mod gates;
 pub mod recorded;
+pub mod report;
 pub mod summary;
 
 /// Process-wide settings, resolved once.
