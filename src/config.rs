@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
 pub mod check;
+pub mod evidence;
+pub mod explain;
 pub mod gates;
 pub mod recorded;
 pub mod report;
@@ -315,6 +317,22 @@ pub fn map_args(input: &MapArgs) -> Result<crate::dialect::mapped::FieldMap> {
 /// The dialect `--input-format` forces; None for `auto`.
 pub fn input_format(input: &InputArgs) -> Option<&'static dyn crate::dialect::Dialect> {
     crate::dialect::by_name(&input.input_format)
+}
+
+/// The engine and sources of a command that keeps each turn whole
+/// (`explain`, `evidence`, `convert`): the engine's errors, then the
+/// inputs', as every command meets them.
+pub fn detail_run(
+    settings: &Settings,
+    input: &InputArgs,
+    markers: &MarkerArgs,
+    filter: Filter,
+    command: &str,
+) -> Result<(crate::pipeline::Engine, Vec<Source>)> {
+    let mut engine = engine(settings, input, filter, markers)?;
+    engine.detail = true;
+    let sources = sources(settings, input, command)?;
+    Ok((engine, sources))
 }
 
 /// Expands the input paths, refusing to wait on a terminal for stdin and

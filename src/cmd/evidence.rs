@@ -10,7 +10,9 @@
 
 use crate::accumulate::details::Collected;
 use crate::cli::EvidenceArgs;
+use crate::config::evidence::Plan;
 use crate::config::{self, Settings};
+use crate::markers::Grammar;
 use crate::model::{Answer, format_time};
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -18,24 +20,16 @@ use std::io::Write;
 
 /// Runs `evidence`.
 pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Result<()> {
-    if let Some(judge) = args.judge {
-        return judge_units(args, settings, judge, out);
+    let plan = config::evidence::plan(args, settings)?;
+    if let Some((judge, grammar)) = &plan.judge {
+        return judge_units(&plan, *judge, grammar.as_ref(), out);
     }
-    let filter = config::filter(&args.filter)?;
-    super::turns::read(
-        settings,
-        &args.input,
-        &args.markers,
-        filter,
-        None,
-        "evidence",
-        |c, sources| {
-            let rec = record(c, &sources[c.detail.source].name, args.show_text);
-            serde_json::to_writer(&mut *out, &rec)?;
-            out.write_all(b"\n")?;
-            Ok(())
-        },
-    )?;
+    super::turns::read(&plan.engine, &plan.sources, None, |c, sources| {
+        let rec = record(c, &sources[c.detail.source].name, plan.show_text);
+        serde_json::to_writer(&mut *out, &rec)?;
+        out.write_all(b"\n")?;
+        Ok(())
+    })?;
     Ok(())
 }
 
@@ -44,15 +38,13 @@ pub fn run(args: &EvidenceArgs, settings: &Settings, out: &mut dyn Write) -> Res
 /// spool file (one JSON line each), so memory stays bounded whatever the
 /// log's size.
 fn judge_units(
-    args: &EvidenceArgs,
-    settings: &Settings,
+    plan: &Plan,
     judge: crate::render::judge::Judge,
+    grammar: Option<&Grammar>,
     out: &mut dyn Write,
 ) -> Result<()> {
     use crate::view::judge::{JudgeUnit, Tally, units_of};
     use std::io::{BufRead, BufWriter};
-    let filter = config::filter(&args.filter)?;
-    let grammar = config::grammar(&args.markers)?;
     let spool_path = std::env::temp_dir().join(format!(
         "grounding-audit-judge-{}-{}.jsonl",
         std::process::id(),
@@ -65,30 +57,22 @@ fn judge_units(
     let mut tally = Tally::default();
     let mut first = true;
     judge.begin(out)?;
-    super::turns::read(
-        settings,
-        &args.input,
-        &args.markers,
-        filter,
-        None,
-        "evidence",
-        |c, _| {
-            let d = &c.detail;
-            let source = grammar.clone().unwrap_or_else(|| d.dialect.grammar());
-            let g = crate::grade::grammar_of(&d.turn, grammar.is_some(), &source);
-            let question = d.extras.question.as_deref();
-            for u in units_of(&d.turn, c.row.verdict, &d.support, question, &g, &mut tally) {
-                if u.hinted {
-                    judge.unit(out, &u, first)?;
-                    first = false;
-                } else {
-                    serde_json::to_writer(&mut later, &u)?;
-                    later.write_all(b"\n")?;
-                }
+    super::turns::read(&plan.engine, &plan.sources, None, |c, _| {
+        let d = &c.detail;
+        let source = grammar.cloned().unwrap_or_else(|| d.dialect.grammar());
+        let g = crate::grade::grammar_of(&d.turn, grammar.is_some(), &source);
+        let question = d.extras.question.as_deref();
+        for u in units_of(&d.turn, c.row.verdict, &d.support, question, &g, &mut tally) {
+            if u.hinted {
+                judge.unit(out, &u, first)?;
+                first = false;
+            } else {
+                serde_json::to_writer(&mut later, &u)?;
+                later.write_all(b"\n")?;
             }
-            Ok(())
-        },
-    )?;
+        }
+        Ok(())
+    })?;
     later.flush()?;
     drop(later);
     for line in std::io::BufReader::new(std::fs::File::open(&spool.0)?).lines() {

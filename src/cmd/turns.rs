@@ -4,32 +4,24 @@
 //! a [`Detail`](crate::pipeline::Detail) kept for each turn. It renders nothing.
 
 use crate::accumulate::details::{Collected, Details};
-use crate::cli::{InputArgs, MarkerArgs};
-use crate::config::{self, Settings};
-use crate::filter::Filter;
 use crate::input::Source;
-use crate::pipeline::{self, InputStats};
+use crate::pipeline::{self, Engine, InputStats};
 use anyhow::Result;
 
-/// Reads every source named by `input`, handing each turn that passes
-/// `filter` to `each` in input order (assembled turns after line turns),
-/// at most `limit` of them. `command` names the subcommand in messages.
+/// Reads `sources` with `engine` (one that keeps details:
+/// [`crate::config::detail_run`]), handing each turn that passes its
+/// filter to `each` in input order (assembled turns after line turns), at
+/// most `limit` of them.
 pub fn read(
-    settings: &Settings,
-    input: &InputArgs,
-    markers: &MarkerArgs,
-    filter: Filter,
+    engine: &Engine,
+    sources: &[Source],
     limit: Option<usize>,
-    command: &str,
     mut each: impl FnMut(&Collected, &[Source]) -> Result<()>,
 ) -> Result<InputStats> {
-    let mut engine = config::engine(settings, input, filter, markers)?;
-    engine.detail = true;
-    let sources = config::sources(settings, input, command)?;
     let mut left = limit;
     pipeline::run(
-        &engine,
-        &sources,
+        engine,
+        sources,
         None,
         || Details::new(limit),
         |acc| {
@@ -37,7 +29,7 @@ pub fn read(
                 if left == Some(0) {
                     break;
                 }
-                each(c, &sources)?;
+                each(c, sources)?;
                 left = left.map(|l| l - 1);
             }
             Ok(())

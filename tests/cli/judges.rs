@@ -160,6 +160,20 @@ fn promptfoo_valid(promptfoo: &str, file: &Path) -> (bool, String) {
     (valid, text)
 }
 
+/// Inputs that cannot be read fail before a judge's document is begun: no
+/// half-written JSON (`[`, promptfoo's open object) on standard output.
+#[test]
+fn an_unreadable_input_begins_no_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.jsonl");
+    for judge in ["ragas", "deepeval", "promptfoo"] {
+        let (code, out, err) = run(&["evidence", "--for", judge, missing.to_str().unwrap()]);
+        assert_eq!(code, 3, "{judge}: {err}");
+        assert_eq!(out, "", "{judge}");
+        assert!(err.contains("missing.jsonl"), "{judge}: {err}");
+    }
+}
+
 #[test]
 fn each_judge_loads_what_was_written_for_it() {
     let Some((python, promptfoo)) = tools() else {

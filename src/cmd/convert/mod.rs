@@ -38,15 +38,14 @@ fn each_turn(
     each: impl FnMut(&Collected) -> Result<()>,
 ) -> Result<crate::pipeline::InputStats> {
     let mut each = each;
-    super::turns::read(
+    let (engine, sources) = crate::config::detail_run(
         settings,
         &args.input,
         &args.markers,
         Filter::default(),
-        None,
         "convert",
-        |c, _| each(c),
-    )
+    )?;
+    super::turns::read(&engine, &sources, None, |c, _| each(c))
 }
 
 /// The grammar a turn is graded with: the command line's, else the one its
